@@ -1,0 +1,102 @@
+/**
+ * Operator CLI: users and API keys, straight against MongoDB (MONGO_URL), so
+ * it works whether or not the service is running.
+ *
+ *   create-user --name NAME [--json]     creates a user and a first API key
+ *   create-key --user ID [--json]
+ *   list-users [--json]
+ *   list-keys [--user ID] [--json]
+ *   revoke-key --key KEYID [--json]
+ */
+import { parseArgs } from 'node:util';
+import { ServiceBroker } from 'moleculer';
+import { brokerOptions } from '../moleculer.config.js';
+import { createServices } from '../services/index.js';
+import { loadConfig } from '../services/shared/config.js';
+
+const USAGE = `usage: npm run admin -- <command> [options]
+  create-user --name NAME       create a user and a first API key
+  create-key --user ID          create another API key for a user
+  list-users                    list users
+  list-keys [--user ID]         list API keys (never the secrets)
+  revoke-key --key KEYID        revoke an API key
+  options: --json  print machine-readable JSON only`;
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    name: { type: 'string' },
+    user: { type: 'string' },
+    key: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+const command = positionals[0];
+if (!command || values.help) {
+  console.log(USAGE);
+  process.exit(command ? 0 : 2);
+}
+
+function fail(message: string): never {
+  console.error(`admin: ${message}`);
+  process.exit(2);
+}
+
+const userId = () => {
+  const n = Number(values.user);
+  if (!values.user || !Number.isSafeInteger(n) || n < 1)
+    fail('--user must be a user id (a positive whole number)');
+  return n;
+};
+
+let config;
+try {
+  // A private, transporter-less broker: the CLI never joins the cluster.
+  config = loadConfig({ ...process.env, TRANSPORTER: '', LOG_LEVEL: 'silent', SERVICES: 'users' });
+} catch (err) {
+  fail((err as Error).message);
+}
+const broker = new ServiceBroker(brokerOptions(config));
+createServices(broker, config, ['users']);
+
+async function run(): Promise<unknown> {
+  switch (command) {
+    case 'create-user': {
+      if (!values.name?.trim()) fail('--name is required');
+      const user = await broker.call<{ userId: number; name: string }, object>('users.createUser', {
+        name: values.name,
+      });
+      const key = await broker.call<{ keyId: string; apiKey: string }, object>(
+        'users.createApiKey',
+        { userId: user.userId },
+      );
+      return { userId: user.userId, name: user.name, keyId: key.keyId, apiKey: key.apiKey };
+    }
+    case 'create-key':
+      return broker.call('users.createApiKey', { userId: userId() });
+    case 'list-users':
+      return broker.call('users.listUsers');
+    case 'list-keys':
+      return broker.call('users.listKeys', values.user ? { userId: userId() } : {});
+    case 'revoke-key':
+      if (!values.key) fail('--key is required');
+      return broker.call('users.revokeKey', { keyId: values.key });
+    default:
+      fail(`unknown command ${command}\n${USAGE}`);
+  }
+}
+
+let exitCode = 0;
+try {
+  await broker.start();
+  const result = await run();
+  console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
+} catch (err) {
+  console.error(`admin: ${(err as Error).message}`);
+  exitCode = 1;
+} finally {
+  await broker.stop();
+}
+process.exit(exitCode);

@@ -1,0 +1,90 @@
+/**
+ * The README's main job: on a running embedded service, create a demo user and
+ * key, get a token, submit a sample batch, show its progress until it is final
+ * (or the wait ends), and print where to read the results.
+ */
+import type { ServiceBroker } from 'moleculer';
+import type { Config } from '../services/shared/config.js';
+
+const SAMPLE = {
+  monitorKeywords: 'Acme, 阿克米',
+  prompts: [
+    'What are the best project management tools for small teams?',
+    '推荐几款适合小团队的项目管理工具',
+  ],
+  platforms: [
+    { platform: 'sandbox', mode: 'search', screenshot: 1 },
+    { platform: 'deepseek', mode: 'reasoning' },
+    { platform: 'chatgpt', mode: 'reasoning_search' },
+  ],
+};
+
+const WAIT_MS = 20_000;
+
+export async function runDemo(broker: ServiceBroker, config: Config): Promise<void> {
+  const api = broker.getLocalService('api');
+  if (!api) throw new Error('the demo needs the api service in this process');
+  const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${api.settings.port}`;
+
+  const user = await broker.call<{ userId: number }, object>('users.createUser', { name: 'demo' });
+  const key = await broker.call<{ apiKey: string }, object>('users.createApiKey', {
+    userId: user.userId,
+  });
+  const token = await http<{ accessToken: string }>(
+    base,
+    'POST',
+    '/api/business/auth/token',
+    undefined,
+    {
+      apiKey: key.apiKey,
+    },
+  );
+  const auth = token.accessToken;
+  console.log(`demo user ${user.userId}, API key ${key.apiKey}`);
+
+  const submitted = await http<{ taskId: string; totalTask: number; pollUrl: string }>(
+    base,
+    'POST',
+    '/api/business/monitor/task/batch/shared',
+    auth,
+    SAMPLE,
+  );
+  console.log(`submitted task ${submitted.taskId} with ${submitted.totalTask} sub tasks`);
+
+  const deadline = Date.now() + WAIT_MS;
+  let status: { status: string; message: string };
+  do {
+    status = await http(base, 'GET', submitted.pollUrl, auth);
+    console.log(`  ${new Date().toISOString()}  ${status.status.padEnd(17)} ${status.message}`);
+    if (['completed', 'partial_completed', 'failed'].includes(status.status)) break;
+    await new Promise((r) => setTimeout(r, 2_000));
+  } while (Date.now() < deadline);
+
+  console.log(`
+Read the results (token valid for ${config.tokenTtlSeconds} s):
+  export TOKEN=${auth}
+  curl -s -H "Authorization: Bearer $TOKEN" ${base}${submitted.pollUrl}
+  curl -s -H "Authorization: Bearer $TOKEN" ${base}/api/business/monitor/task/result/${submitted.taskId}
+  curl -s -H "Authorization: Bearer $TOKEN" '${base}/api/business/monitor/task/list?page=1&size=10'
+API docs: ${base}/api/business/docs`);
+}
+
+async function http<T>(
+  base: string,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(base + path, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const envelope = (await res.json()) as { success: boolean; message: string; data: T };
+  if (!envelope.success) throw new Error(`${method} ${path}: ${res.status} ${envelope.message}`);
+  return envelope.data;
+}

@@ -1,0 +1,53 @@
+/**
+ * Starts the services this process runs (all of them by default, in one
+ * broker) and stops them cleanly on SIGINT/SIGTERM.
+ *   --demo    after start, run the sample batch (see bin/demo.ts)
+ *   --exit    with --demo, stop once the demo has finished
+ */
+import { ServiceBroker } from 'moleculer';
+import { brokerOptions } from '../moleculer.config.js';
+import { createServices } from '../services/index.js';
+import { configFromProcess, type Config } from '../services/shared/config.js';
+import { runDemo } from './demo.js';
+
+function loadOrExit(): Config {
+  try {
+    return configFromProcess();
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+}
+
+const config = loadOrExit();
+const args = new Set(process.argv.slice(2));
+const broker = new ServiceBroker(brokerOptions(config));
+createServices(broker, config);
+
+let stopping = false;
+async function stop(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await broker.stop().catch((err: unknown) => console.error(err));
+  process.exit(code);
+}
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+
+try {
+  await broker.start();
+} catch (err) {
+  console.error(`start failed: ${(err as Error).message}`);
+  await stop(1);
+}
+console.log(`READY node=${config.nodeId} services=${config.services.join(',')}`);
+
+if (args.has('--demo')) {
+  try {
+    await runDemo(broker, config);
+  } catch (err) {
+    console.error(`demo failed: ${(err as Error).message}`);
+    await stop(1);
+  }
+  if (args.has('--exit')) await stop(0);
+}

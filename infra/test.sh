@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# `npm test`: the whole check, as CI runs it. Sets up what is missing, starts a
+# NATS server and a MongoDB-wire server on loopback, then runs typecheck, lint,
+# format check and the tap suite against them, and stops the servers.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+bash infra/setup.sh
+
+cleanup() {
+  bash infra/mongo.sh stop test || true
+  bash infra/nats.sh stop test || true
+}
+trap cleanup EXIT
+TEST_MONGO_URL="$(bash infra/mongo.sh start test)"
+TEST_NATS_URL="$(bash infra/nats.sh start test)"
+export TEST_MONGO_URL TEST_NATS_URL
+echo "test servers: mongo $TEST_MONGO_URL, nats $TEST_NATS_URL" >&2
+
+echo "== typecheck" >&2
+node_modules/.bin/tsc --noEmit
+echo "== lint" >&2
+node_modules/.bin/eslint .
+echo "== format check" >&2
+node_modules/.bin/prettier --check . >/dev/null
+echo "== tests" >&2
+node_modules/.bin/tap "$@"

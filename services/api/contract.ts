@@ -1,0 +1,152 @@
+/**
+ * The response shapes of every endpoint as zod schemas. They generate the
+ * OpenAPI document and the contract tests check real answers against them, so
+ * the published contract and the behaviour cannot drift apart.
+ */
+import { z } from 'zod';
+import { MODES } from '../shared/platforms.js';
+import { SUBTASK_STATUSES, TASK_STATUSES } from '../tasks/models.js';
+
+const int = () => z.int();
+const timestamp = () => z.int().meta({ description: 'Milliseconds since the epoch (Long)' });
+const taskStatus = z.enum(TASK_STATUSES);
+const subTaskStatus = z.enum(SUBTASK_STATUSES);
+
+export const referenceSchema = z
+  .object({ index: int(), title: z.string(), url: z.string(), site: z.string(), icon: z.string() })
+  .meta({ id: 'Reference' });
+
+export const subTaskSummarySchema = z
+  .object({
+    subTaskId: z.string(),
+    prompt: z.string(),
+    platform: z.string(),
+    mode: z.enum(MODES),
+    status: subTaskStatus,
+  })
+  .strict()
+  .meta({ id: 'SubTaskSummary' });
+
+export const subTaskResultSchema = z
+  .object({
+    subTaskId: z.string(),
+    platform: z.string(),
+    mode: z.enum(MODES),
+    prompt: z.string(),
+    status: subTaskStatus,
+    time: timestamp().nullable().meta({ description: 'Completion time; null until final' }),
+    pageScreenshot: z.string().nullable(),
+    answerContent: z.string().nullable().meta({ description: 'Answer in Markdown' }),
+    referenceList: z.array(referenceSchema),
+    citationList: z.array(referenceSchema).meta({ description: 'Cited subset of referenceList' }),
+    reasoningProcess: z.object({ summary: z.string(), content: z.string() }).nullable(),
+    recommendedQuestions: z.array(z.string()),
+    mediaContent: z.array(
+      z.object({
+        type: z.enum(['image', 'video', 'audio', 'card']),
+        url: z.string(),
+        title: z.string().optional(),
+        thumbnail: z.string().optional(),
+        sourceUrl: z.string().optional(),
+      }),
+    ),
+    errorMessage: z.string().nullable(),
+    proxyIp: z.string().nullable(),
+  })
+  .strict()
+  .meta({ id: 'SubTaskResult' });
+
+const counters = { totalItems: int(), completedItems: int(), failedItems: int() };
+
+export const submitDataSchema = z
+  .object({
+    taskId: z.uuid(),
+    totalTask: int(),
+    status: z.literal('pending'),
+    pollUrl: z.string().meta({ description: 'Path of the status endpoint for this task' }),
+    subTaskList: z.array(subTaskSummarySchema),
+  })
+  .strict();
+
+export const statusDataSchema = z
+  .object({
+    taskId: z.uuid(),
+    status: taskStatus,
+    message: z.string().meta({ examples: ['12/50 completed, 3 failed'] }),
+    ...counters,
+    createdAt: timestamp(),
+    completedAt: timestamp().nullable(),
+    subTaskList: z.array(subTaskSummarySchema),
+  })
+  .strict();
+
+export const resultDataSchema = z
+  .object({
+    taskId: z.uuid(),
+    status: taskStatus,
+    ...counters,
+    subTaskList: z.array(subTaskResultSchema),
+  })
+  .strict();
+
+export const listDataSchema = z
+  .object({
+    total: int(),
+    page: int(),
+    size: int(),
+    tasks: z.array(
+      z
+        .object({
+          taskId: z.uuid(),
+          prompts: z.array(z.string()),
+          platforms: z.array(
+            z.object({ mode: z.enum(MODES), platform: z.string(), screenshot: int() }).strict(),
+          ),
+          status: taskStatus,
+          ...counters,
+          createdAt: timestamp(),
+          completedAt: timestamp().nullable(),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
+export const tokenRequestSchema = z.object({ apiKey: z.string() }).meta({ id: 'TokenRequest' });
+
+export const tokenDataSchema = z
+  .object({
+    accessToken: z.string(),
+    tokenType: z.literal('Bearer'),
+    expiresIn: int().meta({ description: 'Seconds' }),
+  })
+  .strict();
+
+export const platformsDataSchema = z.array(
+  z.object({
+    platform: z.string(),
+    label: z.string(),
+    vendor: z.string(),
+    aliases: z.array(z.string()),
+    modes: z.array(z.enum(MODES)),
+    channels: z.record(z.string(), z.array(z.enum(MODES))),
+  }),
+);
+
+export function envelopeOf<T extends z.ZodType>(data: T) {
+  return z
+    .object({ success: z.literal(true), code: z.literal(200), message: z.string(), data })
+    .strict();
+}
+
+export const errorEnvelopeSchema = z
+  .object({
+    success: z.literal(false),
+    code: int(),
+    message: z.string(),
+    data: z.null(),
+    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    requestId: z.string().optional(),
+  })
+  .strict()
+  .meta({ id: 'ErrorEnvelope' });

@@ -1,0 +1,22 @@
+/** `POST /api/business/auth/token`: exchange an API key for an access token. */
+import { Router } from '@koa/router';
+import { AppError } from '../../shared/errors.js';
+import type { Backend } from '../backend.js';
+import { ok } from '../envelope.js';
+import { jsonBody } from '../middleware/body.js';
+
+export function authRoutes(backend: Backend, maxBodyBytes: number): Router {
+  const router = new Router();
+  router.post('/auth/token', jsonBody(maxBodyBytes), async (ctx) => {
+    const body = ctx.state.body as unknown;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw AppError.invalid([{ field: 'body', message: 'must be a JSON object with apiKey' }]);
+    }
+    const { apiKey } = body as { apiKey?: unknown };
+    if (apiKey !== undefined && typeof apiKey !== 'string') {
+      throw AppError.invalid([{ field: 'apiKey', message: 'must be a string' }]);
+    }
+    ok(ctx, await backend.call('users.issueToken', { apiKey }), 'token issued');
+  });
+  return router;
+}

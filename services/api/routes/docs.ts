@@ -1,0 +1,18 @@
+/** Public documentation and health routes. */
+import { Router } from '@koa/router';
+import { DOCS_PAGE } from '../docs-page.js';
+import { buildOpenApi } from '../openapi.js';
+
+export function docsRoutes(version: string, publicBaseUrl: string): Router {
+  const router = new Router();
+  let openapi: Record<string, unknown> | undefined;
+  router.get('/openapi.json', (ctx) => {
+    openapi ??= buildOpenApi(version, publicBaseUrl);
+    ctx.body = openapi;
+  });
+  router.get('/docs', (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = DOCS_PAGE;
+  });
+  return router;
+}

@@ -1,0 +1,54 @@
+/** Spec 4.1 to 4.5 and the platform catalogue: thin routes onto the `tasks` service. */
+import { Router } from '@koa/router';
+import type { Context } from 'koa';
+import { PLATFORMS, supportedModes } from '../../shared/platforms.js';
+import { ok } from '../envelope.js';
+import type { Backend } from '../backend.js';
+import { jsonBody } from '../middleware/body.js';
+
+export function taskRoutes(backend: Backend, maxBodyBytes: number): Router {
+  const router = new Router();
+  const userId = (ctx: Context) => ctx.state.userId as number;
+
+  router.post('/task/batch/shared', jsonBody(maxBodyBytes), async (ctx) => {
+    const data = await backend.call('tasks.submit', { userId: userId(ctx), body: ctx.state.body });
+    ok(ctx, data, 'batch task submitted');
+  });
+
+  router.get('/task/status/:taskId', async (ctx) => {
+    ok(ctx, await backend.call('tasks.status', { userId: userId(ctx), taskId: ctx.params.taskId }));
+  });
+
+  router.get('/task/result/:taskId', async (ctx) => {
+    ok(ctx, await backend.call('tasks.result', { userId: userId(ctx), taskId: ctx.params.taskId }));
+  });
+
+  router.get('/task/result/:taskId/:subTaskId', async (ctx) => {
+    const params = {
+      userId: userId(ctx),
+      taskId: ctx.params.taskId,
+      subTaskId: ctx.params.subTaskId,
+    };
+    ok(ctx, await backend.call('tasks.subTaskResult', params));
+  });
+
+  router.get('/task/list', async (ctx) => {
+    ok(ctx, await backend.call('tasks.list', { userId: userId(ctx), query: { ...ctx.query } }));
+  });
+
+  router.get('/platforms', (ctx) => {
+    ok(
+      ctx,
+      PLATFORMS.map((p) => ({
+        platform: p.name,
+        label: p.label,
+        vendor: p.vendor,
+        aliases: p.aliases,
+        modes: supportedModes(p),
+        channels: p.channels,
+      })),
+    );
+  });
+
+  return router;
+}

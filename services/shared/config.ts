@@ -1,0 +1,159 @@
+/**
+ * The one place that reads the environment. `loadConfig` validates every
+ * variable at once and reports all bad ones together, then hands out a frozen
+ * typed object; everything else receives that object instead of reading
+ * `process.env`.
+ */
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { AppError } from './errors.js';
+
+const ALL_SERVICES = ['api', 'tasks', 'users'] as const;
+export type ServiceName = (typeof ALL_SERVICES)[number];
+
+const int = (def: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max).default(def);
+const num = (def: number, min: number) => z.coerce.number().min(min).default(def);
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const envSchema = z.object({
+  HOST: z.string().default('127.0.0.1'),
+  PORT: int(3000, 0, 65535),
+  PUBLIC_BASE_URL: z.url().optional(),
+  MONGO_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
+    .default('mongodb://127.0.0.1:27017/'),
+  MONGO_DB: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,60}$/, 'letters, digits, _ and - only, at most 60')
+    .default('monitor'),
+  TRANSPORTER: optionalText.pipe(
+    z
+      .string()
+      .regex(/^nats:\/\//, 'only nats:// transporters are supported')
+      .optional(),
+  ),
+  NAMESPACE: z.string().default('monitor'),
+  NODE_ID: optionalText,
+  SERVICES: optionalText,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TOKEN_TTL: int(7200, 60, 30 * 24 * 3600),
+  JWT_SECRET: optionalText.pipe(
+    z.string().min(32, 'must be at least 32 characters when set').optional(),
+  ),
+  JWT_ISSUER: z.string().min(1).default('ai-answer-monitor'),
+  JWT_AUDIENCE: z.string().min(1).default('ai-answer-monitor-api'),
+  RATE_LIMIT_RPS: num(20, 0.01),
+  RATE_LIMIT_BURST: int(60, 1),
+  MAX_UNFINISHED_SUBTASKS: int(10000, 1),
+  MAX_BODY_BYTES: int(1024 * 1024, 1024),
+  REQUEST_TIMEOUT_MS: int(10000, 100),
+  RETENTION_DAYS: int(30, 1),
+});
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  /** Absolute base URL clients use to reach the api (for pollUrl-like links and screenshots). */
+  readonly publicBaseUrl: string;
+  readonly mongoUrl: string;
+  readonly mongoDb: string;
+  /** undefined = single-process embedded broker. */
+  readonly transporter: string | undefined;
+  readonly namespace: string;
+  readonly nodeId: string;
+  readonly services: readonly ServiceName[];
+  readonly logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  readonly tokenTtlSeconds: number;
+  readonly jwtSecret: string | undefined;
+  readonly jwtIssuer: string;
+  readonly jwtAudience: string;
+  readonly rateLimitPerSecond: number;
+  readonly rateLimitBurst: number;
+  readonly maxUnfinishedSubtasks: number;
+  readonly maxBodyBytes: number;
+  readonly requestTimeoutMs: number;
+  readonly retentionDays: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env): Config {
+  const parsed = envSchema.safeParse(env);
+  const problems: { field: string; message: string }[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      problems.push({ field: String(issue.path[0] ?? ''), message: issue.message });
+    }
+  }
+  const services = parseServices(env.SERVICES, problems);
+  if (!parsed.success || problems.length > 0) {
+    throw new AppError(
+      `invalid configuration: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
+      500,
+      'CONFIG_INVALID',
+      problems,
+    );
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    host: e.HOST,
+    port: e.PORT,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${hostForUrl(e.HOST)}:${e.PORT}`).replace(
+      /\/+$/,
+      '',
+    ),
+    mongoUrl: e.MONGO_URL,
+    mongoDb: e.MONGO_DB,
+    transporter: e.TRANSPORTER,
+    namespace: e.NAMESPACE,
+    // A duplicate nodeID makes the older node exit, so default to a unique one.
+    nodeId: e.NODE_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
+    services,
+    logLevel: e.LOG_LEVEL,
+    tokenTtlSeconds: e.TOKEN_TTL,
+    jwtSecret: e.JWT_SECRET,
+    jwtIssuer: e.JWT_ISSUER,
+    jwtAudience: e.JWT_AUDIENCE,
+    rateLimitPerSecond: e.RATE_LIMIT_RPS,
+    rateLimitBurst: e.RATE_LIMIT_BURST,
+    maxUnfinishedSubtasks: e.MAX_UNFINISHED_SUBTASKS,
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    retentionDays: e.RETENTION_DAYS,
+  });
+}
+
+function parseServices(
+  raw: string | undefined,
+  problems: { field: string; message: string }[],
+): ServiceName[] {
+  if (raw === undefined || raw.trim() === '' || raw.trim() === 'all') return [...ALL_SERVICES];
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !(ALL_SERVICES as readonly string[]).includes(n));
+  if (unknown.length > 0) {
+    problems.push({
+      field: 'SERVICES',
+      message: `unknown service(s) ${unknown.join(', ')}; valid: ${ALL_SERVICES.join(', ')}, all`,
+    });
+  }
+  return [...new Set(names)] as ServiceName[];
+}
+
+function hostForUrl(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Reads the process environment; only entry points (bin/) call this. */
+export function configFromProcess(): Config {
+  return loadConfig(process.env);
+}

@@ -1,0 +1,152 @@
+/**
+ * MongoDB documents of batch tasks and sub tasks. Hot paths use lean reads and
+ * the native collection; the schemas define fields and the indexes every hot
+ * query needs.
+ */
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { Mode } from '../shared/platforms.js';
+
+export const TASK_STATUSES = [
+  'pending',
+  'processing',
+  'completed',
+  'partial_completed',
+  'failed',
+] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+export const FINAL_TASK_STATUSES: readonly TaskStatus[] = [
+  'completed',
+  'partial_completed',
+  'failed',
+];
+
+export const SUBTASK_STATUSES = [
+  'pending',
+  'processing',
+  'completed',
+  'failed',
+  'timeout',
+  'error',
+] as const;
+export type SubTaskStatus = (typeof SUBTASK_STATUSES)[number];
+
+export interface Reference {
+  index: number;
+  title: string;
+  url: string;
+  site: string;
+  icon: string;
+}
+
+export interface TaskDoc {
+  _id: string;
+  userId: number;
+  prompts: string[];
+  platforms: { platform: string; mode: Mode; screenshot: 0 | 1 | 2 }[];
+  regionCode: string | null;
+  callbackUrl: string | null;
+  monitorKeywords: string | null;
+  keywords: string[];
+  status: TaskStatus;
+  totalItems: number;
+  completedItems: number;
+  failedItems: number;
+  createdAt: number;
+  completedAt: number | null;
+  /** false until every sub task document is written; see TaskStore.repairUnwritten. */
+  subtasksWritten: boolean;
+}
+
+export interface SubTaskDoc {
+  _id: string;
+  taskId: string;
+  userId: number;
+  seq: number;
+  prompt: string;
+  platform: string;
+  mode: Mode;
+  screenshot: 0 | 1 | 2;
+  regionCode: string | null;
+  status: SubTaskStatus;
+  time: number | null;
+  pageScreenshot: string | null;
+  answerContent: string | null;
+  referenceList: Reference[];
+  citationList: Reference[];
+  reasoningProcess: { summary: string; content: string } | null;
+  recommendedQuestions: string[];
+  mediaContent: unknown[];
+  errorMessage: string | null;
+  proxyIp: string | null;
+  attempts: number;
+  createdAt: number;
+}
+
+const taskSchema = new Schema<TaskDoc>(
+  {
+    _id: String,
+    userId: { type: Number, required: true },
+    prompts: [String],
+    platforms: [{ _id: false, platform: String, mode: String, screenshot: Number }],
+    regionCode: { type: String, default: null },
+    callbackUrl: { type: String, default: null },
+    monitorKeywords: { type: String, default: null },
+    keywords: [String],
+    status: { type: String, required: true },
+    totalItems: Number,
+    completedItems: Number,
+    failedItems: Number,
+    createdAt: Number,
+    completedAt: { type: Number, default: null },
+    subtasksWritten: Boolean,
+  },
+  { versionKey: false, collection: 'tasks' },
+);
+taskSchema.index({ userId: 1, createdAt: -1 });
+taskSchema.index({ userId: 1, status: 1, createdAt: -1 });
+taskSchema.index({ subtasksWritten: 1, createdAt: 1 });
+
+const subTaskSchema = new Schema<SubTaskDoc>(
+  {
+    _id: String,
+    taskId: { type: String, required: true },
+    userId: Number,
+    seq: Number,
+    prompt: String,
+    platform: String,
+    mode: String,
+    screenshot: Number,
+    regionCode: { type: String, default: null },
+    status: String,
+    time: { type: Number, default: null },
+    pageScreenshot: { type: String, default: null },
+    answerContent: { type: String, default: null },
+    referenceList: [Schema.Types.Mixed],
+    citationList: [Schema.Types.Mixed],
+    reasoningProcess: { type: Schema.Types.Mixed, default: null },
+    recommendedQuestions: [String],
+    mediaContent: [Schema.Types.Mixed],
+    errorMessage: { type: String, default: null },
+    proxyIp: { type: String, default: null },
+    attempts: Number,
+    createdAt: Number,
+  },
+  { versionKey: false, collection: 'subtasks' },
+);
+subTaskSchema.index({ taskId: 1, seq: 1 });
+subTaskSchema.index({ status: 1, createdAt: 1 });
+
+export interface TaskModels {
+  Task: Model<TaskDoc>;
+  SubTask: Model<SubTaskDoc>;
+}
+
+export function taskModels(connection: Connection): TaskModels {
+  return {
+    Task:
+      (connection.models.Task as Model<TaskDoc>) ?? connection.model<TaskDoc>('Task', taskSchema),
+    SubTask:
+      (connection.models.SubTask as Model<SubTaskDoc>) ??
+      connection.model<SubTaskDoc>('SubTask', subTaskSchema),
+  };
+}

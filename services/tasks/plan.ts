@@ -1,0 +1,59 @@
+/** Expands a validated submission into its task and sub task documents, pure. */
+import { subTaskIdFor } from '../shared/ids.js';
+import type { SubTaskDoc, TaskDoc } from './models.js';
+import type { Submission } from './submission.js';
+
+export function planTask(taskId: string, userId: number, s: Submission, now: number): TaskDoc {
+  return {
+    _id: taskId,
+    userId,
+    prompts: s.prompts,
+    platforms: s.platforms,
+    regionCode: s.regionCode,
+    callbackUrl: s.callbackUrl,
+    monitorKeywords: s.monitorKeywords,
+    keywords: s.keywords,
+    status: 'pending',
+    totalItems: s.prompts.length * s.platforms.length,
+    completedItems: 0,
+    failedItems: 0,
+    createdAt: now,
+    completedAt: null,
+    subtasksWritten: false,
+  };
+}
+
+/** Sub tasks in prompt-major order: every platform of prompt 1, then of prompt 2, … */
+export function planSubTasks(task: TaskDoc): SubTaskDoc[] {
+  const subtasks: SubTaskDoc[] = [];
+  task.prompts.forEach((prompt, p) => {
+    task.platforms.forEach((cfg, c) => {
+      const seq = p * task.platforms.length + c;
+      subtasks.push({
+        _id: subTaskIdFor(task._id, seq),
+        taskId: task._id,
+        userId: task.userId,
+        seq,
+        prompt,
+        platform: cfg.platform,
+        mode: cfg.mode,
+        screenshot: cfg.screenshot,
+        regionCode: task.regionCode,
+        status: 'pending',
+        time: null,
+        pageScreenshot: null,
+        answerContent: null,
+        referenceList: [],
+        citationList: [],
+        reasoningProcess: null,
+        recommendedQuestions: [],
+        mediaContent: [],
+        errorMessage: null,
+        proxyIp: null,
+        attempts: 0,
+        createdAt: task.createdAt,
+      });
+    });
+  });
+  return subtasks;
+}

@@ -1,0 +1,51 @@
+/** Validation of path and query parameters of the read endpoints, pure. */
+import { z } from 'zod';
+import { AppError } from '../shared/errors.js';
+import { isUuid } from '../shared/ids.js';
+import { zodProblems } from '../shared/validation.js';
+import { TASK_STATUSES, type TaskStatus } from './models.js';
+
+const positiveInt = (name: string, max?: number) =>
+  z
+    .string({ error: `${name} must be given once` })
+    .regex(/^[0-9]+$/, `${name} must be a whole number`)
+    .transform(Number)
+    .pipe(
+      max === undefined
+        ? z.number().int().min(1, `${name} must be at least 1`)
+        : z
+            .number()
+            .int()
+            .min(1, `${name} must be at least 1`)
+            .max(max, `${name} must be at most ${max}`),
+    );
+
+export const listQuerySchema = z.object({
+  page: positiveInt('page').optional().meta({ description: 'Page number, from 1 (default 1)' }),
+  size: positiveInt('size', 100)
+    .optional()
+    .meta({ description: 'Items per page, 1 to 100 (default 10)' }),
+  status: z
+    .enum(TASK_STATUSES, { error: `status must be one of ${TASK_STATUSES.join(', ')}` })
+    .optional(),
+});
+
+export interface ListQuery {
+  page: number;
+  size: number;
+  status: TaskStatus | undefined;
+}
+
+export function checkListQuery(query: Record<string, unknown>): ListQuery {
+  const parsed = listQuerySchema.safeParse(query);
+  if (!parsed.success) throw AppError.invalid(zodProblems(parsed.error));
+  return { page: parsed.data.page ?? 1, size: parsed.data.size ?? 10, status: parsed.data.status };
+}
+
+/** A taskId that is not a UUID is a client mistake (400), not an unknown task (404). */
+export function checkTaskId(taskId: unknown): string {
+  if (typeof taskId !== 'string' || !isUuid(taskId)) {
+    throw AppError.invalid([{ field: 'taskId', message: 'must be a UUID' }]);
+  }
+  return taskId.toLowerCase();
+}

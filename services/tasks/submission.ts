@@ -1,0 +1,164 @@
+/**
+ * Validation and normalisation of a batch submission (spec 4.1), pure.
+ * The same zod schema feeds the OpenAPI document, so docs and checks never drift.
+ */
+import { z } from 'zod';
+import { findPlatform, MODES, PLATFORMS, supportedModes, type Mode } from '../shared/platforms.js';
+import type { FieldProblem } from '../shared/errors.js';
+import { parseKeywords } from './keywords.js';
+import { zodProblems } from '../shared/validation.js';
+
+export const LIMITS = Object.freeze({
+  prompts: 50,
+  platforms: 50,
+  promptChars: 10_000,
+  keywordsChars: 2_000,
+  urlChars: 2_048,
+});
+
+const VALID_NAMES = PLATFORMS.map((p) => p.name).join(', ');
+
+const platformConfigSchema = z
+  .object({
+    platform: z
+      .string({ error: 'must be a string' })
+      .min(1, 'must not be empty')
+      .refine((name) => findPlatform(name) !== undefined, {
+        error: `unknown platform; valid platforms: ${VALID_NAMES}`,
+      })
+      .meta({
+        description: 'Platform name (canonical or alias, case-insensitive)',
+        examples: ['chatgpt'],
+      }),
+    mode: z.enum(MODES, { error: `must be one of ${MODES.join(', ')}` }),
+    screenshot: z
+      .union([z.literal(0), z.literal(1), z.literal(2)], {
+        error: 'must be 0 (none), 1 (screenshot) or 2 (screenshot of mentions)',
+      })
+      .default(0),
+  })
+  .superRefine((cfg, ctx) => {
+    const info = findPlatform(cfg.platform);
+    if (info && !supportedModes(info).includes(cfg.mode)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mode'],
+        message: `${info.name} does not support mode ${cfg.mode}; supported: ${supportedModes(info).join(', ')}`,
+      });
+    }
+  })
+  .meta({ id: 'PlatformConfig' });
+
+/** `null` is accepted as "not given" for optional fields, as many JSON clients send it. */
+const optional = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+
+export const submissionSchema = z
+  .object({
+    monitorKeywords: optional(
+      z
+        .string({ error: 'must be a string' })
+        .max(LIMITS.keywordsChars, `must be at most ${LIMITS.keywordsChars} characters`)
+        .meta({ description: 'Keywords to look for, separated by , ， 、 ; ； or newlines' }),
+    ),
+    prompts: z
+      .array(
+        z
+          .string({ error: 'must be a string' })
+          .max(LIMITS.promptChars, `must be at most ${LIMITS.promptChars} characters`)
+          .refine((s) => s.trim().length > 0, 'must not be blank'),
+        { error: 'is required and must be an array of strings' },
+      )
+      .min(1, 'must contain at least one prompt')
+      .max(LIMITS.prompts, `must contain at most ${LIMITS.prompts} prompts`),
+    platforms: z
+      .array(platformConfigSchema, {
+        error: 'is required and must be an array of platform configurations',
+      })
+      .min(1, 'must contain at least one platform configuration')
+      .max(
+        LIMITS.platforms,
+        `must contain at most ${LIMITS.platforms} entries (counted before deduplication)`,
+      ),
+    regionCode: optional(
+      z
+        .array(
+          z
+            .string({ error: 'must be a string' })
+            .regex(/^[0-9]{2,12}$/, 'must be an administrative division code (2 to 12 digits)'),
+          { error: 'must be an array with exactly one region code' },
+        )
+        .length(1, 'must contain exactly one region code'),
+    ),
+    callbackUrl: optional(
+      z
+        .string({ error: 'must be a string' })
+        .max(LIMITS.urlChars, `must be at most ${LIMITS.urlChars} characters`)
+        .refine(isHttpUrl, 'must be an absolute http:// or https:// URL'),
+    ),
+  })
+  .meta({ id: 'BatchSubmission' });
+
+export type SubmissionInput = z.input<typeof submissionSchema>;
+
+export interface PlatformConfig {
+  platform: string;
+  mode: Mode;
+  screenshot: 0 | 1 | 2;
+}
+
+export interface Submission {
+  prompts: string[];
+  platforms: PlatformConfig[];
+  regionCode: string | null;
+  callbackUrl: string | null;
+  monitorKeywords: string | null;
+  keywords: string[];
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldProblem[] };
+
+export function checkSubmission(body: unknown): Checked<Submission> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, errors: [{ field: 'body', message: 'must be a JSON object' }] };
+  }
+  const parsed = submissionSchema.safeParse(body);
+  if (!parsed.success) return { ok: false, errors: zodProblems(parsed.error) };
+  const input = parsed.data;
+  return {
+    ok: true,
+    value: {
+      prompts: input.prompts,
+      platforms: dedupePlatforms(input.platforms),
+      regionCode: input.regionCode?.[0] ?? null,
+      callbackUrl: input.callbackUrl ?? null,
+      monitorKeywords: input.monitorKeywords ?? null,
+      keywords: parseKeywords(input.monitorKeywords ?? ''),
+    },
+  };
+}
+
+/**
+ * Spec 4.1 rule 1: platforms are deduplicated by name, case-insensitively, and
+ * the first occurrence wins. Aliases name the same platform, so they count as
+ * duplicates too; results carry the canonical name.
+ */
+export function dedupePlatforms(configs: readonly PlatformConfig[]): PlatformConfig[] {
+  const seen = new Set<string>();
+  const kept: PlatformConfig[] = [];
+  for (const cfg of configs) {
+    const canonical = findPlatform(cfg.platform)?.name ?? cfg.platform.toLowerCase();
+    if (seen.has(canonical)) continue;
+    seen.add(canonical);
+    kept.push({ platform: canonical, mode: cfg.mode, screenshot: cfg.screenshot });
+  }
+  return kept;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}

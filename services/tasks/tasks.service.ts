@@ -1,0 +1,112 @@
+/**
+ * The `tasks` service owns batch tasks and sub tasks: submission, status,
+ * results and the task list. Handlers are wiring; the logic lives in the pure
+ * modules beside this file and in TaskStore.
+ */
+import type { Context, ServiceSchema } from 'moleculer';
+import type { Config } from '../shared/config.js';
+import { systemClock, type Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
+import { newTaskId } from '../shared/ids.js';
+import { acquireConnection, releaseConnection } from '../shared/mongo.js';
+import { taskModels } from './models.js';
+import { checkListQuery, checkTaskId } from './queries.js';
+import { TaskStore } from './store.js';
+import { checkSubmission } from './submission.js';
+import {
+  subTaskResult,
+  subTaskSummary,
+  taskListItem,
+  taskResultView,
+  taskStatusView,
+} from './views.js';
+
+export const STATUS_PATH = '/api/business/monitor/task/status/';
+
+/** A submission older than this with unwritten sub tasks was interrupted by a crash. */
+const INTERRUPTED_AFTER_MS = 60_000;
+
+type UserParams = { userId: number };
+type TaskParams = UserParams & { taskId: string };
+
+export function tasksService(config: Config, clock: Clock = systemClock): ServiceSchema {
+  let store: TaskStore;
+  return {
+    name: 'tasks',
+
+    actions: {
+      submit: {
+        params: { userId: 'number', body: 'any' },
+        async handler(ctx: Context<UserParams & { body: unknown }>) {
+          const checked = checkSubmission(ctx.params.body);
+          if (!checked.ok) throw AppError.invalid(checked.errors);
+          const submission = checked.value;
+          const adding = submission.prompts.length * submission.platforms.length;
+          const open = await store.unfinishedSubTasks(ctx.params.userId);
+          if (open + adding > config.maxUnfinishedSubtasks) {
+            throw AppError.rateLimited(
+              `too many unfinished sub tasks: ${open} running, ${adding} submitted, limit ${config.maxUnfinishedSubtasks}`,
+              60,
+              'TOO_MANY_UNFINISHED',
+            );
+          }
+          const taskId = newTaskId();
+          const { task, subtasks } = await store.create(taskId, ctx.params.userId, submission);
+          return {
+            taskId,
+            totalTask: task.totalItems,
+            status: task.status,
+            pollUrl: `${STATUS_PATH}${taskId}`,
+            subTaskList: subtasks.map(subTaskSummary),
+          };
+        },
+      },
+
+      status: {
+        params: { userId: 'number', taskId: 'any' },
+        async handler(ctx: Context<TaskParams>) {
+          const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
+          return taskStatusView(task, await store.subTasksOf(task._id));
+        },
+      },
+
+      result: {
+        params: { userId: 'number', taskId: 'any' },
+        async handler(ctx: Context<TaskParams>) {
+          const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
+          return taskResultView(task, await store.subTasksOf(task._id));
+        },
+      },
+
+      subTaskResult: {
+        params: { userId: 'number', taskId: 'any', subTaskId: 'string' },
+        async handler(ctx: Context<TaskParams & { subTaskId: string }>) {
+          const taskId = checkTaskId(ctx.params.taskId);
+          const sub = await store.findSubTask(ctx.params.userId, taskId, ctx.params.subTaskId);
+          return subTaskResult(sub);
+        },
+      },
+
+      list: {
+        params: { userId: 'number', query: { type: 'object', optional: true } },
+        async handler(ctx: Context<UserParams & { query?: Record<string, unknown> }>) {
+          const q = checkListQuery(ctx.params.query ?? {});
+          const { total, tasks } = await store.list(ctx.params.userId, q);
+          return { total, page: q.page, size: q.size, tasks: tasks.map(taskListItem) };
+        },
+      },
+    },
+
+    async started() {
+      const connection = await acquireConnection(config.mongoUrl, config.mongoDb);
+      store = new TaskStore(taskModels(connection), clock);
+      await store.ensureIndexes();
+      const repaired = await store.repairUnwritten(INTERRUPTED_AFTER_MS);
+      if (repaired > 0) this.logger.warn(`completed ${repaired} interrupted submission(s)`);
+    },
+
+    async stopped() {
+      await releaseConnection(config.mongoUrl, config.mongoDb);
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/** How stored tasks and sub tasks look on the wire (spec 2.2, 2.3, 4.x), pure. */
+import type { SubTaskDoc, TaskDoc } from './models.js';
+
+export interface SubTaskSummary {
+  subTaskId: string;
+  prompt: string;
+  platform: string;
+  mode: string;
+  status: string;
+}
+
+export function subTaskSummary(s: SubTaskDoc): SubTaskSummary {
+  return {
+    subTaskId: s._id,
+    prompt: s.prompt,
+    platform: s.platform,
+    mode: s.mode,
+    status: s.status,
+  };
+}
+
+export function subTaskResult(s: SubTaskDoc) {
+  return {
+    subTaskId: s._id,
+    platform: s.platform,
+    mode: s.mode,
+    prompt: s.prompt,
+    status: s.status,
+    time: s.time ?? null,
+    pageScreenshot: s.pageScreenshot ?? null,
+    answerContent: s.answerContent ?? null,
+    referenceList: s.referenceList ?? [],
+    citationList: s.citationList ?? [],
+    reasoningProcess: s.reasoningProcess ?? null,
+    recommendedQuestions: s.recommendedQuestions ?? [],
+    mediaContent: s.mediaContent ?? [],
+    errorMessage: s.errorMessage ?? null,
+    proxyIp: s.proxyIp ?? null,
+  };
+}
+
+/** The progress text of the status endpoint, e.g. "12/50 completed, 3 failed". */
+export function progressMessage(total: number, completed: number, failed: number): string {
+  return `${completed}/${total} completed, ${failed} failed`;
+}
+
+export function counters(t: TaskDoc) {
+  return { totalItems: t.totalItems, completedItems: t.completedItems, failedItems: t.failedItems };
+}
+
+export function taskStatusView(t: TaskDoc, subtasks: SubTaskDoc[]) {
+  return {
+    taskId: t._id,
+    status: t.status,
+    message: progressMessage(t.totalItems, t.completedItems, t.failedItems),
+    ...counters(t),
+    createdAt: t.createdAt,
+    completedAt: t.completedAt ?? null,
+    subTaskList: subtasks.map(subTaskSummary),
+  };
+}
+
+export function taskResultView(t: TaskDoc, subtasks: SubTaskDoc[]) {
+  return {
+    taskId: t._id,
+    status: t.status,
+    ...counters(t),
+    subTaskList: subtasks.map(subTaskResult),
+  };
+}
+
+export function taskListItem(t: TaskDoc) {
+  return {
+    taskId: t._id,
+    prompts: t.prompts,
+    platforms: t.platforms.map((p) => ({
+      mode: p.mode,
+      platform: p.platform,
+      screenshot: p.screenshot,
+    })),
+    status: t.status,
+    ...counters(t),
+    createdAt: t.createdAt,
+    completedAt: t.completedAt ?? null,
+  };
+}

@@ -1,0 +1,61 @@
+/** Users, their API keys (stored hashed) and small settings such as the signing key. */
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export interface UserDoc {
+  _id: number;
+  name: string;
+  createdAt: number;
+}
+
+export interface ApiKeyDoc {
+  /** Public key id: the part of the key shown in listings. */
+  _id: string;
+  userId: number;
+  hash: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface SettingDoc {
+  _id: string;
+  [field: string]: unknown;
+}
+
+const userSchema = new Schema<UserDoc>(
+  { _id: Number, name: { type: String, required: true }, createdAt: Number },
+  { versionKey: false, collection: 'users' },
+);
+
+const apiKeySchema = new Schema<ApiKeyDoc>(
+  {
+    _id: String,
+    userId: { type: Number, required: true },
+    hash: { type: String, required: true },
+    createdAt: Number,
+    revokedAt: { type: Number, default: null },
+  },
+  { versionKey: false, collection: 'apikeys' },
+);
+apiKeySchema.index({ hash: 1 }, { unique: true });
+apiKeySchema.index({ userId: 1 });
+
+const settingSchema = new Schema<SettingDoc>(
+  { _id: String },
+  { versionKey: false, strict: false, collection: 'settings' },
+);
+
+export interface UserModels {
+  User: Model<UserDoc>;
+  ApiKey: Model<ApiKeyDoc>;
+  Setting: Model<SettingDoc>;
+}
+
+export function userModels(connection: Connection): UserModels {
+  const get = <T>(name: string, schema: Schema<T>) =>
+    (connection.models[name] as Model<T>) ?? connection.model<T>(name, schema);
+  return {
+    User: get('User', userSchema),
+    ApiKey: get('ApiKey', apiKeySchema),
+    Setting: get('Setting', settingSchema),
+  };
+}
