@@ -128,7 +128,8 @@ export const platformsDataSchema = z.array(
     label: z.string(),
     vendor: z.string(),
     aliases: z.array(z.string()),
-    modes: z.array(z.enum(MODES)),
+    modes: z.array(z.enum(MODES)).meta({ description: 'Modes of the active channel' }),
+    channel: z.enum(['api', 'web']).meta({ description: 'The active channel' }),
     channels: z.record(z.string(), z.array(z.enum(MODES))),
   }),
 );

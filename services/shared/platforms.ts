@@ -16,6 +16,8 @@ export interface PlatformInfo {
   aliases: readonly string[];
   /** Modes per channel; a channel that is absent cannot be used for the platform. */
   channels: Readonly<Partial<Record<Channel, readonly Mode[]>>>;
+  /** The channel used unless the operator chooses another one. */
+  defaultChannel: Channel;
 }
 
 const ALL: readonly Mode[] = MODES;
@@ -28,6 +30,7 @@ export const PLATFORMS: readonly PlatformInfo[] = [
     vendor: 'OpenAI',
     aliases: ['openai', 'gpt'],
     channels: { api: ALL, web: ALL },
+    defaultChannel: 'api',
   },
   {
     name: 'claude',
@@ -35,6 +38,7 @@ export const PLATFORMS: readonly PlatformInfo[] = [
     vendor: 'Anthropic',
     aliases: ['anthropic'],
     channels: { api: ALL, web: ALL },
+    defaultChannel: 'api',
   },
   {
     name: 'gemini',
@@ -42,6 +46,7 @@ export const PLATFORMS: readonly PlatformInfo[] = [
     vendor: 'Google',
     aliases: ['google', 'bard'],
     channels: { api: ALL, web: ALL },
+    defaultChannel: 'api',
   },
   {
     name: 'perplexity',
@@ -49,6 +54,7 @@ export const PLATFORMS: readonly PlatformInfo[] = [
     vendor: 'Perplexity AI',
     aliases: ['pplx', 'sonar'],
     channels: { api: ALL, web: ALL },
+    defaultChannel: 'api',
   },
   // DeepSeek's API has no web search; its consumer site does.
   {
@@ -57,6 +63,7 @@ export const PLATFORMS: readonly PlatformInfo[] = [
     vendor: 'DeepSeek',
     aliases: [],
     channels: { api: NO_SEARCH, web: ALL },
+    defaultChannel: 'api',
   },
   {
     name: 'doubao',
@@ -64,6 +71,7 @@ export const PLATFORMS: readonly PlatformInfo[] = [
     vendor: 'ByteDance (Volcengine Ark)',
     aliases: ['ark', 'volcengine'],
     channels: { api: ALL, web: ALL },
+    defaultChannel: 'api',
   },
   {
     name: 'kimi',
@@ -71,6 +79,7 @@ export const PLATFORMS: readonly PlatformInfo[] = [
     vendor: 'Moonshot AI',
     aliases: ['moonshot'],
     channels: { api: ALL, web: ALL },
+    defaultChannel: 'api',
   },
   {
     name: 'qwen',
@@ -78,6 +87,7 @@ export const PLATFORMS: readonly PlatformInfo[] = [
     vendor: 'Alibaba (DashScope)',
     aliases: ['tongyi', 'dashscope'],
     channels: { api: ALL, web: ALL },
+    defaultChannel: 'api',
   },
   {
     name: 'yuanbao',
@@ -85,6 +95,7 @@ export const PLATFORMS: readonly PlatformInfo[] = [
     vendor: 'Tencent (Hunyuan)',
     aliases: ['hunyuan'],
     channels: { api: ALL, web: ALL },
+    defaultChannel: 'api',
   },
   {
     name: 'wenxin',
@@ -92,6 +103,7 @@ export const PLATFORMS: readonly PlatformInfo[] = [
     vendor: 'Baidu (Qianfan)',
     aliases: ['ernie', 'qianfan', 'yiyan'],
     channels: { api: ALL, web: ALL },
+    defaultChannel: 'api',
   },
   {
     name: 'zhipu',
@@ -99,6 +111,7 @@ export const PLATFORMS: readonly PlatformInfo[] = [
     vendor: 'Zhipu AI',
     aliases: ['chatglm', 'glm'],
     channels: { api: ALL, web: ALL },
+    defaultChannel: 'api',
   },
   {
     name: 'grok',
@@ -106,6 +119,7 @@ export const PLATFORMS: readonly PlatformInfo[] = [
     vendor: 'xAI',
     aliases: ['xai'],
     channels: { api: ALL, web: ALL },
+    defaultChannel: 'api',
   },
   {
     name: 'sandbox',
@@ -113,6 +127,7 @@ export const PLATFORMS: readonly PlatformInfo[] = [
     vendor: 'built-in',
     aliases: ['demo'],
     channels: { api: ALL, web: ALL },
+    defaultChannel: 'api',
   },
 ];
 
@@ -127,13 +142,13 @@ export function findPlatform(name: string): PlatformInfo | undefined {
   return byName.get(name.trim().toLowerCase());
 }
 
-/** Modes the platform supports over any of its channels. */
-export function supportedModes(platform: PlatformInfo): Mode[] {
-  const modes = new Set<Mode>();
-  for (const channelModes of Object.values(platform.channels)) {
-    for (const m of channelModes ?? []) modes.add(m);
-  }
-  return MODES.filter((m) => modes.has(m));
+/** Modes the platform supports over the given channel (by default its active one). */
+export function supportedModes(
+  platform: PlatformInfo,
+  channel: Channel = platform.defaultChannel,
+): Mode[] {
+  const modes = platform.channels[channel] ?? [];
+  return MODES.filter((m) => modes.includes(m));
 }
 
 export function isMode(value: unknown): value is Mode {

@@ -3,7 +3,14 @@
  * The same zod schema feeds the OpenAPI document, so docs and checks never drift.
  */
 import { z } from 'zod';
-import { findPlatform, MODES, PLATFORMS, supportedModes, type Mode } from '../shared/platforms.js';
+import {
+  findPlatform,
+  isMode,
+  MODES,
+  PLATFORMS,
+  supportedModes,
+  type Mode,
+} from '../shared/platforms.js';
 import type { FieldProblem } from '../shared/errors.js';
 import { parseKeywords } from './keywords.js';
 import { zodProblems } from '../shared/validation.js';
@@ -36,16 +43,6 @@ const platformConfigSchema = z
         error: 'must be 0 (none), 1 (screenshot) or 2 (screenshot of mentions)',
       })
       .default(0),
-  })
-  .superRefine((cfg, ctx) => {
-    const info = findPlatform(cfg.platform);
-    if (info && !supportedModes(info).includes(cfg.mode)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['mode'],
-        message: `${info.name} does not support mode ${cfg.mode}; supported: ${supportedModes(info).join(', ')}`,
-      });
-    }
   })
   .meta({ id: 'PlatformConfig' });
 
@@ -122,7 +119,9 @@ export function checkSubmission(body: unknown): Checked<Submission> {
     return { ok: false, errors: [{ field: 'body', message: 'must be a JSON object' }] };
   }
   const parsed = submissionSchema.safeParse(body);
-  if (!parsed.success) return { ok: false, errors: zodProblems(parsed.error) };
+  // Mode support is checked on the raw input so it is reported alongside every other problem.
+  const errors = [...(parsed.success ? [] : zodProblems(parsed.error)), ...unsupportedModes(body)];
+  if (!parsed.success || errors.length > 0) return { ok: false, errors };
   const input = parsed.data;
   return {
     ok: true,
@@ -152,6 +151,25 @@ export function dedupePlatforms(configs: readonly PlatformConfig[]): PlatformCon
     kept.push({ platform: canonical, mode: cfg.mode, screenshot: cfg.screenshot });
   }
   return kept;
+}
+
+function unsupportedModes(body: object): FieldProblem[] {
+  const platforms = (body as { platforms?: unknown }).platforms;
+  if (!Array.isArray(platforms)) return [];
+  const problems: FieldProblem[] = [];
+  platforms.forEach((cfg: unknown, i) => {
+    const { platform, mode } = (cfg ?? {}) as { platform?: unknown; mode?: unknown };
+    const info = typeof platform === 'string' ? findPlatform(platform) : undefined;
+    if (!info || !isMode(mode)) return;
+    const modes = supportedModes(info);
+    if (!modes.includes(mode)) {
+      problems.push({
+        field: `platforms[${i}].mode`,
+        message: `${info.name} does not support mode ${mode}; supported: ${modes.join(', ')}`,
+      });
+    }
+  });
+  return problems;
 }
 
 function isHttpUrl(value: string): boolean {

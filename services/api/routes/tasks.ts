@@ -45,6 +45,7 @@ export function taskRoutes(backend: Backend, maxBodyBytes: number): Router {
         vendor: p.vendor,
         aliases: p.aliases,
         modes: supportedModes(p),
+        channel: p.defaultChannel,
         channels: p.channels,
       })),
     );
