@@ -40,7 +40,11 @@ try {
   console.error(`start failed: ${(err as Error).message}`);
   await stop(1);
 }
-console.log(`READY node=${config.nodeId} services=${config.services.join(',')}`);
+const api = broker.getLocalService('api');
+const apiUrl = api
+  ? ` api=http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${api.settings.port}`
+  : '';
+console.log(`READY node=${config.nodeId} services=${config.services.join(',')}${apiUrl}`);
 
 if (args.has('--demo')) {
   try {

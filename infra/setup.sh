@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the project needs on a fresh Debian machine, idempotently:
-# system packages (NATS server, Chromium), npm packages, and the local
-# MongoDB-wire server (FerretDB v1 embedded in a small Go program).
+# system packages (NATS server, Chromium, PostgreSQL), npm packages, and the
+# local MongoDB-wire server (FerretDB v1 embedded in a small Go program).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -10,6 +10,10 @@ mkdir -p var/bin
 need_apt=()
 command -v nats-server >/dev/null 2>&1 || need_apt+=(nats-server)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+# PostgreSQL is FerretDB's backend, unless a MongoDB is at hand.
+if [ -z "${MONGO_URL:-}" ] && ! command -v mongod >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  need_apt+=(postgresql)
+fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]} (apt)" >&2
   sudo_cmd=""

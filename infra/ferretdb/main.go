@@ -23,19 +23,24 @@ import (
 func main() {
 	host := flag.String("host", "127.0.0.1", "loopback address to listen on")
 	port := flag.Int("port", 0, "port to listen on; 0 picks a free one")
-	dir := flag.String("dir", "", "folder for the SQLite files (required)")
+	dir := flag.String("dir", "", "folder for the SQLite files (required unless -postgresql-url is given)")
+	pgURL := flag.String("postgresql-url", "", "use this PostgreSQL database as the backend instead of SQLite")
 	portFile := flag.String("port-file", "", "file to write the chosen port to once ready")
 	flag.Parse()
 
-	if *dir == "" {
-		fail("-dir is required")
-	}
-	if err := os.MkdirAll(*dir, 0o755); err != nil {
-		fail(err.Error())
-	}
-	absDir, err := filepath.Abs(*dir)
-	if err != nil {
-		fail(err.Error())
+	config := ferretdb.Config{Handler: "postgresql", PostgreSQLURL: *pgURL}
+	if *pgURL == "" {
+		if *dir == "" {
+			fail("-dir or -postgresql-url is required")
+		}
+		if err := os.MkdirAll(*dir, 0o755); err != nil {
+			fail(err.Error())
+		}
+		absDir, err := filepath.Abs(*dir)
+		if err != nil {
+			fail(err.Error())
+		}
+		config = ferretdb.Config{Handler: "sqlite", SQLiteURL: "file:" + absDir + "/"}
 	}
 
 	chosen := *port
@@ -45,12 +50,9 @@ func main() {
 	addr := net.JoinHostPort(*host, fmt.Sprint(chosen))
 
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: addr},
-		Logger:    logger,
-		Handler:   "sqlite",
-		SQLiteURL: "file:" + absDir + "/",
-	})
+	config.Listener = ferretdb.ListenerConfig{TCP: addr}
+	config.Logger = logger
+	f, err := ferretdb.New(&config)
 	if err != nil {
 		fail(err.Error())
 	}

@@ -35,6 +35,8 @@ export class RateLimiter {
     let bucket = this.buckets.get(key);
     if (!bucket) {
       if (this.buckets.size >= this.maxKeys) this.forgetFull(now);
+      // Still full: drop the longest-known caller, so memory stays bounded under a flood of keys.
+      if (this.buckets.size >= this.maxKeys) this.buckets.delete(this.buckets.keys().next().value!);
       bucket = { tokens: this.burst, updatedAt: now };
       this.buckets.set(key, bucket);
       return bucket;

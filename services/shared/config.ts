@@ -23,7 +23,7 @@ const optionalText = z
 const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: int(3000, 0, 65535),
-  PUBLIC_BASE_URL: z.url().optional(),
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   MONGO_URL: z
     .string()
     .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
@@ -83,7 +83,11 @@ export interface Config {
 
 type Env = Record<string, string | undefined>;
 
-export function loadConfig(env: Env): Config {
+export function loadConfig(rawEnv: Env): Config {
+  // A variable set to blank text counts as unset, as shells and compose files produce them.
+  const env = Object.fromEntries(
+    Object.entries(rawEnv).map(([k, v]) => [k, v === undefined || v.trim() === '' ? undefined : v]),
+  );
   const parsed = envSchema.safeParse(env);
   const problems: { field: string; message: string }[] = [];
   if (!parsed.success) {
@@ -91,7 +95,7 @@ export function loadConfig(env: Env): Config {
       problems.push({ field: String(issue.path[0] ?? ''), message: issue.message });
     }
   }
-  const services = parseServices(env.SERVICES, problems);
+  const services = parseServices(env.SERVICES?.trim(), problems);
   if (!parsed.success || problems.length > 0) {
     throw new AppError(
       `invalid configuration: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
@@ -133,11 +137,18 @@ function parseServices(
   raw: string | undefined,
   problems: { field: string; message: string }[],
 ): ServiceName[] {
-  if (raw === undefined || raw.trim() === '' || raw.trim() === 'all') return [...ALL_SERVICES];
+  if (raw === undefined) return [...ALL_SERVICES];
   const names = raw
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  if (names.includes('all')) return [...ALL_SERVICES];
+  if (names.length === 0) {
+    problems.push({
+      field: 'SERVICES',
+      message: `names no service; valid: ${ALL_SERVICES.join(', ')}, all`,
+    });
+  }
   const unknown = names.filter((n) => !(ALL_SERVICES as readonly string[]).includes(n));
   if (unknown.length > 0) {
     problems.push({

@@ -26,7 +26,13 @@ export class TaskStore {
     const task = planTask(taskId, userId, submission, this.clock.now());
     const subtasks = planSubTasks(task);
     await this.models.Task.collection.insertOne(task as never);
-    await this.writeSubTasks(task, subtasks);
+    try {
+      await this.writeSubTasks(task, subtasks);
+    } catch (err) {
+      // The client gets an error, so the task must not run behind its back.
+      await this.discard(taskId).catch(() => undefined);
+      throw err;
+    }
     return { task: { ...task, subtasksWritten: true }, subtasks };
   }
 
@@ -41,6 +47,11 @@ export class TaskStore {
       { _id: task._id as never },
       { $set: { subtasksWritten: true } },
     );
+  }
+
+  private async discard(taskId: string): Promise<void> {
+    await this.models.SubTask.collection.deleteMany({ taskId });
+    await this.models.Task.collection.deleteOne({ _id: taskId as never });
   }
 
   /** Completes submissions interrupted between the task and its sub tasks. */

@@ -42,9 +42,19 @@ const platformConfigSchema = z
       .union([z.literal(0), z.literal(1), z.literal(2)], {
         error: 'must be 0 (none), 1 (screenshot) or 2 (screenshot of mentions)',
       })
+      .nullable()
       .default(0),
   })
   .meta({ id: 'PlatformConfig' });
+
+/**
+ * Text without U+0000: MongoDB-compatible stores differ on NUL inside strings
+ * (PostgreSQL-backed ones refuse it), and no prompt or keyword needs one.
+ */
+const text = () =>
+  z
+    .string({ error: 'must be a string' })
+    .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters');
 
 /** `null` is accepted as "not given" for optional fields, as many JSON clients send it. */
 const optional = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
@@ -52,15 +62,13 @@ const optional = <T extends z.ZodType>(schema: T) => schema.nullable().optional(
 export const submissionSchema = z
   .object({
     monitorKeywords: optional(
-      z
-        .string({ error: 'must be a string' })
+      text()
         .max(LIMITS.keywordsChars, `must be at most ${LIMITS.keywordsChars} characters`)
         .meta({ description: 'Keywords to look for, separated by , ， 、 ; ； or newlines' }),
     ),
     prompts: z
       .array(
-        z
-          .string({ error: 'must be a string' })
+        text()
           .max(LIMITS.promptChars, `must be at most ${LIMITS.promptChars} characters`)
           .refine((s) => s.trim().length > 0, 'must not be blank'),
         { error: 'is required and must be an array of strings' },
@@ -87,8 +95,7 @@ export const submissionSchema = z
         .length(1, 'must contain exactly one region code'),
     ),
     callbackUrl: optional(
-      z
-        .string({ error: 'must be a string' })
+      text()
         .max(LIMITS.urlChars, `must be at most ${LIMITS.urlChars} characters`)
         .refine(isHttpUrl, 'must be an absolute http:// or https:// URL'),
     ),
@@ -141,14 +148,18 @@ export function checkSubmission(body: unknown): Checked<Submission> {
  * the first occurrence wins. Aliases name the same platform, so they count as
  * duplicates too; results carry the canonical name.
  */
-export function dedupePlatforms(configs: readonly PlatformConfig[]): PlatformConfig[] {
+export function dedupePlatforms(
+  configs: readonly (Omit<PlatformConfig, 'screenshot'> & {
+    screenshot: PlatformConfig['screenshot'] | null;
+  })[],
+): PlatformConfig[] {
   const seen = new Set<string>();
   const kept: PlatformConfig[] = [];
   for (const cfg of configs) {
     const canonical = findPlatform(cfg.platform)?.name ?? cfg.platform.toLowerCase();
     if (seen.has(canonical)) continue;
     seen.add(canonical);
-    kept.push({ platform: canonical, mode: cfg.mode, screenshot: cfg.screenshot });
+    kept.push({ platform: canonical, mode: cfg.mode, screenshot: cfg.screenshot ?? 0 });
   }
   return kept;
 }

@@ -36,7 +36,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
 
     actions: {
       submit: {
-        params: { userId: 'number', body: 'any' },
+        params: { userId: 'number', body: { type: 'any', optional: true, nullable: true } },
         async handler(ctx: Context<UserParams & { body: unknown }>) {
           const checked = checkSubmission(ctx.params.body);
           if (!checked.ok) throw AppError.invalid(checked.errors);

@@ -78,7 +78,7 @@ export function usersService(config: Config, clock: Clock = systemClock): Servic
       },
 
       issueToken: {
-        params: { apiKey: 'any' },
+        params: { apiKey: { type: 'any', optional: true, nullable: true } },
         async handler(ctx: Context<{ apiKey: unknown }>) {
           const { apiKey } = ctx.params;
           if (apiKey === undefined || apiKey === null || apiKey === '') {

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# API benchmark: sets up what is missing, starts a MongoDB-wire server on
+# loopback (as infra/test.sh does), runs bench/api.bench.ts against it and
+# stops the server. Knobs: BENCH_SECONDS, BENCH_POLLERS, BENCH_SUBMITS.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+bash infra/setup.sh
+
+# Each run uses its own database and drops it; FerretDB leaves the dropped
+# databases' SQLite WAL files behind (~4.5 MB a run), so clear those first.
+rm -f var/mongo-bench/data/bench_*.sqlite-wal var/mongo-bench/data/bench_*.sqlite-shm
+trap 'bash infra/mongo.sh stop bench || true' EXIT
+BENCH_MONGO_URL="$(bash infra/mongo.sh start bench)"
+export BENCH_MONGO_URL
+echo "bench server: mongo $BENCH_MONGO_URL" >&2
+
+node_modules/.bin/tsx bench/api.bench.ts "$@"

@@ -1,0 +1,54 @@
+import t from 'tap';
+import { startEmbedded } from '../../helpers/cluster.js';
+
+const svc = await startEmbedded(t);
+
+t.test('OpenAPI 3.1 document generated from the validation schemas', async (t) => {
+  const res = await svc.client.get('/api/business/openapi.json');
+  t.equal(res.status, 200);
+  const doc = res.body;
+  t.equal(doc.openapi, '3.1.0');
+  t.match(doc.info, { version: /^\d+\.\d+\.\d+/ });
+  t.same(Object.keys(doc.paths).sort(), [
+    '/api/business/auth/token',
+    '/api/business/monitor/platforms',
+    '/api/business/monitor/task/batch/shared',
+    '/api/business/monitor/task/list',
+    '/api/business/monitor/task/result/{taskId}',
+    '/api/business/monitor/task/result/{taskId}/{subTaskId}',
+    '/api/business/monitor/task/status/{taskId}',
+  ]);
+  const submit = doc.paths['/api/business/monitor/task/batch/shared'].post;
+  const body = submit.requestBody.content['application/json'].schema;
+  t.equal(body.$ref, '#/components/schemas/BatchSubmission');
+  const schema = doc.components.schemas.BatchSubmission;
+  t.same(schema.required, ['prompts', 'platforms']);
+  t.equal(schema.properties.prompts.maxItems, 50, 'limits come from the validating schema');
+  t.equal(schema.properties.platforms.maxItems, 50);
+  t.same(doc.components.schemas.PlatformConfig.properties.mode.enum, [
+    'standard',
+    'reasoning',
+    'search',
+    'reasoning_search',
+  ]);
+  t.ok(doc.components.schemas.SubTaskResult, 'response schemas are published');
+  t.same(submit.security, [{ bearerAuth: [] }]);
+  const list = doc.paths['/api/business/monitor/task/list'].get;
+  t.same(
+    list.parameters.map((p: { name: string }) => p.name),
+    ['page', 'size', 'status'],
+  );
+  t.notOk(JSON.stringify(doc).includes('#/$defs/'), 'every reference resolves inside components');
+});
+
+t.test('docs page is served and readable', async (t) => {
+  const res = await svc.client.get('/api/business/docs');
+  t.equal(res.status, 200);
+  t.match(res.headers.get('content-type'), /text\/html/);
+  t.match(res.text, /openapi\.json/);
+});
+
+t.test('health', async (t) => {
+  const res = await svc.client.get('/api/business/health');
+  t.match(res.body, { success: true, code: 200, data: { status: 'ok' } });
+});

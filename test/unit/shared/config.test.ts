@@ -1,0 +1,242 @@
+import t from 'tap';
+import { loadConfig } from '../../../services/shared/config.js';
+import { AppError } from '../../../services/shared/errors.js';
+
+function configError(env: Record<string, string | undefined>): AppError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  throw new Error('loadConfig accepted the environment');
+}
+
+function fields(err: AppError): string[] {
+  return (err.data as { field: string }[]).map((p) => p.field);
+}
+
+t.test('an empty environment gives every default', async (t) => {
+  const c = loadConfig({});
+  t.match(c.nodeId, /^.+-\d+-[0-9a-f]{6}$/, 'generated node id: host-pid-random');
+  const rest: Record<string, unknown> = { ...c };
+  delete rest.nodeId;
+  t.same(rest, {
+    host: '127.0.0.1',
+    port: 3000,
+    publicBaseUrl: 'http://127.0.0.1:3000',
+    mongoUrl: 'mongodb://127.0.0.1:27017/',
+    mongoDb: 'monitor',
+    transporter: undefined,
+    namespace: 'monitor',
+    services: ['api', 'tasks', 'users'],
+    logLevel: 'info',
+    tokenTtlSeconds: 7200,
+    jwtSecret: undefined,
+    jwtIssuer: 'ai-answer-monitor',
+    jwtAudience: 'ai-answer-monitor-api',
+    rateLimitPerSecond: 20,
+    rateLimitBurst: 60,
+    maxUnfinishedSubtasks: 10000,
+    maxBodyBytes: 1048576,
+    requestTimeoutMs: 10000,
+    retentionDays: 30,
+  });
+});
+
+t.test('two loads without NODE_ID get different node ids', async (t) => {
+  t.not(loadConfig({}).nodeId, loadConfig({}).nodeId);
+});
+
+t.test('set variables are parsed and typed', async (t) => {
+  const c = loadConfig({
+    HOST: '10.0.0.5',
+    PORT: '8080',
+    MONGO_URL: 'mongodb+srv://db.example.com/',
+    MONGO_DB: 'mon_test-1',
+    TRANSPORTER: ' nats://127.0.0.1:4222 ',
+    NAMESPACE: 'staging',
+    NODE_ID: 'node-a',
+    LOG_LEVEL: 'debug',
+    TOKEN_TTL: '60',
+    JWT_SECRET: 's'.repeat(32),
+    JWT_ISSUER: 'iss',
+    JWT_AUDIENCE: 'aud',
+    RATE_LIMIT_RPS: '0.5',
+    RATE_LIMIT_BURST: '5',
+    MAX_UNFINISHED_SUBTASKS: '7',
+    MAX_BODY_BYTES: '2048',
+    REQUEST_TIMEOUT_MS: '250',
+    RETENTION_DAYS: '3',
+  });
+  t.equal(c.host, '10.0.0.5');
+  t.equal(c.port, 8080);
+  t.equal(c.publicBaseUrl, 'http://10.0.0.5:8080');
+  t.equal(c.mongoUrl, 'mongodb+srv://db.example.com/');
+  t.equal(c.mongoDb, 'mon_test-1');
+  t.equal(c.transporter, 'nats://127.0.0.1:4222', 'trimmed');
+  t.equal(c.namespace, 'staging');
+  t.equal(c.nodeId, 'node-a');
+  t.equal(c.logLevel, 'debug');
+  t.equal(c.tokenTtlSeconds, 60);
+  t.equal(c.jwtSecret, 's'.repeat(32));
+  t.equal(c.jwtIssuer, 'iss');
+  t.equal(c.jwtAudience, 'aud');
+  t.equal(c.rateLimitPerSecond, 0.5);
+  t.equal(c.rateLimitBurst, 5);
+  t.equal(c.maxUnfinishedSubtasks, 7);
+  t.equal(c.maxBodyBytes, 2048);
+  t.equal(c.requestTimeoutMs, 250);
+  t.equal(c.retentionDays, 3);
+});
+
+t.test('blank optional text variables count as unset', async (t) => {
+  const c = loadConfig({ TRANSPORTER: '  ', NODE_ID: '', JWT_SECRET: ' ', SERVICES: ' ' });
+  t.equal(c.transporter, undefined);
+  t.equal(c.jwtSecret, undefined);
+  t.match(c.nodeId, /^.+-\d+-[0-9a-f]{6}$/);
+  t.same(c.services, ['api', 'tasks', 'users']);
+});
+
+t.test('the result is frozen', async (t) => {
+  const c = loadConfig({});
+  t.ok(Object.isFrozen(c));
+  t.throws(() => {
+    (c as { port: number }).port = 1;
+  }, TypeError);
+  t.equal(c.port, 3000);
+});
+
+t.test('every bad variable is reported together in one CONFIG_INVALID error', async (t) => {
+  const err = configError({
+    PORT: '70000',
+    MONGO_URL: 'http://db',
+    MONGO_DB: 'bad name!',
+    TRANSPORTER: 'redis://x',
+    LOG_LEVEL: 'loud',
+    TOKEN_TTL: '59',
+    JWT_SECRET: 'short',
+    RATE_LIMIT_RPS: '0',
+    RATE_LIMIT_BURST: '1.5',
+    MAX_BODY_BYTES: '1023',
+    REQUEST_TIMEOUT_MS: 'abc',
+    RETENTION_DAYS: '0',
+    MAX_UNFINISHED_SUBTASKS: '0',
+    PUBLIC_BASE_URL: 'not a url',
+    SERVICES: 'api,mailer',
+  });
+  t.equal(err.code, 500);
+  t.equal(err.type, 'CONFIG_INVALID');
+  t.same(fields(err).sort(), [
+    'JWT_SECRET',
+    'LOG_LEVEL',
+    'MAX_BODY_BYTES',
+    'MAX_UNFINISHED_SUBTASKS',
+    'MONGO_DB',
+    'MONGO_URL',
+    'PORT',
+    'PUBLIC_BASE_URL',
+    'RATE_LIMIT_BURST',
+    'RATE_LIMIT_RPS',
+    'REQUEST_TIMEOUT_MS',
+    'RETENTION_DAYS',
+    'SERVICES',
+    'TOKEN_TTL',
+    'TRANSPORTER',
+  ]);
+  t.match(err.message, /^invalid configuration: /);
+  for (const f of fields(err)) t.match(err.message, f, `message names ${f}`);
+  const byField = Object.fromEntries(
+    (err.data as { field: string; message: string }[]).map((p) => [p.field, p.message]),
+  );
+  t.equal(byField.MONGO_URL, 'must start with mongodb:// or mongodb+srv://');
+  t.equal(byField.MONGO_DB, 'letters, digits, _ and - only, at most 60');
+  t.equal(byField.TRANSPORTER, 'only nats:// transporters are supported');
+  t.equal(byField.JWT_SECRET, 'must be at least 32 characters when set');
+  t.equal(byField.SERVICES, 'unknown service(s) mailer; valid: api, tasks, users, all');
+});
+
+t.test('a single bad variable is reported alone', async (t) => {
+  const err = configError({ PORT: '-1' });
+  t.equal(err.type, 'CONFIG_INVALID');
+  t.same(fields(err), ['PORT']);
+});
+
+t.test('PORT bounds', async (t) => {
+  t.equal(loadConfig({ PORT: '0' }).port, 0);
+  t.equal(loadConfig({ PORT: '65535' }).port, 65535);
+  t.same(fields(configError({ PORT: '65536' })), ['PORT']);
+  t.same(fields(configError({ PORT: '80.5' })), ['PORT']);
+  t.same(fields(configError({ PORT: 'http' })), ['PORT']);
+});
+
+t.test('an empty PORT does not silently become port 0', async (t) => {
+  // `PORT=` (e.g. a blank line in an env file) should mean "unset" (3000) or be refused;
+  // listening on a random ephemeral port with publicBaseUrl ...:0 is never intended.
+  let port: number | undefined;
+  let refused: AppError | undefined;
+  try {
+    port = loadConfig({ PORT: '' }).port;
+  } catch (err) {
+    refused = err as AppError;
+  }
+  if (refused) t.same(fields(refused), ['PORT'], 'refused as a PORT problem');
+  else t.equal(port, 3000, 'blank PORT falls back to the default');
+});
+
+t.test('JWT_SECRET must be at least 32 characters', async (t) => {
+  t.same(fields(configError({ JWT_SECRET: 'x'.repeat(31) })), ['JWT_SECRET']);
+  t.equal(loadConfig({ JWT_SECRET: 'x'.repeat(32) }).jwtSecret, 'x'.repeat(32));
+  t.same(
+    fields(configError({ JWT_SECRET: `  ${'x'.repeat(31)}  ` })),
+    ['JWT_SECRET'],
+    'padding does not count towards the length',
+  );
+});
+
+t.test('SERVICES parsing', async (t) => {
+  t.same(loadConfig({ SERVICES: 'all' }).services, ['api', 'tasks', 'users']);
+  t.same(loadConfig({ SERVICES: ' all ' }).services, ['api', 'tasks', 'users']);
+  t.same(loadConfig({ SERVICES: '' }).services, ['api', 'tasks', 'users']);
+  t.same(loadConfig({ SERVICES: 'tasks' }).services, ['tasks']);
+  t.same(loadConfig({ SERVICES: ' users , api ' }).services, ['users', 'api']);
+  t.same(loadConfig({ SERVICES: 'api,api,tasks' }).services, ['api', 'tasks'], 'deduplicated');
+  const err = configError({ SERVICES: 'api,mail,queue' });
+  t.same(err.data, [
+    { field: 'SERVICES', message: 'unknown service(s) mail, queue; valid: api, tasks, users, all' },
+  ]);
+  t.same(fields(configError({ SERVICES: 'API' })), ['SERVICES'], 'names are case-sensitive');
+});
+
+t.test('SERVICES with only separators is not an empty service list', async (t) => {
+  // '' and 'all' mean every service; ',' silently yields a node that runs nothing.
+  let services: readonly string[] | undefined;
+  try {
+    services = loadConfig({ SERVICES: ',' }).services;
+  } catch (err) {
+    t.equal((err as AppError).type, 'CONFIG_INVALID', 'refused');
+    return;
+  }
+  t.not(services.length, 0, 'a node must run at least one service');
+});
+
+t.test('PUBLIC_BASE_URL', async (t) => {
+  t.equal(
+    loadConfig({ PUBLIC_BASE_URL: 'https://monitor.example.com/' }).publicBaseUrl,
+    'https://monitor.example.com',
+    'trailing slashes stripped',
+  );
+  t.equal(
+    loadConfig({ PUBLIC_BASE_URL: 'https://example.com/monitor//' }).publicBaseUrl,
+    'https://example.com/monitor',
+  );
+  t.equal(loadConfig({ HOST: 'api.local', PORT: '81' }).publicBaseUrl, 'http://api.local:81');
+  t.equal(loadConfig({ HOST: '0.0.0.0', PORT: '81' }).publicBaseUrl, 'http://127.0.0.1:81');
+  t.equal(loadConfig({ HOST: '::', PORT: '81' }).publicBaseUrl, 'http://127.0.0.1:81');
+  t.equal(loadConfig({ HOST: '::1', PORT: '81' }).publicBaseUrl, 'http://[::1]:81');
+  t.equal(
+    loadConfig({ HOST: '0.0.0.0', PUBLIC_BASE_URL: 'http://x.test' }).publicBaseUrl,
+    'http://x.test',
+    'an explicit value wins over HOST/PORT',
+  );
+});

@@ -1,0 +1,135 @@
+import t from 'tap';
+import { planSubTasks, planTask } from '../../../services/tasks/plan.js';
+import { subTaskIdFor } from '../../../services/shared/ids.js';
+import type { Submission } from '../../../services/tasks/submission.js';
+
+const TASK = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+const NOW = 1_700_000_000_000;
+
+const submission: Submission = {
+  prompts: ['p1', 'p2', 'p3'],
+  platforms: [
+    { platform: 'chatgpt', mode: 'search', screenshot: 1 },
+    { platform: 'deepseek', mode: 'reasoning', screenshot: 0 },
+  ],
+  regionCode: '110000',
+  callbackUrl: 'https://example.com/hook',
+  monitorKeywords: 'Acme，阿克米',
+  keywords: ['Acme', '阿克米'],
+};
+
+t.test('planTask', async (t) => {
+  t.same(planTask(TASK, 42, submission, NOW), {
+    _id: TASK,
+    userId: 42,
+    prompts: ['p1', 'p2', 'p3'],
+    platforms: [
+      { platform: 'chatgpt', mode: 'search', screenshot: 1 },
+      { platform: 'deepseek', mode: 'reasoning', screenshot: 0 },
+    ],
+    regionCode: '110000',
+    callbackUrl: 'https://example.com/hook',
+    monitorKeywords: 'Acme，阿克米',
+    keywords: ['Acme', '阿克米'],
+    status: 'pending',
+    totalItems: 6,
+    completedItems: 0,
+    failedItems: 0,
+    createdAt: NOW,
+    completedAt: null,
+    subtasksWritten: false,
+  });
+});
+
+t.test('planTask with nulls', async (t) => {
+  const task = planTask(
+    TASK,
+    1,
+    { ...submission, regionCode: null, callbackUrl: null, monitorKeywords: null, keywords: [] },
+    5,
+  );
+  t.equal(task.regionCode, null);
+  t.equal(task.callbackUrl, null);
+  t.equal(task.monitorKeywords, null);
+  t.same(task.keywords, []);
+  t.equal(task.createdAt, 5);
+});
+
+t.test('planSubTasks: prompt-major order with seq and derived ids', async (t) => {
+  const task = planTask(TASK, 42, submission, NOW);
+  const subs = planSubTasks(task);
+  t.equal(subs.length, 6);
+  t.same(
+    subs.map((s) => [s.seq, s.prompt, s.platform, s.mode, s.screenshot]),
+    [
+      [0, 'p1', 'chatgpt', 'search', 1],
+      [1, 'p1', 'deepseek', 'reasoning', 0],
+      [2, 'p2', 'chatgpt', 'search', 1],
+      [3, 'p2', 'deepseek', 'reasoning', 0],
+      [4, 'p3', 'chatgpt', 'search', 1],
+      [5, 'p3', 'deepseek', 'reasoning', 0],
+    ],
+  );
+  t.same(
+    subs.map((s) => s._id),
+    [0, 1, 2, 3, 4, 5].map((i) => subTaskIdFor(TASK, i)),
+  );
+  t.equal(new Set(subs.map((s) => s._id)).size, 6);
+});
+
+t.test('planSubTasks: every sub task starts pending and empty', async (t) => {
+  const task = planTask(TASK, 42, submission, NOW);
+  const [first] = planSubTasks(task);
+  t.same(first, {
+    _id: subTaskIdFor(TASK, 0),
+    taskId: TASK,
+    userId: 42,
+    seq: 0,
+    prompt: 'p1',
+    platform: 'chatgpt',
+    mode: 'search',
+    screenshot: 1,
+    regionCode: '110000',
+    status: 'pending',
+    time: null,
+    pageScreenshot: null,
+    answerContent: null,
+    referenceList: [],
+    citationList: [],
+    reasoningProcess: null,
+    recommendedQuestions: [],
+    mediaContent: [],
+    errorMessage: null,
+    proxyIp: null,
+    attempts: 0,
+    createdAt: NOW,
+  });
+  for (const s of planSubTasks(task)) {
+    t.equal(s.status, 'pending');
+    t.equal(s.attempts, 0);
+    t.equal(s.taskId, TASK);
+    t.equal(s.createdAt, NOW);
+  }
+});
+
+t.test('planning is deterministic, so a half-written task can be completed', async (t) => {
+  const task = planTask(TASK, 42, submission, NOW);
+  t.same(planSubTasks(task), planSubTasks(task));
+  const subs = planSubTasks(task);
+  subs[0]!.referenceList.push({ index: 1, title: 't', url: 'u', site: 's', icon: 'i' });
+  t.same(subs[1]!.referenceList, [], 'sub tasks do not share arrays');
+});
+
+t.test('a single prompt and platform', async (t) => {
+  const task = planTask(
+    TASK,
+    1,
+    { ...submission, prompts: ['only'], platforms: [submission.platforms[1]!] },
+    NOW,
+  );
+  t.equal(task.totalItems, 1);
+  t.same(
+    planSubTasks(task).map((s) => [s.seq, s.prompt, s.platform]),
+    [[0, 'only', 'deepseek']],
+  );
+});

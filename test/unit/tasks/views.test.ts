@@ -1,0 +1,285 @@
+import t from 'tap';
+import {
+  counters,
+  progressMessage,
+  subTaskResult,
+  subTaskSummary,
+  taskListItem,
+  taskResultView,
+  taskStatusView,
+} from '../../../services/tasks/views.js';
+import type { SubTaskDoc, TaskDoc } from '../../../services/tasks/models.js';
+
+const TASK = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+const SUB = 'aaaaaaaa-bbbb-8ccc-9ddd-eeeeeeeeeeee';
+
+const RESULT_KEYS = [
+  'subTaskId',
+  'platform',
+  'mode',
+  'prompt',
+  'status',
+  'time',
+  'pageScreenshot',
+  'answerContent',
+  'referenceList',
+  'citationList',
+  'reasoningProcess',
+  'recommendedQuestions',
+  'mediaContent',
+  'errorMessage',
+  'proxyIp',
+];
+
+function task(over: Partial<TaskDoc> = {}): TaskDoc {
+  return {
+    _id: TASK,
+    userId: 7,
+    prompts: ['p1', 'p2'],
+    platforms: [
+      { platform: 'chatgpt', mode: 'search', screenshot: 1 },
+      { platform: 'claude', mode: 'standard', screenshot: 0 },
+    ],
+    regionCode: '110000',
+    callbackUrl: 'https://example.com/hook',
+    monitorKeywords: 'Acme',
+    keywords: ['Acme'],
+    status: 'processing',
+    totalItems: 4,
+    completedItems: 2,
+    failedItems: 1,
+    createdAt: 1000,
+    completedAt: null,
+    subtasksWritten: true,
+    ...over,
+  };
+}
+
+function sub(over: Partial<SubTaskDoc> = {}): SubTaskDoc {
+  return {
+    _id: SUB,
+    taskId: TASK,
+    userId: 7,
+    seq: 0,
+    prompt: 'p1',
+    platform: 'chatgpt',
+    mode: 'search',
+    screenshot: 1,
+    regionCode: '110000',
+    status: 'pending',
+    time: null,
+    pageScreenshot: null,
+    answerContent: null,
+    referenceList: [],
+    citationList: [],
+    reasoningProcess: null,
+    recommendedQuestions: [],
+    mediaContent: [],
+    errorMessage: null,
+    proxyIp: null,
+    attempts: 0,
+    createdAt: 1000,
+    ...over,
+  };
+}
+
+t.test('progressMessage', async (t) => {
+  t.equal(progressMessage(50, 12, 3), '12/50 completed, 3 failed');
+  t.equal(progressMessage(0, 0, 0), '0/0 completed, 0 failed');
+  t.equal(progressMessage(4, 4, 0), '4/4 completed, 0 failed');
+});
+
+t.test('subTaskSummary', async (t) => {
+  const s = subTaskSummary(sub());
+  t.same(Object.keys(s), ['subTaskId', 'prompt', 'platform', 'mode', 'status']);
+  t.same(s, {
+    subTaskId: SUB,
+    prompt: 'p1',
+    platform: 'chatgpt',
+    mode: 'search',
+    status: 'pending',
+  });
+});
+
+t.test('subTaskResult has exactly the spec 2.3 keys', async (t) => {
+  const r = subTaskResult(sub());
+  t.same(Object.keys(r), RESULT_KEYS);
+  t.same(r, {
+    subTaskId: SUB,
+    platform: 'chatgpt',
+    mode: 'search',
+    prompt: 'p1',
+    status: 'pending',
+    time: null,
+    pageScreenshot: null,
+    answerContent: null,
+    referenceList: [],
+    citationList: [],
+    reasoningProcess: null,
+    recommendedQuestions: [],
+    mediaContent: [],
+    errorMessage: null,
+    proxyIp: null,
+  });
+  t.notOk('attempts' in r, 'internal fields are not exposed');
+  t.notOk('userId' in r);
+  t.notOk('_id' in r);
+});
+
+t.test('subTaskResult fills missing fields with null or empty arrays', async (t) => {
+  const bare = {
+    _id: SUB,
+    taskId: TASK,
+    platform: 'claude',
+    mode: 'standard',
+    prompt: 'p2',
+    status: 'processing',
+  } as unknown as SubTaskDoc;
+  t.strictSame(subTaskResult(bare), {
+    subTaskId: SUB,
+    platform: 'claude',
+    mode: 'standard',
+    prompt: 'p2',
+    status: 'processing',
+    time: null,
+    pageScreenshot: null,
+    answerContent: null,
+    referenceList: [],
+    citationList: [],
+    reasoningProcess: null,
+    recommendedQuestions: [],
+    mediaContent: [],
+    errorMessage: null,
+    proxyIp: null,
+  });
+});
+
+t.test('subTaskResult passes a finished result through', async (t) => {
+  const ref = { index: 1, title: 'Acme', url: 'https://acme.test', site: 'acme.test', icon: '' };
+  const done = sub({
+    status: 'completed',
+    time: 2000,
+    pageScreenshot: 'https://cdn.test/s.png',
+    answerContent: '# Answer',
+    referenceList: [ref],
+    citationList: [ref],
+    reasoningProcess: { summary: 's', content: 'c' },
+    recommendedQuestions: ['q?'],
+    mediaContent: [{ type: 'image' }],
+    proxyIp: '10.1.2.3',
+  });
+  t.strictSame(subTaskResult(done), {
+    subTaskId: SUB,
+    platform: 'chatgpt',
+    mode: 'search',
+    prompt: 'p1',
+    status: 'completed',
+    time: 2000,
+    pageScreenshot: 'https://cdn.test/s.png',
+    answerContent: '# Answer',
+    referenceList: [ref],
+    citationList: [ref],
+    reasoningProcess: { summary: 's', content: 'c' },
+    recommendedQuestions: ['q?'],
+    mediaContent: [{ type: 'image' }],
+    errorMessage: null,
+    proxyIp: '10.1.2.3',
+  });
+  t.equal(
+    subTaskResult(sub({ status: 'failed', errorMessage: 'upstream 502' })).errorMessage,
+    'upstream 502',
+  );
+});
+
+t.test('counters', async (t) => {
+  t.strictSame(counters(task()), { totalItems: 4, completedItems: 2, failedItems: 1 });
+});
+
+t.test('taskStatusView', async (t) => {
+  const v = taskStatusView(task(), [sub(), sub({ _id: 'x', seq: 1, platform: 'claude' })]);
+  t.same(Object.keys(v), [
+    'taskId',
+    'status',
+    'message',
+    'totalItems',
+    'completedItems',
+    'failedItems',
+    'createdAt',
+    'completedAt',
+    'subTaskList',
+  ]);
+  t.strictSame(v, {
+    taskId: TASK,
+    status: 'processing',
+    message: '2/4 completed, 1 failed',
+    totalItems: 4,
+    completedItems: 2,
+    failedItems: 1,
+    createdAt: 1000,
+    completedAt: null,
+    subTaskList: [
+      { subTaskId: SUB, prompt: 'p1', platform: 'chatgpt', mode: 'search', status: 'pending' },
+      { subTaskId: 'x', prompt: 'p1', platform: 'claude', mode: 'search', status: 'pending' },
+    ],
+  });
+  const legacy = { ...task() } as Partial<TaskDoc>;
+  delete legacy.completedAt;
+  t.equal(taskStatusView(legacy as TaskDoc, []).completedAt, null, 'missing completedAt → null');
+});
+
+t.test('taskResultView', async (t) => {
+  const v = taskResultView(task({ status: 'completed', completedAt: 5000 }), [sub()]);
+  t.same(Object.keys(v), [
+    'taskId',
+    'status',
+    'totalItems',
+    'completedItems',
+    'failedItems',
+    'subTaskList',
+  ]);
+  t.equal(v.taskId, TASK);
+  t.equal(v.status, 'completed');
+  t.equal(v.subTaskList.length, 1);
+  t.same(Object.keys(v.subTaskList[0]!), RESULT_KEYS);
+});
+
+t.test('taskListItem', async (t) => {
+  const item = taskListItem(task({ status: 'completed', completedAt: 9000 }));
+  t.same(Object.keys(item), [
+    'taskId',
+    'prompts',
+    'platforms',
+    'status',
+    'totalItems',
+    'completedItems',
+    'failedItems',
+    'createdAt',
+    'completedAt',
+  ]);
+  t.strictSame(item, {
+    taskId: TASK,
+    prompts: ['p1', 'p2'],
+    platforms: [
+      { mode: 'search', platform: 'chatgpt', screenshot: 1 },
+      { mode: 'standard', platform: 'claude', screenshot: 0 },
+    ],
+    status: 'completed',
+    totalItems: 4,
+    completedItems: 2,
+    failedItems: 1,
+    createdAt: 1000,
+    completedAt: 9000,
+  });
+  t.same(Object.keys(item.platforms[0]!), ['mode', 'platform', 'screenshot']);
+  const withExtra = task({
+    platforms: [{ platform: 'kimi', mode: 'standard', screenshot: 2, _id: 'x' } as never],
+  });
+  t.strictSame(
+    taskListItem(withExtra).platforms,
+    [{ mode: 'standard', platform: 'kimi', screenshot: 2 }],
+    'stored extras are not leaked',
+  );
+  t.notOk('userId' in item);
+  t.notOk('keywords' in item);
+  t.notOk('callbackUrl' in item);
+});
