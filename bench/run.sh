@@ -7,9 +7,6 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 bash infra/setup.sh
 
-# Each run uses its own database and drops it; FerretDB leaves the dropped
-# databases' SQLite WAL files behind (~4.5 MB a run), so clear those first.
-rm -f var/mongo-bench/data/bench_*.sqlite-wal var/mongo-bench/data/bench_*.sqlite-shm
 trap 'bash infra/mongo.sh stop bench || true' EXIT
 BENCH_MONGO_URL="$(bash infra/mongo.sh start bench)"
 export BENCH_MONGO_URL

@@ -82,6 +82,8 @@ export interface SubTaskDoc {
   createdAt: number;
 }
 
+export type SubTaskSummaryDoc = Pick<SubTaskDoc, '_id' | 'prompt' | 'platform' | 'mode' | 'status'>;
+
 const taskSchema = new Schema<TaskDoc>(
   {
     _id: String,

@@ -1,7 +1,7 @@
 /** MongoDB I/O for tasks and sub tasks. Every read is scoped to the owning user. */
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
-import type { SubTaskDoc, TaskDoc, TaskModels, TaskStatus } from './models.js';
+import type { SubTaskDoc, SubTaskSummaryDoc, TaskDoc, TaskModels, TaskStatus } from './models.js';
 import { planSubTasks, planTask } from './plan.js';
 import type { Submission } from './submission.js';
 import type { ListQuery } from './queries.js';
@@ -75,6 +75,16 @@ export class TaskStore {
 
   async subTasksOf(taskId: string): Promise<SubTaskDoc[]> {
     return this.models.SubTask.find({ taskId }).sort({ seq: 1 }).lean<SubTaskDoc[]>();
+  }
+
+  /** Only the fields of the status view: answers can be large and status is polled often. */
+  async summariesOf(taskId: string): Promise<SubTaskSummaryDoc[]> {
+    return this.models.SubTask.find(
+      { taskId },
+      { prompt: 1, platform: 1, mode: 1, status: 1, seq: 1 },
+    )
+      .sort({ seq: 1 })
+      .lean<SubTaskSummaryDoc[]>();
   }
 
   async findSubTask(userId: number, taskId: string, subTaskId: string): Promise<SubTaskDoc> {

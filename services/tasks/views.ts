@@ -1,5 +1,5 @@
 /** How stored tasks and sub tasks look on the wire (spec 2.2, 2.3, 4.x), pure. */
-import type { SubTaskDoc, TaskDoc } from './models.js';
+import type { SubTaskDoc, SubTaskSummaryDoc, TaskDoc } from './models.js';
 
 export interface SubTaskSummary {
   subTaskId: string;
@@ -9,7 +9,7 @@ export interface SubTaskSummary {
   status: string;
 }
 
-export function subTaskSummary(s: SubTaskDoc): SubTaskSummary {
+export function subTaskSummary(s: SubTaskSummaryDoc): SubTaskSummary {
   return {
     subTaskId: s._id,
     prompt: s.prompt,
@@ -48,7 +48,7 @@ export function counters(t: TaskDoc) {
   return { totalItems: t.totalItems, completedItems: t.completedItems, failedItems: t.failedItems };
 }
 
-export function taskStatusView(t: TaskDoc, subtasks: SubTaskDoc[]) {
+export function taskStatusView(t: TaskDoc, subtasks: SubTaskSummaryDoc[]) {
   return {
     taskId: t._id,
     status: t.status,
