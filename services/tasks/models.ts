@@ -53,6 +53,8 @@ export interface TaskDoc {
   failedItems: number;
   createdAt: number;
   completedAt: number | null;
+  /** Bumped by every change of one of its sub tasks; keys the status cache. */
+  version: number;
   /** false until every sub task document is written; see TaskStore.repairUnwritten. */
   subtasksWritten: boolean;
 }
@@ -100,6 +102,7 @@ const taskSchema = new Schema<TaskDoc>(
     failedItems: Number,
     createdAt: Number,
     completedAt: { type: Number, default: null },
+    version: Number,
     subtasksWritten: Boolean,
   },
   { versionKey: false, collection: 'tasks' },

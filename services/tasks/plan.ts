@@ -19,6 +19,7 @@ export function planTask(taskId: string, userId: number, s: Submission, now: num
     failedItems: 0,
     createdAt: now,
     completedAt: null,
+    version: 0,
     subtasksWritten: false,
   };
 }

@@ -4,9 +4,12 @@ import type { Clock } from '../shared/clock.js';
 import type { SubTaskDoc, SubTaskSummaryDoc, TaskDoc, TaskModels, TaskStatus } from './models.js';
 import { planSubTasks, planTask } from './plan.js';
 import type { Submission } from './submission.js';
+import { SummaryCache } from './summary-cache.js';
 import type { ListQuery } from './queries.js';
 
 export class TaskStore {
+  private readonly summaries = new SummaryCache();
+
   constructor(
     private readonly models: TaskModels,
     private readonly clock: Clock,
@@ -77,8 +80,20 @@ export class TaskStore {
     return this.models.SubTask.find({ taskId }).sort({ seq: 1 }).lean<SubTaskDoc[]>();
   }
 
-  /** Only the fields of the status view: answers can be large and status is polled often. */
-  async summariesOf(taskId: string): Promise<SubTaskSummaryDoc[]> {
+  /**
+   * The status view's fields of a task's sub tasks, from the cache when the
+   * task has not changed since; only these fields, as answers can be large.
+   */
+  async summariesOf(task: Pick<TaskDoc, '_id' | 'version'>): Promise<SubTaskSummaryDoc[]> {
+    const version = task.version ?? 0;
+    const cached = this.summaries.get(task._id, version);
+    if (cached) return cached;
+    const fresh = await this.readSummaries(task._id);
+    this.summaries.set(task._id, version, fresh);
+    return fresh;
+  }
+
+  private async readSummaries(taskId: string): Promise<SubTaskSummaryDoc[]> {
     return this.models.SubTask.find(
       { taskId },
       { prompt: 1, platform: 1, mode: 1, status: 1, seq: 1 },

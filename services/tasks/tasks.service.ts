@@ -66,7 +66,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         params: { userId: 'number', taskId: 'any' },
         async handler(ctx: Context<TaskParams>) {
           const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
-          return taskStatusView(task, await store.summariesOf(task._id));
+          return taskStatusView(task, await store.summariesOf(task));
         },
       },
 

@@ -37,6 +37,7 @@ t.test('planTask', async (t) => {
     failedItems: 0,
     createdAt: NOW,
     completedAt: null,
+    version: 0,
     subtasksWritten: false,
   });
 });

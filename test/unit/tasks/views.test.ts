@@ -50,6 +50,7 @@ function task(over: Partial<TaskDoc> = {}): TaskDoc {
     failedItems: 1,
     createdAt: 1000,
     completedAt: null,
+    version: 0,
     subtasksWritten: true,
     ...over,
   };
