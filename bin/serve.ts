@@ -3,6 +3,7 @@
  * broker) and stops them cleanly on SIGINT/SIGTERM.
  *   --demo    after start, run the sample batch (see bin/demo.ts)
  *   --exit    with --demo, stop once the demo has finished
+ *   --repl    open the Moleculer REPL on this broker (`npm run repl`)
  */
 import { ServiceBroker } from 'moleculer';
 import { brokerOptions } from '../moleculer.config.js';
@@ -54,4 +55,10 @@ if (args.has('--demo')) {
     await stop(1);
   }
   if (args.has('--exit')) await stop(0);
+}
+
+if (args.has('--repl')) {
+  // The REPL stops the broker when its input ends; exit with it.
+  broker.localBus.on('$broker.stopped', () => process.exit(0));
+  await broker.repl();
 }

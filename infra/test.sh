@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: the whole check, as CI runs it. Sets up what is missing, starts a
 # NATS server and a MongoDB-wire server on loopback, then runs typecheck, lint,
-# format check and the tap suite against them, and stops the servers.
+# build, format check and the tap suite against them, and stops the servers.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -19,6 +19,8 @@ echo "test servers: mongo $TEST_MONGO_URL, nats $TEST_NATS_URL" >&2
 
 echo "== typecheck" >&2
 node_modules/.bin/tsc --noEmit
+echo "== build" >&2
+node_modules/.bin/tsc -p tsconfig.build.json --outDir var/build
 echo "== lint" >&2
 node_modules/.bin/eslint .
 echo "== format check" >&2

@@ -221,3 +221,31 @@ t.test('platform catalogue', async (t) => {
   t.same(deepseek.modes, ['standard', 'reasoning']);
   t.equal((await svc.client.get(`${M}/platforms`)).status, 401);
 });
+
+t.test(
+  'status follows sub task changes: the summary cache is keyed by the task version',
+  async (t) => {
+    const task = await submit(alice.token, ['cached']);
+    const path = `${M}/task/status/${task.taskId}`;
+    t.equal((await svc.client.get(path, alice.token)).body.data.subTaskList[0].status, 'pending');
+    const conn = await svc.db();
+    await conn
+      .collection('subtasks')
+      .updateOne(
+        { _id: task.subTaskList[0]!.subTaskId as never },
+        { $set: { status: 'processing' } },
+      );
+    t.equal(
+      (await svc.client.get(path, alice.token)).body.data.subTaskList[0].status,
+      'pending',
+      'a change that does not bump the version is not seen (proves the cache is used)',
+    );
+    await conn
+      .collection('tasks')
+      .updateOne({ _id: task.taskId as never }, { $inc: { version: 1 } });
+    t.equal(
+      (await svc.client.get(path, alice.token)).body.data.subTaskList[0].status,
+      'processing',
+    );
+  },
+);
