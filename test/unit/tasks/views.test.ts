@@ -1,3 +1,4 @@
+import { planSubTasks } from '../../../services/tasks/plan.js';
 import t from 'tap';
 import {
   counters,
@@ -56,32 +57,9 @@ function task(over: Partial<TaskDoc> = {}): TaskDoc {
   };
 }
 
+/** The first planned sub task of task(), i.e. exactly what a submission stores. */
 function sub(over: Partial<SubTaskDoc> = {}): SubTaskDoc {
-  return {
-    _id: SUB,
-    taskId: TASK,
-    userId: 7,
-    seq: 0,
-    prompt: 'p1',
-    platform: 'chatgpt',
-    mode: 'search',
-    screenshot: 1,
-    regionCode: '110000',
-    status: 'pending',
-    time: null,
-    pageScreenshot: null,
-    answerContent: null,
-    referenceList: [],
-    citationList: [],
-    reasoningProcess: null,
-    recommendedQuestions: [],
-    mediaContent: [],
-    errorMessage: null,
-    proxyIp: null,
-    attempts: 0,
-    createdAt: 1000,
-    ...over,
-  };
+  return { ...planSubTasks(task())[0]!, _id: SUB, ...over };
 }
 
 t.test('progressMessage', async (t) => {
