@@ -9,10 +9,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { ServiceBroker } from 'moleculer';
 import mongoose from 'mongoose';
-import { brokerOptions } from '../moleculer.config.js';
-import { createServices } from '../services/index.js';
+import { createBroker } from '../services/index.js';
 import { loadConfig } from '../services/shared/config.js';
 
 const SUBMIT_PATH = '/api/business/monitor/task/batch/shared';
@@ -132,8 +130,7 @@ const config = loadConfig({
   RATE_LIMIT_BURST: '1000000',
   MAX_UNFINISHED_SUBTASKS: '100000000',
 });
-const broker = new ServiceBroker(brokerOptions(config));
-createServices(broker, config, config.services);
+const broker = createBroker(config, config.services);
 
 let failed = false;
 /** Our own connection to the bench database: server identification and the final drop. */

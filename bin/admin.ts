@@ -9,9 +9,7 @@
  *   revoke-key --key KEYID [--json]
  */
 import { parseArgs } from 'node:util';
-import { ServiceBroker } from 'moleculer';
-import { brokerOptions } from '../moleculer.config.js';
-import { createServices } from '../services/index.js';
+import { createBroker } from '../services/index.js';
 import { loadConfig } from '../services/shared/config.js';
 
 const USAGE = `usage: npm run admin -- <command> [options]
@@ -58,8 +56,7 @@ try {
 } catch (err) {
   fail((err as Error).message);
 }
-const broker = new ServiceBroker(brokerOptions(config));
-createServices(broker, config, ['users']);
+const broker = createBroker(config, ['users']);
 
 async function run(): Promise<unknown> {
   switch (command) {

@@ -14,12 +14,12 @@ const SAMPLE = {
   ],
   platforms: [
     { platform: 'sandbox', mode: 'search', screenshot: 1 },
-    { platform: 'deepseek', mode: 'reasoning' },
-    { platform: 'chatgpt', mode: 'reasoning_search' },
+    { platform: 'sandbox-web', mode: 'reasoning_search', screenshot: 1 },
+    { platform: 'sandbox-cn', mode: 'reasoning' },
   ],
 };
 
-const WAIT_MS = 20_000;
+const WAIT_MS = 180_000;
 
 export async function runDemo(broker: ServiceBroker, config: Config): Promise<void> {
   const api = broker.getLocalService('api');
@@ -59,6 +59,24 @@ export async function runDemo(broker: ServiceBroker, config: Config): Promise<vo
     if (['completed', 'partial_completed', 'failed'].includes(status.status)) break;
     await new Promise((r) => setTimeout(r, 2_000));
   } while (Date.now() < deadline);
+
+  const result = await http<{
+    subTaskList: {
+      platform: string;
+      mode: string;
+      status: string;
+      pageScreenshot: string | null;
+      answerContent: string | null;
+      citationList: unknown[];
+    }[];
+  }>(base, 'GET', `/api/business/monitor/task/result/${submitted.taskId}`, auth);
+  for (const sub of result.subTaskList) {
+    const answer = (sub.answerContent ?? '').replace(/\s+/g, ' ').slice(0, 70);
+    console.log(
+      `  ${sub.platform.padEnd(12)} ${sub.mode.padEnd(17)} ${sub.status.padEnd(10)} ${sub.citationList.length} cited  ${answer}…`,
+    );
+    if (sub.pageScreenshot) console.log(`      screenshot: ${sub.pageScreenshot}`);
+  }
 
   console.log(`
 Read the results (token valid for ${config.tokenTtlSeconds} s):

@@ -5,9 +5,7 @@
  *   --exit    with --demo, stop once the demo has finished
  *   --repl    open the Moleculer REPL on this broker (`npm run repl`)
  */
-import { ServiceBroker } from 'moleculer';
-import { brokerOptions } from '../moleculer.config.js';
-import { createServices } from '../services/index.js';
+import { createBroker } from '../services/index.js';
 import { configFromProcess, type Config } from '../services/shared/config.js';
 import { runDemo } from './demo.js';
 
@@ -22,8 +20,7 @@ function loadOrExit(): Config {
 
 const config = loadOrExit();
 const args = new Set(process.argv.slice(2));
-const broker = new ServiceBroker(brokerOptions(config));
-createServices(broker, config);
+const broker = createBroker(config);
 
 let stopping = false;
 async function stop(code: number): Promise<void> {

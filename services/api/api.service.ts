@@ -8,10 +8,13 @@ import type { ServiceSchema } from 'moleculer';
 import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { TokenVerifier, type VerificationMaterial } from '../users/tokens.js';
+import { acquireConnection, releaseConnection } from '../shared/mongo.js';
+import { ScreenshotStore } from '../tasks/screenshots.js';
 import { createApp } from './app.js';
 
 export function apiService(config: Config, clock: Clock = systemClock): ServiceSchema {
   let server: Server | undefined;
+  let screenshots: ScreenshotStore | undefined;
   return {
     name: 'api',
     settings: { port: config.port, host: config.host },
@@ -37,6 +40,7 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
         logger: this.logger,
         backend: { call: (action, params) => this.broker.call(action, params) },
         verifier: loadVerifier,
+        screenshot: async (id) => screenshots?.load(id),
       });
       server = createServer(app.callback());
       server.requestTimeout = config.requestTimeoutMs * 3;
@@ -44,6 +48,7 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
     },
 
     async started() {
+      screenshots = new ScreenshotStore(await acquireConnection(config.mongoUrl, config.mongoDb));
       const s = server!;
       await new Promise<void>((resolve, reject) => {
         s.once('error', reject);
@@ -59,11 +64,14 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
 
     async stopped() {
       const s = server;
-      if (!s?.listening) return;
-      await new Promise<void>((resolve) => {
-        s.close(() => resolve());
-        s.closeAllConnections();
-      });
+      if (s?.listening) {
+        await new Promise<void>((resolve) => {
+          s.close(() => resolve());
+          s.closeAllConnections();
+        });
+      }
+      if (screenshots) await releaseConnection(config.mongoUrl, config.mongoDb);
+      screenshots = undefined;
     },
   };
 }

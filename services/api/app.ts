@@ -15,17 +15,20 @@ import { errorEnvelope, type Logger } from './middleware/errors.js';
 import { RateLimiter } from './ratelimit.js';
 import { authRoutes } from './routes/auth.js';
 import { docsRoutes } from './routes/docs.js';
+import { screenshotRoutes } from './routes/screenshots.js';
 import { taskRoutes } from './routes/tasks.js';
 
 export interface AppDeps {
   config: Config;
+  /** PNG bytes of a stored screenshot, or undefined. */
+  screenshot: (id: string) => Promise<Buffer | undefined>;
   backend: Backend;
   clock: Clock;
   logger: Logger;
   verifier: () => Promise<TokenVerifier>;
 }
 
-export function createApp({ config, backend, clock, logger, verifier }: AppDeps): Koa {
+export function createApp({ config, backend, clock, logger, verifier, screenshot }: AppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
   const limiter = new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, clock);
@@ -45,7 +48,7 @@ export function createApp({ config, backend, clock, logger, verifier }: AppDeps)
   mount(monitor, taskRoutes(backend, config.maxBodyBytes));
 
   app.use(errorEnvelope(logger));
-  for (const router of [business, monitor]) {
+  for (const router of [business, screenshotRoutes(screenshot), monitor]) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));
   }

@@ -9,8 +9,10 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from './errors.js';
 
-const ALL_SERVICES = ['api', 'tasks', 'users'] as const;
+const ALL_SERVICES = ['api', 'tasks', 'users', 'scheduler', 'crawler'] as const;
 export type ServiceName = (typeof ALL_SERVICES)[number];
+
+const LIST_OF_PAIRS = /^\s*[\w-]+\s*=\s*[\w-]+\s*(,\s*[\w-]+\s*=\s*[\w-]+\s*)*$/;
 
 const int = (def: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number().int().min(min).max(max).default(def);
@@ -54,6 +56,29 @@ const envSchema = z.object({
   MAX_BODY_BYTES: int(1024 * 1024, 1024),
   REQUEST_TIMEOUT_MS: int(10000, 100),
   RETENTION_DAYS: int(30, 1),
+  MAX_ATTEMPTS: int(3, 1, 20),
+  LEASE_MS: int(30_000, 1_000),
+  RETRY_BASE_MS: int(2_000, 0),
+  RETRY_MAX_MS: int(60_000, 0),
+  REGION_WAIT_MS: int(60_000, 0),
+  LEADER_TTL_MS: int(10_000, 500),
+  PLATFORM_CONCURRENCY: optionalText.pipe(
+    z.string().regex(LIST_OF_PAIRS, 'must look like "chatgpt=5,sandbox=100"').optional(),
+  ),
+  DEFAULT_PLATFORM_CONCURRENCY: int(50, 1),
+  PLATFORM_CHANNELS: optionalText.pipe(
+    z.string().regex(LIST_OF_PAIRS, 'must look like "deepseek=web"').optional(),
+  ),
+  CRAWLER_CAPACITY: int(4, 1, 1000),
+  CRAWLER_REGIONS: optionalText,
+  CRAWLER_CHANNELS: z
+    .string()
+    .regex(/^(api|web)(,(api|web))*$/, 'api, web or api,web')
+    .default('api,web'),
+  CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  SANDBOX_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  SANDBOX_LATENCY_MS: int(1_500, 0),
+  SANDBOX_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0),
 });
 
 export interface Config {
@@ -79,6 +104,31 @@ export interface Config {
   readonly maxBodyBytes: number;
   readonly requestTimeoutMs: number;
   readonly retentionDays: number;
+  readonly scheduling: {
+    readonly maxAttempts: number;
+    readonly leaseMs: number;
+    readonly retryBaseMs: number;
+    readonly retryMaxMs: number;
+    readonly regionWaitMs: number;
+    readonly leaderTtlMs: number;
+    /** Cluster-wide concurrent sub tasks per platform. */
+    readonly platformConcurrency: Readonly<Record<string, number>>;
+    readonly defaultPlatformConcurrency: number;
+    /** Operator's channel choice per platform (else the catalogue default). */
+    readonly platformChannels: Readonly<Record<string, string>>;
+  };
+  readonly crawler: {
+    readonly capacity: number;
+    readonly regions: readonly string[];
+    readonly channels: readonly ('api' | 'web')[];
+    readonly chromiumPath: string;
+  };
+  readonly sandbox: {
+    /** undefined: each crawler node runs its own local sandbox stand-in. */
+    readonly url: string | undefined;
+    readonly latencyMs: number;
+    readonly failureRate: number;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -130,7 +180,48 @@ export function loadConfig(rawEnv: Env): Config {
     maxBodyBytes: e.MAX_BODY_BYTES,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     retentionDays: e.RETENTION_DAYS,
+    scheduling: Object.freeze({
+      maxAttempts: e.MAX_ATTEMPTS,
+      leaseMs: e.LEASE_MS,
+      retryBaseMs: e.RETRY_BASE_MS,
+      retryMaxMs: e.RETRY_MAX_MS,
+      regionWaitMs: e.REGION_WAIT_MS,
+      leaderTtlMs: e.LEADER_TTL_MS,
+      platformConcurrency: Object.freeze(
+        Object.fromEntries(
+          Object.entries(pairs(e.PLATFORM_CONCURRENCY)).map(([k, v]) => [k, Number(v)]),
+        ),
+      ),
+      defaultPlatformConcurrency: e.DEFAULT_PLATFORM_CONCURRENCY,
+      platformChannels: Object.freeze(pairs(e.PLATFORM_CHANNELS)),
+    }),
+    crawler: Object.freeze({
+      capacity: e.CRAWLER_CAPACITY,
+      regions: Object.freeze(
+        (e.CRAWLER_REGIONS ?? '')
+          .split(',')
+          .map((r) => r.trim())
+          .filter(Boolean),
+      ),
+      channels: Object.freeze([...new Set(e.CRAWLER_CHANNELS.split(','))] as ('api' | 'web')[]),
+      chromiumPath: e.CHROMIUM_PATH,
+    }),
+    sandbox: Object.freeze({
+      url: e.SANDBOX_URL?.replace(/\/+$/, ''),
+      latencyMs: e.SANDBOX_LATENCY_MS,
+      failureRate: e.SANDBOX_FAILURE_RATE,
+    }),
   });
+}
+
+/** "a=1, b=2" → {a: '1', b: '2'} (already checked against LIST_OF_PAIRS). */
+function pairs(raw: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (raw ?? '').split(',')) {
+    const [k, v] = part.split('=').map((x) => x.trim());
+    if (k && v) out[k.toLowerCase()] = v;
+  }
+  return out;
 }
 
 function parseServices(

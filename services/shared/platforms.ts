@@ -123,10 +123,27 @@ export const PLATFORMS: readonly PlatformInfo[] = [
   },
   {
     name: 'sandbox',
-    label: 'Sandbox (simulated)',
+    label: 'Sandbox (simulated, API channel)',
     vendor: 'built-in',
     aliases: ['demo'],
     channels: { api: ALL, web: ALL },
+    defaultChannel: 'api',
+  },
+  // Two more simulated assistants, so a batch can try several "platforms" offline.
+  {
+    name: 'sandbox-web',
+    label: 'Sandbox chat site (simulated, web channel)',
+    vendor: 'built-in',
+    aliases: ['demo-web'],
+    channels: { web: ALL },
+    defaultChannel: 'web',
+  },
+  {
+    name: 'sandbox-cn',
+    label: 'Sandbox 中文助手 (simulated, API channel)',
+    vendor: 'built-in',
+    aliases: ['demo-cn'],
+    channels: { api: ALL },
     defaultChannel: 'api',
   },
 ];
@@ -140,6 +157,15 @@ for (const p of PLATFORMS) {
 /** Resolves a submitted name (any case, canonical or alias) to its catalogue entry. */
 export function findPlatform(name: string): PlatformInfo | undefined {
   return byName.get(name.trim().toLowerCase());
+}
+
+/** The channel a platform runs on: the operator's choice if it has that channel, else its default. */
+export function activeChannel(
+  platform: PlatformInfo,
+  choices: Readonly<Record<string, string>> = {},
+): Channel {
+  const chosen = choices[platform.name];
+  return chosen && chosen in platform.channels ? (chosen as Channel) : platform.defaultChannel;
 }
 
 /** Modes the platform supports over the given channel (by default its active one). */

@@ -82,6 +82,14 @@ export interface SubTaskDoc {
   proxyIp: string | null;
   attempts: number;
   createdAt: number;
+  /** A pending sub task is not leased before this time (retry backoff). */
+  notBefore?: number;
+  /** The current lease: token, holder node and expiry; null when not leased. */
+  leaseToken?: string | null;
+  leaseNode?: string | null;
+  leaseExpiresAt?: number | null;
+  /** Node of the latest attempt, so a retry can prefer another one. */
+  lastNode?: string | null;
 }
 
 export type SubTaskSummaryDoc = Pick<SubTaskDoc, '_id' | 'prompt' | 'platform' | 'mode' | 'status'>;
@@ -135,11 +143,17 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     proxyIp: { type: String, default: null },
     attempts: Number,
     createdAt: Number,
+    notBefore: Number,
+    leaseToken: { type: String, default: null },
+    leaseNode: { type: String, default: null },
+    leaseExpiresAt: { type: Number, default: null },
+    lastNode: { type: String, default: null },
   },
   { versionKey: false, collection: 'subtasks' },
 );
 subTaskSchema.index({ taskId: 1, seq: 1 });
 subTaskSchema.index({ status: 1, createdAt: 1 });
+subTaskSchema.index({ leaseNode: 1 });
 
 export interface TaskModels {
   Task: Model<TaskDoc>;

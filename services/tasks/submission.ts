@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import {
+  activeChannel,
   findPlatform,
   isMode,
   MODES,
@@ -121,13 +122,19 @@ export interface Submission {
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldProblem[] };
 
-export function checkSubmission(body: unknown): Checked<Submission> {
+export function checkSubmission(
+  body: unknown,
+  channelChoices: Readonly<Record<string, string>> = {},
+): Checked<Submission> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, errors: [{ field: 'body', message: 'must be a JSON object' }] };
   }
   const parsed = submissionSchema.safeParse(body);
   // Mode support is checked on the raw input so it is reported alongside every other problem.
-  const errors = [...(parsed.success ? [] : zodProblems(parsed.error)), ...unsupportedModes(body)];
+  const errors = [
+    ...(parsed.success ? [] : zodProblems(parsed.error)),
+    ...unsupportedModes(body, channelChoices),
+  ];
   if (!parsed.success || errors.length > 0) return { ok: false, errors };
   const input = parsed.data;
   return {
@@ -164,7 +171,10 @@ export function dedupePlatforms(
   return kept;
 }
 
-function unsupportedModes(body: object): FieldProblem[] {
+function unsupportedModes(
+  body: object,
+  channelChoices: Readonly<Record<string, string>>,
+): FieldProblem[] {
   const platforms = (body as { platforms?: unknown }).platforms;
   if (!Array.isArray(platforms)) return [];
   const problems: FieldProblem[] = [];
@@ -172,7 +182,7 @@ function unsupportedModes(body: object): FieldProblem[] {
     const { platform, mode } = (cfg ?? {}) as { platform?: unknown; mode?: unknown };
     const info = typeof platform === 'string' ? findPlatform(platform) : undefined;
     if (!info || !isMode(mode)) return;
-    const modes = supportedModes(info);
+    const modes = supportedModes(info, activeChannel(info, channelChoices));
     if (!modes.includes(mode)) {
       problems.push({
         field: `platforms[${i}].mode`,

@@ -9,7 +9,10 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newTaskId } from '../shared/ids.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
+import { announceSettled, type TaskCreated } from './events.js';
+import { createLedger, type CompletedResult, type Ledger } from './ledger.js';
 import { taskModels } from './models.js';
+import type { Failure } from './state.js';
 import { checkListQuery, checkTaskId } from './queries.js';
 import { TaskStore } from './store.js';
 import { checkSubmission } from './submission.js';
@@ -27,10 +30,18 @@ export const STATUS_PATH = '/api/business/monitor/task/status/';
 const INTERRUPTED_AFTER_MS = 60_000;
 
 type UserParams = { userId: number };
+type SettleParams = {
+  subTaskId: string;
+  token: string;
+  result?: Omit<CompletedResult, 'proxyIp'>;
+  failure?: Failure;
+  proxyIp?: string | null;
+};
 type TaskParams = UserParams & { taskId: string };
 
 export function tasksService(config: Config, clock: Clock = systemClock): ServiceSchema {
   let store: TaskStore;
+  let ledger: Ledger;
   return {
     name: 'tasks',
 
@@ -38,7 +49,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
       submit: {
         params: { userId: 'number', body: { type: 'any', optional: true, nullable: true } },
         async handler(ctx: Context<UserParams & { body: unknown }>) {
-          const checked = checkSubmission(ctx.params.body);
+          const checked = checkSubmission(ctx.params.body, config.scheduling.platformChannels);
           if (!checked.ok) throw AppError.invalid(checked.errors);
           const submission = checked.value;
           const adding = submission.prompts.length * submission.platforms.length;
@@ -52,6 +63,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
           }
           const taskId = newTaskId();
           const { task, subtasks } = await store.create(taskId, ctx.params.userId, submission);
+          await ctx.broadcast('task.created', { taskId } satisfies TaskCreated);
           return {
             taskId,
             totalTask: task.totalItems,
@@ -87,6 +99,39 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         },
       },
 
+      /** Crawler nodes extend their lease at half its length; false = stop, the lease is gone. */
+      renew: {
+        params: { subTaskId: 'string', token: 'string' },
+        async handler(ctx: Context<{ subTaskId: string; token: string }>) {
+          const expiresAt = clock.now() + config.scheduling.leaseMs;
+          return {
+            held: await ledger.renew(ctx.params.subTaskId, ctx.params.token, expiresAt),
+            expiresAt,
+          };
+        },
+      },
+
+      /** The one result of an attempt: an answer, or a classified failure. */
+      settle: {
+        params: {
+          subTaskId: 'string',
+          token: 'string',
+          result: { type: 'object', optional: true },
+          failure: { type: 'object', optional: true },
+          proxyIp: { type: 'string', optional: true, nullable: true },
+        },
+        async handler(ctx: Context<SettleParams>) {
+          const { subTaskId, token, result, failure, proxyIp } = ctx.params;
+          const settled = result
+            ? await ledger.complete(subTaskId, token, { ...result, proxyIp: proxyIp ?? null })
+            : await ledger.fail(subTaskId, token, failure!, proxyIp ?? null);
+          // A late result from an expired lease is dropped: the sub task has moved on.
+          if (!settled) return { accepted: false };
+          await announceSettled(this.broker, settled);
+          return { accepted: true, outcome: settled.outcome };
+        },
+      },
+
       list: {
         params: { userId: 'number', query: { type: 'object', optional: true } },
         async handler(ctx: Context<UserParams & { query?: Record<string, unknown> }>) {
@@ -100,6 +145,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
     async started() {
       const connection = await acquireConnection(config.mongoUrl, config.mongoDb);
       store = new TaskStore(taskModels(connection), clock);
+      ledger = createLedger(taskModels(connection), config, clock);
       await store.ensureIndexes();
       const repaired = await store.repairUnwritten(INTERRUPTED_AFTER_MS);
       if (repaired > 0) this.logger.warn(`completed ${repaired} interrupted submission(s)`);

@@ -2,10 +2,9 @@
  * Starts the service in-process (the embedded default) on its own database and
  * a free port, with teardown registered on the tap test.
  */
-import { ServiceBroker } from 'moleculer';
+import type { ServiceBroker } from 'moleculer';
 import mongoose from 'mongoose';
-import { brokerOptions } from '../../moleculer.config.js';
-import { createServices } from '../../services/index.js';
+import { createBroker } from '../../services/index.js';
 import { loadConfig, type Config } from '../../services/shared/config.js';
 import type { Clock } from '../../services/shared/clock.js';
 import { Client } from './http.js';
@@ -36,12 +35,13 @@ export async function startEmbedded(
     MONGO_DB: uniqueDbName(t.name),
     PORT: '0',
     LOG_LEVEL: 'warn',
+    // API-level tests keep sub tasks pending; execution tests select every role.
+    SERVICES: 'api,tasks,users',
     RATE_LIMIT_RPS: '1000',
     RATE_LIMIT_BURST: '1000',
     ...env,
   });
-  const broker = new ServiceBroker(brokerOptions(config));
-  createServices(broker, config, config.services, clock);
+  const broker = createBroker(config, config.services, clock);
   await broker.start();
   const port = broker.getLocalService('api')!.settings.port as number;
   const client = new Client(`http://127.0.0.1:${port}`);

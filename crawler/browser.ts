@@ -1,0 +1,156 @@
+/**
+ * One long-lived Crawlee PlaywrightCrawler per crawler node, kept alive across
+ * leases (`keepAlive`): every piece of browser work is a request whose unique
+ * key names a waiting promise, settled from the request handler or the
+ * failed-request handler. System Chromium, incognito pages, nothing persisted,
+ * fixed viewport and user agent. Retries belong to the scheduler, so Crawlee
+ * never retries (`maxRequestRetries: 0`).
+ */
+import { randomUUID } from 'node:crypto';
+import { Configuration } from '@crawlee/core';
+import { PlaywrightCrawler } from '@crawlee/playwright';
+import { chromium, type Page } from 'playwright';
+
+export const VIEWPORT = { width: 1280, height: 900 };
+export const USER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+
+/** Flags that keep headless Chromium quiet on a machine without internet (ENVIRONMENT.md). */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export interface PageWork<T> {
+  url: string;
+  run(page: Page): Promise<T>;
+  signal: AbortSignal;
+}
+
+interface Waiting {
+  work: PageWork<unknown>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+export interface BrowserOptions {
+  chromiumPath: string;
+  concurrency: number;
+  /** Upper bound for one piece of work; the work's own signal usually ends it sooner. */
+  maxWorkSeconds: number;
+}
+
+export class BrowserRunner {
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly crawler: PlaywrightCrawler;
+  private running: Promise<unknown> | undefined;
+
+  constructor(o: BrowserOptions) {
+    const settle = (key: string, fn: (w: Waiting) => void) => {
+      const w = this.waiting.get(key);
+      if (!w) return;
+      this.waiting.delete(key);
+      fn(w);
+    };
+    this.crawler = new PlaywrightCrawler(
+      {
+        keepAlive: true,
+        maxRequestRetries: 0,
+        maxConcurrency: o.concurrency,
+        // Keep the pool at the advertised capacity: on 2 cores Crawlee's
+        // autoscaling otherwise believes the machine is overloaded and starves the work.
+        autoscaledPoolOptions: {
+          desiredConcurrency: o.concurrency,
+          minConcurrency: Math.min(o.concurrency, 1),
+          systemStatusOptions: {
+            maxCpuOverloadedRatio: 1,
+            maxMemoryOverloadedRatio: 1,
+            maxEventLoopOverloadedRatio: 1,
+            maxClientOverloadedRatio: 1,
+          },
+        },
+        requestHandlerTimeoutSecs: o.maxWorkSeconds,
+        navigationTimeoutSecs: Math.min(60, o.maxWorkSeconds),
+        browserPoolOptions: { useFingerprints: false },
+        launchContext: {
+          launcher: chromium,
+          useIncognitoPages: true,
+          userAgent: USER_AGENT,
+          launchOptions: { executablePath: o.chromiumPath, headless: true, args: CHROMIUM_ARGS },
+        },
+        preNavigationHooks: [async ({ page }) => page.setViewportSize(VIEWPORT)],
+        requestHandler: async ({ page, request }) => {
+          const key = request.uniqueKey;
+          const w = this.waiting.get(key);
+          if (!w) return;
+          try {
+            const value = await untilAborted(w.work.run(page), w.work.signal);
+            settle(key, (x) => x.resolve(value));
+          } catch (err) {
+            settle(key, (x) => x.reject(err));
+          }
+        },
+        failedRequestHandler: async ({ request }, error) => {
+          settle(request.uniqueKey, (x) => x.reject(error));
+        },
+      },
+      new Configuration({ persistStorage: false, purgeOnStart: true }),
+    );
+  }
+
+  start(): void {
+    this.running ??= this.crawler.run().catch(() => undefined);
+  }
+
+  /** Opens the URL in a fresh incognito page and runs the work on it. */
+  async open<T>(work: PageWork<T>): Promise<T> {
+    this.start();
+    const key = randomUUID();
+    const done = new Promise<T>((resolve, reject) => {
+      this.waiting.set(key, {
+        work: work as PageWork<unknown>,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      });
+    });
+    await this.crawler.addRequests([{ url: work.url, uniqueKey: key }]);
+    const onAbort = () => {
+      const w = this.waiting.get(key);
+      if (!w) return;
+      this.waiting.delete(key);
+      w.reject(work.signal.reason ?? new Error('aborted'));
+    };
+    if (work.signal.aborted) onAbort();
+    else work.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await done;
+    } finally {
+      work.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async stop(): Promise<void> {
+    for (const [key, w] of this.waiting) {
+      this.waiting.delete(key);
+      w.reject(new Error('browser stopped'));
+    }
+    await this.crawler.teardown().catch(() => undefined);
+    await this.running;
+    this.running = undefined;
+  }
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * A small, safe Markdown-to-HTML renderer for answer pages: headings, bold,
+ * italics, inline code, links, lists, quotes, fenced code and paragraphs.
+ * Everything is escaped first, so answer text can never inject markup.
+ */
+export function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+}
+
+function inline(text: string): string {
+  return escapeHtml(text)
+    .replace(/`([^`]+)`/g, '<code>$1</code>')
+    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+    .replace(/(^|[^*])\*([^*\s][^*]*)\*/g, '$1<em>$2</em>')
+    .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2">$1</a>')
+    .replace(/\[(\d+)\]/g, '<sup class="cite">[$1]</sup>');
+}
+
+export function renderMarkdown(markdown: string): string {
+  const out: string[] = [];
+  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
+  let list: 'ul' | 'ol' | undefined;
+  let paragraph: string[] = [];
+  const flush = () => {
+    if (paragraph.length) out.push(`<p>${inline(paragraph.join(' '))}</p>`);
+    paragraph = [];
+  };
+  const closeList = () => {
+    if (list) out.push(`</${list}>`);
+    list = undefined;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.startsWith('```')) {
+      flush();
+      closeList();
+      const code: string[] = [];
+      while (++i < lines.length && !lines[i]!.startsWith('```')) code.push(lines[i]!);
+      out.push(`<pre><code>${escapeHtml(code.join('\n'))}</code></pre>`);
+      continue;
+    }
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+    const bullet = /^\s*[-*+]\s+(.*)$/.exec(line);
+    const numbered = /^\s*\d+[.)]\s+(.*)$/.exec(line);
+    if (heading) {
+      flush();
+      closeList();
+      const level = heading[1]!.length;
+      out.push(`<h${level}>${inline(heading[2]!)}</h${level}>`);
+    } else if (bullet || numbered) {
+      flush();
+      const kind = bullet ? 'ul' : 'ol';
+      if (list !== kind) {
+        closeList();
+        out.push(`<${kind}>`);
+        list = kind;
+      }
+      out.push(`<li>${inline((bullet ?? numbered)![1]!)}</li>`);
+    } else if (line.startsWith('>')) {
+      flush();
+      closeList();
+      out.push(`<blockquote>${inline(line.replace(/^>\s?/, ''))}</blockquote>`);
+    } else if (line.trim() === '') {
+      flush();
+      closeList();
+    } else {
+      closeList();
+      paragraph.push(line.trim());
+    }
+  }
+  flush();
+  closeList();
+  return out.join('\n');
+}

@@ -1,0 +1,183 @@
+/**
+ * The sandbox's web driver: drives the local chat page (see page.ts for its
+ * DOM contract) and reads the answer back from the DOM.
+ *
+ * Scripts run in the page are plain strings, so no loader can rewrite them
+ * (tsx/esbuild's keepNames would inject helpers that do not exist there).
+ */
+import { errors, type Page } from 'playwright';
+import { PlatformError, type Answer, type Job, type WebContext, type WebDriver } from '../types.js';
+import { modeFlags } from './answers.js';
+import { checkAnswer, errorForStatus, timeoutError } from './errors.js';
+import { buildAnswer, emptyRaw, type RawAnswer } from './openai-stream.js';
+
+/** How long the chat UI may take to appear on the opened page. */
+const UI_WAIT_MS = 10_000;
+
+const STATE_SCRIPT = `(() => (document.body && document.body.dataset.state) || null)()`;
+
+/** Reads everything the driver needs from the page, in one round trip. */
+const EXTRACT_SCRIPT = `(() => {
+  const b = document.body;
+  const text = (el) => (el ? el.textContent || '' : '');
+  const answer = document.querySelector('#answer');
+  const r = document.querySelector('#reasoning');
+  const rc = r ? r.querySelector('.reasoning-content') : null;
+  return {
+    state: b.dataset.state || null,
+    errorStatus: b.getAttribute('data-error-status'),
+    retryAfter: b.getAttribute('data-retry-after'),
+    error: b.getAttribute('data-error'),
+    markdown: answer ? answer.getAttribute('data-markdown') || '' : '',
+    reasoning: r && !r.hidden && rc ? (rc.getAttribute('data-raw') ?? rc.textContent ?? '') : '',
+    reasoningSummary: r && !r.hidden ? text(r.querySelector('.reasoning-summary')) : '',
+    references: Array.from(document.querySelectorAll('#references li[data-index]')).map((li) => {
+      const a = li.querySelector('a.ref-title');
+      const icon = li.querySelector('.ref-icon');
+      return {
+        index: Number(li.getAttribute('data-index')),
+        title: text(a),
+        url: a ? a.getAttribute('href') || '' : '',
+        site: text(li.querySelector('.ref-site')),
+        icon: icon ? icon.getAttribute('data-icon') || '' : '',
+        cited: li.getAttribute('data-cited') === 'true',
+      };
+    }),
+    related: Array.from(document.querySelectorAll('#related li')).map((li) => text(li).trim()),
+    media: Array.from(document.querySelectorAll('#media img')).map((img) => ({
+      url: img.getAttribute('src') || '',
+      title: img.getAttribute('alt') || '',
+    })),
+  };
+})()`;
+
+/** What EXTRACT_SCRIPT returns. */
+export interface DomSnapshot {
+  state: string | null;
+  errorStatus: string | null;
+  retryAfter: string | null;
+  error: string | null;
+  markdown: string;
+  reasoning: string;
+  reasoningSummary: string;
+  references: {
+    index: number;
+    title: string;
+    url: string;
+    site: string;
+    icon: string;
+    cited: boolean;
+  }[];
+  related: string[];
+  media: { url: string; title: string }[];
+}
+
+/** The answer fields of a DOM snapshot, in the accumulator's terms. */
+export function rawFromSnapshot(s: DomSnapshot): RawAnswer {
+  const raw = emptyRaw();
+  raw.content = s.markdown;
+  raw.reasoningContent = s.reasoning;
+  raw.reasoningSummary = s.reasoningSummary;
+  raw.searchResults = s.references
+    .filter((r) => Number.isInteger(r.index) && r.url)
+    .map((r) => ({ index: r.index, title: r.title, url: r.url, site: r.site, icon: r.icon }));
+  raw.citedIndices = s.references.filter((r) => r.cited).map((r) => r.index);
+  raw.relatedQuestions = s.related.filter((q) => q !== '');
+  raw.images = s.media
+    .filter((m) => m.url)
+    .map((m) => (m.title ? { url: m.url, title: m.title } : { url: m.url }));
+  return raw;
+}
+
+const loginWall = () =>
+  new PlatformError('login wall: the platform asks to log in', 'failed', false);
+
+/** Rejects with a timeout PlatformError as soon as `signal` aborts. */
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(timeoutError('no complete answer before the deadline'));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+async function drive(page: Page, job: Job, ctx: WebContext): Promise<Answer> {
+  const waitMs = ctx.settings.timeoutMs > 0 ? ctx.settings.timeoutMs : 0;
+  let state = (await page.evaluate(STATE_SCRIPT)) as string | null;
+  if (state === null) {
+    try {
+      await page.waitForSelector('body[data-state]', {
+        state: 'attached',
+        timeout: waitMs > 0 ? Math.min(waitMs, UI_WAIT_MS) : UI_WAIT_MS,
+      });
+    } catch (err) {
+      if (err instanceof errors.TimeoutError) {
+        throw new PlatformError('unexpected page: the chat UI did not appear', 'failed', true);
+      }
+      throw err;
+    }
+    state = (await page.evaluate(STATE_SCRIPT)) as string | null;
+  }
+  if (state === 'login') throw loginWall();
+
+  const { reasoning, search } = modeFlags(job.mode);
+  await page.locator('#toggle-reasoning').setChecked(reasoning);
+  await page.locator('#toggle-search').setChecked(search);
+  await page.locator('#prompt').fill(job.prompt);
+  const turn = Number((await page.getAttribute('body', 'data-turn')) ?? '0') || 0;
+  await page.locator('#send').click();
+  await page.waitForFunction(
+    `(() => { const b = document.body; if (!b) return false; const s = b.dataset.state;
+      return s === 'login' || (Number(b.dataset.turn || 0) > ${turn} && (s === 'done' || s === 'error')); })()`,
+    undefined,
+    { timeout: waitMs, polling: 100 },
+  );
+
+  const snap = (await page.evaluate(EXTRACT_SCRIPT)) as DomSnapshot;
+  if (snap.state === 'login') throw loginWall();
+  if (snap.state === 'error') {
+    const status = Number(snap.errorStatus ?? '0') || 0;
+    if (status === 0) {
+      throw new PlatformError(
+        `the answer stream broke off: ${snap.error ?? 'unknown error'}`,
+        'failed',
+        true,
+      );
+    }
+    throw errorForStatus(
+      status,
+      snap.retryAfter,
+      JSON.stringify({ error: { message: snap.error ?? '' } }),
+    );
+  }
+  return checkAnswer(buildAnswer(rawFromSnapshot(snap)));
+}
+
+export async function askSandboxWeb(page: Page, job: Job, ctx: WebContext): Promise<Answer> {
+  if (job.signal.aborted) throw timeoutError('aborted before the page was used');
+  try {
+    return await raceAbort(drive(page, job, ctx), job.signal);
+  } catch (err) {
+    if (err instanceof PlatformError) throw err;
+    if (err instanceof errors.TimeoutError) {
+      throw timeoutError('the chat page did not finish the answer in time');
+    }
+    const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new PlatformError(`browser error: ${message}`, 'failed', true);
+  }
+}
+
+export const sandboxWeb: WebDriver = {
+  startUrl: (_job, ctx) => ctx.settings.webUrl,
+  ask: askSandboxWeb,
+};

@@ -1,0 +1,103 @@
+/**
+ * The one small interface every platform driver implements, for both channels:
+ * `api` (the vendor's HTTP API, no browser) and `web` (the consumer site driven
+ * by Playwright). Drivers only talk to the platform and extract the answer;
+ * leases, retries, proxies, screenshots and storage belong to the executor.
+ */
+import type { Page } from 'playwright';
+import type { Mode } from '../../services/shared/platforms.js';
+
+export interface Reference {
+  index: number;
+  title: string;
+  url: string;
+  site: string;
+  icon: string;
+}
+
+export interface Media {
+  type: 'image' | 'video' | 'audio' | 'card';
+  url: string;
+  title?: string;
+  thumbnail?: string;
+  sourceUrl?: string;
+}
+
+/** What a driver extracts: the spec 2.3 answer fields. */
+export interface Answer {
+  answerContent: string;
+  referenceList: Reference[];
+  /** The cited subset of referenceList (the same objects' values). */
+  citationList: Reference[];
+  reasoningProcess: { summary: string; content: string } | null;
+  recommendedQuestions: string[];
+  mediaContent: Media[];
+}
+
+/** The work a driver is asked to do. */
+export interface Job {
+  prompt: string;
+  mode: Mode;
+  /** Ends the work: the executor aborts at the platform's deadline or when the lease is lost. */
+  signal: AbortSignal;
+}
+
+/** Operator configuration of one platform (never from requests). */
+export interface PlatformSettings {
+  /** Base URL of the API (or of the stand-in / gateway that replaces it). */
+  apiBaseUrl: string;
+  /** Address of the consumer site for the web channel. */
+  webUrl: string;
+  apiKey?: string;
+  /** Model per mode, where the vendor picks behaviour by model. */
+  models?: Partial<Record<Mode, string>>;
+  timeoutMs: number;
+}
+
+export interface ApiContext {
+  settings: PlatformSettings;
+  /** fetch that goes through the lease's regional proxy when there is one. */
+  fetch: typeof fetch;
+}
+
+export interface WebContext {
+  settings: PlatformSettings;
+}
+
+export interface ApiDriver {
+  ask(job: Job, ctx: ApiContext): Promise<Answer>;
+}
+
+export interface WebDriver {
+  /** The page the executor opens before calling ask. */
+  startUrl(job: Job, ctx: WebContext): string;
+  /** Drives the opened page to an answer; the page stays open for the screenshot. */
+  ask(page: Page, job: Job, ctx: WebContext): Promise<Answer>;
+}
+
+export interface PlatformDriver {
+  name: string;
+  api?: ApiDriver;
+  web?: WebDriver;
+}
+
+/**
+ * Final sub task status a failure maps to (spec 3.2): `failed` (no usable
+ * answer, block or login page, refusal, parse failure), `timeout`, `error`
+ * (credentials, billing, quota at the platform).
+ */
+export type FailureStatus = 'failed' | 'timeout' | 'error';
+
+/** The one error type drivers throw; `retryable` decides whether a retry round follows. */
+export class PlatformError extends Error {
+  constructor(
+    message: string,
+    readonly status: FailureStatus,
+    readonly retryable: boolean,
+    /** Seconds the platform asked us to wait (Retry-After), if it did. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'PlatformError';
+  }
+}

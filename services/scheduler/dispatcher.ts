@@ -1,0 +1,202 @@
+/**
+ * The active scheduler's working state: the fair queue of pending sub tasks,
+ * what is in flight on which node and platform, and one dispatch pass that
+ * leases as much as nodes, platform caps and due times allow. All I/O is
+ * injected, so the policy is tested without servers.
+ */
+import type { Clock } from '../shared/clock.js';
+import type { Channel } from '../shared/platforms.js';
+import { FairQueue, type QueueItem } from './fair-queue.js';
+import { newLease } from './lease.js';
+import { capableNodes, pickNode, type CrawlerNode } from './nodes.js';
+
+/** What a crawler node receives to run one sub task. */
+export interface LeaseMessage {
+  subTaskId: string;
+  taskId: string;
+  token: string;
+  expiresAt: number;
+  leaseMs: number;
+  platform: string;
+  channel: Channel;
+  mode: string;
+  prompt: string;
+  screenshot: 0 | 1 | 2;
+  regionCode: string | null;
+  attempt: number;
+}
+
+export interface DispatcherDeps {
+  clock: Clock;
+  nodes: () => CrawlerNode[];
+  channelOf: (platform: string) => Channel;
+  capOf: (platform: string) => number;
+  leaseMs: number;
+  regionWaitMs: number;
+  /** Atomically moves the sub task to processing under the lease; false if it is no longer pending. */
+  claim: (item: QueueItem, nodeId: string, token: string, expiresAt: number) => Promise<boolean>;
+  /** Hands the lease to the node; throws when the node refuses or cannot be reached. */
+  send: (nodeId: string, lease: LeaseMessage) => Promise<void>;
+  /** Gives a claimed lease back as a retryable failure (the node never got it). */
+  giveBack: (lease: LeaseMessage, message: string) => Promise<void>;
+  /** Fails a pending sub task that cannot be placed (e.g. no node for its region). */
+  failPending: (item: QueueItem, message: string) => Promise<void>;
+}
+
+interface InFlight {
+  node: string;
+  platform: string;
+}
+
+export class Dispatcher {
+  readonly queue = new FairQueue();
+  private readonly inflight = new Map<string, InFlight>();
+  private readonly perNode = new Map<string, number>();
+  private readonly perPlatform = new Map<string, number>();
+
+  constructor(private readonly d: DispatcherDeps) {}
+
+  get inFlightCount(): number {
+    return this.inflight.size;
+  }
+
+  busy(nodeId: string): number {
+    return this.perNode.get(nodeId) ?? 0;
+  }
+
+  platformLoad(platform: string): number {
+    return this.perPlatform.get(platform) ?? 0;
+  }
+
+  /** Rebuilds the in-flight view from stored leases (on takeover and periodically). */
+  resetInFlight(leases: { id: string; node: string; platform: string }[]): void {
+    this.inflight.clear();
+    this.perNode.clear();
+    this.perPlatform.clear();
+    for (const l of leases) this.track(l.id, l.node, l.platform);
+  }
+
+  isInFlight(id: string): boolean {
+    return this.inflight.has(id);
+  }
+
+  /** The sub task left a node (result, failure or lost lease). */
+  release(id: string): void {
+    const f = this.inflight.get(id);
+    if (!f) return;
+    this.inflight.delete(id);
+    bump(this.perNode, f.node, -1);
+    bump(this.perPlatform, f.platform, -1);
+  }
+
+  /**
+   * One pass: takes due items in fair order while a node has room and the
+   * platform is under its cap, claims them all at once and sends the leases.
+   * Returns how many leases were handed out.
+   */
+  async dispatch(): Promise<number> {
+    const now = this.d.clock.now();
+    const nodes = this.d.nodes();
+    if (nodes.length === 0) return 0;
+    const picks: { item: QueueItem; node: string }[] = [];
+    for (;;) {
+      let chosen: string | undefined;
+      const item = this.queue.take(now, (i) => {
+        if (this.platformLoad(i.platform) >= this.d.capOf(i.platform)) return false;
+        const placement = {
+          platform: i.platform,
+          channel: this.d.channelOf(i.platform),
+          regionCode: i.regionCode,
+          lastNode: i.lastNode,
+        };
+        chosen = pickNode(nodes, placement, (n) => this.busy(n))?.id;
+        return chosen !== undefined;
+      });
+      if (!item || !chosen) break;
+      this.track(item.id, chosen, item.platform);
+      picks.push({ item, node: chosen });
+    }
+    const sent = await Promise.all(picks.map((p) => this.lease(p.item, p.node, now)));
+    return sent.filter(Boolean).length;
+  }
+
+  private async lease(item: QueueItem, node: string, now: number): Promise<boolean> {
+    const { token, expiresAt } = newLease(now, this.d.leaseMs);
+    const claimed = await this.d.claim(item, node, token, expiresAt).catch(() => false);
+    if (!claimed) {
+      this.release(item.id);
+      return false;
+    }
+    const message: LeaseMessage = {
+      subTaskId: item.id,
+      taskId: item.taskId,
+      token,
+      expiresAt,
+      leaseMs: this.d.leaseMs,
+      platform: item.platform,
+      channel: this.d.channelOf(item.platform),
+      mode: item.mode,
+      prompt: item.prompt,
+      screenshot: item.screenshot,
+      regionCode: item.regionCode,
+      attempt: item.attempts + 1,
+    };
+    try {
+      await this.d.send(node, message);
+      return true;
+    } catch (err) {
+      this.release(item.id);
+      await this.d.giveBack(
+        message,
+        `crawler node ${node} did not take the work: ${(err as Error).message}`,
+      );
+      return false;
+    }
+  }
+
+  /**
+   * Sub tasks pinned to a region that no live node serves wait up to
+   * `regionWaitMs` from when they became due, then fail naming the region.
+   */
+  async sweepRegions(): Promise<number> {
+    const now = this.d.clock.now();
+    const nodes = this.d.nodes();
+    const expired: QueueItem[] = [];
+    for (const item of this.queue.items()) {
+      if (item.regionCode === null || item.notBefore > now) continue;
+      const placement = {
+        platform: item.platform,
+        channel: this.d.channelOf(item.platform),
+        regionCode: item.regionCode,
+        lastNode: null,
+      };
+      if (capableNodes(nodes, placement).length > 0) {
+        delete item.waitingSince;
+        continue;
+      }
+      item.waitingSince ??= now;
+      if (now - item.waitingSince >= this.d.regionWaitMs) expired.push(item);
+    }
+    for (const item of expired) {
+      this.queue.remove(item.id);
+      await this.d.failPending(
+        item,
+        `no crawler node with an active proxy serves region ${item.regionCode} (waited ${Math.round(this.d.regionWaitMs / 1000)} s)`,
+      );
+    }
+    return expired.length;
+  }
+
+  private track(id: string, node: string, platform: string): void {
+    if (this.inflight.has(id)) return;
+    this.inflight.set(id, { node, platform });
+    bump(this.perNode, node, 1);
+    bump(this.perPlatform, platform, 1);
+  }
+}
+
+function bump(map: Map<string, number>, key: string, by: number): void {
+  const next = (map.get(key) ?? 0) + by;
+  if (next <= 0) map.delete(key);
+  else map.set(key, next);
+}

@@ -1,0 +1,124 @@
+/**
+ * The pending sub tasks the scheduler may lease, in fair order: round-robin
+ * across users, then across each user's tasks, each task in sub task order.
+ * A small task of one user is therefore never stuck behind another user's
+ * 2,500-sub-task batch. Pure: the caller decides eligibility (due time,
+ * platform caps, a node with room).
+ */
+export interface QueueItem {
+  id: string;
+  taskId: string;
+  userId: number;
+  seq: number;
+  platform: string;
+  mode: string;
+  prompt: string;
+  screenshot: 0 | 1 | 2;
+  regionCode: string | null;
+  /** Not before this time (retry backoff); 0 = at once. */
+  notBefore: number;
+  /** Node of the previous attempt, avoided when another can take it. */
+  lastNode: string | null;
+  attempts: number;
+  /** When the sub task first became due with no node for its region (REGION_WAIT). */
+  waitingSince?: number;
+}
+
+interface UserQueue {
+  tasks: Map<string, QueueItem[]>;
+  taskOrder: string[];
+  nextTask: number;
+}
+
+export class FairQueue {
+  private readonly users = new Map<number, UserQueue>();
+  private userOrder: number[] = [];
+  private nextUser = 0;
+  private readonly ids = new Map<string, QueueItem>();
+
+  get size(): number {
+    return this.ids.size;
+  }
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  add(item: QueueItem): void {
+    if (this.ids.has(item.id)) return;
+    this.ids.set(item.id, item);
+    let user = this.users.get(item.userId);
+    if (!user) {
+      user = { tasks: new Map(), taskOrder: [], nextTask: 0 };
+      this.users.set(item.userId, user);
+      this.userOrder.push(item.userId);
+    }
+    let items = user.tasks.get(item.taskId);
+    if (!items) {
+      items = [];
+      user.tasks.set(item.taskId, items);
+      user.taskOrder.push(item.taskId);
+    }
+    // Keep sub task order; retries usually land at the end, but seq decides.
+    let at = items.length;
+    while (at > 0 && items[at - 1]!.seq > item.seq) at--;
+    items.splice(at, 0, item);
+  }
+
+  remove(id: string): QueueItem | undefined {
+    const item = this.ids.get(id);
+    if (!item) return undefined;
+    this.ids.delete(id);
+    const user = this.users.get(item.userId)!;
+    const items = user.tasks.get(item.taskId)!;
+    items.splice(items.indexOf(item), 1);
+    if (items.length === 0) {
+      user.tasks.delete(item.taskId);
+      const t = user.taskOrder.indexOf(item.taskId);
+      user.taskOrder.splice(t, 1);
+      if (user.nextTask > t) user.nextTask--;
+    }
+    if (user.tasks.size === 0) {
+      this.users.delete(item.userId);
+      const u = this.userOrder.indexOf(item.userId);
+      this.userOrder.splice(u, 1);
+      if (this.nextUser > u) this.nextUser--;
+    }
+    return item;
+  }
+
+  /** Every queued item, in no particular order (for sweeps such as REGION_WAIT). */
+  items(): IterableIterator<QueueItem> {
+    return this.ids.values();
+  }
+
+  /** Removes and returns the next eligible item in fair order, or undefined. */
+  take(now: number, eligible: (item: QueueItem) => boolean): QueueItem | undefined {
+    const userCount = this.userOrder.length;
+    for (let u = 0; u < userCount; u++) {
+      const userIndex = (this.nextUser + u) % userCount;
+      const user = this.users.get(this.userOrder[userIndex]!)!;
+      const taskCount = user.taskOrder.length;
+      for (let k = 0; k < taskCount; k++) {
+        const taskIndex = (user.nextTask + k) % taskCount;
+        const items = user.tasks.get(user.taskOrder[taskIndex]!)!;
+        const item = items.find((i) => i.notBefore <= now && eligible(i));
+        if (!item) continue;
+        user.nextTask = taskIndex + 1;
+        this.nextUser = userIndex + 1;
+        this.remove(item.id);
+        this.normaliseCursors();
+        return item;
+      }
+    }
+    return undefined;
+  }
+
+  private normaliseCursors(): void {
+    if (this.userOrder.length > 0) this.nextUser %= this.userOrder.length;
+    else this.nextUser = 0;
+    for (const user of this.users.values()) {
+      user.nextTask = user.taskOrder.length > 0 ? user.nextTask % user.taskOrder.length : 0;
+    }
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * One active scheduler: a lock document in `locks` with an owner and an
+ * expiry. The owner renews it well before expiry; a standby takes it over once
+ * it has expired, so a dead leader is replaced within one TTL plus one check.
+ */
+import { Schema, type Connection, type Model } from 'mongoose';
+
+interface LockDoc {
+  _id: string;
+  owner: string;
+  expiresAt: number;
+}
+
+const schema = new Schema<LockDoc>(
+  { _id: String, owner: String, expiresAt: Number },
+  { versionKey: false, collection: 'locks' },
+);
+
+export class LeaderLock {
+  private readonly model: Model<LockDoc>;
+
+  constructor(
+    connection: Connection,
+    private readonly name: string,
+  ) {
+    this.model = (connection.models.Lock as Model<LockDoc>) ?? connection.model('Lock', schema);
+  }
+
+  /** Takes or keeps the lock; true when `owner` holds it until now + ttl. */
+  async acquire(owner: string, now: number, ttlMs: number): Promise<boolean> {
+    try {
+      const doc = await this.model
+        .findOneAndUpdate(
+          { _id: this.name, $or: [{ owner }, { expiresAt: { $lte: now } }] },
+          { $set: { owner, expiresAt: now + ttlMs } },
+          { upsert: true, returnDocument: 'after' },
+        )
+        .lean<LockDoc>();
+      return doc?.owner === owner;
+    } catch (err) {
+      // The upsert collides with a live lock held by someone else.
+      if ((err as { code?: number }).code === 11000) return false;
+      throw err;
+    }
+  }
+
+  async release(owner: string): Promise<void> {
+    await this.model.deleteOne({ _id: this.name, owner });
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Crawler nodes as the scheduler sees them (from Moleculer node metadata) and
+ * the choice of a node for a sub task, pure.
+ */
+import type { Channel } from '../shared/platforms.js';
+
+/** What a crawler node advertises in its metadata under `crawler`. */
+export interface CrawlerAdvert {
+  capacity: number;
+  regions: string[];
+  channels: Channel[];
+  platforms: string[];
+}
+
+export interface CrawlerNode extends CrawlerAdvert {
+  id: string;
+}
+
+export function crawlerNodes(
+  list: { id: string; available?: boolean; metadata?: unknown }[],
+): CrawlerNode[] {
+  const nodes: CrawlerNode[] = [];
+  for (const n of list) {
+    const advert = (n.metadata as { crawler?: CrawlerAdvert } | undefined)?.crawler;
+    if (n.available === false || !advert || !(advert.capacity > 0)) continue;
+    nodes.push({ id: n.id, ...advert });
+  }
+  return nodes;
+}
+
+export interface Placement {
+  platform: string;
+  channel: Channel;
+  regionCode: string | null;
+  lastNode: string | null;
+}
+
+/** Nodes that can run the work at all, ignoring their load. */
+export function capableNodes(nodes: readonly CrawlerNode[], p: Placement): CrawlerNode[] {
+  return nodes.filter(
+    (n) =>
+      n.platforms.includes(p.platform) &&
+      n.channels.includes(p.channel) &&
+      (p.regionCode === null || n.regions.includes(p.regionCode)),
+  );
+}
+
+/**
+ * The node with room that should take the work: another node than the last
+ * attempt's when one has room, then the one with the most free slots.
+ */
+export function pickNode(
+  nodes: readonly CrawlerNode[],
+  p: Placement,
+  busy: (nodeId: string) => number,
+): CrawlerNode | undefined {
+  let best: CrawlerNode | undefined;
+  let bestScore = -Infinity;
+  for (const n of capableNodes(nodes, p)) {
+    const free = n.capacity - busy(n.id);
+    if (free <= 0) continue;
+    const score = (n.id === p.lastNode ? 0 : 1_000_000) + free;
+    if (score > bestScore) {
+      best = n;
+      bestScore = score;
+    }
+  }
+  return best;
+}

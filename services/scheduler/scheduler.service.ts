@@ -1,0 +1,273 @@
+/**
+ * The `scheduler` service: any number of instances, one active (leader lock in
+ * MongoDB). The active one keeps the fair queue of pending sub tasks in
+ * memory, leases them to crawler nodes with room, sweeps expired leases and
+ * leases of vanished nodes, and reconciles task counters. Events make it fast;
+ * periodic resyncs from MongoDB make it correct when an event is missed.
+ */
+import type { Context, ServiceSchema } from 'moleculer';
+import type { Config } from '../shared/config.js';
+import { systemClock, type Clock } from '../shared/clock.js';
+import { acquireConnection, releaseConnection } from '../shared/mongo.js';
+import { activeChannel, findPlatform, type Channel } from '../shared/platforms.js';
+import {
+  announceFinished,
+  announceSettled,
+  type SubTaskSettled,
+  type TaskCreated,
+} from '../tasks/events.js';
+import { createLedger, type Ledger } from '../tasks/ledger.js';
+import { taskModels, type SubTaskDoc, type TaskModels } from '../tasks/models.js';
+import { Dispatcher } from './dispatcher.js';
+import type { QueueItem } from './fair-queue.js';
+import { LeaderLock } from './leader.js';
+import { crawlerNodes } from './nodes.js';
+
+const DISPATCH_EVERY_MS = 100;
+const SWEEP_EVERY_MS = 1_000;
+const RESYNC_EVERY_MS = 15_000;
+const RECONCILE_EVERY_MS = 30_000;
+
+const QUEUE_FIELDS = {
+  taskId: 1,
+  userId: 1,
+  seq: 1,
+  platform: 1,
+  mode: 1,
+  prompt: 1,
+  screenshot: 1,
+  regionCode: 1,
+  notBefore: 1,
+  lastNode: 1,
+  attempts: 1,
+};
+
+function toQueueItem(d: SubTaskDoc): QueueItem {
+  return {
+    id: d._id,
+    taskId: d.taskId,
+    userId: d.userId,
+    seq: d.seq,
+    platform: d.platform,
+    mode: d.mode,
+    prompt: d.prompt,
+    screenshot: d.screenshot,
+    regionCode: d.regionCode ?? null,
+    notBefore: d.notBefore ?? 0,
+    lastNode: d.lastNode ?? null,
+    attempts: d.attempts ?? 0,
+  };
+}
+
+export function schedulerService(config: Config, clock: Clock = systemClock): ServiceSchema {
+  const s = config.scheduling;
+  let models: TaskModels;
+  let ledger: Ledger;
+  let lock: LeaderLock;
+  let dispatcher: Dispatcher;
+  let leader = false;
+  const timers: NodeJS.Timeout[] = [];
+  const loops = new Set<string>();
+  let electionTimer: NodeJS.Timeout | undefined;
+  let stopping = false;
+
+  /** Runs a periodic job without overlapping itself. */
+  const guarded = (name: string, job: () => Promise<unknown>) => async () => {
+    if (loops.has(name) || !leader) return;
+    loops.add(name);
+    try {
+      await job();
+    } finally {
+      loops.delete(name);
+    }
+  };
+
+  const channelOf = (platform: string): Channel => {
+    const info = findPlatform(platform);
+    return info ? activeChannel(info, s.platformChannels) : 'api';
+  };
+
+  return {
+    name: 'scheduler',
+
+    events: {
+      'task.created'(ctx: Context<TaskCreated>) {
+        if (leader)
+          void this.loadPending({ taskId: ctx.params.taskId }).then(() => this.dispatchSoon());
+      },
+      'subtask.settled'(ctx: Context<SubTaskSettled>) {
+        if (!leader) return;
+        dispatcher.release(ctx.params.subTaskId);
+        if (ctx.params.outcome === 'retry') void this.requeue(ctx.params.subTaskId);
+        this.dispatchSoon();
+      },
+      '$node.disconnected'(ctx: Context<{ node: { id: string } }>) {
+        if (leader)
+          void this.expireLeases(
+            ctx.params.node.id,
+            `crawler node ${ctx.params.node.id} disconnected`,
+          );
+      },
+    },
+
+    methods: {
+      async loadPending(filter: Record<string, unknown> = {}) {
+        const docs = await models.SubTask.find({ ...filter, status: 'pending' }, QUEUE_FIELDS).lean<
+          SubTaskDoc[]
+        >();
+        for (const d of docs)
+          if (!dispatcher.isInFlight(d._id)) dispatcher.queue.add(toQueueItem(d));
+      },
+
+      async requeue(id: string) {
+        const doc = await models.SubTask.findOne({ _id: id }, QUEUE_FIELDS).lean<
+          SubTaskDoc & { status?: string }
+        >();
+        const fresh = await models.SubTask.findById(id, { status: 1 }).lean<{ status: string }>();
+        if (doc && fresh?.status === 'pending') dispatcher.queue.add(toQueueItem(doc));
+      },
+
+      async resyncInFlight() {
+        const leases = await models.SubTask.find(
+          { status: 'processing' },
+          { leaseNode: 1, platform: 1 },
+        ).lean<SubTaskDoc[]>();
+        dispatcher.resetInFlight(
+          leases.map((l) => ({ id: l._id, node: l.leaseNode ?? '', platform: l.platform })),
+        );
+      },
+
+      /** Leases of a vanished node, or past their expiry: a retryable failure of that attempt. */
+      async expireLeases(node: string | undefined, reason?: string) {
+        for (const lease of await ledger.staleLeases(node)) {
+          const message =
+            reason ?? `lease expired: crawler node ${lease.leaseNode} stopped reporting`;
+          const settled = await ledger.fail(lease._id, lease.leaseToken!, {
+            status: 'failed',
+            retryable: true,
+            message,
+          });
+          dispatcher.release(lease._id);
+          if (!settled) continue;
+          await announceSettled(this.broker, settled);
+        }
+      },
+
+      dispatchSoon() {
+        setImmediate(() => void guarded('dispatch', () => dispatcher.dispatch())());
+      },
+
+      async becomeLeader() {
+        leader = true;
+        this.logger.info(`scheduler ${this.broker.nodeID} is now the active scheduler`);
+        await this.resyncInFlight();
+        await this.loadPending();
+        const every = (ms: number, name: string, job: () => Promise<unknown>) =>
+          timers.push(
+            setInterval(
+              () =>
+                void guarded(name, job)().catch((e: unknown) => this.logger.warn(`${name}:`, e)),
+              ms,
+            ),
+          );
+        every(DISPATCH_EVERY_MS, 'dispatch', () => dispatcher.dispatch());
+        every(SWEEP_EVERY_MS, 'sweep', async () => {
+          await this.expireLeases(undefined);
+          await dispatcher.sweepRegions();
+        });
+        every(RESYNC_EVERY_MS, 'resync', async () => {
+          await this.resyncInFlight();
+          await this.loadPending();
+        });
+        every(RECONCILE_EVERY_MS, 'reconcile', async () => {
+          for (const taskId of await ledger.unfinishedTaskIds(clock.now() - RECONCILE_EVERY_MS)) {
+            const finished = await ledger.reconcile(taskId);
+            if (finished) await announceFinished(this.broker, finished);
+          }
+        });
+      },
+
+      loseLeadership() {
+        leader = false;
+        for (const t of timers.splice(0)) clearInterval(t);
+        dispatcher = this.newDispatcher();
+        this.logger.warn(`scheduler ${this.broker.nodeID} lost the leader lock`);
+      },
+
+      async elect() {
+        if (stopping) return;
+        const held = await lock
+          .acquire(this.broker.nodeID, clock.now(), s.leaderTtlMs)
+          .catch((err: unknown) => {
+            this.logger.warn('leader lock check failed:', err);
+            return false;
+          });
+        if (held && !leader) await this.becomeLeader();
+        else if (!held && leader) this.loseLeadership();
+      },
+
+      newDispatcher(): Dispatcher {
+        return new Dispatcher({
+          clock,
+          nodes: () =>
+            crawlerNodes(
+              this.broker.registry.nodes.list({ onlyAvailable: true, withServices: false }),
+            ),
+          channelOf,
+          capOf: (platform) => s.platformConcurrency[platform] ?? s.defaultPlatformConcurrency,
+          leaseMs: s.leaseMs,
+          regionWaitMs: s.regionWaitMs,
+          claim: async (item, nodeId, token, expiresAt) =>
+            (await ledger.claim(item.id, nodeId, token, expiresAt)) !== undefined,
+          send: async (nodeId, lease) => {
+            const answer = await this.broker.call<{ accepted: boolean; reason?: string }, object>(
+              'crawler.accept',
+              lease,
+              { nodeID: nodeId },
+            );
+            if (!answer.accepted) throw new Error(answer.reason ?? 'refused');
+          },
+          giveBack: async (lease, message) => {
+            const settled = await ledger.fail(lease.subTaskId, lease.token, {
+              status: 'failed',
+              retryable: true,
+              message,
+            });
+            if (settled) await announceSettled(this.broker, settled);
+          },
+          failPending: async (item, message) => {
+            const settled = await ledger.failPending(item.id, {
+              status: 'failed',
+              retryable: false,
+              message,
+            });
+            if (settled) await announceSettled(this.broker, settled);
+          },
+        });
+      },
+    },
+
+    async started() {
+      const connection = await acquireConnection(config.mongoUrl, config.mongoDb);
+      models = taskModels(connection);
+      ledger = createLedger(models, config, clock);
+      lock = new LeaderLock(connection, 'scheduler');
+      dispatcher = this.newDispatcher();
+      await this.elect();
+      // Renew at a third of the TTL, so two missed checks still keep the lock.
+      electionTimer = setInterval(
+        () => void this.elect(),
+        Math.max(200, Math.floor(s.leaderTtlMs / 3)),
+      );
+    },
+
+    async stopped() {
+      stopping = true;
+      clearInterval(electionTimer);
+      for (const t of timers.splice(0)) clearInterval(t);
+      if (leader) await lock.release(this.broker.nodeID).catch(() => undefined);
+      leader = false;
+      await releaseConnection(config.mongoUrl, config.mongoDb);
+    },
+  };
+}

@@ -1,0 +1,278 @@
+/**
+ * Every state change of a sub task, as single-document atomic updates guarded
+ * by the sub task's status and lease token, followed by the task's counters
+ * and final state. No transactions: a crash between the two writes is mended
+ * by `reconcile`, which recounts a task from its sub tasks.
+ */
+import type { Clock } from '../shared/clock.js';
+import type { Config } from '../shared/config.js';
+import { backoffDelay } from '../scheduler/backoff.js';
+import type { Answer } from '../../crawler/platforms/types.js';
+import type { SubTaskDoc, TaskDoc, TaskModels, TaskStatus } from './models.js';
+import {
+  counterFor,
+  decideRetry,
+  finalTaskStatus,
+  type Failure,
+  type FinalSubTaskStatus,
+} from './state.js';
+
+export interface LedgerOptions {
+  maxAttempts: number;
+  backoff: (attempt: number) => number;
+}
+
+export interface Finished {
+  taskId: string;
+  userId: number;
+  status: TaskStatus;
+  completedAt: number;
+}
+
+export interface Settled {
+  subTaskId: string;
+  taskId: string;
+  node: string | null;
+  platform: string;
+  /** 'retry': back to pending until notBefore; otherwise the final status. */
+  outcome: 'retry' | FinalSubTaskStatus;
+  notBefore?: number;
+  finished?: Finished;
+}
+
+export interface CompletedResult extends Answer {
+  pageScreenshot: string | null;
+  proxyIp: string | null;
+}
+
+const UNFINISHED: TaskStatus[] = ['pending', 'processing'];
+const RELEASE = { leaseToken: null, leaseNode: null, leaseExpiresAt: null };
+
+export class Ledger {
+  constructor(
+    private readonly m: TaskModels,
+    private readonly clock: Clock,
+    private readonly o: LedgerOptions,
+  ) {}
+
+  /** pending → processing under a new lease; undefined when someone else got there first. */
+  async claim(
+    id: string,
+    node: string,
+    token: string,
+    expiresAt: number,
+  ): Promise<SubTaskDoc | undefined> {
+    const doc = await this.m.SubTask.findOneAndUpdate(
+      { _id: id, status: 'pending' },
+      {
+        $set: {
+          status: 'processing',
+          leaseToken: token,
+          leaseNode: node,
+          leaseExpiresAt: expiresAt,
+          lastNode: node,
+        },
+        $inc: { attempts: 1 },
+      },
+      { returnDocument: 'after' },
+    ).lean<SubTaskDoc>();
+    if (!doc) return undefined;
+    await this.m.Task.updateOne(
+      { _id: doc.taskId, status: 'pending' },
+      { $set: { status: 'processing' } },
+    );
+    await this.bumpVersion(doc.taskId);
+    return doc;
+  }
+
+  /** Extends a lease; false means it is no longer held and the work must stop. */
+  async renew(id: string, token: string, expiresAt: number): Promise<boolean> {
+    const res = await this.m.SubTask.updateOne(
+      { _id: id, leaseToken: token, status: 'processing' },
+      { $set: { leaseExpiresAt: expiresAt } },
+    );
+    return res.matchedCount === 1;
+  }
+
+  /** Records the one result of a sub task; undefined when the lease is no longer held. */
+  async complete(id: string, token: string, result: CompletedResult): Promise<Settled | undefined> {
+    const doc = await this.m.SubTask.findOneAndUpdate(
+      { _id: id, leaseToken: token, status: 'processing' },
+      {
+        $set: {
+          ...RELEASE,
+          status: 'completed',
+          time: this.clock.now(),
+          answerContent: result.answerContent,
+          referenceList: result.referenceList,
+          citationList: result.citationList,
+          reasoningProcess: result.reasoningProcess,
+          recommendedQuestions: result.recommendedQuestions,
+          mediaContent: result.mediaContent,
+          pageScreenshot: result.pageScreenshot,
+          proxyIp: result.proxyIp,
+          errorMessage: null,
+        },
+      },
+      { returnDocument: 'before' },
+    ).lean<SubTaskDoc>();
+    if (!doc) return undefined;
+    return this.settledFinal(doc, 'completed');
+  }
+
+  /** A failed attempt: back to pending for a retry round, or final. */
+  async fail(
+    id: string,
+    token: string,
+    failure: Failure,
+    proxyIp: string | null = null,
+  ): Promise<Settled | undefined> {
+    const current = await this.m.SubTask.findOne({
+      _id: id,
+      leaseToken: token,
+      status: 'processing',
+    }).lean<SubTaskDoc>();
+    if (!current) return undefined;
+    const decision = decideRetry(
+      failure,
+      current.attempts,
+      this.o.maxAttempts,
+      this.clock.now(),
+      this.o.backoff,
+    );
+    const set =
+      decision.kind === 'retry'
+        ? {
+            ...RELEASE,
+            status: 'pending',
+            notBefore: decision.notBefore,
+            errorMessage: failure.message,
+          }
+        : {
+            ...RELEASE,
+            status: decision.status,
+            time: this.clock.now(),
+            errorMessage: failure.message,
+            proxyIp,
+          };
+    const doc = await this.m.SubTask.findOneAndUpdate(
+      { _id: id, leaseToken: token, status: 'processing' },
+      { $set: set },
+      { returnDocument: 'before' },
+    ).lean<SubTaskDoc>();
+    if (!doc) return undefined;
+    if (decision.kind === 'final') return this.settledFinal(doc, decision.status);
+    await this.bumpVersion(doc.taskId);
+    return { ...identity(doc), outcome: 'retry', notBefore: decision.notBefore };
+  }
+
+  /** A pending sub task that cannot run at all (e.g. no node for its region in time). */
+  async failPending(id: string, failure: Failure): Promise<Settled | undefined> {
+    const doc = await this.m.SubTask.findOneAndUpdate(
+      { _id: id, status: 'pending' },
+      {
+        $set: {
+          ...RELEASE,
+          status: failure.status,
+          time: this.clock.now(),
+          errorMessage: failure.message,
+        },
+      },
+      { returnDocument: 'before' },
+    ).lean<SubTaskDoc>();
+    if (!doc) return undefined;
+    return this.settledFinal(doc, failure.status);
+  }
+
+  /** Leases past their expiry, or held by the given node (which is gone). */
+  async staleLeases(
+    node?: string,
+  ): Promise<Pick<SubTaskDoc, '_id' | 'leaseToken' | 'leaseNode'>[]> {
+    const filter =
+      node === undefined
+        ? { status: 'processing' as const }
+        : { status: 'processing' as const, leaseNode: node };
+    const docs = await this.m.SubTask.find(filter, {
+      leaseToken: 1,
+      leaseNode: 1,
+      leaseExpiresAt: 1,
+    }).lean<SubTaskDoc[]>();
+    const now = this.clock.now();
+    return docs.filter((d) => node !== undefined || (d.leaseExpiresAt ?? 0) <= now);
+  }
+
+  /**
+   * Recounts a task from its sub tasks, fixes drifted counters and finishes it
+   * when every sub task is final. Returns the finish when this call made it.
+   */
+  async reconcile(taskId: string): Promise<Finished | undefined> {
+    const task = await this.m.Task.findById(taskId).lean<TaskDoc>();
+    if (!task || !UNFINISHED.includes(task.status)) return undefined;
+    const [completed, failed] = await Promise.all([
+      this.m.SubTask.countDocuments({ taskId, status: 'completed' }),
+      this.m.SubTask.countDocuments({ taskId, status: { $in: ['failed', 'timeout', 'error'] } }),
+    ]);
+    if (completed !== task.completedItems || failed !== task.failedItems) {
+      await this.m.Task.updateOne(
+        { _id: taskId },
+        { $set: { completedItems: completed, failedItems: failed }, $inc: { version: 1 } },
+      );
+    }
+    return this.finishIfDone({ ...task, completedItems: completed, failedItems: failed });
+  }
+
+  /** Unfinished tasks created before the cutoff, for periodic reconciliation. */
+  async unfinishedTaskIds(createdBefore: number): Promise<string[]> {
+    const docs = await this.m.Task.find(
+      { status: { $in: UNFINISHED }, createdAt: { $lt: createdBefore } },
+      { _id: 1 },
+    ).lean<{ _id: string }[]>();
+    return docs.map((d) => d._id);
+  }
+
+  private async settledFinal(doc: SubTaskDoc, status: FinalSubTaskStatus): Promise<Settled> {
+    const task = await this.m.Task.findOneAndUpdate(
+      { _id: doc.taskId },
+      { $inc: { [counterFor(status)]: 1, version: 1 } },
+      { returnDocument: 'after' },
+    ).lean<TaskDoc>();
+    const finished = task ? await this.finishIfDone(task) : undefined;
+    return { ...identity(doc), outcome: status, finished };
+  }
+
+  /** Exactly one caller wins the move to a final state, and only it reports the finish. */
+  private async finishIfDone(task: TaskDoc): Promise<Finished | undefined> {
+    const status = finalTaskStatus(task.totalItems, task.completedItems, task.failedItems);
+    if (!status) return undefined;
+    const completedAt = this.clock.now();
+    const won = await this.m.Task.findOneAndUpdate(
+      { _id: task._id, status: { $in: UNFINISHED } },
+      { $set: { status, completedAt }, $inc: { version: 1 } },
+      { returnDocument: 'after' },
+    ).lean<TaskDoc>();
+    return won ? { taskId: task._id, userId: task.userId, status, completedAt } : undefined;
+  }
+
+  private async bumpVersion(taskId: string): Promise<void> {
+    await this.m.Task.updateOne({ _id: taskId }, { $inc: { version: 1 } });
+  }
+}
+
+function identity(doc: SubTaskDoc) {
+  return {
+    subTaskId: doc._id,
+    taskId: doc.taskId,
+    node: doc.leaseNode ?? null,
+    platform: doc.platform,
+  };
+}
+
+/** The ledger with the configured retry policy (one policy for the whole system). */
+export function createLedger(models: TaskModels, config: Config, clock: Clock): Ledger {
+  const s = config.scheduling;
+  return new Ledger(models, clock, {
+    maxAttempts: s.maxAttempts,
+    backoff: (attempt) =>
+      backoffDelay(attempt, { baseMs: s.retryBaseMs, maxMs: s.retryMaxMs, jitter: 0.2 }),
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * Screenshots are PNG bytes in the `screenshots` collection, one document
+ * each, under a random 128-bit id: the unguessable id in the URL is the
+ * capability to read it, so the URL works in a browser without a token.
+ */
+import { randomBytes } from 'node:crypto';
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export const SCREENSHOT_PATH = '/api/business/monitor/screenshot/';
+
+interface ScreenshotDoc {
+  _id: string;
+  png: Buffer;
+  subTaskId: string;
+  createdAt: number;
+}
+
+const schema = new Schema<ScreenshotDoc>(
+  { _id: String, png: Buffer, subTaskId: String, createdAt: Number },
+  { versionKey: false, collection: 'screenshots' },
+);
+schema.index({ createdAt: 1 });
+
+export class ScreenshotStore {
+  private readonly model: Model<ScreenshotDoc>;
+
+  constructor(connection: Connection) {
+    this.model =
+      (connection.models.Screenshot as Model<ScreenshotDoc>) ??
+      connection.model('Screenshot', schema);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.model.createIndexes();
+  }
+
+  async save(png: Buffer, subTaskId: string, now: number): Promise<string> {
+    const id = randomBytes(16).toString('hex');
+    await this.model.collection.insertOne({ _id: id, png, subTaskId, createdAt: now } as never);
+    return id;
+  }
+
+  async load(id: string): Promise<Buffer | undefined> {
+    if (!/^[0-9a-f]{32}$/.test(id)) return undefined;
+    const doc = await this.model.findById(id).lean<{ png: { buffer: ArrayBuffer } | Buffer }>();
+    if (!doc) return undefined;
+    const png = doc.png as unknown;
+    // lean() hands back BSON Binary; normalise to a Buffer.
+    if (Buffer.isBuffer(png)) return png;
+    const bin = png as { buffer: Uint8Array };
+    return Buffer.from(bin.buffer);
+  }
+}
+
+export function screenshotUrl(publicBaseUrl: string, id: string): string {
+  return `${publicBaseUrl}${SCREENSHOT_PATH}${id}.png`;
+}
