@@ -79,7 +79,8 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
       executor = new Executor({
         capacity: config.crawler.capacity,
         driverFor,
-        settingsFor: (platform) => platformSettings(platform, sandboxUrl),
+        settingsFor: (platform) =>
+          platformSettings(platform, { url: sandboxUrl, timeoutMs: config.sandbox.timeoutMs }),
         browser,
         render,
         saveScreenshot: async (png, subTaskId) =>

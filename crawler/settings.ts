@@ -1,18 +1,21 @@
 /** Operator settings of each platform as a crawler node uses them. */
 import type { PlatformSettings } from './platforms/types.js';
 
-const SANDBOX_TIMEOUT_MS = 60_000;
+export interface SandboxSettings {
+  url: string;
+  timeoutMs: number;
+}
 
 export function platformSettings(
   platform: string,
-  sandboxUrl: string,
+  sandbox: SandboxSettings,
 ): PlatformSettings | undefined {
   if (platform === 'sandbox' || platform === 'sandbox-web' || platform === 'sandbox-cn') {
     return {
-      apiBaseUrl: sandboxUrl,
-      webUrl: `${sandboxUrl}/`,
+      apiBaseUrl: sandbox.url,
+      webUrl: `${sandbox.url}/`,
       apiKey: 'sandbox',
-      timeoutMs: SANDBOX_TIMEOUT_MS,
+      timeoutMs: sandbox.timeoutMs,
     };
   }
   return undefined;

@@ -78,6 +78,7 @@ const envSchema = z.object({
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
   SANDBOX_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   SANDBOX_LATENCY_MS: int(1_500, 0),
+  SANDBOX_TIMEOUT_MS: int(60_000, 100),
   SANDBOX_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0),
 });
 
@@ -128,6 +129,8 @@ export interface Config {
     readonly url: string | undefined;
     readonly latencyMs: number;
     readonly failureRate: number;
+    /** Deadline for one answer of a simulated platform. */
+    readonly timeoutMs: number;
   };
 }
 
@@ -210,6 +213,7 @@ export function loadConfig(rawEnv: Env): Config {
       url: e.SANDBOX_URL?.replace(/\/+$/, ''),
       latencyMs: e.SANDBOX_LATENCY_MS,
       failureRate: e.SANDBOX_FAILURE_RATE,
+      timeoutMs: e.SANDBOX_TIMEOUT_MS,
     }),
   });
 }

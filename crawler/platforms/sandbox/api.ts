@@ -96,8 +96,8 @@ async function readStream(
   } catch (err) {
     throw transportError(err, signal);
   } finally {
-    if (sawDone) reader.cancel().catch(() => undefined);
-    else reader.releaseLock();
+    // Stop reading whatever is left (after [DONE], or after a failure).
+    reader.cancel().catch(() => undefined);
   }
   if (!sawDone && acc.finishReason === null && acc.error === undefined) {
     throw new PlatformError(

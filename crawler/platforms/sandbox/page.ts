@@ -18,9 +18,10 @@
 const STYLE = String.raw`
 :root{--bg:#f7f7f8;--panel:#fff;--ink:#1f2328;--muted:#6b7280;--line:#e5e7eb;--accent:#5b5bd6;--accent-ink:#fff;--soft:#eef0ff}
 *{box-sizing:border-box}
+[hidden]{display:none !important}
 html,body{min-height:100%;margin:0}
 body{font:15px/1.6 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC","PingFang SC",sans-serif;color:var(--ink);background:var(--bg);display:flex;min-height:100vh}
-aside{width:248px;background:#171923;color:#e2e8f0;display:flex;flex-direction:column;padding:16px 12px;gap:8px;flex-shrink:0;position:sticky;top:0;height:100vh}
+aside{width:248px;background:#171923;color:#e2e8f0;display:flex;flex-direction:column;padding:16px 12px;gap:8px;flex-shrink:0}
 aside .logo{display:flex;align-items:center;gap:10px;font-weight:700;font-size:17px;padding:4px 8px 12px}
 aside .logo i{width:28px;height:28px;border-radius:8px;background:linear-gradient(135deg,#7c7cf0,#36c2b4);display:inline-block}
 aside button.new{background:#2d3148;color:#fff;border:0;border-radius:10px;padding:10px 12px;text-align:left;font:inherit;cursor:pointer}
@@ -67,10 +68,11 @@ body[data-state=streaming] #answer:after{content:"";display:inline-block;width:8
 #related ul{list-style:none;padding:0;margin:0}
 #related li{border-top:1px solid var(--line);padding:8px 2px;color:var(--accent);cursor:pointer}
 #related li:before{content:"↳ ";color:var(--muted)}
+#media{margin-top:14px}
 #media img{max-width:360px;width:100%;border-radius:12px;display:block;border:1px solid var(--line)}
 #media figcaption{font-size:12px;color:var(--muted);margin-top:4px}
 #error{background:#fef2f2;border:1px solid #fecaca;color:#991b1b;border-radius:10px;padding:10px 14px}
-.composer{border-top:1px solid var(--line);background:var(--panel);padding:14px 24px 18px;position:sticky;bottom:0;z-index:2}
+.composer{border-top:1px solid var(--line);background:var(--panel);padding:14px 24px 18px}
 .composer .box{max-width:820px;margin:0 auto;border:1px solid var(--line);border-radius:16px;padding:10px 12px;background:#fff;box-shadow:0 2px 10px rgba(0,0,0,.04)}
 #prompt{width:100%;border:0;outline:0;resize:none;font:inherit;min-height:48px;max-height:200px}
 .tools{display:flex;align-items:center;gap:10px;margin-top:6px}
