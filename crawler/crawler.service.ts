@@ -11,7 +11,7 @@ import type { Config } from '../services/shared/config.js';
 import { systemClock, type Clock } from '../services/shared/clock.js';
 import { acquireConnection, releaseConnection } from '../services/shared/mongo.js';
 import type { LeaseMessage } from '../services/scheduler/dispatcher.js';
-import { ScreenshotStore, screenshotUrl } from '../services/tasks/screenshots.js';
+import { ScreenshotStore, screenshotPath } from '../services/tasks/screenshots.js';
 import { BrowserRunner } from './browser.js';
 import { Executor } from './executor.js';
 import { driverFor } from './platforms/index.js';
@@ -84,7 +84,7 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
         browser,
         render,
         saveScreenshot: async (png, subTaskId) =>
-          screenshotUrl(config.publicBaseUrl, await screenshots.save(png, subTaskId, clock.now())),
+          screenshotPath(await screenshots.save(png, subTaskId, clock.now())),
         renew: async (lease) =>
           (
             await this.broker.call<{ held: boolean }, object>('tasks.renew', {

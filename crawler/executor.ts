@@ -118,6 +118,9 @@ export class Executor {
       clearTimeout(deadline);
       clearInterval(renewal);
     }
+    // The slot is free once the work is done: the report below makes the
+    // scheduler lease the next sub task to this node, which must find room.
+    this.active.delete(lease.token);
     await this.report(lease, outcome);
   }
 

@@ -10,12 +10,31 @@ export function escapeHtml(text: string): string {
   );
 }
 
+/**
+ * Code spans and links are cut out first, so formatting never reaches inside
+ * code or a URL; only the plain text between them gets emphasis and [n] markers.
+ */
 function inline(text: string): string {
+  const out: string[] = [];
+  const token = /`([^`]+)`|\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g;
+  let last = 0;
+  for (let m = token.exec(text); m; m = token.exec(text)) {
+    out.push(plain(text.slice(last, m.index)));
+    out.push(
+      m[1] !== undefined
+        ? `<code>${escapeHtml(m[1])}</code>`
+        : `<a href="${escapeHtml(m[3]!)}">${plain(m[2]!)}</a>`,
+    );
+    last = m.index + m[0].length;
+  }
+  out.push(plain(text.slice(last)));
+  return out.join('');
+}
+
+function plain(text: string): string {
   return escapeHtml(text)
-    .replace(/`([^`]+)`/g, '<code>$1</code>')
     .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
     .replace(/(^|[^*])\*([^*\s][^*]*)\*/g, '$1<em>$2</em>')
-    .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2">$1</a>')
     .replace(/\[(\d+)\]/g, '<sup class="cite">[$1]</sup>');
 }
 

@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # Installs everything the project needs on a fresh Debian machine, idempotently:
-# system packages (NATS server, Chromium, PostgreSQL), npm packages, and the
-# local MongoDB-wire server (FerretDB v1 embedded in a small Go program).
+# system packages (NATS server, Chromium, fonts, a JDK and Maven), npm packages,
+# and the local MongoDB-wire server (mongo-java-server, from Maven Central).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-mkdir -p var/bin
+mkdir -p var
 
 need_apt=()
 command -v nats-server >/dev/null 2>&1 || need_apt+=(nats-server)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
-# PostgreSQL is FerretDB's backend, unless a MongoDB is at hand.
-if [ -z "${MONGO_URL:-}" ] && ! command -v mongod >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
-  need_apt+=(postgresql)
+# CJK and emoji fonts, so screenshots of Chinese answers show text, not boxes.
+[ -d /usr/share/fonts/opentype/noto ] || need_apt+=(fonts-noto-cjk)
+local_mongo=""
+[ -n "${MONGO_URL:-}" ] || command -v mongod >/dev/null 2>&1 || local_mongo=1
+if [ -n "$local_mongo" ]; then
+  command -v javac >/dev/null 2>&1 || need_apt+=(default-jdk-headless)
+  command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
 fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]} (apt)" >&2
@@ -30,12 +34,13 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
   touch "$stamp"
 fi
 
-# MongoDB-wire server: only needed when neither MONGO_URL nor mongod is available.
-if [ -z "${MONGO_URL:-}" ] && ! command -v mongod >/dev/null 2>&1; then
-  bin=var/bin/ferretdb-local
-  if [ ! -x "$bin" ] || [ -n "$(find infra/ferretdb -newer "$bin" -type f 2>/dev/null)" ]; then
-    command -v go >/dev/null 2>&1 || { echo "setup: Go is needed to build FerretDB (apt-get install golang)" >&2; exit 1; }
-    echo "setup: building FerretDB (first time takes a few minutes)" >&2
-    (cd infra/ferretdb && CGO_ENABLED=0 go build -o "$root/$bin" .)
+# The local MongoDB-wire server (mongo-java-server), built once from Maven Central.
+if [ -n "$local_mongo" ]; then
+  out=var/mongo-java
+  if [ ! -f "$out/classes/LocalMongo.class" ] || [ -n "$(find infra/mongo-java -newer "$out/classes/LocalMongo.class" -type f 2>/dev/null)" ]; then
+    echo "setup: building the local MongoDB-wire server (Maven)" >&2
+    rm -rf "$out" && mkdir -p "$out/classes"
+    mvn -q -f infra/mongo-java/pom.xml dependency:copy-dependencies -DoutputDirectory="$root/$out/lib" >&2
+    javac -d "$out/classes" -cp "$out/lib/*" infra/mongo-java/src/LocalMongo.java
   fi
 fi

@@ -45,7 +45,7 @@ export function createApp({ config, backend, clock, logger, verifier, screenshot
     requireToken({ verifier, issuer: config.jwtIssuer, audience: config.jwtAudience, clock }),
   );
   monitor.use(rateLimit(limiter));
-  mount(monitor, taskRoutes(backend, config.maxBodyBytes));
+  mount(monitor, taskRoutes(backend, config.maxBodyBytes, config.publicBaseUrl));
 
   app.use(errorEnvelope(logger));
   for (const router of [business, screenshotRoutes(screenshot), monitor]) {

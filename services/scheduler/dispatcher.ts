@@ -113,6 +113,8 @@ export class Dispatcher {
         return chosen !== undefined;
       });
       if (!item || !chosen) break;
+      // A stale duplicate of work already leased: drop it, never touch that lease's slot.
+      if (this.inflight.has(item.id)) continue;
       this.track(item.id, chosen, item.platform);
       picks.push({ item, node: chosen });
     }

@@ -120,11 +120,11 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
       },
 
       async requeue(id: string) {
-        const doc = await models.SubTask.findOne({ _id: id }, QUEUE_FIELDS).lean<
-          SubTaskDoc & { status?: string }
-        >();
-        const fresh = await models.SubTask.findById(id, { status: 1 }).lean<{ status: string }>();
-        if (doc && fresh?.status === 'pending') dispatcher.queue.add(toQueueItem(doc));
+        const doc = await models.SubTask.findOne(
+          { _id: id, status: 'pending' },
+          QUEUE_FIELDS,
+        ).lean<SubTaskDoc>();
+        if (doc && !dispatcher.isInFlight(id)) dispatcher.queue.add(toQueueItem(doc));
       },
 
       async resyncInFlight() {
@@ -228,12 +228,9 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
             if (!answer.accepted) throw new Error(answer.reason ?? 'refused');
           },
           giveBack: async (lease, message) => {
-            const settled = await ledger.fail(lease.subTaskId, lease.token, {
-              status: 'failed',
-              retryable: true,
-              message,
-            });
-            if (settled) await announceSettled(this.broker, settled);
+            this.logger.warn(message);
+            if (await ledger.unclaim(lease.subTaskId, lease.token))
+              await this.requeue(lease.subTaskId);
           },
           failPending: async (item, message) => {
             const settled = await ledger.failPending(item.id, {

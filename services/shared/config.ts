@@ -85,8 +85,11 @@ const envSchema = z.object({
 export interface Config {
   readonly host: string;
   readonly port: number;
-  /** Absolute base URL clients use to reach the api (for pollUrl-like links and screenshots). */
-  readonly publicBaseUrl: string;
+  /**
+   * Absolute base URL clients use to reach the api, for links such as
+   * screenshots; undefined: the address each request came to (its Host).
+   */
+  readonly publicBaseUrl: string | undefined;
   readonly mongoUrl: string;
   readonly mongoDb: string;
   /** undefined = single-process embedded broker. */
@@ -161,10 +164,7 @@ export function loadConfig(rawEnv: Env): Config {
   return Object.freeze({
     host: e.HOST,
     port: e.PORT,
-    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${hostForUrl(e.HOST)}:${e.PORT}`).replace(
-      /\/+$/,
-      '',
-    ),
+    publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     mongoUrl: e.MONGO_URL,
     mongoDb: e.MONGO_DB,
     transporter: e.TRANSPORTER,
@@ -252,11 +252,6 @@ function parseServices(
     });
   }
   return [...new Set(names)] as ServiceName[];
-}
-
-function hostForUrl(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 /** Reads the process environment; only entry points (bin/) call this. */

@@ -52,6 +52,7 @@ export class ScreenshotStore {
   }
 }
 
-export function screenshotUrl(publicBaseUrl: string, id: string): string {
-  return `${publicBaseUrl}${SCREENSHOT_PATH}${id}.png`;
+/** Stored on the sub task as a path; the api makes it absolute for the caller. */
+export function screenshotPath(id: string): string {
+  return `${SCREENSHOT_PATH}${id}.png`;
 }

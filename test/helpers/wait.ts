@@ -16,7 +16,9 @@ export async function until<T>(
     }
     await new Promise((r) => setTimeout(r, everyMs));
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+  throw new Error(
+    `timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
+  );
 }
 
 export const FINAL_TASK = ['completed', 'partial_completed', 'failed'];

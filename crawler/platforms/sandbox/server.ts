@@ -288,9 +288,10 @@ export async function startSandboxServer(
       created: Math.floor(Date.now() / 1000),
       model,
     });
-    const delay = pieces.length > 0 ? latencyMs / pieces.length : 0;
-    for (const piece of pieces) {
-      await sleep(delay);
+    // Piece i goes out at start + latency * (i + 1) / n: the whole answer takes latencyMs.
+    const start = Date.now();
+    for (const [i, piece] of pieces.entries()) {
+      await sleep(start + (latencyMs * (i + 1)) / pieces.length - Date.now());
       if (closed) return;
       res.write(piece);
     }

@@ -3,11 +3,11 @@ import { Router } from '@koa/router';
 import { DOCS_PAGE } from '../docs-page.js';
 import { buildOpenApi } from '../openapi.js';
 
-export function docsRoutes(version: string, publicBaseUrl: string): Router {
+export function docsRoutes(version: string, publicBaseUrl: string | undefined): Router {
   const router = new Router();
   let openapi: Record<string, unknown> | undefined;
   router.get('/openapi.json', (ctx) => {
-    openapi ??= buildOpenApi(version, publicBaseUrl);
+    openapi ??= buildOpenApi(version, publicBaseUrl ?? '/');
     ctx.body = openapi;
   });
   router.get('/docs', (ctx) => {

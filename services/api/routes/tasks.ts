@@ -6,7 +6,11 @@ import { ok } from '../envelope.js';
 import type { Backend } from '../backend.js';
 import { jsonBody } from '../middleware/body.js';
 
-export function taskRoutes(backend: Backend, maxBodyBytes: number): Router {
+export function taskRoutes(
+  backend: Backend,
+  maxBodyBytes: number,
+  publicBaseUrl: string | undefined,
+): Router {
   const router = new Router();
   const userId = (ctx: Context) => ctx.state.userId as number;
 
@@ -20,7 +24,12 @@ export function taskRoutes(backend: Backend, maxBodyBytes: number): Router {
   });
 
   router.get('/task/result/:taskId', async (ctx) => {
-    ok(ctx, await backend.call('tasks.result', { userId: userId(ctx), taskId: ctx.params.taskId }));
+    const data = await backend.call<{ subTaskList: Screenshotted[] }>('tasks.result', {
+      userId: userId(ctx),
+      taskId: ctx.params.taskId,
+    });
+    data.subTaskList.forEach((s) => absoluteScreenshot(s, publicBaseUrl ?? ctx.origin));
+    ok(ctx, data);
   });
 
   router.get('/task/result/:taskId/:subTaskId', async (ctx) => {
@@ -29,7 +38,8 @@ export function taskRoutes(backend: Backend, maxBodyBytes: number): Router {
       taskId: ctx.params.taskId,
       subTaskId: ctx.params.subTaskId,
     };
-    ok(ctx, await backend.call('tasks.subTaskResult', params));
+    const data = await backend.call<Screenshotted>('tasks.subTaskResult', params);
+    ok(ctx, absoluteScreenshot(data, publicBaseUrl ?? ctx.origin));
   });
 
   router.get('/task/list', async (ctx) => {
@@ -52,4 +62,14 @@ export function taskRoutes(backend: Backend, maxBodyBytes: number): Router {
   });
 
   return router;
+}
+
+interface Screenshotted {
+  pageScreenshot: string | null;
+}
+
+/** Screenshots are stored as paths; callers get absolute URLs on this api's address. */
+function absoluteScreenshot<T extends Screenshotted>(sub: T, base: string): T {
+  if (sub.pageScreenshot?.startsWith('/')) sub.pageScreenshot = base + sub.pageScreenshot;
+  return sub;
 }

@@ -24,12 +24,12 @@ t.test('an empty environment gives every default', async (t) => {
   t.same(rest, {
     host: '127.0.0.1',
     port: 3000,
-    publicBaseUrl: 'http://127.0.0.1:3000',
+    publicBaseUrl: undefined,
     mongoUrl: 'mongodb://127.0.0.1:27017/',
     mongoDb: 'monitor',
     transporter: undefined,
     namespace: 'monitor',
-    services: ['api', 'tasks', 'users'],
+    services: ['api', 'tasks', 'users', 'scheduler', 'crawler'],
     logLevel: 'info',
     tokenTtlSeconds: 7200,
     jwtSecret: undefined,
@@ -41,7 +41,52 @@ t.test('an empty environment gives every default', async (t) => {
     maxBodyBytes: 1048576,
     requestTimeoutMs: 10000,
     retentionDays: 30,
+    scheduling: {
+      maxAttempts: 3,
+      leaseMs: 30000,
+      retryBaseMs: 2000,
+      retryMaxMs: 60000,
+      regionWaitMs: 60000,
+      leaderTtlMs: 10000,
+      platformConcurrency: {},
+      defaultPlatformConcurrency: 50,
+      platformChannels: {},
+    },
+    crawler: {
+      capacity: 4,
+      regions: [],
+      channels: ['api', 'web'],
+      chromiumPath: '/usr/bin/chromium',
+    },
+    sandbox: { url: undefined, latencyMs: 1500, failureRate: 0, timeoutMs: 60000 },
   });
+});
+
+t.test('scheduling, crawler and sandbox settings', async (t) => {
+  const c = loadConfig({
+    PLATFORM_CONCURRENCY: 'ChatGPT=5, sandbox=100',
+    PLATFORM_CHANNELS: 'deepseek=web',
+    CRAWLER_REGIONS: '110000, 310000',
+    CRAWLER_CHANNELS: 'web',
+    SANDBOX_URL: 'http://127.0.0.1:9999/',
+  });
+  t.same(c.scheduling.platformConcurrency, { chatgpt: 5, sandbox: 100 });
+  t.same(c.scheduling.platformChannels, { deepseek: 'web' });
+  t.same(c.crawler.regions, ['110000', '310000']);
+  t.same(c.crawler.channels, ['web']);
+  t.equal(c.sandbox.url, 'http://127.0.0.1:9999');
+  const err = (() => {
+    try {
+      loadConfig({ PLATFORM_CONCURRENCY: 'chatgpt', CRAWLER_CHANNELS: 'ftp', MAX_ATTEMPTS: '0' });
+    } catch (e) {
+      return e as AppError;
+    }
+  })();
+  t.same(((err?.data ?? []) as { field: string }[]).map((p) => p.field).sort(), [
+    'CRAWLER_CHANNELS',
+    'MAX_ATTEMPTS',
+    'PLATFORM_CONCURRENCY',
+  ]);
 });
 
 t.test('two loads without NODE_ID get different node ids', async (t) => {
@@ -71,7 +116,7 @@ t.test('set variables are parsed and typed', async (t) => {
   });
   t.equal(c.host, '10.0.0.5');
   t.equal(c.port, 8080);
-  t.equal(c.publicBaseUrl, 'http://10.0.0.5:8080');
+  t.equal(c.publicBaseUrl, undefined, 'not derived from HOST/PORT: requests tell it');
   t.equal(c.mongoUrl, 'mongodb+srv://db.example.com/');
   t.equal(c.mongoDb, 'mon_test-1');
   t.equal(c.transporter, 'nats://127.0.0.1:4222', 'trimmed');
@@ -95,7 +140,7 @@ t.test('blank optional text variables count as unset', async (t) => {
   t.equal(c.transporter, undefined);
   t.equal(c.jwtSecret, undefined);
   t.match(c.nodeId, /^.+-\d+-[0-9a-f]{6}$/);
-  t.same(c.services, ['api', 'tasks', 'users']);
+  t.same(c.services, ['api', 'tasks', 'users', 'scheduler', 'crawler']);
 });
 
 t.test('the result is frozen', async (t) => {
@@ -153,7 +198,7 @@ t.test('every bad variable is reported together in one CONFIG_INVALID error', as
   t.equal(byField.MONGO_DB, 'letters, digits, _ and - only, at most 60');
   t.equal(byField.TRANSPORTER, 'only nats:// transporters are supported');
   t.equal(byField.JWT_SECRET, 'must be at least 32 characters when set');
-  t.equal(byField.SERVICES, 'unknown service(s) mailer; valid: api, tasks, users, all');
+  t.equal(byField.SERVICES, 'unknown service(s) mailer; valid: api, tasks, users, scheduler, crawler, all');
 });
 
 t.test('a single bad variable is reported alone', async (t) => {
@@ -195,15 +240,30 @@ t.test('JWT_SECRET must be at least 32 characters', async (t) => {
 });
 
 t.test('SERVICES parsing', async (t) => {
-  t.same(loadConfig({ SERVICES: 'all' }).services, ['api', 'tasks', 'users']);
-  t.same(loadConfig({ SERVICES: ' all ' }).services, ['api', 'tasks', 'users']);
-  t.same(loadConfig({ SERVICES: '' }).services, ['api', 'tasks', 'users']);
+  t.same(loadConfig({ SERVICES: 'all' }).services, [
+    'api',
+    'tasks',
+    'users',
+    'scheduler',
+    'crawler',
+  ]);
+  t.same(loadConfig({ SERVICES: ' all ' }).services, [
+    'api',
+    'tasks',
+    'users',
+    'scheduler',
+    'crawler',
+  ]);
+  t.same(loadConfig({ SERVICES: '' }).services, ['api', 'tasks', 'users', 'scheduler', 'crawler']);
   t.same(loadConfig({ SERVICES: 'tasks' }).services, ['tasks']);
   t.same(loadConfig({ SERVICES: ' users , api ' }).services, ['users', 'api']);
   t.same(loadConfig({ SERVICES: 'api,api,tasks' }).services, ['api', 'tasks'], 'deduplicated');
   const err = configError({ SERVICES: 'api,mail,queue' });
   t.same(err.data, [
-    { field: 'SERVICES', message: 'unknown service(s) mail, queue; valid: api, tasks, users, all' },
+    {
+      field: 'SERVICES',
+      message: 'unknown service(s) mail, queue; valid: api, tasks, users, scheduler, crawler, all',
+    },
   ]);
   t.same(fields(configError({ SERVICES: 'API' })), ['SERVICES'], 'names are case-sensitive');
 });
@@ -230,13 +290,9 @@ t.test('PUBLIC_BASE_URL', async (t) => {
     loadConfig({ PUBLIC_BASE_URL: 'https://example.com/monitor//' }).publicBaseUrl,
     'https://example.com/monitor',
   );
-  t.equal(loadConfig({ HOST: 'api.local', PORT: '81' }).publicBaseUrl, 'http://api.local:81');
-  t.equal(loadConfig({ HOST: '0.0.0.0', PORT: '81' }).publicBaseUrl, 'http://127.0.0.1:81');
-  t.equal(loadConfig({ HOST: '::', PORT: '81' }).publicBaseUrl, 'http://127.0.0.1:81');
-  t.equal(loadConfig({ HOST: '::1', PORT: '81' }).publicBaseUrl, 'http://[::1]:81');
+  t.equal(loadConfig({ HOST: 'api.local', PORT: '81' }).publicBaseUrl, undefined);
   t.equal(
     loadConfig({ HOST: '0.0.0.0', PUBLIC_BASE_URL: 'http://x.test' }).publicBaseUrl,
     'http://x.test',
-    'an explicit value wins over HOST/PORT',
   );
 });

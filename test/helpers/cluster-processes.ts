@@ -1,0 +1,100 @@
+/**
+ * A real cluster for end-to-end tests: every role in its own child process,
+ * talking over the test NATS server, storing in the test MongoDB-wire server,
+ * with the sandbox stand-in run by the test so it can count requests.
+ */
+import mongoose from 'mongoose';
+import { startSandboxServer, type SandboxServer } from '../../crawler/platforms/sandbox/server.js';
+import { Client } from './http.js';
+import { runProcess, startProcess, type Running } from './processes.js';
+import { mongoUrl, natsUrl, uniqueDbName } from './servers.js';
+import type { TapLike } from './cluster.js';
+import { until } from './wait.js';
+
+export interface ClusterOptions {
+  crawlers?: number;
+  schedulers?: number;
+  crawlerCapacity?: number;
+  sandboxLatencyMs?: number;
+  env?: Record<string, string>;
+}
+
+export interface Cluster {
+  client: Client;
+  token: string;
+  env: Record<string, string>;
+  sandbox: SandboxServer;
+  nodes: Map<string, Running>;
+  startNode(id: string, services: string, extra?: Record<string, string>): Promise<Running>;
+  db(): Promise<mongoose.Connection>;
+}
+
+export async function startCluster(t: TapLike, o: ClusterOptions = {}): Promise<Cluster> {
+  const sandbox = await startSandboxServer({ latencyMs: o.sandboxLatencyMs ?? 200 });
+  const dbName = uniqueDbName(t.name);
+  const env: Record<string, string> = {
+    MONGO_URL: mongoUrl(),
+    MONGO_DB: dbName,
+    TRANSPORTER: natsUrl(),
+    NAMESPACE: dbName,
+    LOG_LEVEL: 'warn',
+    SANDBOX_URL: sandbox.url,
+    CRAWLER_CAPACITY: String(o.crawlerCapacity ?? 4),
+    RETRY_BASE_MS: '200',
+    RETRY_MAX_MS: '500',
+    LEADER_TTL_MS: '3000',
+    ...o.env,
+  };
+  const nodes = new Map<string, Running>();
+  let conn: mongoose.Connection | undefined;
+  t.teardown(async () => {
+    await Promise.all([...nodes.values()].map((n) => n.stop('SIGKILL')));
+    await sandbox.close();
+    const c = conn ?? (await mongoose.createConnection(env.MONGO_URL!, { dbName }).asPromise());
+    await c.dropDatabase().catch(() => undefined);
+    await c.close();
+  });
+
+  const startNode = async (id: string, services: string, extra: Record<string, string> = {}) => {
+    const node = startProcess('bin/serve.ts', [], {
+      ...env,
+      SERVICES: services,
+      NODE_ID: id,
+      PORT: '0',
+      ...extra,
+    });
+    nodes.set(id, node);
+    await node.waitFor(new RegExp(`READY node=${id}`), 60_000);
+    return node;
+  };
+
+  const front = startNode('front', 'api,tasks,users');
+  const others: Promise<Running>[] = [];
+  for (let i = 1; i <= (o.schedulers ?? 1); i++)
+    others.push(startNode(`scheduler-${i}`, 'scheduler'));
+  for (let i = 1; i <= (o.crawlers ?? 2); i++) others.push(startNode(`crawler-${i}`, 'crawler'));
+  const [, url] = (await front).output().match(/api=(\S+)/)!;
+  await Promise.all(others);
+  const client = new Client(url!);
+
+  const created = await runProcess('bin/admin.ts', ['create-user', '--name', 'e2e', '--json'], env);
+  if (created.code !== 0) throw new Error(created.output);
+  const { apiKey } = JSON.parse(created.output.trim()) as { apiKey: string };
+  const token = await until('a token from the cluster', async () => {
+    const r = await client.post('/api/business/auth/token', { apiKey });
+    return r.status === 200 ? (r.body.data.accessToken as string) : undefined;
+  });
+  // Every crawler node must be known to the scheduler before work is submitted.
+  return {
+    client,
+    token,
+    env,
+    sandbox,
+    nodes,
+    startNode,
+    async db() {
+      conn ??= await mongoose.createConnection(env.MONGO_URL!, { dbName }).asPromise();
+      return conn;
+    },
+  };
+}

@@ -1,0 +1,274 @@
+/**
+ * The sandbox API driver against a real sandbox server on 127.0.0.1:0.
+ */
+import t from 'tap';
+import { MODES, type Mode } from '../../../../services/shared/platforms.js';
+import { sandboxDriver } from '../../../../crawler/platforms/sandbox/index.js';
+import { sandboxAnswer } from '../../../../crawler/platforms/sandbox/answers.js';
+import { startSandboxServer } from '../../../../crawler/platforms/sandbox/server.js';
+import { PlatformError, type PlatformSettings } from '../../../../crawler/platforms/types.js';
+
+const server = await startSandboxServer({ latencyMs: 20 });
+t.teardown(() => server.close());
+
+const settings: PlatformSettings = {
+  apiBaseUrl: server.url,
+  webUrl: `${server.url}/`,
+  timeoutMs: 10_000,
+};
+const api = sandboxDriver.api!;
+const ctx = { settings, fetch };
+
+function ask(prompt: string, mode: Mode = 'standard', signal = new AbortController().signal) {
+  return api.ask({ prompt, mode, signal }, ctx);
+}
+
+async function failure(p: Promise<unknown>): Promise<PlatformError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof PlatformError) return err;
+    throw err;
+  }
+  throw new Error('expected a PlatformError');
+}
+
+async function post(
+  body: unknown,
+  headers: Record<string, string> = { authorization: 'Bearer k' },
+) {
+  const res = await fetch(`${server.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+t.test('all four modes stream exactly the answer answers.ts derives', async (t) => {
+  for (const prompt of ['best CRM for startups', '最适合学生的笔记本电脑']) {
+    for (const mode of MODES) {
+      t.same(await ask(prompt, mode), sandboxAnswer(prompt, mode), `${mode} / ${prompt}`);
+    }
+  }
+  const rec = server.stats.byPath('/v1/chat/completions').at(-1)!;
+  t.equal(rec.remoteAddress, '127.0.0.1');
+  t.equal(rec.prompt, '最适合学生的笔记本电脑');
+  t.equal(rec.mode, 'reasoning_search');
+  t.equal(rec.status, 200);
+  t.ok(rec.at > Date.now() - 60_000 && rec.at <= Date.now());
+});
+
+t.test('operator model names are sent; mode flags still decide', async (t) => {
+  const answer = await api.ask(
+    { prompt: 'model choice', mode: 'search', signal: new AbortController().signal },
+    { settings: { ...settings, models: { search: 'my-custom-model' }, apiKey: 'secret' }, fetch },
+  );
+  t.same(answer, sandboxAnswer('model choice', 'search'));
+});
+
+t.test('wire format: non-streaming body, model-name modes, error envelope', async (t) => {
+  const res = await post({
+    model: 'sandbox-reasoning-search',
+    messages: [{ role: 'user', content: 'wire check' }],
+  });
+  t.equal(res.status, 200);
+  t.match(res.headers.get('content-type'), /application\/json/);
+  const body = JSON.parse(res.text);
+  const expected = sandboxAnswer('wire check', 'reasoning_search');
+  t.equal(body.object, 'chat.completion');
+  t.equal(body.choices[0].message.content, expected.answerContent);
+  t.equal(body.choices[0].message.reasoning_content, expected.reasoningProcess!.content);
+  t.equal(body.choices[0].finish_reason, 'stop');
+  t.ok(body.choices[0].message.annotations.every((a: any) => a.type === 'url_citation'));
+  t.same(
+    body.search_results.map((r: any) => Object.keys(r).sort()),
+    expected.referenceList.map(() => ['icon', 'index', 'site_name', 'title', 'url']),
+  );
+  t.same(body.related_questions, expected.recommendedQuestions);
+  t.same(body.images, [
+    { url: expected.mediaContent[0]!.url, title: expected.mediaContent[0]!.title },
+  ]);
+
+  const parts = await post({
+    model: 'whatever',
+    web_search: true,
+    messages: [
+      { role: 'system', content: 'be brief' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'wire ' },
+          { type: 'text', text: 'check' },
+        ],
+      },
+    ],
+  });
+  const pbody = JSON.parse(parts.text);
+  t.equal(pbody.choices[0].message.reasoning_content, undefined, 'reasoning off');
+  t.equal(pbody.search_results.length, expected.referenceList.length, 'search on by flag');
+
+  const streamed = await post({
+    model: 'sandbox-search',
+    stream: true,
+    messages: [{ role: 'user', content: 'wire check' }],
+  });
+  t.match(streamed.headers.get('content-type'), /text\/event-stream/);
+  t.match(streamed.text, /^data: \{/);
+  t.match(streamed.text, /\n: keep-alive\n/);
+  t.match(streamed.text, /"delta":\{"annotations":\[/);
+  t.match(streamed.text, /"finish_reason":"stop"/);
+  t.ok(streamed.text.endsWith('data: [DONE]\n\n'));
+
+  const badAuth: Record<string, string>[] = [
+    {},
+    { authorization: 'Bearer ' },
+    { authorization: 'Basic abc' },
+  ];
+  for (const headers of badAuth) {
+    const r = await post(
+      { model: 'sandbox-standard', messages: [{ role: 'user', content: 'x' }] },
+      headers,
+    );
+    t.equal(r.status, 401);
+    t.same(JSON.parse(r.text), {
+      error: {
+        message: JSON.parse(r.text).error.message,
+        type: 'invalid_request_error',
+        param: null,
+        code: 'invalid_api_key',
+      },
+    });
+  }
+  const bad = await post({ messages: [] });
+  t.equal(bad.status, 400);
+  t.equal(JSON.parse(bad.text).error.type, 'invalid_request_error');
+  const notFound = await fetch(`${server.url}/v2/nothing`);
+  t.equal(notFound.status, 404);
+});
+
+t.test('failure directives map to the right PlatformError', async (t) => {
+  const cases: [string, string, boolean, number | undefined, RegExp][] = [
+    ['#fail:429', 'failed', true, 1, /rate limit.*429/],
+    ['#fail:500', 'failed', true, undefined, /HTTP 500/],
+    ['#fail:503', 'failed', true, undefined, /HTTP 503/],
+    ['#fail:401', 'error', false, undefined, /credentials.*401/],
+    ['#fail:login', 'error', false, undefined, /401/],
+    ['#fail:empty', 'failed', false, undefined, /returned no answer/],
+    ['#fail:refuse', 'failed', false, undefined, /refused/],
+  ];
+  for (const [directive, status, retryable, retryAfter, message] of cases) {
+    const e = await failure(ask(`directive test ${directive}`, 'search'));
+    t.equal(e.status, status, `${directive} status`);
+    t.equal(e.retryable, retryable, `${directive} retryable`);
+    t.equal(e.retryAfterSeconds, retryAfter, `${directive} retry after`);
+    t.match(e.message, message, `${directive} message`);
+  }
+});
+
+t.test('#fail:timeout stalls until the job signal aborts', async (t) => {
+  const started = Date.now();
+  const e = await failure(ask('stall please #fail:timeout', 'standard', AbortSignal.timeout(300)));
+  t.equal(e.status, 'timeout');
+  t.equal(e.retryable, true);
+  t.ok(Date.now() - started >= 280, 'waited for the abort');
+  const rec = server.stats.requests.find((r) => r.prompt === 'stall please #fail:timeout')!;
+  t.equal(rec.status, undefined, 'the server never answered');
+
+  const e2 = await failure(
+    api.ask(
+      { prompt: 'stall again #fail:timeout', mode: 'search', signal: new AbortController().signal },
+      { settings: { ...settings, timeoutMs: 250 }, fetch },
+    ),
+  );
+  t.equal(e2.status, 'timeout', 'settings.timeoutMs is a deadline too');
+
+  const aborted = new AbortController();
+  aborted.abort();
+  t.equal((await failure(ask('already aborted', 'standard', aborted.signal))).status, 'timeout');
+});
+
+t.test('an abort in the middle of the stream is a timeout', async (t) => {
+  const e = await failure(ask('slow answer #latency:2000', 'reasoning', AbortSignal.timeout(300)));
+  t.equal(e.status, 'timeout');
+  t.equal(e.retryable, true);
+});
+
+t.test('#fail:500x2 fails twice per prompt+mode, then answers', async (t) => {
+  const prompt = 'counted failure #fail:500x2';
+  t.equal((await failure(ask(prompt, 'search'))).status, 'failed');
+  t.equal((await failure(ask(prompt, 'search'))).status, 'failed');
+  t.same(await ask(prompt, 'search'), sandboxAnswer('counted failure', 'search'));
+  t.same(await ask(prompt, 'search'), sandboxAnswer(prompt, 'search'), 'and keeps answering');
+  // Another mode has its own count.
+  t.equal((await failure(ask(prompt, 'standard'))).retryable, true);
+  const e429 = await failure(ask('limited #fail:429x1', 'reasoning'));
+  t.equal(e429.retryAfterSeconds, 1);
+  t.ok(await ask('limited #fail:429x1', 'reasoning'));
+});
+
+t.test('latency: total answer time, per request via #latency', async (t) => {
+  const started = Date.now();
+  await ask('take your time #latency:400', 'standard');
+  t.ok(Date.now() - started >= 380, `took ${Date.now() - started} ms`);
+});
+
+t.test('failureRate is deterministic for a seed', async (t) => {
+  const run = async () => {
+    const s = await startSandboxServer({ failureRate: 0.5, seed: 7 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 16; i++) {
+      const r = await fetch(`${s.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer k' },
+        body: JSON.stringify({ messages: [{ role: 'user', content: `load ${i}` }] }),
+      });
+      await r.arrayBuffer();
+      statuses.push(r.status);
+    }
+    await s.close();
+    return statuses;
+  };
+  const a = await run();
+  t.same(await run(), a, 'same seed, same outcomes');
+  t.ok(a.some((s) => s === 200) && a.some((s) => s !== 200), `mixed: ${a.join(',')}`);
+  t.ok(a.every((s) => [200, 429, 500, 503].includes(s)));
+
+  const r = await fetch(`${server.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer k', 'x-sandbox-failure-rate': '1' },
+    body: JSON.stringify({ messages: [{ role: 'user', content: 'forced' }] }),
+  });
+  t.ok([429, 500, 503].includes(r.status), 'per-request failure rate');
+  await r.arrayBuffer();
+});
+
+t.test('network failures are retryable', async (t) => {
+  const s = await startSandboxServer();
+  await s.close();
+  const e = await failure(
+    api.ask(
+      { prompt: 'anyone there', mode: 'standard', signal: new AbortController().signal },
+      { settings: { ...settings, apiBaseUrl: s.url }, fetch },
+    ),
+  );
+  t.equal(e.status, 'failed');
+  t.equal(e.retryable, true);
+  t.match(e.message, /network error/);
+});
+
+t.test('reset() clears stats and attempt counters', async (t) => {
+  const s = await startSandboxServer();
+  const c = { settings: { ...settings, apiBaseUrl: s.url }, fetch };
+  const job = {
+    prompt: 'reset me #fail:503x1',
+    mode: 'standard' as const,
+    signal: new AbortController().signal,
+  };
+  t.equal((await failure(api.ask(job, c))).status, 'failed');
+  s.reset();
+  t.same(s.stats.requests, []);
+  t.equal((await failure(api.ask(job, c))).status, 'failed', 'counts again from zero');
+  t.ok(await api.ask(job, c));
+  await s.close();
+});

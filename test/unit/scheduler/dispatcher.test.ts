@@ -1,0 +1,479 @@
+import t from 'tap';
+import { Dispatcher, type LeaseMessage } from '../../../services/scheduler/dispatcher.js';
+import type { QueueItem } from '../../../services/scheduler/fair-queue.js';
+import type { CrawlerNode } from '../../../services/scheduler/nodes.js';
+import type { Channel } from '../../../services/shared/platforms.js';
+
+const T0 = 1_700_000_000_000;
+const LEASE_MS = 120_000;
+const REGION_WAIT_MS = 60_000;
+
+function item(taskId: string, userId: number, seq: number, extra: Partial<QueueItem> = {}) {
+  return {
+    id: `${taskId}-${seq}`,
+    taskId,
+    userId,
+    seq,
+    platform: 'sandbox',
+    mode: 'standard',
+    prompt: `prompt ${seq}`,
+    screenshot: 0,
+    regionCode: null,
+    notBefore: 0,
+    lastNode: null,
+    attempts: 0,
+    ...extra,
+  } satisfies QueueItem;
+}
+
+function node(id: string, capacity: number, extra: Partial<CrawlerNode> = {}): CrawlerNode {
+  return {
+    id,
+    capacity,
+    regions: [],
+    channels: ['api', 'web'],
+    platforms: ['sandbox', 'chatgpt', 'claude'],
+    ...extra,
+  };
+}
+
+interface Options {
+  nodes?: CrawlerNode[];
+  caps?: Record<string, number>;
+  channels?: Record<string, Channel>;
+  /** Sub task ids whose claim returns false / throws. */
+  claimFalse?: string[];
+  claimThrows?: string[];
+  /** Node ids whose send throws. */
+  sendThrows?: Record<string, string>;
+}
+
+function harness(o: Options = {}) {
+  const clock = { time: T0, now: () => clock.time };
+  const log: string[] = [];
+  const calls = {
+    claim: [] as { id: string; node: string; token: string; expiresAt: number }[],
+    send: [] as { node: string; lease: LeaseMessage }[],
+    giveBack: [] as { lease: LeaseMessage; message: string }[],
+    failPending: [] as { item: QueueItem; message: string }[],
+  };
+  const state = { nodes: o.nodes ?? [node('n1', 2)] };
+  const d = new Dispatcher({
+    clock,
+    nodes: () => state.nodes,
+    channelOf: (platform) => o.channels?.[platform] ?? 'api',
+    capOf: (platform) => o.caps?.[platform] ?? 100,
+    leaseMs: LEASE_MS,
+    regionWaitMs: REGION_WAIT_MS,
+    claim: async (it, nodeId, token, expiresAt) => {
+      log.push(`claim ${it.id}`);
+      calls.claim.push({ id: it.id, node: nodeId, token, expiresAt });
+      if (o.claimThrows?.includes(it.id)) throw new Error('mongo down');
+      return !o.claimFalse?.includes(it.id);
+    },
+    send: async (nodeId, lease) => {
+      log.push(`send ${lease.subTaskId}`);
+      calls.send.push({ node: nodeId, lease });
+      const refusal = o.sendThrows?.[nodeId];
+      if (refusal !== undefined) throw new Error(refusal);
+    },
+    giveBack: async (lease, message) => {
+      calls.giveBack.push({ lease, message });
+    },
+    failPending: async (it, message) => {
+      calls.failPending.push({ item: it, message });
+    },
+  });
+  return { d, clock, calls, log, state };
+}
+
+const sentIds = (calls: { send: { lease: LeaseMessage }[] }) =>
+  calls.send.map((s) => s.lease.subTaskId);
+
+t.test('dispatch leases up to node capacity', async (t) => {
+  const { d, calls } = harness({ nodes: [node('n1', 2)] });
+  for (let seq = 0; seq < 5; seq++) d.queue.add(item('T', 1, seq));
+  t.equal(await d.dispatch(), 2);
+  t.strictSame(sentIds(calls), ['T-0', 'T-1']);
+  t.strictSame(
+    calls.send.map((s) => s.node),
+    ['n1', 'n1'],
+  );
+  t.equal(d.inFlightCount, 2);
+  t.equal(d.busy('n1'), 2);
+  t.equal(d.platformLoad('sandbox'), 2);
+  t.equal(d.isInFlight('T-0'), true);
+  t.equal(d.isInFlight('T-2'), false);
+  t.equal(d.queue.size, 3);
+  t.equal(await d.dispatch(), 0, 'node full');
+  t.equal(calls.claim.length, 2);
+  t.equal(d.queue.size, 3);
+});
+
+t.test('dispatch spreads over nodes by free slots', async (t) => {
+  const { d, calls } = harness({ nodes: [node('n1', 2), node('n2', 3)] });
+  for (let seq = 0; seq < 10; seq++) d.queue.add(item('T', 1, seq));
+  t.equal(await d.dispatch(), 5);
+  t.strictSame(
+    calls.send.map((s) => s.node),
+    ['n2', 'n1', 'n2', 'n1', 'n2'],
+  );
+  t.equal(d.busy('n1'), 2);
+  t.equal(d.busy('n2'), 3);
+  t.equal(d.queue.size, 5);
+});
+
+t.test('dispatch respects the platform cap', async (t) => {
+  const { d, calls } = harness({
+    nodes: [node('n1', 10), node('n2', 10)],
+    caps: { chatgpt: 2, claude: 1 },
+  });
+  for (let seq = 0; seq < 4; seq++) d.queue.add(item('C', 1, seq, { platform: 'chatgpt' }));
+  for (let seq = 0; seq < 3; seq++) d.queue.add(item('A', 2, seq, { platform: 'claude' }));
+  for (let seq = 0; seq < 2; seq++) d.queue.add(item('S', 3, seq, { platform: 'sandbox' }));
+  t.equal(await d.dispatch(), 5);
+  t.strictSame(sentIds(calls).sort(), ['A-0', 'C-0', 'C-1', 'S-0', 'S-1']);
+  t.equal(d.platformLoad('chatgpt'), 2);
+  t.equal(d.platformLoad('claude'), 1);
+  t.equal(d.platformLoad('sandbox'), 2);
+  t.equal(d.platformLoad('gemini'), 0);
+  t.equal(d.queue.size, 4);
+  t.equal(await d.dispatch(), 0, 'capped platforms wait');
+  d.release('C-0');
+  t.equal(await d.dispatch(), 1);
+  t.strictSame(sentIds(calls).slice(5), ['C-2']);
+});
+
+t.test('no nodes: nothing is taken from the queue', async (t) => {
+  const { d, calls } = harness({ nodes: [] });
+  d.queue.add(item('T', 1, 0));
+  t.equal(await d.dispatch(), 0);
+  t.equal(d.queue.size, 1);
+  t.equal(calls.claim.length, 0);
+});
+
+t.test('items not due stay queued until the clock reaches notBefore', async (t) => {
+  const { d, clock, calls } = harness();
+  d.queue.add(item('T', 1, 0, { notBefore: T0 + 5000 }));
+  t.equal(await d.dispatch(), 0);
+  t.equal(d.queue.size, 1);
+  clock.time = T0 + 5000;
+  t.equal(await d.dispatch(), 1);
+  t.strictSame(sentIds(calls), ['T-0']);
+});
+
+t.test('items whose region no node serves are skipped, not lost', async (t) => {
+  const { d, calls } = harness({ nodes: [node('n1', 2, { regions: ['110000'] })] });
+  d.queue.add(item('T', 1, 0, { regionCode: '440000' }));
+  d.queue.add(item('T', 1, 1, { regionCode: '110000' }));
+  t.equal(await d.dispatch(), 1);
+  t.strictSame(sentIds(calls), ['T-1']);
+  t.equal(d.queue.has('T-0'), true);
+});
+
+t.test('a retry avoids the node of its last attempt when another has room', async (t) => {
+  const { d, calls } = harness({ nodes: [node('n1', 2), node('n2', 1)] });
+  d.queue.add(item('T', 1, 0, { lastNode: 'n1', attempts: 1 }));
+  t.equal(await d.dispatch(), 1);
+  t.equal(calls.send[0]?.node, 'n2');
+});
+
+t.test('lease message fields', async (t) => {
+  const { d, calls } = harness({ channels: { chatgpt: 'web' } });
+  d.queue.add(
+    item('T', 7, 3, {
+      platform: 'chatgpt',
+      mode: 'search',
+      prompt: 'best running shoes',
+      screenshot: 2,
+      regionCode: null,
+      attempts: 2,
+    }),
+  );
+  d.queue.add(item('U', 8, 0));
+  t.equal(await d.dispatch(), 2);
+  const [claim] = calls.claim;
+  const [sent] = calls.send;
+  t.ok(claim && sent);
+  t.match(sent!.lease.token, /^[0-9a-f]{32}$/);
+  t.strictSame(sent!.lease, {
+    subTaskId: 'T-3',
+    taskId: 'T',
+    token: claim!.token,
+    expiresAt: T0 + LEASE_MS,
+    leaseMs: LEASE_MS,
+    platform: 'chatgpt',
+    channel: 'web',
+    mode: 'search',
+    prompt: 'best running shoes',
+    screenshot: 2,
+    regionCode: null,
+    attempt: 3,
+  });
+  t.strictSame(claim, {
+    id: 'T-3',
+    node: 'n1',
+    token: sent!.lease.token,
+    expiresAt: T0 + LEASE_MS,
+  });
+  t.equal(calls.send[1]?.lease.attempt, 1, 'first attempt');
+  t.equal(calls.send[1]?.lease.channel, 'api');
+  t.not(calls.send[1]?.lease.token, sent!.lease.token, 'one token per lease');
+});
+
+t.test('claims are all made before any lease is sent', async (t) => {
+  const { d, log } = harness({ nodes: [node('n1', 3)] });
+  for (let seq = 0; seq < 3; seq++) d.queue.add(item('T', 1, seq));
+  t.equal(await d.dispatch(), 3);
+  t.strictSame(log.slice(0, 3), ['claim T-0', 'claim T-1', 'claim T-2']);
+  t.strictSame(log.slice(3).sort(), ['send T-0', 'send T-1', 'send T-2']);
+});
+
+t.test('a failed claim releases the slot and sends nothing', async (t) => {
+  const { d, calls } = harness({ nodes: [node('n1', 2)], claimFalse: ['T-0'] });
+  for (let seq = 0; seq < 4; seq++) d.queue.add(item('T', 1, seq));
+  t.equal(await d.dispatch(), 1);
+  t.strictSame(
+    calls.claim.map((c) => c.id),
+    ['T-0', 'T-1'],
+  );
+  t.strictSame(sentIds(calls), ['T-1']);
+  t.equal(calls.giveBack.length, 0);
+  t.equal(d.isInFlight('T-0'), false);
+  t.equal(d.inFlightCount, 1);
+  t.equal(d.busy('n1'), 1);
+  t.equal(d.platformLoad('sandbox'), 1);
+  t.equal(d.queue.has('T-0'), false, 'no longer pending: dropped from the queue');
+  t.equal(await d.dispatch(), 1, 'the freed slot is used by the next pass');
+  t.strictSame(sentIds(calls), ['T-1', 'T-2']);
+});
+
+t.test('a claim that throws counts as failed', async (t) => {
+  const { d, calls } = harness({ nodes: [node('n1', 2)], claimThrows: ['T-0'] });
+  d.queue.add(item('T', 1, 0));
+  d.queue.add(item('T', 1, 1));
+  t.equal(await d.dispatch(), 1);
+  t.strictSame(sentIds(calls), ['T-1']);
+  t.equal(d.isInFlight('T-0'), false);
+  t.equal(d.busy('n1'), 1);
+});
+
+t.test('a send that throws gives the lease back and releases the slot', async (t) => {
+  const { d, calls } = harness({
+    nodes: [node('n1', 1), node('n2', 1)],
+    sendThrows: { n1: 'at capacity (1)' },
+  });
+  d.queue.add(item('T', 1, 0));
+  d.queue.add(item('T', 1, 1));
+  t.equal(await d.dispatch(), 1);
+  t.strictSame(
+    calls.send.map((s) => [s.node, s.lease.subTaskId]),
+    [
+      ['n1', 'T-0'],
+      ['n2', 'T-1'],
+    ],
+  );
+  t.equal(calls.giveBack.length, 1);
+  t.equal(calls.giveBack[0]!.lease, calls.send[0]!.lease, 'the lease that was sent');
+  t.equal(calls.giveBack[0]!.message, 'crawler node n1 did not take the work: at capacity (1)');
+  t.equal(d.isInFlight('T-0'), false);
+  t.equal(d.isInFlight('T-1'), true);
+  t.equal(d.busy('n1'), 0);
+  t.equal(d.busy('n2'), 1);
+  t.equal(d.platformLoad('sandbox'), 1);
+  t.equal(d.inFlightCount, 1);
+});
+
+t.test('release frees capacity for the next dispatch', async (t) => {
+  const { d, calls } = harness({ nodes: [node('n1', 1)] });
+  for (let seq = 0; seq < 3; seq++) d.queue.add(item('T', 1, seq));
+  t.equal(await d.dispatch(), 1);
+  t.equal(await d.dispatch(), 0);
+  d.release('T-0');
+  t.equal(d.busy('n1'), 0);
+  t.equal(d.platformLoad('sandbox'), 0);
+  t.equal(d.inFlightCount, 0);
+  t.equal(await d.dispatch(), 1);
+  t.strictSame(sentIds(calls), ['T-0', 'T-1']);
+  d.release('T-1');
+  d.release('T-1');
+  d.release('unknown');
+  t.equal(d.busy('n1'), 0, 'releasing twice or an unknown id is a no-op');
+  t.equal(d.inFlightCount, 0);
+});
+
+t.test('resetInFlight rebuilds the in-flight view', async (t) => {
+  const { d, calls } = harness({ nodes: [node('n1', 2), node('n2', 2)], caps: { chatgpt: 2 } });
+  d.resetInFlight([
+    { id: 'x', node: 'n1', platform: 'chatgpt' },
+    { id: 'y', node: 'n1', platform: 'sandbox' },
+    { id: 'z', node: 'n2', platform: 'chatgpt' },
+    { id: 'z', node: 'n2', platform: 'chatgpt' },
+  ]);
+  t.equal(d.inFlightCount, 3, 'duplicates count once');
+  t.equal(d.busy('n1'), 2);
+  t.equal(d.busy('n2'), 1);
+  t.equal(d.platformLoad('chatgpt'), 2);
+  t.equal(d.platformLoad('sandbox'), 1);
+  t.equal(d.isInFlight('x'), true);
+
+  d.queue.add(item('C', 1, 0, { platform: 'chatgpt' }));
+  d.queue.add(item('S', 2, 0));
+  d.queue.add(item('S', 2, 1));
+  t.equal(await d.dispatch(), 1, 'chatgpt at cap, one free slot on n2');
+  t.strictSame(
+    calls.send.map((s) => [s.node, s.lease.subTaskId]),
+    [['n2', 'S-0']],
+  );
+
+  d.resetInFlight([{ id: 'x', node: 'n1', platform: 'chatgpt' }]);
+  t.equal(d.inFlightCount, 1, 'previous state is cleared');
+  t.equal(d.isInFlight('S-0'), false);
+  t.equal(d.busy('n1'), 1);
+  t.equal(d.busy('n2'), 0);
+  t.equal(d.platformLoad('chatgpt'), 1);
+  t.equal(d.platformLoad('sandbox'), 0);
+
+  d.resetInFlight([]);
+  t.equal(d.inFlightCount, 0);
+  t.equal(d.busy('n1'), 0);
+  t.equal(await d.dispatch(), 2);
+});
+
+t.test('release after resetInFlight frees the stored lease', async (t) => {
+  const { d } = harness({ nodes: [node('n1', 1)] });
+  d.resetInFlight([{ id: 'old', node: 'n1', platform: 'sandbox' }]);
+  d.queue.add(item('T', 1, 0));
+  t.equal(await d.dispatch(), 0);
+  d.release('old');
+  t.equal(await d.dispatch(), 1);
+});
+
+// The queue can hold an id that is already in flight (e.g. the scheduler's
+// requeue read the sub task as pending just before a dispatch claimed it). The
+// second claim then fails, as it should, but the failure releases the slot of
+// the lease that is really running.
+t.test('a failed claim of an item already in flight keeps that lease counted', async (t) => {
+  const { d, calls } = harness({ nodes: [node('n1', 2)], claimFalse: ['T-0'] });
+  d.resetInFlight([{ id: 'T-0', node: 'n1', platform: 'sandbox' }]);
+  d.queue.add(item('T', 1, 0));
+  t.equal(await d.dispatch(), 0);
+  t.equal(calls.send.length, 0);
+  t.equal(d.isInFlight('T-0'), true, 'the running lease is still in flight');
+  t.equal(d.busy('n1'), 1, 'and still holds its slot on n1');
+  t.equal(d.platformLoad('sandbox'), 1);
+});
+
+t.test('sweepRegions', async (t) => {
+  t.test('fails items of a region no node serves only after regionWaitMs', async (t) => {
+    const { d, clock, calls } = harness({ nodes: [node('n1', 2, { regions: ['110000'] })] });
+    d.queue.add(item('T', 1, 0, { regionCode: '440000' }));
+    d.queue.add(item('T', 1, 1, { regionCode: '110000' }));
+    d.queue.add(item('T', 1, 2));
+    t.equal(await d.sweepRegions(), 0);
+    const waiting = [...d.queue.items()].find((i) => i.id === 'T-0')!;
+    t.equal(waiting.waitingSince, T0, 'waiting since the first sweep');
+    t.equal(
+      [...d.queue.items()].find((i) => i.id === 'T-1')!.waitingSince,
+      undefined,
+      'served region',
+    );
+    t.equal([...d.queue.items()].find((i) => i.id === 'T-2')!.waitingSince, undefined, 'no region');
+
+    clock.time = T0 + REGION_WAIT_MS - 1;
+    t.equal(await d.sweepRegions(), 0);
+    t.equal(waiting.waitingSince, T0, 'not reset by later sweeps');
+    t.equal(calls.failPending.length, 0);
+
+    clock.time = T0 + REGION_WAIT_MS;
+    t.equal(await d.sweepRegions(), 1);
+    t.equal(calls.failPending.length, 1);
+    t.equal(calls.failPending[0]!.item.id, 'T-0');
+    t.equal(
+      calls.failPending[0]!.message,
+      'no crawler node with an active proxy serves region 440000 (waited 60 s)',
+    );
+    t.equal(d.queue.has('T-0'), false);
+    t.equal(d.queue.size, 2);
+    t.equal(await d.sweepRegions(), 0);
+  });
+
+  t.test('no nodes at all: regioned items wait, others are untouched', async (t) => {
+    const { d, clock, calls } = harness({ nodes: [] });
+    d.queue.add(item('T', 1, 0, { regionCode: '110000' }));
+    d.queue.add(item('T', 1, 1));
+    await d.sweepRegions();
+    clock.time = T0 + REGION_WAIT_MS;
+    t.equal(await d.sweepRegions(), 1);
+    t.strictSame(
+      calls.failPending.map((f) => f.item.id),
+      ['T-0'],
+    );
+    t.equal(d.queue.has('T-1'), true);
+  });
+
+  t.test('items not yet due do not start waiting', async (t) => {
+    const { d, clock, calls } = harness({ nodes: [] });
+    d.queue.add(item('T', 1, 0, { regionCode: '440000', notBefore: T0 + 10_000 }));
+    t.equal(await d.sweepRegions(), 0);
+    t.equal([...d.queue.items()][0]!.waitingSince, undefined);
+    clock.time = T0 + 10_000;
+    t.equal(await d.sweepRegions(), 0);
+    t.equal([...d.queue.items()][0]!.waitingSince, T0 + 10_000, 'waits from when it became due');
+    clock.time = T0 + 10_000 + REGION_WAIT_MS - 1;
+    t.equal(await d.sweepRegions(), 0);
+    clock.time = T0 + 10_000 + REGION_WAIT_MS;
+    t.equal(await d.sweepRegions(), 1);
+    t.equal(calls.failPending.length, 1);
+  });
+
+  t.test('a node that appears clears waitingSince', async (t) => {
+    const { d, clock, calls, state } = harness({ nodes: [] });
+    d.queue.add(item('T', 1, 0, { regionCode: '440000' }));
+    const waiting = [...d.queue.items()][0]!;
+    await d.sweepRegions();
+    t.equal(waiting.waitingSince, T0);
+
+    clock.time = T0 + REGION_WAIT_MS / 2;
+    state.nodes = [node('gz', 1, { regions: ['440000'] })];
+    t.equal(await d.sweepRegions(), 0);
+    t.equal(waiting.waitingSince, undefined);
+    t.equal('waitingSince' in waiting, false);
+
+    // The node goes away again: the wait starts over.
+    clock.time = T0 + REGION_WAIT_MS;
+    state.nodes = [];
+    t.equal(await d.sweepRegions(), 0);
+    t.equal(waiting.waitingSince, T0 + REGION_WAIT_MS);
+    clock.time = T0 + 2 * REGION_WAIT_MS - 1;
+    t.equal(await d.sweepRegions(), 0);
+    clock.time = T0 + 2 * REGION_WAIT_MS;
+    t.equal(await d.sweepRegions(), 1);
+    t.equal(calls.failPending.length, 1);
+  });
+
+  t.test('a full node still serves its region', async (t) => {
+    const { d, clock, calls } = harness({ nodes: [node('gz', 1, { regions: ['440000'] })] });
+    d.resetInFlight([{ id: 'busy', node: 'gz', platform: 'sandbox' }]);
+    d.queue.add(item('T', 1, 0, { regionCode: '440000' }));
+    await d.sweepRegions();
+    clock.time = T0 + 10 * REGION_WAIT_MS;
+    t.equal(await d.sweepRegions(), 0);
+    t.equal(calls.failPending.length, 0);
+  });
+
+  t.test('the node must also have the platform and its channel', async (t) => {
+    const { d, clock, calls } = harness({
+      nodes: [node('gz', 1, { regions: ['440000'], channels: ['web'], platforms: ['claude'] })],
+      channels: { claude: 'web' },
+    });
+    d.queue.add(item('A', 1, 0, { regionCode: '440000', platform: 'claude' }));
+    d.queue.add(item('B', 1, 0, { regionCode: '440000', platform: 'chatgpt' }));
+    d.queue.add(item('C', 1, 0, { regionCode: '440000', platform: 'sandbox' }));
+    await d.sweepRegions();
+    clock.time = T0 + REGION_WAIT_MS;
+    t.equal(await d.sweepRegions(), 2);
+    t.strictSame(calls.failPending.map((f) => f.item.id).sort(), ['B-0', 'C-0']);
+    t.equal(d.queue.has('A-0'), true);
+  });
+});
