@@ -130,7 +130,7 @@ const config = loadConfig({
   RATE_LIMIT_BURST: '1000000',
   MAX_UNFINISHED_SUBTASKS: '100000000',
 });
-const broker = createBroker(config, config.services);
+const broker = await createBroker(config, config.services);
 
 let failed = false;
 /** Our own connection to the bench database: server identification and the final drop. */

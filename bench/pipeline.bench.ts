@@ -14,7 +14,8 @@
  *      per page. BENCH_SKIP_WEB=1 skips it.
  * Run through bench/pipeline.sh, which starts NATS and the MongoDB-wire server
  * and passes BENCH_NATS_URL, BENCH_MONGO_URL and BENCH_DB_PIDS. Other knobs:
- * BENCH_SAMPLE_MS (MongoDB `processing` sampling, default 100).
+ * BENCH_SAMPLE_MS (MongoDB `processing` sampling, default 100), BENCH_TRACE=1
+ * (timing probes in every node, see bench/pipeline.node.ts), BENCH_EXPERIMENT.
  */
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -68,8 +69,10 @@ const WEB_SUBTASKS = envInt('BENCH_WEB_SUBTASKS', 120, 1);
 const WEB_CAPACITY = envInt('BENCH_WEB_CAPACITY', 4, 1);
 const SAMPLE_MS = envInt('BENCH_SAMPLE_MS', 100, 10);
 const SKIP_WEB = process.env.BENCH_SKIP_WEB === '1';
+/** A scheduling change tried by bench/pipeline.node.ts (see there); implies BENCH_TRACE=1. */
+const EXPERIMENT = process.env.BENCH_EXPERIMENT?.trim() ?? '';
 /** Nodes run bench/pipeline.node.ts (timing probes) instead of bin/serve.ts, and report them. */
-const TRACE = process.env.BENCH_TRACE === '1';
+const TRACE = process.env.BENCH_TRACE === '1' || EXPERIMENT !== '';
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -421,6 +424,7 @@ const baseEnv: Record<string, string> = {
   RATE_LIMIT_BURST: '1000000',
   MAX_UNFINISHED_SUBTASKS: '100000000',
   DEFAULT_PLATFORM_CONCURRENCY: '1000',
+  ...(EXPERIMENT ? { BENCH_EXPERIMENT: EXPERIMENT } : {}),
 };
 
 function serve(name: string, env: Record<string, string>): Child {
@@ -734,7 +738,7 @@ try {
   await Promise.all([scheduler, ...crawlers].map(ready));
   const base = apiUrl!;
 
-  probe = createBroker(
+  probe = await createBroker(
     loadConfig({ ...baseEnv, SERVICES: 'api', NODE_ID: `bench-${suffix}`, LOG_LEVEL: 'warn' }),
     [],
   );
@@ -803,7 +807,8 @@ try {
   out('== a) API channel (sandbox)');
   out(
     `sub tasks ${SUBTASKS} (${a.taskIds.length} tasks of up to ${PROMPTS_PER_TASK} prompts x 1 platform), ` +
-      `capacity ${NODES} nodes x ${CAPACITY} = ${apiCapacity}, platform latency ${LATENCY_MS} ms`,
+      `capacity ${NODES} nodes x ${CAPACITY} = ${apiCapacity}, platform latency ${LATENCY_MS} ms` +
+      (EXPERIMENT ? `, EXPERIMENT ${EXPERIMENT} (not the product's behaviour)` : ''),
   );
   out(
     `wall time ${s(wall)} (first submit to last task final; seen by the poller at ${s(a.observedEnd - a.submitStart)})`,

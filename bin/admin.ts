@@ -56,7 +56,7 @@ try {
 } catch (err) {
   fail((err as Error).message);
 }
-const broker = createBroker(config, ['users']);
+const broker = await createBroker(config, ['users']);
 
 async function run(): Promise<unknown> {
   switch (command) {

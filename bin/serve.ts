@@ -20,7 +20,7 @@ function loadOrExit(): Config {
 
 const config = loadOrExit();
 const args = new Set(process.argv.slice(2));
-const broker = createBroker(config);
+const broker = await createBroker(config);
 
 let stopping = false;
 async function stop(code: number): Promise<void> {

@@ -1,33 +1,32 @@
 /**
  * Service factories by name, and the broker of a process: the roles its
- * config selects, with the node metadata crawler nodes advertise.
+ * config selects, with the node metadata crawler nodes advertise. Factories
+ * load on demand, so an api node or the admin CLI never loads the browser stack.
  */
 import { ServiceBroker, type ServiceSchema } from 'moleculer';
 import { brokerOptions } from '../moleculer.config.js';
-import { crawlerAdvert } from '../crawler/advert.js';
-import { crawlerService } from '../crawler/crawler.service.js';
 import type { Config, ServiceName } from './shared/config.js';
 import type { Clock } from './shared/clock.js';
-import { apiService } from './api/api.service.js';
-import { schedulerService } from './scheduler/scheduler.service.js';
-import { tasksService } from './tasks/tasks.service.js';
-import { usersService } from './users/users.service.js';
 
-const FACTORIES: Record<ServiceName, (config: Config, clock?: Clock) => ServiceSchema> = {
-  api: apiService,
-  tasks: tasksService,
-  users: usersService,
-  scheduler: schedulerService,
-  crawler: crawlerService,
+type Factory = (config: Config, clock?: Clock) => ServiceSchema;
+
+const FACTORIES: Record<ServiceName, () => Promise<Factory>> = {
+  api: async () => (await import('./api/api.service.js')).apiService,
+  tasks: async () => (await import('./tasks/tasks.service.js')).tasksService,
+  users: async () => (await import('./users/users.service.js')).usersService,
+  scheduler: async () => (await import('./scheduler/scheduler.service.js')).schedulerService,
+  crawler: async () => (await import('../crawler/crawler.service.js')).crawlerService,
 };
 
-export function createBroker(
+export async function createBroker(
   config: Config,
   names: readonly ServiceName[] = config.services,
   clock?: Clock,
-): ServiceBroker {
-  const metadata = names.includes('crawler') ? { crawler: crawlerAdvert(config) } : {};
+): Promise<ServiceBroker> {
+  const metadata = names.includes('crawler')
+    ? { crawler: (await import('../crawler/advert.js')).crawlerAdvert(config) }
+    : {};
   const broker = new ServiceBroker(brokerOptions(config, metadata));
-  for (const name of names) broker.createService(FACTORIES[name](config, clock));
+  for (const name of names) broker.createService((await FACTORIES[name]())(config, clock));
   return broker;
 }

@@ -9,7 +9,9 @@ import { Client } from './http.js';
 import { runProcess, startProcess, type Running } from './processes.js';
 import { mongoUrl, natsUrl, uniqueDbName } from './servers.js';
 import type { TapLike } from './cluster.js';
-import { until } from './wait.js';
+import { FINAL_TASK, until } from './wait.js';
+import type { z } from 'zod';
+import { envelopeOf, resultDataSchema } from '../../services/api/contract.js';
 
 export interface ClusterOptions {
   crawlers?: number;
@@ -27,7 +29,14 @@ export interface Cluster {
   nodes: Map<string, Running>;
   startNode(id: string, services: string, extra?: Record<string, string>): Promise<Running>;
   db(): Promise<mongoose.Connection>;
+  /** Submits a batch and returns its taskId. */
+  submit(body: unknown): Promise<string>;
+  /** Waits for the task to be final and returns its full result. */
+  finished(taskId: string, timeoutMs?: number): Promise<ResultData>;
 }
+
+type ResultData = z.infer<typeof resultDataSchema>;
+const M = '/api/business/monitor';
 
 export async function startCluster(t: TapLike, o: ClusterOptions = {}): Promise<Cluster> {
   const sandbox = await startSandboxServer({ latencyMs: o.sandboxLatencyMs ?? 200 });
@@ -84,7 +93,6 @@ export async function startCluster(t: TapLike, o: ClusterOptions = {}): Promise<
     const r = await client.post('/api/business/auth/token', { apiKey });
     return r.status === 200 ? (r.body.data.accessToken as string) : undefined;
   });
-  // Every crawler node must be known to the scheduler before work is submitted.
   return {
     client,
     token,
@@ -95,6 +103,24 @@ export async function startCluster(t: TapLike, o: ClusterOptions = {}): Promise<
     async db() {
       conn ??= await mongoose.createConnection(env.MONGO_URL!, { dbName }).asPromise();
       return conn;
+    },
+    async submit(body) {
+      const res = await client.post(`${M}/task/batch/shared`, body, token);
+      if (res.status !== 200) throw new Error(res.text);
+      return res.body.data.taskId as string;
+    },
+    async finished(taskId, timeoutMs = 120_000) {
+      await until(
+        `task ${taskId} to finish`,
+        async () => {
+          const s = await client.get(`${M}/task/status/${taskId}`, token);
+          return FINAL_TASK.includes(s.body.data.status) ? true : undefined;
+        },
+        timeoutMs,
+        250,
+      );
+      const res = await client.get(`${M}/task/result/${taskId}`, token);
+      return envelopeOf(resultDataSchema).parse(res.body).data;
     },
   };
 }

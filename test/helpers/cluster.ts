@@ -41,7 +41,7 @@ export async function startEmbedded(
     RATE_LIMIT_BURST: '1000',
     ...env,
   });
-  const broker = createBroker(config, config.services, clock);
+  const broker = await createBroker(config, config.services, clock);
   await broker.start();
   const port = broker.getLocalService('api')!.settings.port as number;
   const client = new Client(`http://127.0.0.1:${port}`);

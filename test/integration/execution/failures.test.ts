@@ -44,7 +44,8 @@ async function runToEnd(body: unknown) {
 }
 
 const requestsFor = (prompt: string) =>
-  sandbox.stats.requests.filter((r) => r.prompt === prompt && r.path === '/v1/chat/completions').length;
+  sandbox.stats.requests.filter((r) => r.prompt === prompt && r.path === '/v1/chat/completions')
+    .length;
 
 t.test('every failure class, retried only when retryable and only up to the limit', async (t) => {
   const prompts = [
@@ -57,8 +58,13 @@ t.test('every failure class, retried only when retryable and only up to the limi
     'too slow #fail:timeout',
     'declines #fail:refuse',
   ];
-  const { result, attempts } = await runToEnd({ prompts, platforms: [{ platform: 'sandbox', mode: 'search' }] });
-  const byPrompt = Object.fromEntries(result.subTaskList.map((s: { prompt: string }) => [s.prompt, s]));
+  const { result, attempts } = await runToEnd({
+    prompts,
+    platforms: [{ platform: 'sandbox', mode: 'search' }],
+  });
+  const byPrompt = Object.fromEntries(
+    result.subTaskList.map((s: { prompt: string }) => [s.prompt, s]),
+  );
   const expect: [string, string, number, RegExp | null][] = [
     ['plain question', 'completed', 1, null],
     ['flaky server #fail:500x1', 'completed', 2, null],
@@ -79,7 +85,10 @@ t.test('every failure class, retried only when retryable and only up to the limi
     t.ok(Number.isInteger(sub.time), `${prompt}: time is set once final`);
     if (status === 'completed') {
       t.ok(sub.answerContent.length > 0);
-      t.ok(sub.referenceList.length > sub.citationList.length && sub.citationList.length > 0, 'search mode: cited subset');
+      t.ok(
+        sub.referenceList.length > sub.citationList.length && sub.citationList.length > 0,
+        'search mode: cited subset',
+      );
     } else {
       t.equal(sub.answerContent, null);
     }
@@ -119,7 +128,8 @@ t.test('status and counters while running, completedAt set once at the end', asy
   t.equal(status.body.data.message, '6/6 completed, 0 failed');
   t.ok(status.body.data.completedAt >= status.body.data.createdAt);
   for (const sub of result.subTaskList) {
-    if (sub.mode === 'reasoning') t.ok(sub.reasoningProcess?.content, 'reasoning mode has reasoning');
+    if (sub.mode === 'reasoning')
+      t.ok(sub.reasoningProcess?.content, 'reasoning mode has reasoning');
     else t.equal(sub.reasoningProcess, null, 'standard mode has none');
     t.same(sub.referenceList, [], 'no search, no references');
   }

@@ -198,7 +198,10 @@ t.test('every bad variable is reported together in one CONFIG_INVALID error', as
   t.equal(byField.MONGO_DB, 'letters, digits, _ and - only, at most 60');
   t.equal(byField.TRANSPORTER, 'only nats:// transporters are supported');
   t.equal(byField.JWT_SECRET, 'must be at least 32 characters when set');
-  t.equal(byField.SERVICES, 'unknown service(s) mailer; valid: api, tasks, users, scheduler, crawler, all');
+  t.equal(
+    byField.SERVICES,
+    'unknown service(s) mailer; valid: api, tasks, users, scheduler, crawler, all',
+  );
 });
 
 t.test('a single bad variable is reported alone', async (t) => {

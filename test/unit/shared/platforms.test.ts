@@ -27,6 +27,8 @@ t.test('catalogue constants', async (t) => {
       'zhipu',
       'grok',
       'sandbox',
+      'sandbox-web',
+      'sandbox-cn',
     ],
   );
 });

@@ -9,7 +9,7 @@ import { planTask } from '../../../services/tasks/plan.js';
 import type { FieldProblem } from '../../../services/shared/errors.js';
 
 const VALID_NAMES =
-  'chatgpt, claude, gemini, perplexity, deepseek, doubao, kimi, qwen, yuanbao, wenxin, zhipu, grok, sandbox';
+  'chatgpt, claude, gemini, perplexity, deepseek, doubao, kimi, qwen, yuanbao, wenxin, zhipu, grok, sandbox, sandbox-web, sandbox-cn';
 
 function body(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
