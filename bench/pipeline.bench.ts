@@ -891,7 +891,7 @@ try {
     const memSamples: { m: Memory; running: number }[] = [];
     let lastMem = 0;
     const onSample = async () => {
-      if (now() - lastMem < 500) return;
+      if (now() - lastMem < 1000) return;
       lastMem = now();
       const running = (
         await Promise.all(
@@ -960,7 +960,8 @@ try {
     );
     out(
       `memory: idle ${mb(idle.rss)} RSS / ${mb(idle.pss)} PSS (${idle.processes} processes); ` +
-        `loaded (median of ${full.length} samples at ${maxRunning} pages) ${mb(loadedRss)} RSS / ${mb(loadedPss)} PSS; ` +
+        `loaded (median of ${full.length} samples at ${maxRunning} pages) ${mb(loadedRss)} RSS / ${mb(loadedPss)} PSS, ` +
+        `${med((m) => m.processes)} processes, ${med((m) => m.renderers)} renderers; ` +
         `after the run ${mb(warm.rss)} RSS / ${mb(warm.pss)} PSS (${warm.processes} processes, ${warm.renderers} renderers)`,
     );
     out(

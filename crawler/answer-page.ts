@@ -16,7 +16,7 @@ export function renderAnswerPage({ platformLabel, prompt, answer }: AnswerPageIn
   const references = answer.referenceList
     .map(
       (r) =>
-        `<li class="${cited.has(r.index) ? 'cited' : ''}"><span class="n">${r.index}</span> <a href="${escapeHtml(r.url)}">${escapeHtml(r.title)}</a> <span class="site">${escapeHtml(r.site)}</span></li>`,
+        `<li class="${cited.has(r.index) ? 'cited' : ''}"><span class="n">[${r.index}]</span> <a href="${escapeHtml(r.url)}">${escapeHtml(r.title)}</a> <span class="site">${escapeHtml(r.site)}</span></li>`,
     )
     .join('');
   const reasoning = answer.reasoningProcess
@@ -32,7 +32,9 @@ main{max-width:860px;margin:20px auto;padding:0 20px}
 .answer{background:#fff;border-radius:14px;padding:14px 20px;margin-top:14px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
 .reasoning{color:#52606d;border-left:3px solid #cbd2d9;padding-left:10px;margin-bottom:10px}
 sup.cite{color:#2563eb;font-weight:600}
-ol.refs li.cited{font-weight:600} .site{color:#7b8794;font-size:13px}
+ol.refs{list-style:none;padding-left:0} ol.refs li.cited{font-weight:600} .n{color:#2563eb;margin-right:4px} .site{color:#7b8794;font-size:13px}
+table{border-collapse:collapse;margin:8px 0} th,td{border:1px solid #cbd2d9;padding:4px 10px} th{background:#f4f6f8}
+blockquote{border-left:3px solid #93c5fd;margin:8px 0;padding:4px 12px;background:#eff6ff}
 ul.related{color:#2563eb}
 </style></head><body>
 <header>${escapeHtml(platformLabel)}</header>

@@ -61,6 +61,20 @@ export function renderMarkdown(markdown: string): string {
       out.push(`<pre><code>${escapeHtml(code.join('\n'))}</code></pre>`);
       continue;
     }
+    if (isTableRow(line) && i + 1 < lines.length && /^\s*\|?\s*:?-{3,}/.test(lines[i + 1]!)) {
+      flush();
+      closeList();
+      const rows: string[][] = [cells(line)];
+      i++;
+      while (i + 1 < lines.length && isTableRow(lines[i + 1]!)) rows.push(cells(lines[++i]!));
+      const [head, ...body] = rows;
+      out.push(
+        `<table><thead><tr>${head!.map((c) => `<th>${inline(c)}</th>`).join('')}</tr></thead><tbody>` +
+          body.map((r) => `<tr>${r.map((c) => `<td>${inline(c)}</td>`).join('')}</tr>`).join('') +
+          '</tbody></table>',
+      );
+      continue;
+    }
     const heading = /^(#{1,6})\s+(.*)$/.exec(line);
     const bullet = /^\s*[-*+]\s+(.*)$/.exec(line);
     const numbered = /^\s*\d+[.)]\s+(.*)$/.exec(line);
@@ -93,4 +107,17 @@ export function renderMarkdown(markdown: string): string {
   flush();
   closeList();
   return out.join('\n');
+}
+
+function isTableRow(line: string): boolean {
+  return /^\s*\|.*\|\s*$/.test(line);
+}
+
+function cells(line: string): string[] {
+  return line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((c) => c.trim());
 }

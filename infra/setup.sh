@@ -12,6 +12,7 @@ command -v nats-server >/dev/null 2>&1 || need_apt+=(nats-server)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 # CJK and emoji fonts, so screenshots of Chinese answers show text, not boxes.
 [ -d /usr/share/fonts/opentype/noto ] || need_apt+=(fonts-noto-cjk)
+[ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || need_apt+=(fonts-noto-color-emoji)
 local_mongo=""
 [ -n "${MONGO_URL:-}" ] || command -v mongod >/dev/null 2>&1 || local_mongo=1
 if [ -n "$local_mongo" ]; then

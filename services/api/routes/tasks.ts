@@ -28,7 +28,9 @@ export function taskRoutes(
       userId: userId(ctx),
       taskId: ctx.params.taskId,
     });
-    data.subTaskList.forEach((s) => absoluteScreenshot(s, publicBaseUrl ?? ctx.origin));
+    data.subTaskList.forEach((s) =>
+      absoluteScreenshot(s, publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`),
+    );
     ok(ctx, data);
   });
 
@@ -39,7 +41,7 @@ export function taskRoutes(
       subTaskId: ctx.params.subTaskId,
     };
     const data = await backend.call<Screenshotted>('tasks.subTaskResult', params);
-    ok(ctx, absoluteScreenshot(data, publicBaseUrl ?? ctx.origin));
+    ok(ctx, absoluteScreenshot(data, publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`));
   });
 
   router.get('/task/list', async (ctx) => {

@@ -15,19 +15,29 @@ t.test('kill -9 a crawler node holding leases: its work is redone elsewhere, onc
     platforms: [{ platform: 'sandbox', mode: 'standard' }],
   });
   const conn = await c.db();
-  const held = await until('crawler-1 to hold leases', async () => {
+  // Both nodes are busy once eight requests reached the platform (3 s answers, 4 slots each).
+  const held = await until('crawler-1 to be working on leases', async () => {
+    const working = c.sandbox.stats.byPath('/v1/chat/completions').length >= 8;
     const n = await conn
       .collection('subtasks')
       .countDocuments({ taskId, status: 'processing', leaseNode: 'crawler-1' });
-    return n > 0 ? n : undefined;
+    return working && n > 0 ? n : undefined;
   });
   c.nodes.get('crawler-1')!.child.kill('SIGKILL');
   const result = await c.finished(taskId, 120_000);
   t.equal(result.status, 'completed', `all done after losing ${held} leases`);
   t.equal(result.completedItems, 12);
   const docs = await conn.collection('subtasks').find({ taskId }).toArray();
-  const redone = docs.filter((d) => d.attempts === 2);
-  t.ok(redone.length >= held, `${redone.length} sub tasks were run again`);
+  t.equal(
+    c.sandbox.stats.byPath('/v1/chat/completions').length,
+    12 + held,
+    'the platform saw each sub task once, plus one re-run per lost lease',
+  );
+  const redone = docs.filter((d) => d.attempts >= 2);
+  t.ok(
+    redone.length >= held,
+    `${redone.length} sub tasks were run again: ${JSON.stringify(docs.map((d) => [d.attempts, d.lastNode]))}`,
+  );
   t.ok(
     redone.every((d) => d.lastNode === 'crawler-2'),
     'on the surviving node',

@@ -46,9 +46,9 @@ t.test('a full page', async (t) => {
   );
   t.equal(
     section(html, '<h4>Sources</h4><ol class="refs">', '</ol>'),
-    '<li class="cited"><span class="n">1</span> <a href="https://site1.example/page">Title 1</a> <span class="site">site1.example</span></li>' +
-      '<li class=""><span class="n">2</span> <a href="https://site2.example/page">Title 2</a> <span class="site">site2.example</span></li>' +
-      '<li class="cited"><span class="n">3</span> <a href="https://site3.example/page">Title 3</a> <span class="site">site3.example</span></li>',
+    '<li class="cited"><span class="n">[1]</span> <a href="https://site1.example/page">Title 1</a> <span class="site">site1.example</span></li>' +
+      '<li class=""><span class="n">[2]</span> <a href="https://site2.example/page">Title 2</a> <span class="site">site2.example</span></li>' +
+      '<li class="cited"><span class="n">[3]</span> <a href="https://site3.example/page">Title 3</a> <span class="site">site3.example</span></li>',
   );
   t.equal(
     section(html, '<h4>Related</h4><ul class="related">', '</ul>'),
@@ -100,8 +100,8 @@ t.test('references: cited ones are marked, fields are escaped', async (t) => {
   });
   t.equal(
     section(html, '<ol class="refs">', '</ol>'),
-    '<li class=""><span class="n">7</span> <a href="https://e.example/?a=1&amp;b=&quot;2&quot;">&lt;b&gt;T&lt;/b&gt;</a> <span class="site">e&amp;co</span></li>' +
-      '<li class="cited"><span class="n">8</span> <a href="https://site8.example/page">Title 8</a> <span class="site">site8.example</span></li>',
+    '<li class=""><span class="n">[7]</span> <a href="https://e.example/?a=1&amp;b=&quot;2&quot;">&lt;b&gt;T&lt;/b&gt;</a> <span class="site">e&amp;co</span></li>' +
+      '<li class="cited"><span class="n">[8]</span> <a href="https://site8.example/page">Title 8</a> <span class="site">site8.example</span></li>',
   );
 });
 

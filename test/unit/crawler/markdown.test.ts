@@ -227,3 +227,16 @@ t.test('no raw < or > from the input survives in any block', async (t) => {
     t.equal(html.includes(escapeHtml(word)), true, `${word} escaped`);
   }
 });
+
+t.test('tables', async (t) => {
+  t.equal(
+    renderMarkdown('| Brand | Price |\n| --- | --- |\n| **Acme** | $$ |\n| Globex | $ |'),
+    '<table><thead><tr><th>Brand</th><th>Price</th></tr></thead><tbody>' +
+      '<tr><td><strong>Acme</strong></td><td>$$</td></tr><tr><td>Globex</td><td>$</td></tr></tbody></table>',
+  );
+  t.equal(
+    renderMarkdown('| not a table |'),
+    '<p>| not a table |</p>',
+    'a lone row without a separator stays text',
+  );
+});
