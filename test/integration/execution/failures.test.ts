@@ -23,6 +23,20 @@ const svc = await startEmbedded(t, {
 const user = await svc.newUser();
 const M = '/api/business/monitor';
 
+// Every finish the cluster announces, to prove there is exactly one per task.
+const finishes = new Map<string, string[]>();
+await svc.broker.createService({
+  name: 'finish-probe',
+  events: {
+    'task.finished'(ctx: { params: { taskId: string; status: string } }) {
+      finishes.set(ctx.params.taskId, [
+        ...(finishes.get(ctx.params.taskId) ?? []),
+        ctx.params.status,
+      ]);
+    },
+  },
+});
+
 async function runToEnd(body: unknown) {
   const submitted = await svc.client.post(`${M}/task/batch/shared`, body, user.token);
   t.equal(submitted.status, 200, submitted.text);
@@ -37,6 +51,12 @@ async function runToEnd(body: unknown) {
     200,
   );
   const result = await svc.client.get(`${M}/task/result/${taskId}`, user.token);
+  await until('the finish event', async () => finishes.has(taskId), 5_000, 20);
+  t.same(
+    finishes.get(taskId),
+    [result.body.data.status],
+    'exactly one task.finished, with the final status',
+  );
   const conn = await svc.db();
   const docs = await conn.collection('subtasks').find({ taskId }).toArray();
   const attempts = Object.fromEntries(docs.map((d) => [d.prompt as string, d.attempts as number]));
