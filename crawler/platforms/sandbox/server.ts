@@ -332,25 +332,7 @@ export async function startSandboxServer(
       );
     }
     const failure = decideFailure(prompt, mode, req);
-    if (failure) rec.failure = failure;
-    switch (failure) {
-      case '401':
-      case 'login':
-        throw new HttpError(401, INVALID_KEY);
-      case '429':
-      case '500':
-      case '503': {
-        const [status, errorBody] = FAILURE_BODIES[failure];
-        rec.status = status;
-        sendJson(res, status, errorBody, failure === '429' ? { 'retry-after': '1' } : {});
-        return;
-      }
-      case 'timeout':
-        stall(req);
-        return;
-      default:
-        break;
-    }
+    if (answerFailure(failure, req, res, rec, INVALID_KEY)) return;
     const answer = answerFor(prompt, mode, failure);
     const model =
       typeof body.model === 'string' && body.model
@@ -374,6 +356,38 @@ export async function startSandboxServer(
     }
   }
 
+  /**
+   * Answers a failure directive the same way on both faces; true when the
+   * request is already answered (or deliberately left stalled).
+   */
+  function answerFailure(
+    failure: FailKind | undefined,
+    req: IncomingMessage,
+    res: ServerResponse,
+    rec: SandboxRequestRecord,
+    unauthorized: unknown,
+  ): boolean {
+    if (failure) rec.failure = failure;
+    switch (failure) {
+      case '401':
+      case 'login':
+        throw new HttpError(401, unauthorized);
+      case '429':
+      case '500':
+      case '503': {
+        const [status, errorBody] = FAILURE_BODIES[failure];
+        rec.status = status;
+        sendJson(res, status, errorBody, failure === '429' ? { 'retry-after': '1' } : {});
+        return true;
+      }
+      case 'timeout':
+        stall(req);
+        return true;
+      default:
+        return false;
+    }
+  }
+
   async function handleWeb(req: IncomingMessage, res: ServerResponse, rec: SandboxRequestRecord) {
     rec.channel = 'web';
     const body = parseJson(await readBody(req));
@@ -387,27 +401,10 @@ export async function startSandboxServer(
       });
     }
     const failure = decideFailure(prompt, mode, req);
-    if (failure) rec.failure = failure;
-    switch (failure) {
-      case '401':
-      case 'login':
-        throw new HttpError(401, {
-          error: { message: 'Your session has expired. Log in again.', code: 'login_required' },
-        });
-      case '429':
-      case '500':
-      case '503': {
-        const [status, errorBody] = FAILURE_BODIES[failure];
-        rec.status = status;
-        sendJson(res, status, errorBody, failure === '429' ? { 'retry-after': '1' } : {});
-        return;
-      }
-      case 'timeout':
-        stall(req);
-        return;
-      default:
-        break;
-    }
+    const loginRequired = {
+      error: { message: 'Your session has expired. Log in again.', code: 'login_required' },
+    };
+    if (answerFailure(failure, req, res, rec, loginRequired)) return;
     rec.status = 200;
     await stream(
       res,

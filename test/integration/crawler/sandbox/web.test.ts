@@ -8,6 +8,7 @@ import { MODES, type Mode } from '../../../../services/shared/platforms.js';
 import { sandboxDriver } from '../../../../crawler/platforms/sandbox/index.js';
 import { sandboxAnswer } from '../../../../crawler/platforms/sandbox/answers.js';
 import { startSandboxServer } from '../../../../crawler/platforms/sandbox/server.js';
+import { CHROMIUM_ARGS } from '../../../../crawler/browser.js';
 import {
   PlatformError,
   type Job,
@@ -18,16 +19,7 @@ const server = await startSandboxServer({ latencyMs: 60 });
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-  ],
+  args: CHROMIUM_ARGS,
 });
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
 t.teardown(async () => {
