@@ -661,6 +661,7 @@ interface TraceStats {
   node: string;
   windowMs: number;
   samples: Record<string, { n: number; p50: number; p90: number; max: number; sum: number }>;
+  firsts: Record<string, number>;
   eventLoopDelay: { p50: number; p99: number; max: number };
   dispatch?: {
     passes: number;
@@ -680,8 +681,24 @@ async function traceAll(probe: ServiceBroker, list: Child[], action: 'reset' | '
 }
 
 /** The timing probes of every node, slowest totals first. */
-function printTrace(stats: TraceStats[], capacity: number): void {
+function printTrace(stats: TraceStats[], capacity: number, from: number): void {
   out('-- timing probes (BENCH_TRACE=1): name n p50/p90/max ms, per node');
+  // The ramp-up: when each step first happened, after the first submit.
+  const first = (name: string) =>
+    Math.min(...stats.map((st) => st.firsts[name] ?? Infinity)) - from;
+  const steps = [
+    'handle tasks.submit',
+    'event task.created',
+    'dispatch pass (with picks)',
+    'ledger.claim',
+    'handle crawler.accept',
+    'call tasks.settle',
+  ];
+  out(
+    `ramp-up, first start after the first submit: ${steps
+      .map((n) => `${n} +${first(n).toFixed(0)} ms`)
+      .join(', ')}`,
+  );
   for (const st of stats) {
     const e = st.eventLoopDelay;
     out(
@@ -863,7 +880,7 @@ try {
     `retried sub tasks ${a.retried}${a.errors.length ? `; errors: ${a.errors.join(' | ')}` : ''}`,
   );
   out(`CPU during the run: ${cpuReport(cpu0, cpu1)}`);
-  if (TRACE) printTrace(await traceAll(probe, children, 'stats'), apiCapacity);
+  if (TRACE) printTrace(await traceAll(probe, children, 'stats'), apiCapacity, a.submitStart);
   if (a.subStatuses.completed !== SUBTASKS) failed = true;
 
   // b) web channel: replace the API crawler nodes with web ones.

@@ -43,7 +43,10 @@ const PREFETCH = Number(
 );
 
 const samples = new Map<string, number[]>();
+/** When each kind of sample first started (epoch ms), for the ramp-up. */
+const firsts = new Map<string, number>();
 const record = (name: string, ms: number) => {
+  if (!firsts.has(name)) firsts.set(name, performance.timeOrigin + performance.now() - ms);
   let list = samples.get(name);
   if (!list) samples.set(name, (list = []));
   list.push(ms);
@@ -251,6 +254,7 @@ broker.createService({
   actions: {
     reset() {
       samples.clear();
+      firsts.clear();
       eld.reset();
       passStarts = [];
       passBusyMs = 0;
@@ -268,6 +272,7 @@ broker.createService({
         node: broker.nodeID,
         windowMs: t() - windowStart,
         samples: out,
+        firsts: Object.fromEntries(firsts),
         eventLoopDelay: {
           p50: eld.percentile(50) / 1e6,
           p99: eld.percentile(99) / 1e6,

@@ -11,6 +11,9 @@ import { newLease } from './lease.js';
 import { capableNodes, pickNode, type CrawlerNode } from './nodes.js';
 
 /** What a crawler node receives to run one sub task. */
+/** How long a claim or release is trusted over a database snapshot that may predate it. */
+const RECENT_MS = 5_000;
+
 export interface LeaseMessage {
   subTaskId: string;
   taskId: string;
@@ -53,6 +56,12 @@ export class Dispatcher {
   private readonly inflight = new Map<string, InFlight>();
   private readonly perNode = new Map<string, number>();
   private readonly perPlatform = new Map<string, number>();
+  /** Ids leased or released in the last few seconds, which a DB snapshot may not show yet. */
+  private readonly recent = new Map<
+    string,
+    { at: number; leased: boolean; node: string; platform: string }
+  >();
+  private pending: Promise<number> = Promise.resolve(0);
 
   constructor(private readonly d: DispatcherDeps) {}
 
@@ -70,10 +79,14 @@ export class Dispatcher {
 
   /** Rebuilds the in-flight view from stored leases (on takeover and periodically). */
   resetInFlight(leases: { id: string; node: string; platform: string }[]): void {
+    const now = this.d.clock.now();
+    for (const [id, r] of this.recent) if (now - r.at > RECENT_MS) this.recent.delete(id);
     this.inflight.clear();
     this.perNode.clear();
     this.perPlatform.clear();
-    for (const l of leases) this.track(l.id, l.node, l.platform);
+    // A snapshot can predate the latest claims and releases: those stay as the events left them.
+    for (const l of leases) if (!this.recent.has(l.id)) this.track(l.id, l.node, l.platform, false);
+    for (const [id, r] of this.recent) if (r.leased) this.track(id, r.node, r.platform, false);
   }
 
   isInFlight(id: string): boolean {
@@ -84,6 +97,12 @@ export class Dispatcher {
   release(id: string): void {
     const f = this.inflight.get(id);
     if (!f) return;
+    this.recent.set(id, {
+      at: this.d.clock.now(),
+      leased: false,
+      node: f.node,
+      platform: f.platform,
+    });
     this.inflight.delete(id);
     bump(this.perNode, f.node, -1);
     bump(this.perPlatform, f.platform, -1);
@@ -91,8 +110,8 @@ export class Dispatcher {
 
   /**
    * One pass: takes due items in fair order while a node has room and the
-   * platform is under its cap, claims them all at once and sends the leases.
-   * Returns how many leases were handed out.
+   * platform is under its cap, and starts claiming them and sending the
+   * leases. Returns how many it picked; `settled()` tells how many were sent.
    */
   async dispatch(): Promise<number> {
     const now = this.d.clock.now();
@@ -118,8 +137,16 @@ export class Dispatcher {
       this.track(item.id, chosen, item.platform);
       picks.push({ item, node: chosen });
     }
-    const sent = await Promise.all(picks.map((p) => this.lease(p.item, p.node, now)));
-    return sent.filter(Boolean).length;
+    // Slots are already reserved, so the next pass need not wait for these claims.
+    this.pending = Promise.all(picks.map((p) => this.lease(p.item, p.node, now))).then(
+      (sent) => sent.filter(Boolean).length,
+    );
+    return picks.length;
+  }
+
+  /** How many leases the latest pass sent, once its claims and sends are done. */
+  settled(): Promise<number> {
+    return this.pending;
   }
 
   private async lease(item: QueueItem, node: string, now: number): Promise<boolean> {
@@ -189,8 +216,10 @@ export class Dispatcher {
     return expired.length;
   }
 
-  private track(id: string, node: string, platform: string): void {
+  /** `fresh`: a claim made now, which outranks snapshots for a few seconds. */
+  private track(id: string, node: string, platform: string, fresh = true): void {
     if (this.inflight.has(id)) return;
+    if (fresh) this.recent.set(id, { at: this.d.clock.now(), leased: true, node, platform });
     this.inflight.set(id, { node, platform });
     bump(this.perNode, node, 1);
     bump(this.perPlatform, platform, 1);

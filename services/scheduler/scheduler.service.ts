@@ -262,6 +262,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
       stopping = true;
       clearInterval(electionTimer);
       for (const t of timers.splice(0)) clearInterval(t);
+      await dispatcher.settled().catch(() => 0);
       if (leader) await lock.release(this.broker.nodeID).catch(() => undefined);
       leader = false;
       await releaseConnection(config.mongoUrl, config.mongoDb);

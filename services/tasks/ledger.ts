@@ -77,12 +77,19 @@ export class Ledger {
       { returnDocument: 'after' },
     ).lean<SubTaskDoc>();
     if (!doc) return undefined;
-    await this.m.Task.updateOne(
-      { _id: doc.taskId, status: 'pending' },
-      { $set: { status: 'processing' } },
-    );
-    await this.bumpVersion(doc.taskId);
+    // The task's own bookkeeping stays off the lease's critical path: the lease
+    // is already held, and a failure here only delays the status view.
+    void this.markProcessing(doc.taskId).catch(() => undefined);
     return doc;
+  }
+
+  /** pending → processing (once) and a version bump, in one write when the task just started. */
+  private async markProcessing(taskId: string): Promise<void> {
+    const started = await this.m.Task.updateOne(
+      { _id: taskId, status: 'pending' },
+      { $set: { status: 'processing' }, $inc: { version: 1 } },
+    );
+    if (started.modifiedCount === 0) await this.bumpVersion(taskId);
   }
 
   /**

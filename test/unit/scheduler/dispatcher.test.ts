@@ -4,6 +4,12 @@ import type { QueueItem } from '../../../services/scheduler/fair-queue.js';
 import type { CrawlerNode } from '../../../services/scheduler/nodes.js';
 import type { Channel } from '../../../services/shared/platforms.js';
 
+/** One dispatch pass, waiting for its claims and sends; returns the leases sent. */
+async function dispatchAll(d: Dispatcher): Promise<number> {
+  await d.dispatch();
+  return d.settled();
+}
+
 const T0 = 1_700_000_000_000;
 const LEASE_MS = 120_000;
 const REGION_WAIT_MS = 60_000;
@@ -93,7 +99,7 @@ const sentIds = (calls: { send: { lease: LeaseMessage }[] }) =>
 t.test('dispatch leases up to node capacity', async (t) => {
   const { d, calls } = harness({ nodes: [node('n1', 2)] });
   for (let seq = 0; seq < 5; seq++) d.queue.add(item('T', 1, seq));
-  t.equal(await d.dispatch(), 2);
+  t.equal(await dispatchAll(d), 2);
   t.strictSame(sentIds(calls), ['T-0', 'T-1']);
   t.strictSame(
     calls.send.map((s) => s.node),
@@ -105,7 +111,7 @@ t.test('dispatch leases up to node capacity', async (t) => {
   t.equal(d.isInFlight('T-0'), true);
   t.equal(d.isInFlight('T-2'), false);
   t.equal(d.queue.size, 3);
-  t.equal(await d.dispatch(), 0, 'node full');
+  t.equal(await dispatchAll(d), 0, 'node full');
   t.equal(calls.claim.length, 2);
   t.equal(d.queue.size, 3);
 });
@@ -113,7 +119,7 @@ t.test('dispatch leases up to node capacity', async (t) => {
 t.test('dispatch spreads over nodes by free slots', async (t) => {
   const { d, calls } = harness({ nodes: [node('n1', 2), node('n2', 3)] });
   for (let seq = 0; seq < 10; seq++) d.queue.add(item('T', 1, seq));
-  t.equal(await d.dispatch(), 5);
+  t.equal(await dispatchAll(d), 5);
   t.strictSame(
     calls.send.map((s) => s.node),
     ['n2', 'n1', 'n2', 'n1', 'n2'],
@@ -131,23 +137,23 @@ t.test('dispatch respects the platform cap', async (t) => {
   for (let seq = 0; seq < 4; seq++) d.queue.add(item('C', 1, seq, { platform: 'chatgpt' }));
   for (let seq = 0; seq < 3; seq++) d.queue.add(item('A', 2, seq, { platform: 'claude' }));
   for (let seq = 0; seq < 2; seq++) d.queue.add(item('S', 3, seq, { platform: 'sandbox' }));
-  t.equal(await d.dispatch(), 5);
+  t.equal(await dispatchAll(d), 5);
   t.strictSame(sentIds(calls).sort(), ['A-0', 'C-0', 'C-1', 'S-0', 'S-1']);
   t.equal(d.platformLoad('chatgpt'), 2);
   t.equal(d.platformLoad('claude'), 1);
   t.equal(d.platformLoad('sandbox'), 2);
   t.equal(d.platformLoad('gemini'), 0);
   t.equal(d.queue.size, 4);
-  t.equal(await d.dispatch(), 0, 'capped platforms wait');
+  t.equal(await dispatchAll(d), 0, 'capped platforms wait');
   d.release('C-0');
-  t.equal(await d.dispatch(), 1);
+  t.equal(await dispatchAll(d), 1);
   t.strictSame(sentIds(calls).slice(5), ['C-2']);
 });
 
 t.test('no nodes: nothing is taken from the queue', async (t) => {
   const { d, calls } = harness({ nodes: [] });
   d.queue.add(item('T', 1, 0));
-  t.equal(await d.dispatch(), 0);
+  t.equal(await dispatchAll(d), 0);
   t.equal(d.queue.size, 1);
   t.equal(calls.claim.length, 0);
 });
@@ -155,10 +161,10 @@ t.test('no nodes: nothing is taken from the queue', async (t) => {
 t.test('items not due stay queued until the clock reaches notBefore', async (t) => {
   const { d, clock, calls } = harness();
   d.queue.add(item('T', 1, 0, { notBefore: T0 + 5000 }));
-  t.equal(await d.dispatch(), 0);
+  t.equal(await dispatchAll(d), 0);
   t.equal(d.queue.size, 1);
   clock.time = T0 + 5000;
-  t.equal(await d.dispatch(), 1);
+  t.equal(await dispatchAll(d), 1);
   t.strictSame(sentIds(calls), ['T-0']);
 });
 
@@ -166,7 +172,7 @@ t.test('items whose region no node serves are skipped, not lost', async (t) => {
   const { d, calls } = harness({ nodes: [node('n1', 2, { regions: ['110000'] })] });
   d.queue.add(item('T', 1, 0, { regionCode: '440000' }));
   d.queue.add(item('T', 1, 1, { regionCode: '110000' }));
-  t.equal(await d.dispatch(), 1);
+  t.equal(await dispatchAll(d), 1);
   t.strictSame(sentIds(calls), ['T-1']);
   t.equal(d.queue.has('T-0'), true);
 });
@@ -174,7 +180,7 @@ t.test('items whose region no node serves are skipped, not lost', async (t) => {
 t.test('a retry avoids the node of its last attempt when another has room', async (t) => {
   const { d, calls } = harness({ nodes: [node('n1', 2), node('n2', 1)] });
   d.queue.add(item('T', 1, 0, { lastNode: 'n1', attempts: 1 }));
-  t.equal(await d.dispatch(), 1);
+  t.equal(await dispatchAll(d), 1);
   t.equal(calls.send[0]?.node, 'n2');
 });
 
@@ -191,7 +197,7 @@ t.test('lease message fields', async (t) => {
     }),
   );
   d.queue.add(item('U', 8, 0));
-  t.equal(await d.dispatch(), 2);
+  t.equal(await dispatchAll(d), 2);
   const [claim] = calls.claim;
   const [sent] = calls.send;
   t.ok(claim && sent);
@@ -224,7 +230,7 @@ t.test('lease message fields', async (t) => {
 t.test('claims are all made before any lease is sent', async (t) => {
   const { d, log } = harness({ nodes: [node('n1', 3)] });
   for (let seq = 0; seq < 3; seq++) d.queue.add(item('T', 1, seq));
-  t.equal(await d.dispatch(), 3);
+  t.equal(await dispatchAll(d), 3);
   t.strictSame(log.slice(0, 3), ['claim T-0', 'claim T-1', 'claim T-2']);
   t.strictSame(log.slice(3).sort(), ['send T-0', 'send T-1', 'send T-2']);
 });
@@ -232,7 +238,7 @@ t.test('claims are all made before any lease is sent', async (t) => {
 t.test('a failed claim releases the slot and sends nothing', async (t) => {
   const { d, calls } = harness({ nodes: [node('n1', 2)], claimFalse: ['T-0'] });
   for (let seq = 0; seq < 4; seq++) d.queue.add(item('T', 1, seq));
-  t.equal(await d.dispatch(), 1);
+  t.equal(await dispatchAll(d), 1);
   t.strictSame(
     calls.claim.map((c) => c.id),
     ['T-0', 'T-1'],
@@ -244,7 +250,7 @@ t.test('a failed claim releases the slot and sends nothing', async (t) => {
   t.equal(d.busy('n1'), 1);
   t.equal(d.platformLoad('sandbox'), 1);
   t.equal(d.queue.has('T-0'), false, 'no longer pending: dropped from the queue');
-  t.equal(await d.dispatch(), 1, 'the freed slot is used by the next pass');
+  t.equal(await dispatchAll(d), 1, 'the freed slot is used by the next pass');
   t.strictSame(sentIds(calls), ['T-1', 'T-2']);
 });
 
@@ -252,7 +258,7 @@ t.test('a claim that throws counts as failed', async (t) => {
   const { d, calls } = harness({ nodes: [node('n1', 2)], claimThrows: ['T-0'] });
   d.queue.add(item('T', 1, 0));
   d.queue.add(item('T', 1, 1));
-  t.equal(await d.dispatch(), 1);
+  t.equal(await dispatchAll(d), 1);
   t.strictSame(sentIds(calls), ['T-1']);
   t.equal(d.isInFlight('T-0'), false);
   t.equal(d.busy('n1'), 1);
@@ -265,7 +271,7 @@ t.test('a send that throws gives the lease back and releases the slot', async (t
   });
   d.queue.add(item('T', 1, 0));
   d.queue.add(item('T', 1, 1));
-  t.equal(await d.dispatch(), 1);
+  t.equal(await dispatchAll(d), 1);
   t.strictSame(
     calls.send.map((s) => [s.node, s.lease.subTaskId]),
     [
@@ -287,13 +293,13 @@ t.test('a send that throws gives the lease back and releases the slot', async (t
 t.test('release frees capacity for the next dispatch', async (t) => {
   const { d, calls } = harness({ nodes: [node('n1', 1)] });
   for (let seq = 0; seq < 3; seq++) d.queue.add(item('T', 1, seq));
-  t.equal(await d.dispatch(), 1);
-  t.equal(await d.dispatch(), 0);
+  t.equal(await dispatchAll(d), 1);
+  t.equal(await dispatchAll(d), 0);
   d.release('T-0');
   t.equal(d.busy('n1'), 0);
   t.equal(d.platformLoad('sandbox'), 0);
   t.equal(d.inFlightCount, 0);
-  t.equal(await d.dispatch(), 1);
+  t.equal(await dispatchAll(d), 1);
   t.strictSame(sentIds(calls), ['T-0', 'T-1']);
   d.release('T-1');
   d.release('T-1');
@@ -303,7 +309,10 @@ t.test('release frees capacity for the next dispatch', async (t) => {
 });
 
 t.test('resetInFlight rebuilds the in-flight view', async (t) => {
-  const { d, calls } = harness({ nodes: [node('n1', 2), node('n2', 2)], caps: { chatgpt: 2 } });
+  const { d, calls, clock } = harness({
+    nodes: [node('n1', 2), node('n2', 2)],
+    caps: { chatgpt: 2 },
+  });
   d.resetInFlight([
     { id: 'x', node: 'n1', platform: 'chatgpt' },
     { id: 'y', node: 'n1', platform: 'sandbox' },
@@ -320,12 +329,13 @@ t.test('resetInFlight rebuilds the in-flight view', async (t) => {
   d.queue.add(item('C', 1, 0, { platform: 'chatgpt' }));
   d.queue.add(item('S', 2, 0));
   d.queue.add(item('S', 2, 1));
-  t.equal(await d.dispatch(), 1, 'chatgpt at cap, one free slot on n2');
+  t.equal(await dispatchAll(d), 1, 'chatgpt at cap, one free slot on n2');
   t.strictSame(
     calls.send.map((s) => [s.node, s.lease.subTaskId]),
     [['n2', 'S-0']],
   );
 
+  clock.time += 6_000; // past the window in which recent claims outrank a snapshot
   d.resetInFlight([{ id: 'x', node: 'n1', platform: 'chatgpt' }]);
   t.equal(d.inFlightCount, 1, 'previous state is cleared');
   t.equal(d.isInFlight('S-0'), false);
@@ -337,16 +347,16 @@ t.test('resetInFlight rebuilds the in-flight view', async (t) => {
   d.resetInFlight([]);
   t.equal(d.inFlightCount, 0);
   t.equal(d.busy('n1'), 0);
-  t.equal(await d.dispatch(), 2);
+  t.equal(await dispatchAll(d), 2);
 });
 
 t.test('release after resetInFlight frees the stored lease', async (t) => {
   const { d } = harness({ nodes: [node('n1', 1)] });
   d.resetInFlight([{ id: 'old', node: 'n1', platform: 'sandbox' }]);
   d.queue.add(item('T', 1, 0));
-  t.equal(await d.dispatch(), 0);
+  t.equal(await dispatchAll(d), 0);
   d.release('old');
-  t.equal(await d.dispatch(), 1);
+  t.equal(await dispatchAll(d), 1);
 });
 
 // The queue can hold an id that is already in flight (e.g. the scheduler's
@@ -357,7 +367,7 @@ t.test('a failed claim of an item already in flight keeps that lease counted', a
   const { d, calls } = harness({ nodes: [node('n1', 2)], claimFalse: ['T-0'] });
   d.resetInFlight([{ id: 'T-0', node: 'n1', platform: 'sandbox' }]);
   d.queue.add(item('T', 1, 0));
-  t.equal(await d.dispatch(), 0);
+  t.equal(await dispatchAll(d), 0);
   t.equal(calls.send.length, 0);
   t.equal(d.isInFlight('T-0'), true, 'the running lease is still in flight');
   t.equal(d.busy('n1'), 1, 'and still holds its slot on n1');
@@ -476,4 +486,20 @@ t.test('sweepRegions', async (t) => {
     t.strictSame(calls.failPending.map((f) => f.item.id).sort(), ['B-0', 'C-0']);
     t.equal(d.queue.has('A-0'), true);
   });
+});
+
+t.test('a snapshot older than the latest claims and releases does not undo them', async (t) => {
+  const { d, clock } = harness({ nodes: [node('n1', 2)] });
+  d.queue.add(item('T', 1, 0));
+  d.queue.add(item('T', 1, 1));
+  t.equal(await dispatchAll(d), 2);
+  d.release('T-1');
+  // A snapshot read before T-0 was claimed and while T-1 still ran.
+  d.resetInFlight([{ id: 'T-1', node: 'n1', platform: 'sandbox' }]);
+  t.equal(d.isInFlight('T-0'), true, 'the fresh claim is kept');
+  t.equal(d.isInFlight('T-1'), false, 'the fresh release is not undone');
+  t.equal(d.busy('n1'), 1);
+  clock.time += 6_000;
+  d.resetInFlight([]);
+  t.equal(d.inFlightCount, 0, 'later snapshots win again');
 });
