@@ -21,10 +21,6 @@ export BENCH_NATS_URL BENCH_MONGO_URL
 # The database's processes, so the bench can report their CPU too.
 pids=""
 [ -s "var/mongo-$name/pid" ] && pids="mongo-server:$(cat "var/mongo-$name/pid")"
-if [ -s "var/mongo-$name/pg-data" ]; then
-  pm="$(cat "var/mongo-$name/pg-data")/db/postmaster.pid"
-  [ -s "$pm" ] && pids="$pids postgres:$(head -n 1 "$pm")"
-fi
 pids="$pids nats:$(cat "var/nats-$name/pid" 2>/dev/null || true)"
 export BENCH_DB_PIDS="$pids"
 echo "bench servers: nats $BENCH_NATS_URL, mongo $BENCH_MONGO_URL ($BENCH_DB_PIDS)" >&2

@@ -181,7 +181,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
         });
         every(RECONCILE_EVERY_MS, 'reconcile', async () => {
           for (const taskId of await ledger.unfinishedTaskIds(clock.now() - RECONCILE_EVERY_MS)) {
-            const finished = await ledger.reconcile(taskId);
+            const finished = await ledger.reconcile(taskId, RECONCILE_EVERY_MS);
             if (finished) await announceFinished(this.broker, finished);
           }
         });

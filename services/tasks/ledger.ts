@@ -229,12 +229,24 @@ export class Ledger {
   }
 
   /**
-   * Recounts a task from its sub tasks, fixes drifted counters and finishes it
-   * when every sub task is final. Returns the finish when this call made it.
+   * Recounts a task from its sub tasks, fixes drifted counters and finishes it.
+   * It only acts on a task whose sub tasks are all final and quiet for
+   * `quietMs`: a settle adds to the counters a moment after it writes the sub
+   * task, and recounting inside that moment would count it twice.
+   * Returns the finish when this call made it.
    */
-  async reconcile(taskId: string): Promise<Finished | undefined> {
+  async reconcile(taskId: string, quietMs: number): Promise<Finished | undefined> {
     const task = await this.m.Task.findById(taskId).lean<TaskDoc>();
     if (!task || !UNFINISHED.includes(task.status)) return undefined;
+    const open = await this.m.SubTask.countDocuments({
+      taskId,
+      status: { $in: ['pending', 'processing'] },
+    });
+    if (open > 0) return undefined;
+    const latest = await this.m.SubTask.findOne({ taskId }, { time: 1 })
+      .sort({ time: -1 })
+      .lean<SubTaskDoc>();
+    if ((latest?.time ?? 0) > this.clock.now() - quietMs) return undefined;
     const [completed, failed] = await Promise.all([
       this.m.SubTask.countDocuments({ taskId, status: 'completed' }),
       this.m.SubTask.countDocuments({ taskId, status: { $in: ['failed', 'timeout', 'error'] } }),
