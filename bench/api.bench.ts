@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import mongoose from 'mongoose';
 import { createBroker } from '../services/index.js';
 import { loadConfig } from '../services/shared/config.js';
+import { envInt, percentile, request } from './common.js';
 
 const SUBMIT_PATH = '/api/business/monitor/task/batch/shared';
 const STATUS_PATH = '/api/business/monitor/task/status/';
@@ -29,18 +30,8 @@ const PLATFORMS = [
 ] as const;
 const PROMPTS = 50;
 const WARMUP_SUBMITS = 2;
-/** Per-request ceiling, so a stuck request cannot hang the run. */
-const REQUEST_TIMEOUT_MS = 30_000;
 /** Whole-run ceiling: the process exits non-zero if it is exceeded. */
 const RUN_TIMEOUT_MS = 10 * 60_000;
-
-function envInt(name: string, def: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return def;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number >= ${min}`);
-  return n;
-}
 
 const mongoUrl = process.env.BENCH_MONGO_URL;
 if (!mongoUrl) {
@@ -57,13 +48,6 @@ const watchdog = setTimeout(() => {
 }, RUN_TIMEOUT_MS);
 watchdog.unref();
 
-/** Nearest-rank percentile of an ascending array. */
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
-}
-
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 function batchBody(run: number) {
@@ -78,38 +62,6 @@ function batchBody(run: number) {
     platforms: PLATFORMS.map((platform) => ({ platform, mode: 'standard', screenshot: 0 })),
     regionCode: ['110000'],
   };
-}
-
-interface Reply {
-  status: number;
-  body: any;
-  bytes: number;
-}
-
-async function request(
-  base: string,
-  method: 'GET' | 'POST',
-  path: string,
-  token?: string,
-  body?: unknown,
-): Promise<Reply> {
-  const headers: Record<string, string> = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(base + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  const text = await res.text();
-  let parsed: any;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, body: parsed, bytes: Buffer.byteLength(text) };
 }
 
 const started = performance.now();

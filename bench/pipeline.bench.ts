@@ -33,25 +33,17 @@ import {
 import { createBroker } from '../services/index.js';
 import { loadConfig } from '../services/shared/config.js';
 import { runProcess, startProcess, type Running } from '../test/helpers/processes.js';
+import { envInt, percentile, request } from './common.js';
 
 const SUBMIT_PATH = '/api/business/monitor/task/batch/shared';
 const LIST_PATH = '/api/business/monitor/task/list';
 /** The submit limit is 50 prompts; one platform per task (platforms dedupe by name). */
 const PROMPTS_PER_TASK = 50;
 const POLL_MS = 250;
-const REQUEST_TIMEOUT_MS = 30_000;
 /** Whole-run ceiling: every child is killed and the process exits non-zero. */
 const RUN_TIMEOUT_MS = 15 * 60_000;
 /** The platform requests of the sandbox (page loads and favicons are not counted). */
 const PLATFORM_ROUTES = new Set(['POST /v1/chat/completions', 'POST /web/chat']);
-
-function envInt(name: string, def: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return def;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number >= ${min}`);
-  return n;
-}
 
 const mongoUrl = process.env.BENCH_MONGO_URL;
 const natsUrl = process.env.BENCH_NATS_URL;
@@ -78,13 +70,6 @@ const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MiB`;
-
-/** Nearest-rank percentile of an ascending array. */
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
-}
 
 const started = now();
 let phaseStart = started;
@@ -371,37 +356,6 @@ const dist = (v: number[]) =>
   `p50 ${percentile(v, 50).toFixed(0)} ms, p90 ${percentile(v, 90).toFixed(0)} ms, max ${(v[v.length - 1] ?? NaN).toFixed(0)} ms`;
 
 // ---------------------------------------------------------------- HTTP
-
-interface Reply {
-  status: number;
-  body: any;
-}
-
-async function request(
-  base: string,
-  method: 'GET' | 'POST',
-  path: string,
-  token?: string,
-  body?: unknown,
-): Promise<Reply> {
-  const headers: Record<string, string> = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(base + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  const text = await res.text();
-  let parsed: any;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, body: parsed };
-}
 
 // ---------------------------------------------------------------- the run
 
