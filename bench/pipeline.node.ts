@@ -17,19 +17,15 @@
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import mongoose from 'mongoose';
-import { ServiceBroker, type Context, type Middleware } from 'moleculer';
-import { brokerOptions } from '../moleculer.config.js';
+import type { Context, Middleware } from 'moleculer';
+import { runNode } from '../bin/lifecycle.js';
+import { createBroker } from '../services/index.js';
 import { crawlerAdvert } from '../crawler/advert.js';
-import { crawlerService } from '../crawler/crawler.service.js';
 import { Executor, type ExecutorDeps } from '../crawler/executor.js';
-import { apiService } from '../services/api/api.service.js';
 import { Dispatcher, type LeaseMessage } from '../services/scheduler/dispatcher.js';
 import { crawlerNodes } from '../services/scheduler/nodes.js';
-import { schedulerService } from '../services/scheduler/scheduler.service.js';
 import { configFromProcess } from '../services/shared/config.js';
 import { Ledger } from '../services/tasks/ledger.js';
-import { tasksService } from '../services/tasks/tasks.service.js';
-import { usersService } from '../services/users/users.service.js';
 
 const experiments = new Set(
   (process.env.BENCH_EXPERIMENT ?? '')
@@ -219,15 +215,10 @@ const advert = crawlerAdvert(config);
 const metadata = config.services.includes('crawler')
   ? { crawler: { ...advert, capacity: advert.capacity + PREFETCH } }
   : {};
-const broker = new ServiceBroker({ ...brokerOptions(config, metadata), middlewares: [timing] });
-const factories = {
-  api: apiService,
-  tasks: tasksService,
-  users: usersService,
-  scheduler: schedulerService,
-  crawler: crawlerService,
-};
-for (const name of config.services) broker.createService(factories[name](config));
+const broker = await createBroker(config, config.services, undefined, {
+  metadata,
+  middlewares: [timing],
+});
 
 // -- The scheduler's own view: free slots while due work waits in its queue.
 let freeSlotMs = 0;
@@ -292,22 +283,4 @@ broker.createService({
   },
 });
 
-let stopping = false;
-async function stop(code: number): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  await broker.stop().catch((err: unknown) => console.error(err));
-  process.exit(code);
-}
-process.on('SIGINT', () => void stop(0));
-process.on('SIGTERM', () => void stop(0));
-
-try {
-  await broker.start();
-} catch (err) {
-  console.error(`start failed: ${(err as Error).message}`);
-  await stop(1);
-}
-const api = broker.getLocalService('api');
-const apiUrl = api ? ` api=http://${config.host}:${api.settings.port}` : '';
-console.log(`READY node=${config.nodeId} services=${config.services.join(',')}${apiUrl}`);
+await runNode(broker, config);

@@ -8,6 +8,7 @@
 import { createBroker } from '../services/index.js';
 import { configFromProcess, type Config } from '../services/shared/config.js';
 import { runDemo } from './demo.js';
+import { runNode } from './lifecycle.js';
 
 function loadOrExit(): Config {
   try {
@@ -22,27 +23,7 @@ const config = loadOrExit();
 const args = new Set(process.argv.slice(2));
 const broker = await createBroker(config);
 
-let stopping = false;
-async function stop(code: number): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  await broker.stop().catch((err: unknown) => console.error(err));
-  process.exit(code);
-}
-process.on('SIGINT', () => void stop(0));
-process.on('SIGTERM', () => void stop(0));
-
-try {
-  await broker.start();
-} catch (err) {
-  console.error(`start failed: ${(err as Error).message}`);
-  await stop(1);
-}
-const api = broker.getLocalService('api');
-const apiUrl = api
-  ? ` api=http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${api.settings.port}`
-  : '';
-console.log(`READY node=${config.nodeId} services=${config.services.join(',')}${apiUrl}`);
+const stop = await runNode(broker, config);
 
 if (args.has('--demo')) {
   try {

@@ -3,7 +3,7 @@
  * config selects, with the node metadata crawler nodes advertise. Factories
  * load on demand, so an api node or the admin CLI never loads the browser stack.
  */
-import { ServiceBroker, type ServiceSchema } from 'moleculer';
+import { ServiceBroker, type BrokerOptions, type ServiceSchema } from 'moleculer';
 import { brokerOptions } from '../moleculer.config.js';
 import type { Config, ServiceName } from './shared/config.js';
 import type { Clock } from './shared/clock.js';
@@ -18,15 +18,17 @@ const FACTORIES: Record<ServiceName, () => Promise<Factory>> = {
   crawler: async () => (await import('../crawler/crawler.service.js')).crawlerService,
 };
 
+/** `extra` overrides broker options (benchmarks add middlewares or change the advert). */
 export async function createBroker(
   config: Config,
   names: readonly ServiceName[] = config.services,
   clock?: Clock,
+  extra: Partial<BrokerOptions> = {},
 ): Promise<ServiceBroker> {
   const metadata = names.includes('crawler')
     ? { crawler: (await import('../crawler/advert.js')).crawlerAdvert(config) }
     : {};
-  const broker = new ServiceBroker(brokerOptions(config, metadata));
+  const broker = new ServiceBroker({ ...brokerOptions(config, metadata), ...extra });
   for (const name of names) broker.createService((await FACTORIES[name]())(config, clock));
   return broker;
 }

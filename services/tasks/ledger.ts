@@ -97,19 +97,17 @@ export class Ledger {
    * unreachable): back to pending, and the attempt does not count.
    */
   async unclaim(id: string, token: string): Promise<boolean> {
-    const res = await this.m.SubTask.updateOne(
+    const doc = await this.m.SubTask.findOneAndUpdate(
       { _id: id, leaseToken: token, status: 'processing' },
       // A short pause, so a node that keeps refusing is not asked again in a tight loop.
       {
         $set: { ...RELEASE, status: 'pending', notBefore: this.clock.now() + 250 },
         $inc: { attempts: -1 },
       },
-    );
-    if (res.modifiedCount === 1)
-      await this.bumpVersion(
-        (await this.m.SubTask.findById(id, { taskId: 1 }).lean<SubTaskDoc>())!.taskId,
-      );
-    return res.modifiedCount === 1;
+    ).lean<SubTaskDoc>();
+    if (!doc) return false;
+    await this.bumpVersion(doc.taskId);
+    return true;
   }
 
   /** Extends a lease; false means it is no longer held and the work must stop. */

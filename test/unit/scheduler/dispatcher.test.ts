@@ -1,4 +1,5 @@
 import t from 'tap';
+import { queueItem as item } from '../../helpers/queue-items.js';
 import { Dispatcher, type LeaseMessage } from '../../../services/scheduler/dispatcher.js';
 import type { QueueItem } from '../../../services/scheduler/fair-queue.js';
 import type { CrawlerNode } from '../../../services/scheduler/nodes.js';
@@ -13,24 +14,6 @@ async function dispatchAll(d: Dispatcher): Promise<number> {
 const T0 = 1_700_000_000_000;
 const LEASE_MS = 120_000;
 const REGION_WAIT_MS = 60_000;
-
-function item(taskId: string, userId: number, seq: number, extra: Partial<QueueItem> = {}) {
-  return {
-    id: `${taskId}-${seq}`,
-    taskId,
-    userId,
-    seq,
-    platform: 'sandbox',
-    mode: 'standard',
-    prompt: `prompt ${seq}`,
-    screenshot: 0,
-    regionCode: null,
-    notBefore: 0,
-    lastNode: null,
-    attempts: 0,
-    ...extra,
-  } satisfies QueueItem;
-}
 
 function node(id: string, capacity: number, extra: Partial<CrawlerNode> = {}): CrawlerNode {
   return {

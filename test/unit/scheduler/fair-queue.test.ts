@@ -1,26 +1,9 @@
 import t from 'tap';
+import { queueItem as item } from '../../helpers/queue-items.js';
 import { FairQueue, type QueueItem } from '../../../services/scheduler/fair-queue.js';
 
 const NOW = 1_700_000_000_000;
 const all = (_item: QueueItem) => true;
-
-function item(taskId: string, userId: number, seq: number, extra: Partial<QueueItem> = {}) {
-  return {
-    id: `${taskId}-${seq}`,
-    taskId,
-    userId,
-    seq,
-    platform: 'sandbox',
-    mode: 'standard',
-    prompt: `prompt ${seq}`,
-    screenshot: 0,
-    regionCode: null,
-    notBefore: 0,
-    lastNode: null,
-    attempts: 0,
-    ...extra,
-  } satisfies QueueItem;
-}
 
 /** Takes until empty (or `limit`), returning the ids in order. */
 function drain(q: FairQueue, limit = Infinity, now = NOW, eligible = all): string[] {

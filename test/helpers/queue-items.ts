@@ -1,0 +1,25 @@
+/** A pending sub task as the scheduler's queue holds it, for scheduler unit tests. */
+import type { QueueItem } from '../../services/scheduler/fair-queue.js';
+
+export function queueItem(
+  taskId: string,
+  userId: number,
+  seq: number,
+  extra: Partial<QueueItem> = {},
+): QueueItem {
+  return {
+    id: `${taskId}-${seq}`,
+    taskId,
+    userId,
+    seq,
+    platform: 'sandbox',
+    mode: 'standard',
+    prompt: `prompt ${seq}`,
+    screenshot: 0,
+    regionCode: null,
+    notBefore: 0,
+    lastNode: null,
+    attempts: 0,
+    ...extra,
+  };
+}
