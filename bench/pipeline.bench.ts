@@ -14,8 +14,10 @@
  *      per page. BENCH_SKIP_WEB=1 skips it.
  * Run through bench/pipeline.sh, which starts NATS and the MongoDB-wire server
  * and passes BENCH_NATS_URL, BENCH_MONGO_URL and BENCH_DB_PIDS. Other knobs:
- * BENCH_SAMPLE_MS (MongoDB `processing` sampling, default 100), BENCH_TRACE=1
- * (timing probes in every node, see bench/pipeline.node.ts), BENCH_EXPERIMENT.
+ * BENCH_SAMPLE_MS (MongoDB `processing` sampling, default 250; each sample is a
+ * collection scan on mongo-java-server), BENCH_STREAM_WRITES (writes per answer
+ * stream at the sandbox, default 8; 0 = token-level, about a hundred), BENCH_TRACE=1
+ * (timing probes in every node, see bench/pipeline.node.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -59,12 +61,12 @@ const NODES = envInt('BENCH_NODES', 2, 1);
 const CAPACITY = envInt('BENCH_CAPACITY', 50, 1);
 const WEB_SUBTASKS = envInt('BENCH_WEB_SUBTASKS', 120, 1);
 const WEB_CAPACITY = envInt('BENCH_WEB_CAPACITY', 4, 1);
-const SAMPLE_MS = envInt('BENCH_SAMPLE_MS', 100, 10);
+const SAMPLE_MS = envInt('BENCH_SAMPLE_MS', 250, 10);
+/** Writes per answer stream at the sandbox (0: one per piece, about a hundred); see SandboxServerOptions. */
+const STREAM_WRITES = envInt('BENCH_STREAM_WRITES', 8, 0);
 const SKIP_WEB = process.env.BENCH_SKIP_WEB === '1';
-/** A scheduling change tried by bench/pipeline.node.ts (see there); implies BENCH_TRACE=1. */
-const EXPERIMENT = process.env.BENCH_EXPERIMENT?.trim() ?? '';
 /** Nodes run bench/pipeline.node.ts (timing probes) instead of bin/serve.ts, and report them. */
-const TRACE = process.env.BENCH_TRACE === '1' || EXPERIMENT !== '';
+const TRACE = process.env.BENCH_TRACE === '1';
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -378,7 +380,6 @@ const baseEnv: Record<string, string> = {
   RATE_LIMIT_BURST: '1000000',
   MAX_UNFINISHED_SUBTASKS: '100000000',
   DEFAULT_PLATFORM_CONCURRENCY: '1000',
-  ...(EXPERIMENT ? { BENCH_EXPERIMENT: EXPERIMENT } : {}),
 };
 
 function serve(name: string, env: Record<string, string>): Child {
@@ -682,7 +683,7 @@ function printTrace(stats: TraceStats[], capacity: number, from: number): void {
 let failed = false;
 let admin: mongoose.Connection | undefined;
 let probe: ServiceBroker | undefined;
-const sandbox = await startSandboxServer({ latencyMs: LATENCY_MS });
+const sandbox = await startSandboxServer({ latencyMs: LATENCY_MS, streamWrites: STREAM_WRITES });
 const apiCapacity = NODES * CAPACITY;
 const out = (line = '') => console.log(line);
 try {
@@ -778,8 +779,8 @@ try {
   out('== a) API channel (sandbox)');
   out(
     `sub tasks ${SUBTASKS} (${a.taskIds.length} tasks of up to ${PROMPTS_PER_TASK} prompts x 1 platform), ` +
-      `capacity ${NODES} nodes x ${CAPACITY} = ${apiCapacity}, platform latency ${LATENCY_MS} ms` +
-      (EXPERIMENT ? `, EXPERIMENT ${EXPERIMENT} (not the product's behaviour)` : ''),
+      `capacity ${NODES} nodes x ${CAPACITY} = ${apiCapacity}, platform latency ${LATENCY_MS} ms, ` +
+      `${STREAM_WRITES || 'one write per piece of'} writes per answer stream`,
   );
   out(
     `wall time ${s(wall)} (first submit to last task final; seen by the poller at ${s(a.observedEnd - a.submitStart)})`,

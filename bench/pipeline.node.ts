@@ -5,15 +5,6 @@
  * broker middleware (every remote call, local action and event handler),
  * turn on the MongoDB driver's command monitoring and watch the event loop.
  * A `benchTrace` service on every node answers `reset` and `stats`.
- *
- * BENCH_EXPERIMENT (comma-separated) tries a scheduling change without
- * touching the product, to measure what it would be worth:
- * - `nonblocking-dispatch`: a dispatch pass picks and starts its leases but
- *   does not wait for their claims and sends, so the next pass (every 100 ms
- *   or on each settle) is never held up by a slow claim.
- * - `prefetch=N`: each crawler node advertises N more slots than it runs and
- *   queues up to N leases, starting one the moment a slot frees, so claim,
- *   send, report and redispatch overlap the platform request.
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import mongoose from 'mongoose';
@@ -21,22 +12,10 @@ import type { Context, Middleware } from 'moleculer';
 import { runNode } from '../bin/lifecycle.js';
 import { createBroker } from '../services/index.js';
 import { crawlerAdvert } from '../crawler/advert.js';
-import { Executor, type ExecutorDeps } from '../crawler/executor.js';
-import { Dispatcher, type LeaseMessage } from '../services/scheduler/dispatcher.js';
+import { Dispatcher } from '../services/scheduler/dispatcher.js';
 import { crawlerNodes } from '../services/scheduler/nodes.js';
 import { configFromProcess } from '../services/shared/config.js';
 import { Ledger } from '../services/tasks/ledger.js';
-
-const experiments = new Set(
-  (process.env.BENCH_EXPERIMENT ?? '')
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean),
-);
-const NONBLOCKING = experiments.has('nonblocking-dispatch');
-const PREFETCH = Number(
-  [...experiments].find((x) => x.startsWith('prefetch='))?.slice('prefetch='.length) ?? 0,
-);
 
 const samples = new Map<string, number[]>();
 /** When each kind of sample first started (epoch ms), for the ramp-up. */
@@ -93,12 +72,6 @@ const remember = (d: Dispatcher) => (dispatcher = d);
     const before = this.inFlightCount;
     let leased = 0;
     try {
-      if (NONBLOCKING) {
-        // The picks (and the start of each claim) happen before dispatch's first await.
-        dispatch.call(this).catch(() => undefined);
-        leased = this.inFlightCount - before;
-        return leased;
-      }
       leased = await dispatch.call(this);
       return leased;
     } finally {
@@ -115,46 +88,6 @@ const remember = (d: Dispatcher) => (dispatcher = d);
   proto.release = function (this: Dispatcher, id: string) {
     if (this.isInFlight(id)) releasedAt.push(t());
     return release.call(this, id);
-  };
-}
-
-// -- Experiment prefetch=N: queue up to N leases beyond the capacity, start them as slots free.
-if (PREFETCH > 0) {
-  type Internals = { active: Map<string, unknown>; d: ExecutorDeps };
-  const queues = new WeakMap<Executor, LeaseMessage[]>();
-  const proto = Executor.prototype;
-  const accept = proto.accept;
-  const drain = (ex: Executor) => {
-    const q = queues.get(ex)!;
-    const inner = ex as unknown as Internals;
-    while (q.length > 0 && inner.active.size < inner.d.capacity) {
-      const lease = q.shift()!;
-      record(
-        'prefetched lease waited',
-        t() - (lease as LeaseMessage & { queuedAt: number }).queuedAt,
-      );
-      accept.call(ex, lease);
-    }
-  };
-  const drainBefore =
-    (ex: Executor, report: ExecutorDeps['report']): ExecutorDeps['report'] =>
-    (l, outcome) => {
-      drain(ex);
-      return report(l, outcome);
-    };
-  proto.accept = function (this: Executor, lease: LeaseMessage) {
-    const inner = this as unknown as Internals;
-    let q = queues.get(this);
-    if (!q) {
-      queues.set(this, (q = []));
-      // The executor frees the slot just before it reports: start a queued lease then.
-      inner.d.report = drainBefore(this, inner.d.report);
-    }
-    if (inner.active.size >= inner.d.capacity && q.length < PREFETCH) {
-      q.push(Object.assign(lease, { queuedAt: t() }));
-      return { accepted: true };
-    }
-    return accept.call(this, lease);
   };
 }
 
@@ -211,10 +144,7 @@ const config = configFromProcess();
 const eld = monitorEventLoopDelay({ resolution: 10 });
 eld.enable();
 
-const advert = crawlerAdvert(config);
-const metadata = config.services.includes('crawler')
-  ? { crawler: { ...advert, capacity: advert.capacity + PREFETCH } }
-  : {};
+const metadata = config.services.includes('crawler') ? { crawler: crawlerAdvert(config) } : {};
 const broker = await createBroker(config, config.services, undefined, {
   metadata,
   middlewares: [timing],

@@ -6,6 +6,7 @@ import { availablePlatforms } from './platforms/index.js';
 export function crawlerAdvert(config: Config): CrawlerAdvert {
   return {
     capacity: config.crawler.capacity,
+    prefetch: config.crawler.prefetch,
     regions: [...config.crawler.regions],
     channels: [...config.crawler.channels],
     platforms: availablePlatforms(),

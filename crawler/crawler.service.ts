@@ -48,7 +48,9 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
           return {
             node: this.broker.nodeID,
             running: executor.running,
+            queued: executor.queued,
             capacity: config.crawler.capacity,
+            prefetch: config.crawler.prefetch,
           };
         },
       },
@@ -78,6 +80,7 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
       });
       executor = new Executor({
         capacity: config.crawler.capacity,
+        prefetch: config.crawler.prefetch,
         driverFor,
         settingsFor: (platform) =>
           platformSettings(platform, { url: sandboxUrl, timeoutMs: config.sandbox.timeoutMs }),
@@ -97,6 +100,12 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
             subTaskId: lease.subTaskId,
             token: lease.token,
             ...outcome,
+          });
+        },
+        release: async (lease) => {
+          await this.broker.call('tasks.release', {
+            subTaskId: lease.subTaskId,
+            token: lease.token,
           });
         },
         log: this.logger,

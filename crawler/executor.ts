@@ -29,6 +29,8 @@ export interface Outcome {
 
 export interface ExecutorDeps {
   capacity: number;
+  /** Leases held beyond the capacity, started in arrival order as slots free. */
+  prefetch: number;
   driverFor(platform: string): PlatformDriver | undefined;
   settingsFor(platform: string): PlatformSettings | undefined;
   browser: BrowserRunner;
@@ -38,24 +40,44 @@ export interface ExecutorDeps {
   /** false: the lease is gone. */
   renew(lease: LeaseMessage): Promise<boolean>;
   report(lease: LeaseMessage, outcome: Outcome): Promise<void>;
+  /** Hands back a lease that never started, without using up an attempt. */
+  release(lease: LeaseMessage): Promise<void>;
   log: { warn(...args: unknown[]): void };
 }
 
 class LeaseLost extends Error {}
 
+/** A lease this node holds, running or waiting for a slot. */
+interface Held {
+  lease: LeaseMessage;
+  driver: PlatformDriver;
+  settings: PlatformSettings;
+  controller: AbortController;
+  renewal: NodeJS.Timeout;
+}
+
 export class Executor {
-  private readonly active = new Map<string, AbortController>();
+  private readonly held = new Map<string, Held>();
+  private readonly waiting: Held[] = [];
+  private runningCount = 0;
 
   constructor(private readonly d: ExecutorDeps) {}
 
   get running(): number {
-    return this.active.size;
+    return this.runningCount;
+  }
+
+  get queued(): number {
+    return this.waiting.length;
   }
 
   accept(lease: LeaseMessage): { accepted: boolean; reason?: string } {
-    if (this.active.has(lease.token)) return { accepted: true };
-    if (this.active.size >= this.d.capacity)
-      return { accepted: false, reason: `at capacity (${this.d.capacity})` };
+    if (this.held.has(lease.token)) return { accepted: true };
+    if (this.held.size >= this.d.capacity + this.d.prefetch)
+      return {
+        accepted: false,
+        reason: `at capacity (${this.d.capacity} running, ${this.d.prefetch} waiting)`,
+      };
     const driver = this.d.driverFor(lease.platform);
     const channel = driver?.[lease.channel];
     const settings = this.d.settingsFor(lease.platform);
@@ -66,26 +88,62 @@ export class Executor {
       };
     }
     const controller = new AbortController();
-    this.active.set(lease.token, controller);
-    void this.execute(lease, driver, settings, controller).finally(() =>
-      this.active.delete(lease.token),
-    );
+    // Renewed from the moment it is held: a waiting lease must not expire either.
+    const renewal = setInterval(() => {
+      this.d
+        .renew(lease)
+        .then((held) => held || controller.abort(new LeaseLost('lease lost')))
+        .catch((err: unknown) => this.d.log.warn(`renewing ${lease.subTaskId} failed:`, err));
+    }, renewalInterval(lease.leaseMs));
+    const h: Held = { lease, driver, settings, controller, renewal };
+    this.held.set(lease.token, h);
+    controller.signal.addEventListener('abort', () => {
+      // A waiting lease that is lost or stopped just leaves the queue.
+      const at = this.waiting.indexOf(h);
+      if (at >= 0) {
+        this.waiting.splice(at, 1);
+        this.forget(h);
+      }
+    });
+    this.waiting.push(h);
+    this.startWaiting();
     return { accepted: true };
   }
 
-  /** Stops all work; each lease is reported as a retryable failure so it runs elsewhere at once. */
+  /**
+   * Stops all work: running leases are reported as retryable failures so they
+   * run elsewhere at once; waiting ones are handed back unstarted.
+   */
   async stop(): Promise<void> {
-    for (const controller of this.active.values())
-      controller.abort(new PlatformError('crawler node stopping', 'failed', true));
-    while (this.active.size > 0) await new Promise((r) => setTimeout(r, 20));
+    const unstarted = this.waiting.splice(0);
+    for (const h of unstarted) this.forget(h);
+    for (const h of this.held.values())
+      h.controller.abort(new PlatformError('crawler node stopping', 'failed', true));
+    await Promise.all(
+      unstarted.map((h) =>
+        this.d
+          .release(h.lease)
+          .catch((err: unknown) => this.d.log.warn(`handing back ${h.lease.subTaskId}:`, err)),
+      ),
+    );
+    while (this.held.size > 0) await new Promise((r) => setTimeout(r, 20));
   }
 
-  private async execute(
-    lease: LeaseMessage,
-    driver: PlatformDriver,
-    settings: PlatformSettings,
-    controller: AbortController,
-  ): Promise<void> {
+  private startWaiting(): void {
+    while (this.runningCount < this.d.capacity && this.waiting.length > 0) {
+      const h = this.waiting.shift()!;
+      this.runningCount += 1;
+      void this.execute(h);
+    }
+  }
+
+  private forget(h: Held): void {
+    clearInterval(h.renewal);
+    this.held.delete(h.lease.token);
+  }
+
+  private async execute(h: Held): Promise<void> {
+    const { lease, driver, settings, controller } = h;
     const { signal } = controller;
     const deadline = setTimeout(
       () =>
@@ -98,13 +156,7 @@ export class Executor {
         ),
       settings.timeoutMs,
     );
-    const renewal = setInterval(() => {
-      this.d
-        .renew(lease)
-        .then((held) => held || controller.abort(new LeaseLost('lease lost')))
-        .catch((err: unknown) => this.d.log.warn(`renewing ${lease.subTaskId} failed:`, err));
-    }, renewalInterval(lease.leaseMs));
-    let outcome: Outcome;
+    let outcome: Outcome | undefined;
     try {
       const job: Job = { prompt: lease.prompt, mode: lease.mode as Job['mode'], signal };
       const { answer, png } = await this.answer(lease, driver, settings, job);
@@ -112,16 +164,16 @@ export class Executor {
       outcome = { result: { ...answer, pageScreenshot }, proxyIp: null };
     } catch (err) {
       const reason = signal.aborted ? signal.reason : err;
-      if (reason instanceof LeaseLost) return;
-      outcome = { failure: toFailure(reason), proxyIp: null };
+      if (!(reason instanceof LeaseLost)) outcome = { failure: toFailure(reason), proxyIp: null };
     } finally {
       clearTimeout(deadline);
-      clearInterval(renewal);
+      this.forget(h);
+      // The slot is free once the work is done: a waiting lease starts now, and
+      // the report below makes the scheduler lease the next one to this node.
+      this.runningCount -= 1;
+      this.startWaiting();
     }
-    // The slot is free once the work is done: the report below makes the
-    // scheduler lease the next sub task to this node, which must find room.
-    this.active.delete(lease.token);
-    await this.report(lease, outcome);
+    if (outcome) await this.report(lease, outcome);
   }
 
   private async answer(

@@ -17,6 +17,11 @@ port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 case "$action" in
 start)
   if [ -n "${MONGO_URL:-}" ]; then echo "$MONGO_URL"; exit 0; fi
+  # Already running under this name (its data file is locked): reuse it.
+  if [ -f "$dir/pid" ] && kill -0 "$(cat "$dir/pid")" 2>/dev/null && [ -s "$dir/port" ] && port_open "$(cat "$dir/port")"; then
+    echo "mongodb://127.0.0.1:$(cat "$dir/port")/"
+    exit 0
+  fi
   mkdir -p "$dir"
   rm -f "$dir/port"
   if command -v mongod >/dev/null 2>&1; then
@@ -24,7 +29,7 @@ start)
     free_port >"$dir/port"
     mongod --bind_ip 127.0.0.1 --port "$(cat "$dir/port")" --dbpath "$dir/data" --quiet >"$dir/log" 2>&1 &
   else
-    java -Xss512k -XX:+UseSerialGC -cp "$root/var/mongo-java/classes:$root/var/mongo-java/lib/*" LocalMongo \
+    java -Xss512k -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$root/var/mongo-java/classes:$root/var/mongo-java/lib/*" LocalMongo \
       --file "$dir/data.mv" --port-file "$dir/port" >"$dir/log" 2>&1 &
   fi
   echo $! >"$dir/pid"

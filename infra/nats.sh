@@ -10,6 +10,14 @@ dir="$root/var/nats-$name"
 
 case "$action" in
 start)
+  # Already running under this name: reuse it.
+  if [ -f "$dir/pid" ] && kill -0 "$(cat "$dir/pid")" 2>/dev/null; then
+    ports="$dir/nats-server_$(cat "$dir/pid").ports"
+    if [ -s "$ports" ]; then
+      python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["nats"][0])' "$ports"
+      exit 0
+    fi
+  fi
   rm -rf "$dir" && mkdir -p "$dir"
   nats-server -a 127.0.0.1 -p -1 -m -1 -js -sd "$dir/js" --ports_file_dir "$dir" >"$dir/log" 2>&1 &
   pid=$!

@@ -6,7 +6,14 @@ import type { Channel } from '../shared/platforms.js';
 
 /** What a crawler node advertises in its metadata under `crawler`. */
 export interface CrawlerAdvert {
+  /** Sub tasks the node runs at once. */
   capacity: number;
+  /**
+   * Leases the node holds beyond its capacity, waiting to start the moment a
+   * slot frees, so the round trip of reporting one result and leasing the
+   * next overlaps platform work instead of idling the slot.
+   */
+  prefetch?: number;
   regions: string[];
   channels: Channel[];
   platforms: string[];
@@ -47,7 +54,9 @@ export function capableNodes(nodes: readonly CrawlerNode[], p: Placement): Crawl
 
 /**
  * The node with room that should take the work: another node than the last
- * attempt's when one has room, then the one with the most free slots.
+ * attempt's when one has room, then the one with the most free slots; a
+ * node's prefetch is room too, after every free slot (it starts those leases
+ * as its own slots free).
  */
 export function pickNode(
   nodes: readonly CrawlerNode[],
@@ -58,7 +67,8 @@ export function pickNode(
   let bestScore = -Infinity;
   for (const n of capableNodes(nodes, p)) {
     const free = n.capacity - busy(n.id);
-    if (free <= 0) continue;
+    if (free + (n.prefetch ?? 0) <= 0) continue;
+    // Free slots rank before waiting room (free is negative in the waiting room).
     const score = (n.id === p.lastNode ? 0 : 1_000_000) + free;
     if (score > bestScore) {
       best = n;

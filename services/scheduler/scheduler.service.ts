@@ -265,6 +265,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
       await dispatcher.settled().catch(() => 0);
       if (leader) await lock.release(this.broker.nodeID).catch(() => undefined);
       leader = false;
+      await ledger.close();
       await releaseConnection(config.mongoUrl, config.mongoDb);
     },
   };

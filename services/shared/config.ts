@@ -70,6 +70,13 @@ const envSchema = z.object({
     z.string().regex(LIST_OF_PAIRS, 'must look like "deepseek=web"').optional(),
   ),
   CRAWLER_CAPACITY: int(4, 1, 1000),
+  CRAWLER_PREFETCH: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{1,3}$/, 'must be a whole number from 0 to 999')
+      .transform(Number)
+      .optional(),
+  ),
   CRAWLER_REGIONS: optionalText,
   CRAWLER_CHANNELS: z
     .string()
@@ -123,6 +130,8 @@ export interface Config {
   };
   readonly crawler: {
     readonly capacity: number;
+    /** Leases held beyond the capacity, started as slots free (see CrawlerAdvert). */
+    readonly prefetch: number;
     readonly regions: readonly string[];
     readonly channels: readonly ('api' | 'web')[];
     readonly chromiumPath: string;
@@ -200,6 +209,9 @@ export function loadConfig(rawEnv: Env): Config {
     }),
     crawler: Object.freeze({
       capacity: e.CRAWLER_CAPACITY,
+      // A tenth of the capacity hides a ~100 ms report-and-lease round trip
+      // behind platform requests of a second or more.
+      prefetch: e.CRAWLER_PREFETCH ?? Math.ceil(e.CRAWLER_CAPACITY / 10),
       regions: Object.freeze(
         (e.CRAWLER_REGIONS ?? '')
           .split(',')

@@ -7,6 +7,7 @@
 import type { Clock } from '../shared/clock.js';
 import type { Config } from '../shared/config.js';
 import { backoffDelay } from '../scheduler/backoff.js';
+import { ClaimBookkeeping } from './claim-bookkeeping.js';
 import type { Answer } from '../../crawler/platforms/types.js';
 import type { SubTaskDoc, TaskDoc, TaskModels, TaskStatus } from './models.js';
 import {
@@ -20,6 +21,8 @@ import {
 export interface LedgerOptions {
   maxAttempts: number;
   backoff: (attempt: number) => number;
+  /** How long claims' task bookkeeping is gathered before one write (see ClaimBookkeeping). */
+  claimBookkeepingMs: number;
 }
 
 export interface Finished {
@@ -49,11 +52,20 @@ const UNFINISHED: TaskStatus[] = ['pending', 'processing'];
 const RELEASE = { leaseToken: null, leaseNode: null, leaseExpiresAt: null };
 
 export class Ledger {
+  private readonly claimBookkeeping: ClaimBookkeeping;
+
   constructor(
     private readonly m: TaskModels,
     private readonly clock: Clock,
     private readonly o: LedgerOptions,
-  ) {}
+  ) {
+    this.claimBookkeeping = new ClaimBookkeeping(m, o.claimBookkeepingMs);
+  }
+
+  /** Writes what is still gathered; call before the connection closes. */
+  async close(): Promise<void> {
+    await this.claimBookkeeping.flush();
+  }
 
   /** pending → processing under a new lease; undefined when someone else got there first. */
   async claim(
@@ -78,36 +90,26 @@ export class Ledger {
     ).lean<SubTaskDoc>();
     if (!doc) return undefined;
     // The task's own bookkeeping stays off the lease's critical path: the lease
-    // is already held, and a failure here only delays the status view.
-    void this.markProcessing(doc.taskId).catch(() => undefined);
+    // is already held, and a failure there only delays the status view.
+    this.claimBookkeeping.mark(doc.taskId);
     return doc;
   }
 
-  /** pending → processing (once) and a version bump, in one write when the task just started. */
-  private async markProcessing(taskId: string): Promise<void> {
-    const started = await this.m.Task.updateOne(
-      { _id: taskId, status: 'pending' },
-      { $set: { status: 'processing' }, $inc: { version: 1 } },
-    );
-    if (started.modifiedCount === 0) await this.bumpVersion(taskId);
-  }
-
   /**
-   * Undoes a claim whose lease never reached a node (it refused or was
-   * unreachable): back to pending, and the attempt does not count.
+   * Undoes a claim whose lease never started: it never reached a node (refused
+   * or unreachable) or the node handed it back unstarted. Back to pending, and
+   * the attempt does not count.
    */
-  async unclaim(id: string, token: string): Promise<boolean> {
+  async unclaim(id: string, token: string): Promise<Settled | undefined> {
+    // A short pause, so a node that keeps refusing is not asked again in a tight loop.
+    const notBefore = this.clock.now() + 250;
     const doc = await this.m.SubTask.findOneAndUpdate(
       { _id: id, leaseToken: token, status: 'processing' },
-      // A short pause, so a node that keeps refusing is not asked again in a tight loop.
-      {
-        $set: { ...RELEASE, status: 'pending', notBefore: this.clock.now() + 250 },
-        $inc: { attempts: -1 },
-      },
+      { $set: { ...RELEASE, status: 'pending', notBefore }, $inc: { attempts: -1 } },
     ).lean<SubTaskDoc>();
-    if (!doc) return false;
+    if (!doc) return undefined;
     await this.bumpVersion(doc.taskId);
-    return true;
+    return { ...identity(doc), outcome: 'retry', notBefore };
   }
 
   /** Extends a lease; false means it is no longer held and the work must stop. */
@@ -304,6 +306,9 @@ function identity(doc: SubTaskDoc) {
   };
 }
 
+/** Short enough that a status view barely lags, long enough to gather a dispatch pass. */
+const CLAIM_BOOKKEEPING_MS = 50;
+
 /** The ledger with the configured retry policy (one policy for the whole system). */
 export function createLedger(models: TaskModels, config: Config, clock: Clock): Ledger {
   const s = config.scheduling;
@@ -311,5 +316,6 @@ export function createLedger(models: TaskModels, config: Config, clock: Clock): 
     maxAttempts: s.maxAttempts,
     backoff: (attempt) =>
       backoffDelay(attempt, { baseMs: s.retryBaseMs, maxMs: s.retryMaxMs, jitter: 0.2 }),
+    claimBookkeepingMs: CLAIM_BOOKKEEPING_MS,
   });
 }

@@ -111,6 +111,17 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         },
       },
 
+      /** A lease the node held but never started (it is stopping): pending again, no attempt used. */
+      release: {
+        params: { subTaskId: 'string', token: 'string' },
+        async handler(ctx: Context<{ subTaskId: string; token: string }>) {
+          const settled = await ledger.unclaim(ctx.params.subTaskId, ctx.params.token);
+          if (!settled) return { released: false };
+          await announceSettled(this.broker, settled);
+          return { released: true };
+        },
+      },
+
       /** The one result of an attempt: an answer, or a classified failure. */
       settle: {
         params: {
@@ -152,6 +163,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
     },
 
     async stopped() {
+      await ledger.close();
       await releaseConnection(config.mongoUrl, config.mongoDb);
     },
   };

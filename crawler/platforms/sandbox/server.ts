@@ -21,7 +21,7 @@ import type { Mode } from '../../../services/shared/platforms.js';
 import type { Answer } from '../types.js';
 import { modeFlags, modeFromFlags, mulberry32, REFUSAL_TEXT, sandboxAnswer } from './answers.js';
 import { parseDirectives, type FailKind } from './directives.js';
-import { completionBody, streamPieces } from './stream.js';
+import { completionBody, groupPieces, streamPieces } from './stream.js';
 import { chatPageHtml, loginPageHtml } from './page.js';
 
 export interface SandboxServerOptions {
@@ -31,6 +31,13 @@ export interface SandboxServerOptions {
   host?: string;
   /** Total answer time in ms, spread over the stream's writes (default 0). */
   latencyMs?: number;
+  /**
+   * Send each answer stream in at most this many writes (0, the default: one
+   * write per piece, about a hundred). The bytes are the same either way; the
+   * pipeline benchmark uses a few writes so that the stand-in's own CPU, which
+   * a real platform spends on its own machines, leaves the cores to the pipeline.
+   */
+  streamWrites?: number;
   /** Share of chat requests (0..1) that fail with 500, 503 or 429 (default 0). */
   failureRate?: number;
   /** Seed of the PRNG behind failureRate (default 1). */
@@ -283,11 +290,14 @@ export async function startSandboxServer(
       'x-accel-buffering': 'no',
     });
     res.flushHeaders();
-    const pieces = streamPieces(answer, {
-      id: `chatcmpl-sandbox-${++sequence}`,
-      created: Math.floor(Date.now() / 1000),
-      model,
-    });
+    const pieces = groupPieces(
+      streamPieces(answer, {
+        id: `chatcmpl-sandbox-${++sequence}`,
+        created: Math.floor(Date.now() / 1000),
+        model,
+      }),
+      options.streamWrites ?? 0,
+    );
     // Piece i goes out at start + latency * (i + 1) / n: the whole answer takes latencyMs.
     const start = Date.now();
     for (const [i, piece] of pieces.entries()) {

@@ -173,7 +173,17 @@ export function streamPieces(answer: Answer, o: WireOptions): Uint8Array[] {
   return pieces;
 }
 
-/** The pieces joined into the whole stream (tests). */
+/** The pieces joined into at most `writes` consecutive groups (0: left as they are). */
+export function groupPieces(pieces: Uint8Array[], writes: number): Uint8Array[] {
+  if (writes <= 0 || pieces.length <= writes) return pieces;
+  const size = Math.ceil(pieces.length / writes);
+  const groups: Uint8Array[] = [];
+  for (let i = 0; i < pieces.length; i += size)
+    groups.push(concatPieces(pieces.slice(i, i + size)));
+  return groups;
+}
+
+/** The pieces joined into the whole stream. */
 export function concatPieces(pieces: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
   let at = 0;

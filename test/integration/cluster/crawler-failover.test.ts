@@ -28,10 +28,12 @@ t.test('kill -9 a crawler node holding leases: its work is redone elsewhere, onc
   t.equal(result.status, 'completed', `all done after losing ${held} leases`);
   t.equal(result.completedItems, 12);
   const docs = await conn.collection('subtasks').find({ taskId }).toArray();
+  // Beyond its 4 slots a node holds leases unstarted (prefetch): those never reached the platform.
+  const started = Math.min(held, 4);
   t.equal(
     c.sandbox.stats.byPath('/v1/chat/completions').length,
-    12 + held,
-    'the platform saw each sub task once, plus one re-run per lost lease',
+    12 + started,
+    `the platform saw each sub task once, plus one re-run per started lost lease (${held} lost)`,
   );
   const redone = docs.filter((d) => d.attempts >= 2);
   t.ok(

@@ -141,3 +141,13 @@ t.test('pickNode only considers capable nodes', async (t) => {
     'bj has room but not the region',
   );
 });
+
+t.test('pickNode counts a node prefetch as room beyond its capacity', async (t) => {
+  const withPrefetch: CrawlerNode[] = [
+    { ...cluster[0]!, prefetch: 1 },
+    { ...cluster[2]!, prefetch: 0 },
+  ];
+  t.equal(pickNode(withPrefetch, sandbox(), load({ n1: 4, n3: 2 }))?.id, 'n1', 'one waiting slot');
+  t.equal(pickNode(withPrefetch, sandbox(), load({ n1: 5, n3: 2 })), undefined);
+  t.equal(pickNode(withPrefetch, sandbox(), load({ n1: 4, n3: 1 }))?.id, 'n3', 'free slots first');
+});

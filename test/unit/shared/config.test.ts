@@ -54,6 +54,7 @@ t.test('an empty environment gives every default', async (t) => {
     },
     crawler: {
       capacity: 4,
+      prefetch: 1,
       regions: [],
       channels: ['api', 'web'],
       chromiumPath: '/usr/bin/chromium',
@@ -298,4 +299,13 @@ t.test('PUBLIC_BASE_URL', async (t) => {
     loadConfig({ HOST: '0.0.0.0', PUBLIC_BASE_URL: 'http://x.test' }).publicBaseUrl,
     'http://x.test',
   );
+});
+
+t.test('crawler prefetch: a tenth of the capacity unless set', async (t) => {
+  t.equal(loadConfig({ CRAWLER_CAPACITY: '50' }).crawler.prefetch, 5);
+  t.equal(loadConfig({ CRAWLER_CAPACITY: '1' }).crawler.prefetch, 1);
+  t.equal(loadConfig({ CRAWLER_CAPACITY: '50', CRAWLER_PREFETCH: '0' }).crawler.prefetch, 0);
+  t.equal(loadConfig({ CRAWLER_PREFETCH: ' ' }).crawler.prefetch, 1, 'blank is unset');
+  t.throws(() => loadConfig({ CRAWLER_PREFETCH: '-1' }), /CRAWLER_PREFETCH/);
+  t.throws(() => loadConfig({ CRAWLER_PREFETCH: '1000' }), /CRAWLER_PREFETCH/);
 });

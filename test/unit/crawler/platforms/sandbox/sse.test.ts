@@ -9,6 +9,7 @@ import {
 import { sandboxAnswer } from '../../../../../crawler/platforms/sandbox/answers.js';
 import {
   concatPieces,
+  groupPieces,
   streamChunks,
   streamPieces,
 } from '../../../../../crawler/platforms/sandbox/stream.js';
@@ -157,4 +158,19 @@ t.test("the sandbox server's stream pieces parse back into its chunks", async (t
     const expected = [...streamChunks(answer, o).map((c) => JSON.stringify(c)), '[DONE]'];
     t.same(data(events), expected, `${mode}: events round-trip`);
   }
+});
+
+t.test('grouped stream pieces keep the bytes and their order', async (t) => {
+  const pieces = streamPieces(sandboxAnswer('which laptop is best for students', 'search'), {
+    id: 'x',
+    created: 1,
+    model: 'sandbox',
+  });
+  for (const writes of [1, 3, 8, pieces.length - 1]) {
+    const groups = groupPieces(pieces, writes);
+    t.ok(groups.length <= writes && groups.length > 0, `${writes}: at most ${writes} writes`);
+    t.same(concatPieces(groups), concatPieces(pieces), `${writes}: same bytes`);
+  }
+  t.equal(groupPieces(pieces, 0), pieces, '0 leaves the pieces as they are');
+  t.equal(groupPieces(pieces, pieces.length + 5), pieces, 'more writes than pieces: unchanged');
 });
