@@ -4,7 +4,7 @@
  * to a size cap. The connection goes only to addresses the policy allows
  * (see address.ts). Every outcome, including errors, becomes an AttemptResult.
  */
-import { Agent, request } from 'undici';
+import { Agent, buildConnector, request } from 'undici';
 import { guardedLookup } from './address.js';
 import { isSuccess } from './schedule.js';
 import { ipLiteral, type AddressPolicy } from './ssrf.js';
@@ -30,14 +30,13 @@ export interface SenderOptions {
 }
 
 export class Sender {
-  private readonly agent: Agent;
   private readonly stopping = new AbortController();
+  private readonly connector: buildConnector.connector;
 
   constructor(private readonly o: SenderOptions) {
-    this.agent = new Agent({
-      connect: { timeout: o.connectTimeoutMs, lookup: guardedLookup(o.policy) },
-      headersTimeout: o.readTimeoutMs,
-      bodyTimeout: o.readTimeoutMs,
+    this.connector = buildConnector({
+      timeout: o.connectTimeoutMs,
+      lookup: guardedLookup(o.policy),
     });
   }
 
@@ -52,23 +51,27 @@ export class Sender {
     const literal = ipLiteral(new URL(url).hostname);
     const range = literal && this.o.policy.refusal(literal);
     if (range) {
-      return done({
-        ok: false,
-        httpStatus: null,
-        error: `address refused: ${literal} is ${range}`,
-        response: null,
-      });
+      const error = `address refused: ${literal} is ${range}`;
+      return done({ ok: false, httpStatus: null, error, response: null });
     }
+    const deadline = new Deadline(this.o.connectTimeoutMs, this.o.readTimeoutMs);
+    // One connection per attempt, so the deadline can tell connecting from reading.
+    const agent = new Agent({
+      connect: (opts, callback) => {
+        this.connector(opts, (err, socket) => {
+          if (!err) deadline.connected();
+          // undici's callback type splits the error and success cases.
+          (callback as (e: Error | null, s: typeof socket) => void)(err, socket);
+        });
+      },
+    });
     try {
       const res = await request(url, {
         method: 'POST',
-        dispatcher: this.agent,
+        dispatcher: agent,
         headers: { 'content-type': 'application/json', ...headers },
         body,
-        signal: AbortSignal.any([
-          this.stopping.signal,
-          AbortSignal.timeout(this.o.connectTimeoutMs + this.o.readTimeoutMs),
-        ]),
+        signal: AbortSignal.any([this.stopping.signal, deadline.signal]),
       });
       const response = await readCapped(res.body);
       const ok = isSuccess(res.statusCode);
@@ -80,37 +83,78 @@ export class Sender {
           : `HTTP ${res.statusCode}`;
       return done({ ok, httpStatus: res.statusCode, error, response });
     } catch (err) {
-      return done({ ok: false, httpStatus: null, error: this.describe(err), response: null });
+      const error = this.stopping.signal.aborted
+        ? 'aborted: this callbacks instance stopped'
+        : (deadline.expired() ?? describe(err));
+      return done({ ok: false, httpStatus: null, error, response: null });
+    } finally {
+      deadline.clear();
+      await agent.destroy().catch(() => undefined);
     }
   }
 
-  /** Aborts attempts in flight and closes connections; safe to call twice. */
-  async close(): Promise<void> {
+  /** Aborts attempts in flight; safe to call twice. */
+  close(): void {
     this.stopping.abort();
-    await this.agent.destroy().catch(() => undefined);
+  }
+}
+
+/**
+ * The spec's two timeouts with millisecond precision (undici's own timers are
+ * coarse below a second): connecting within `connectMs`, then the whole
+ * answer within `readMs` of connecting.
+ */
+class Deadline {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout;
+  private phase: 'connect' | 'read' = 'connect';
+
+  constructor(
+    private readonly connectMs: number,
+    private readonly readMs: number,
+  ) {
+    this.timer = setTimeout(() => this.controller.abort(), connectMs);
   }
 
-  private describe(err: unknown): string {
-    const e = err as { code?: string; name?: string; message?: string; cause?: unknown };
-    if (this.stopping.signal.aborted) return 'aborted: this callbacks instance stopped';
-    switch (e.code) {
-      case 'UND_ERR_CONNECT_TIMEOUT':
-        return `connect timeout after ${this.o.connectTimeoutMs} ms`;
-      case 'UND_ERR_HEADERS_TIMEOUT':
-      case 'UND_ERR_BODY_TIMEOUT':
-        return `read timeout after ${this.o.readTimeoutMs} ms`;
-      case 'CALLBACK_ADDRESS_REFUSED':
-        return e.message ?? 'address refused';
-      case 'ECONNREFUSED':
-        return 'connection refused';
-      case 'ENOTFOUND':
-        return 'host not found';
-    }
-    if (e.name === 'TimeoutError')
-      return `timed out after ${this.o.connectTimeoutMs + this.o.readTimeoutMs} ms`;
-    if (e.cause) return this.describe(e.cause);
-    return e.code ? `${e.code}: ${e.message}` : (e.message ?? String(err));
+  get signal(): AbortSignal {
+    return this.controller.signal;
   }
+
+  connected(): void {
+    clearTimeout(this.timer);
+    this.phase = 'read';
+    this.timer = setTimeout(() => this.controller.abort(), this.readMs);
+  }
+
+  /** What expired, or undefined when neither did. */
+  expired(): string | undefined {
+    if (!this.controller.signal.aborted) return undefined;
+    return this.phase === 'connect'
+      ? `connect timeout after ${this.connectMs} ms`
+      : `read timeout after ${this.readMs} ms`;
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+function describe(err: unknown): string {
+  const e = err as { code?: string; message?: string; cause?: unknown };
+  switch (e.code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'connect timeout';
+    case 'CALLBACK_ADDRESS_REFUSED':
+      return e.message ?? 'address refused';
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'ENOTFOUND':
+      return 'host not found';
+  }
+  if (e.cause) return describe(e.cause);
+  return e.code ? `${e.code}: ${e.message}` : (e.message ?? String(err));
 }
 
 /** Reads at most MAX_RESPONSE_BYTES and drops the connection past that. */

@@ -69,7 +69,7 @@ export class Worker {
   /** Stops claiming, aborts attempts in flight and hands them back uncounted. */
   async stop(): Promise<void> {
     this.stopping = true;
-    await this.sender.close();
+    this.sender.close();
     await Promise.allSettled([...this.inFlight]);
   }
 
