@@ -45,6 +45,10 @@ export async function refusedAddress(
     const range = policy.refusal(literal);
     return range && `must not point to a ${range} address (${literal})`;
   }
+  // RFC 6761: localhost names are loopback whatever DNS says (or fails to say).
+  if (/(^|\.)localhost\.?$/i.test(parsed.hostname) && policy.refusal('127.0.0.1')) {
+    return `must not point to a loopback address (${parsed.hostname})`;
+  }
   const addresses = await withTimeout(resolve(parsed.hostname), SUBMISSION_DNS_TIMEOUT_MS).catch(
     () => [],
   );
