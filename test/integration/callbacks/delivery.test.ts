@@ -242,6 +242,40 @@ t.test('a missed task.finished: the sweep at start creates and sends the callbac
   t.equal(receiver.requestsTo('/missed').length, 1);
 });
 
+t.test(
+  'an attempt whose instance died counts as interrupted, and the schedule goes on',
+  async (t) => {
+    const url = receiver.plan('/orphan', []);
+    const taskId = await submit(alice.token, url);
+    await settled(taskId);
+    // Leave the state a process killed in the middle of its attempt leaves behind.
+    const conn = await svc.db();
+    await conn.collection('deliveries').updateOne(
+      { _id: taskId as never },
+      {
+        $set: {
+          status: 'SENDING',
+          attemptCount: 2,
+          leaseToken: 'held-by-a-dead-instance',
+          leaseNode: 'gone-1',
+          leaseExpiresAt: Date.now() - 1,
+          finishedAt: null,
+        },
+      },
+    );
+    const d = await until('the lapsed attempt to be recorded and retried', async () => {
+      const s = await delivery(taskId);
+      return s.status === 'SUCCEEDED' && s.attempts.length === 3 ? s : undefined;
+    });
+    t.match(d.attempts, [
+      { attempt: 1, httpStatus: 200 },
+      { attempt: 2, httpStatus: null, error: /^interrupted: instance gone-1 stopped/ },
+      { attempt: 3, httpStatus: 200 },
+    ]);
+    t.equal(receiver.requestsTo('/orphan').length, 2);
+  },
+);
+
 t.test('delivery state is visible only to the owner', async (t) => {
   const taskId = await submit(alice.token, receiver.plan('/private', []));
   const other = await svc.client.get(`${M}/task/${taskId}/callbacks`, bob.token);
