@@ -1,12 +1,15 @@
 /**
- * Operator CLI: users and API keys, straight against MongoDB (MONGO_URL), so
- * it works whether or not the service is running.
+ * Operator CLI: users, API keys and callback settings, straight against
+ * MongoDB (MONGO_URL), so it works whether or not the service is running.
  *
  *   create-user --name NAME [--json]     creates a user and a first API key
  *   create-key --user ID [--json]
  *   list-users [--json]
  *   list-keys [--user ID] [--json]
  *   revoke-key --key KEYID [--json]
+ *   set-callback --user ID --url URL [--json]
+ *   clear-callback --user ID [--json]
+ *   show-callback --user ID [--json]
  */
 import { parseArgs } from 'node:util';
 import { createBroker } from '../services/index.js';
@@ -18,6 +21,10 @@ const USAGE = `usage: npm run admin -- <command> [options]
   list-users                    list users
   list-keys [--user ID]         list API keys (never the secrets)
   revoke-key --key KEYID        revoke an API key
+  set-callback --user ID --url URL
+                                set a user's default callback address
+  clear-callback --user ID      remove it
+  show-callback --user ID       the default address and the signing secret
   options: --json  print machine-readable JSON only`;
 
 const { positionals, values } = parseArgs({
@@ -26,6 +33,7 @@ const { positionals, values } = parseArgs({
     name: { type: 'string' },
     user: { type: 'string' },
     key: { type: 'string' },
+    url: { type: 'string' },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -80,6 +88,16 @@ async function run(): Promise<unknown> {
     case 'revoke-key':
       if (!values.key) fail('--key is required');
       return broker.call('users.revokeKey', { keyId: values.key });
+    case 'set-callback':
+      if (!values.url) fail('--url is required (clear-callback removes the address)');
+      return broker.call('users.setCallback', {
+        userId: userId(),
+        body: { callbackUrl: values.url },
+      });
+    case 'clear-callback':
+      return broker.call('users.setCallback', { userId: userId(), body: { callbackUrl: null } });
+    case 'show-callback':
+      return broker.call('users.callbackSettings', { userId: userId() });
     default:
       fail(`unknown command ${command}\n${USAGE}`);
   }

@@ -16,6 +16,7 @@ const FACTORIES: Record<ServiceName, () => Promise<Factory>> = {
   users: async () => (await import('./users/users.service.js')).usersService,
   scheduler: async () => (await import('./scheduler/scheduler.service.js')).schedulerService,
   crawler: async () => (await import('../crawler/crawler.service.js')).crawlerService,
+  callbacks: async () => (await import('./callbacks/callbacks.service.js')).callbacksService,
 };
 
 /** `extra` overrides broker options (benchmarks add middlewares or change the advert). */

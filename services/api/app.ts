@@ -14,6 +14,7 @@ import { requireToken, rateLimit } from './middleware/auth.js';
 import { errorEnvelope, type Logger } from './middleware/errors.js';
 import { RateLimiter } from './ratelimit.js';
 import { authRoutes } from './routes/auth.js';
+import { callbackRoutes } from './routes/callbacks.js';
 import { docsRoutes } from './routes/docs.js';
 import { screenshotRoutes } from './routes/screenshots.js';
 import { taskRoutes } from './routes/tasks.js';
@@ -46,6 +47,7 @@ export function createApp({ config, backend, clock, logger, verifier, screenshot
   );
   monitor.use(rateLimit(limiter));
   mount(monitor, taskRoutes(backend, config.maxBodyBytes, config.publicBaseUrl));
+  mount(monitor, callbackRoutes(backend, config.maxBodyBytes));
 
   app.use(errorEnvelope(logger));
   for (const router of [business, screenshotRoutes(screenshot), monitor]) {

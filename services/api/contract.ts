@@ -4,6 +4,7 @@
  * the published contract and the behaviour cannot drift apart.
  */
 import { z } from 'zod';
+import { DELIVERY_STATUSES } from '../callbacks/schedule.js';
 import { MODES } from '../shared/platforms.js';
 import { SUBTASK_STATUSES, TASK_STATUSES } from '../tasks/models.js';
 
@@ -133,6 +134,51 @@ export const platformsDataSchema = z.array(
     channels: z.record(z.string(), z.array(z.enum(MODES))),
   }),
 );
+
+export const callbackSettingsDataSchema = z
+  .object({
+    callbackUrl: z
+      .string()
+      .nullable()
+      .meta({ description: 'Default address for tasks submitted without callbackUrl' }),
+    secret: z.string().meta({
+      description: 'Standard Webhooks signing secret (whsec_ + base64)',
+      examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+    }),
+  })
+  .strict()
+  .meta({ id: 'CallbackSettings' });
+
+export const callbackAttemptSchema = z
+  .object({
+    attempt: int().meta({ description: '1 = the first attempt' }),
+    at: timestamp().meta({ description: 'When the attempt started' }),
+    httpStatus: int().nullable().meta({ description: 'null when no answer arrived' }),
+    latencyMs: int().nullable(),
+    error: z.string().nullable().meta({ description: 'Why it failed; null on success' }),
+    response: z.string().nullable().meta({ description: 'Start of the receiver answer' }),
+  })
+  .strict()
+  .meta({ id: 'CallbackAttempt' });
+
+export const callbackDeliveryDataSchema = z
+  .object({
+    taskId: z.uuid(),
+    status: z.enum(['NONE', ...DELIVERY_STATUSES]).meta({
+      description:
+        'NONE: no callback (yet); PENDING: waiting for the next attempt; SENDING: attempt in flight; SUCCEEDED; FAILED: every attempt failed',
+    }),
+    url: z.string().nullable().meta({ description: 'The callback address; null: none applies' }),
+    webhookId: z.string().nullable().meta({ description: 'webhook-id header of every attempt' }),
+    attemptCount: int(),
+    maxAttempts: int().meta({ description: 'The first attempt plus the retries' }),
+    nextAttemptAt: timestamp().nullable(),
+    createdAt: timestamp().nullable(),
+    finishedAt: timestamp().nullable(),
+    attempts: z.array(callbackAttemptSchema),
+  })
+  .strict()
+  .meta({ id: 'CallbackDelivery' });
 
 export function envelopeOf<T extends z.ZodType>(data: T) {
   return z

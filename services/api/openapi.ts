@@ -5,7 +5,10 @@
 import { z } from 'zod';
 import { submissionSchema } from '../tasks/submission.js';
 import { listQuerySchema } from '../tasks/queries.js';
+import { defaultCallbackSchema } from '../callbacks/address.js';
 import {
+  callbackDeliveryDataSchema,
+  callbackSettingsDataSchema,
   envelopeOf,
   errorEnvelopeSchema,
   listDataSchema,
@@ -148,6 +151,67 @@ export function buildOpenApi(version: string, serverUrl: string): Json {
         parameters: queryParams,
         responses: {
           '200': { description: 'One page of tasks', ...jsonContent(envelopeOf(listDataSchema)) },
+          ...protectedErrors,
+        },
+      },
+    },
+    '/api/business/monitor/task/{taskId}/callbacks': {
+      get: {
+        summary: 'Callback delivery state and every attempt of a task',
+        tags: ['callbacks'],
+        security,
+        parameters: [taskIdParam],
+        responses: {
+          '200': {
+            description: 'Delivery state',
+            ...jsonContent(envelopeOf(callbackDeliveryDataSchema)),
+          },
+          '404': errorResponse('Unknown task (or one of another user)'),
+          ...protectedErrors,
+        },
+      },
+    },
+    '/api/business/monitor/callback': {
+      get: {
+        summary: 'The default callback address and the signing secret',
+        tags: ['callbacks'],
+        security,
+        responses: {
+          '200': {
+            description: 'Callback settings',
+            ...jsonContent(envelopeOf(callbackSettingsDataSchema)),
+          },
+          ...protectedErrors,
+        },
+      },
+      put: {
+        summary: 'Set (or with null clear) the default callback address',
+        description:
+          'Refused with 400 when the address is not http(s) or resolves to a loopback, private, link-local or reserved address.',
+        tags: ['callbacks'],
+        security,
+        requestBody: { required: true, ...jsonContent(defaultCallbackSchema, 'input') },
+        responses: {
+          '200': {
+            description: 'Saved',
+            ...jsonContent(envelopeOf(callbackSettingsDataSchema)),
+          },
+          ...protectedErrors,
+          '413': errorResponse('Body larger than the limit (1 MiB by default)'),
+          '415': errorResponse('Body is not application/json'),
+        },
+      },
+    },
+    '/api/business/monitor/callback/secret/rotate': {
+      post: {
+        summary: 'Replace the signing secret; later callbacks are signed with the new one',
+        tags: ['callbacks'],
+        security,
+        responses: {
+          '200': {
+            description: 'The new secret',
+            ...jsonContent(envelopeOf(callbackSettingsDataSchema)),
+          },
           ...protectedErrors,
         },
       },

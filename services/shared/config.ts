@@ -6,13 +6,17 @@
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { AppError } from './errors.js';
 
-const ALL_SERVICES = ['api', 'tasks', 'users', 'scheduler', 'crawler'] as const;
+const ALL_SERVICES = ['api', 'tasks', 'users', 'scheduler', 'crawler', 'callbacks'] as const;
 export type ServiceName = (typeof ALL_SERVICES)[number];
 
 const LIST_OF_PAIRS = /^\s*[\w-]+\s*=\s*[\w-]+\s*(,\s*[\w-]+\s*=\s*[\w-]+\s*)*$/;
+
+/** Spec 6.4: after the first attempt, seven retries 15 s, 1 min, 5 min, 15 min, 1 h, 4 h, 12 h. */
+const SPEC_RETRY_DELAYS_MS = '15000,60000,300000,900000,3600000,14400000,43200000';
 
 const int = (def: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number().int().min(min).max(max).default(def);
@@ -87,6 +91,23 @@ const envSchema = z.object({
   SANDBOX_LATENCY_MS: int(1_500, 0),
   SANDBOX_TIMEOUT_MS: int(60_000, 100),
   SANDBOX_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0),
+  CALLBACK_RETRY_DELAYS_MS: z
+    .string()
+    .regex(/^\s*\d+\s*(,\s*\d+\s*){0,19}$/, 'must be 1 to 20 delays in ms, comma-separated')
+    .default(SPEC_RETRY_DELAYS_MS),
+  CALLBACK_CONNECT_TIMEOUT_MS: int(10_000, 1),
+  CALLBACK_READ_TIMEOUT_MS: int(30_000, 1),
+  CALLBACK_POLL_MS: int(1_000, 10),
+  CALLBACK_SWEEP_MS: int(30_000, 100),
+  CALLBACK_ALLOW_CIDRS: optionalText.pipe(
+    z
+      .string()
+      .refine(
+        (v) => v.split(',').every((c) => ipaddr.isValidCIDR(c.trim())),
+        'must be CIDR ranges, comma-separated, e.g. "127.0.0.0/8,::1/128"',
+      )
+      .optional(),
+  ),
 });
 
 export interface Config {
@@ -143,6 +164,18 @@ export interface Config {
     readonly failureRate: number;
     /** Deadline for one answer of a simulated platform. */
     readonly timeoutMs: number;
+  };
+  readonly callbacks: {
+    /** Delay before each retry after a failed attempt; its length is the number of retries. */
+    readonly retryDelaysMs: readonly number[];
+    readonly connectTimeoutMs: number;
+    readonly readTimeoutMs: number;
+    /** How often each callbacks instance looks for due deliveries. */
+    readonly pollMs: number;
+    /** How often it looks for finished tasks whose task.finished event it missed. */
+    readonly sweepMs: number;
+    /** Ranges the operator allows although they are loopback, private or reserved. */
+    readonly allowCidrs: readonly string[];
   };
 }
 
@@ -226,6 +259,19 @@ export function loadConfig(rawEnv: Env): Config {
       latencyMs: e.SANDBOX_LATENCY_MS,
       failureRate: e.SANDBOX_FAILURE_RATE,
       timeoutMs: e.SANDBOX_TIMEOUT_MS,
+    }),
+    callbacks: Object.freeze({
+      retryDelaysMs: Object.freeze(e.CALLBACK_RETRY_DELAYS_MS.split(',').map((d) => Number(d))),
+      connectTimeoutMs: e.CALLBACK_CONNECT_TIMEOUT_MS,
+      readTimeoutMs: e.CALLBACK_READ_TIMEOUT_MS,
+      pollMs: e.CALLBACK_POLL_MS,
+      sweepMs: e.CALLBACK_SWEEP_MS,
+      allowCidrs: Object.freeze(
+        (e.CALLBACK_ALLOW_CIDRS ?? '')
+          .split(',')
+          .map((c) => c.trim())
+          .filter(Boolean),
+      ),
     }),
   });
 }

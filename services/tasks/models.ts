@@ -118,6 +118,8 @@ const taskSchema = new Schema<TaskDoc>(
 taskSchema.index({ userId: 1, createdAt: -1 });
 taskSchema.index({ userId: 1, status: 1, createdAt: -1 });
 taskSchema.index({ subtasksWritten: 1, createdAt: 1 });
+// The callbacks sweep reads finished tasks in completion order.
+taskSchema.index({ completedAt: 1 });
 
 const subTaskSchema = new Schema<SubTaskDoc>(
   {

@@ -57,6 +57,11 @@ const text = () =>
     .string({ error: 'must be a string' })
     .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters');
 
+/** A callback address; whether its host may be reached is checked apart (services/callbacks). */
+export const callbackUrlSchema = text()
+  .max(LIMITS.urlChars, `must be at most ${LIMITS.urlChars} characters`)
+  .refine(isHttpUrl, 'must be an absolute http:// or https:// URL');
+
 /** `null` is accepted as "not given" for optional fields, as many JSON clients send it. */
 const optional = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
@@ -95,11 +100,7 @@ export const submissionSchema = z
         )
         .length(1, 'must contain exactly one region code'),
     ),
-    callbackUrl: optional(
-      text()
-        .max(LIMITS.urlChars, `must be at most ${LIMITS.urlChars} characters`)
-        .refine(isHttpUrl, 'must be an absolute http:// or https:// URL'),
-    ),
+    callbackUrl: optional(callbackUrlSchema),
   })
   .meta({ id: 'BatchSubmission' });
 

@@ -9,6 +9,8 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newTaskId } from '../shared/ids.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
+import { refusedCallbackField } from '../callbacks/address.js';
+import { AddressPolicy } from '../callbacks/ssrf.js';
 import { announceSettled, type TaskCreated } from './events.js';
 import { createLedger, type CompletedResult, type Ledger } from './ledger.js';
 import { taskModels } from './models.js';
@@ -42,6 +44,7 @@ type TaskParams = UserParams & { taskId: string };
 export function tasksService(config: Config, clock: Clock = systemClock): ServiceSchema {
   let store: TaskStore;
   let ledger: Ledger;
+  const callbackPolicy = new AddressPolicy(config.callbacks.allowCidrs);
   return {
     name: 'tasks',
 
@@ -50,7 +53,14 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         params: { userId: 'number', body: { type: 'any', optional: true, nullable: true } },
         async handler(ctx: Context<UserParams & { body: unknown }>) {
           const checked = checkSubmission(ctx.params.body, config.scheduling.platformChannels);
-          if (!checked.ok) throw AppError.invalid(checked.errors);
+          // Spec 6 / DESIGN: a callback address that reaches internal hosts is refused up front.
+          const refused = await refusedCallbackField(ctx.params.body, callbackPolicy);
+          if (!checked.ok || refused) {
+            throw AppError.invalid([
+              ...(checked.ok ? [] : checked.errors),
+              ...(refused ? [refused] : []),
+            ]);
+          }
           const submission = checked.value;
           const adding = submission.prompts.length * submission.platforms.length;
           const open = await store.unfinishedSubTasks(ctx.params.userId);

@@ -39,6 +39,15 @@ export function subTaskResult(s: SubTaskDoc) {
   };
 }
 
+/** Screenshots are stored as paths; clients get absolute URLs on the given base address. */
+export function absoluteScreenshot<T extends { pageScreenshot: string | null }>(
+  sub: T,
+  base: string,
+): T {
+  if (sub.pageScreenshot?.startsWith('/')) sub.pageScreenshot = base + sub.pageScreenshot;
+  return sub;
+}
+
 /** The progress text of the status endpoint, e.g. "12/50 completed, 3 failed". */
 export function progressMessage(total: number, completed: number, failed: number): string {
   return `${completed}/${total} completed, ${failed} failed`;

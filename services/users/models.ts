@@ -5,6 +5,10 @@ export interface UserDoc {
   _id: number;
   name: string;
   createdAt: number;
+  /** Callback address for tasks submitted without callbackUrl; null or absent: none. */
+  callbackUrl?: string | null;
+  /** `whsec_` secret that signs the user's callbacks; created on first use. */
+  webhookSecret?: string | null;
 }
 
 export interface ApiKeyDoc {
@@ -22,7 +26,13 @@ export interface SettingDoc {
 }
 
 const userSchema = new Schema<UserDoc>(
-  { _id: Number, name: { type: String, required: true }, createdAt: Number },
+  {
+    _id: Number,
+    name: { type: String, required: true },
+    createdAt: Number,
+    callbackUrl: { type: String, default: null },
+    webhookSecret: { type: String, default: null },
+  },
   { versionKey: false, collection: 'users' },
 );
 

@@ -1,6 +1,7 @@
-/** MongoDB I/O for users, API keys and the shared signing key. */
+/** MongoDB I/O for users, API keys, the shared signing key and callback settings. */
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
+import { newWebhookSecret } from '../callbacks/sign.js';
 import { generateApiKey, hashApiKey } from './apikeys.js';
 import type { ApiKeyDoc, UserDoc, UserModels } from './models.js';
 import { newSigningKey, type StoredSigningKey } from './tokens.js';
@@ -76,6 +77,49 @@ export class UserStore {
       revokedAt: null,
     }).lean<ApiKeyDoc>();
     return key ?? undefined;
+  }
+
+  /** The user's default callback address and signing secret (created on first use). */
+  async callbackSettings(userId: number): Promise<{ callbackUrl: string | null; secret: string }> {
+    const user = await this.requireUser(userId);
+    return { callbackUrl: user.callbackUrl ?? null, secret: await this.webhookSecret(userId) };
+  }
+
+  async setDefaultCallback(userId: number, callbackUrl: string | null) {
+    const res = await this.m.User.updateOne({ _id: userId }, { $set: { callbackUrl } });
+    if (res.matchedCount === 0) throw AppError.notFound(`user ${userId}`);
+    return this.callbackSettings(userId);
+  }
+
+  /** Default callback addresses of these users (only those that have one). */
+  async defaultCallbacks(userIds: number[]): Promise<Map<number, string>> {
+    const users = await this.m.User.find(
+      { _id: { $in: userIds }, callbackUrl: { $ne: null } },
+      { callbackUrl: 1 },
+    ).lean<UserDoc[]>();
+    return new Map(users.filter((u) => u.callbackUrl).map((u) => [u._id, u.callbackUrl!]));
+  }
+
+  /** The secret that signs the user's callbacks; whichever caller comes first creates it. */
+  async webhookSecret(userId: number): Promise<string> {
+    const doc = await this.m.User.findOneAndUpdate(
+      { _id: userId, webhookSecret: null },
+      { $set: { webhookSecret: newWebhookSecret() } },
+      { returnDocument: 'after' },
+    ).lean<UserDoc>();
+    const secret = doc?.webhookSecret ?? (await this.requireUser(userId)).webhookSecret;
+    if (!secret) throw AppError.notFound(`user ${userId}`);
+    return secret;
+  }
+
+  /** A new secret; callbacks sent from now on are signed with it. */
+  async rotateWebhookSecret(userId: number) {
+    const res = await this.m.User.updateOne(
+      { _id: userId },
+      { $set: { webhookSecret: newWebhookSecret() } },
+    );
+    if (res.matchedCount === 0) throw AppError.notFound(`user ${userId}`);
+    return this.callbackSettings(userId);
   }
 
   /** The cluster's signing key: created once by whichever node comes first. */

@@ -8,6 +8,8 @@ import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
+import { checkDefaultCallback } from '../callbacks/address.js';
+import { AddressPolicy } from '../callbacks/ssrf.js';
 import { looksLikeApiKey } from './apikeys.js';
 import { userModels } from './models.js';
 import { UserStore } from './store.js';
@@ -28,6 +30,8 @@ const keyView = (k: {
 export function usersService(config: Config, clock: Clock = systemClock): ServiceSchema {
   let store: UserStore;
   let signer: TokenSigner;
+  const policy = new AddressPolicy(config.callbacks.allowCidrs);
+  const userIdParam = { type: 'number', integer: true, positive: true, convert: true } as const;
   const tokenSettings = {
     issuer: config.jwtIssuer,
     audience: config.jwtAudience,
@@ -93,6 +97,30 @@ export function usersService(config: Config, clock: Clock = systemClock): Servic
             clock.now(),
           );
           return { accessToken, tokenType: 'Bearer', expiresIn: config.tokenTtlSeconds };
+        },
+      },
+
+      /** The default callback address and the signing secret, as the user sees them. */
+      callbackSettings: {
+        params: { userId: userIdParam },
+        async handler(ctx: Context<{ userId: number }>) {
+          return store.callbackSettings(ctx.params.userId);
+        },
+      },
+
+      /** Sets (or, with null, clears) the default callback address; `body` as the API got it. */
+      setCallback: {
+        params: { userId: userIdParam, body: { type: 'any', optional: true, nullable: true } },
+        async handler(ctx: Context<{ userId: number; body: unknown }>) {
+          const url = await checkDefaultCallback(ctx.params.body, policy);
+          return store.setDefaultCallback(ctx.params.userId, url);
+        },
+      },
+
+      rotateCallbackSecret: {
+        params: { userId: userIdParam },
+        async handler(ctx: Context<{ userId: number }>) {
+          return store.rotateWebhookSecret(ctx.params.userId);
         },
       },
 

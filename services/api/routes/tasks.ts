@@ -2,6 +2,7 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { PLATFORMS, supportedModes } from '../../shared/platforms.js';
+import { absoluteScreenshot } from '../../tasks/views.js';
 import { ok } from '../envelope.js';
 import type { Backend } from '../backend.js';
 import { jsonBody } from '../middleware/body.js';
@@ -68,10 +69,4 @@ export function taskRoutes(
 
 interface Screenshotted {
   pageScreenshot: string | null;
-}
-
-/** Screenshots are stored as paths; callers get absolute URLs on this api's address. */
-function absoluteScreenshot<T extends Screenshotted>(sub: T, base: string): T {
-  if (sub.pageScreenshot?.startsWith('/')) sub.pageScreenshot = base + sub.pageScreenshot;
-  return sub;
 }

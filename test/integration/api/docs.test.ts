@@ -11,12 +11,15 @@ t.test('OpenAPI 3.1 document generated from the validation schemas', async (t) =
   t.match(doc.info, { version: /^\d+\.\d+\.\d+/ });
   t.same(Object.keys(doc.paths).sort(), [
     '/api/business/auth/token',
+    '/api/business/monitor/callback',
+    '/api/business/monitor/callback/secret/rotate',
     '/api/business/monitor/platforms',
     '/api/business/monitor/task/batch/shared',
     '/api/business/monitor/task/list',
     '/api/business/monitor/task/result/{taskId}',
     '/api/business/monitor/task/result/{taskId}/{subTaskId}',
     '/api/business/monitor/task/status/{taskId}',
+    '/api/business/monitor/task/{taskId}/callbacks',
   ]);
   const submit = doc.paths['/api/business/monitor/task/batch/shared'].post;
   const body = submit.requestBody.content['application/json'].schema;
@@ -32,6 +35,13 @@ t.test('OpenAPI 3.1 document generated from the validation schemas', async (t) =
     'reasoning_search',
   ]);
   t.ok(doc.components.schemas.SubTaskResult, 'response schemas are published');
+  t.ok(doc.components.schemas.CallbackDelivery, 'callback delivery state is published');
+  t.ok(doc.components.schemas.CallbackSettings);
+  t.equal(
+    doc.paths['/api/business/monitor/callback'].put.requestBody.content['application/json'].schema
+      .$ref,
+    '#/components/schemas/DefaultCallback',
+  );
   t.same(submit.security, [{ bearerAuth: [] }]);
   const list = doc.paths['/api/business/monitor/task/list'].get;
   t.same(

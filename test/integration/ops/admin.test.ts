@@ -54,12 +54,30 @@ t.test('operator CLI manages users and keys with machine-readable output', async
   t.match(stored, { hash: /^[0-9a-f]{64}$/ });
 });
 
+t.test('operator CLI sets, shows and clears a default callback address', async (t) => {
+  const url = 'https://hooks.example.com/monitor';
+  const set = await admin('set-callback', '--user', '1', '--url', url, '--json');
+  t.equal(set.code, 0, set.output);
+  const settings = JSON.parse(set.output.trim());
+  t.match(settings, { callbackUrl: url, secret: /^whsec_/ });
+  const shown = JSON.parse((await admin('show-callback', '--user', '1', '--json')).output.trim());
+  t.same(shown, settings, 'the secret stays until rotated');
+  const refused = await admin('set-callback', '--user', '1', '--url', 'http://169.254.169.254/');
+  t.not(refused.code, 0);
+  t.match(refused.output, /linkLocal/);
+  const cleared = JSON.parse(
+    (await admin('clear-callback', '--user', '1', '--json')).output.trim(),
+  );
+  t.equal(cleared.callbackUrl, null);
+});
+
 t.test('operator mistakes exit non-zero with a message', async (t) => {
   const cases: [string[], RegExp][] = [
     [['create-user', '--json'], /--name is required/],
     [['create-key', '--user', 'x'], /--user must be a user id/],
     [['create-key', '--user', '999'], /user 999 not found/],
     [['revoke-key', '--key', 'nope'], /api key nope not found/],
+    [['set-callback', '--user', '1'], /--url is required/],
     [['explode'], /unknown command explode/],
   ];
   for (const [args, message] of cases) {

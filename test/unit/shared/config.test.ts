@@ -29,7 +29,7 @@ t.test('an empty environment gives every default', async (t) => {
     mongoDb: 'monitor',
     transporter: undefined,
     namespace: 'monitor',
-    services: ['api', 'tasks', 'users', 'scheduler', 'crawler'],
+    services: ['api', 'tasks', 'users', 'scheduler', 'crawler', 'callbacks'],
     logLevel: 'info',
     tokenTtlSeconds: 7200,
     jwtSecret: undefined,
@@ -60,7 +60,44 @@ t.test('an empty environment gives every default', async (t) => {
       chromiumPath: '/usr/bin/chromium',
     },
     sandbox: { url: undefined, latencyMs: 1500, failureRate: 0, timeoutMs: 60000 },
+    callbacks: {
+      retryDelaysMs: [15000, 60000, 300000, 900000, 3600000, 14400000, 43200000],
+      connectTimeoutMs: 10000,
+      readTimeoutMs: 30000,
+      pollMs: 1000,
+      sweepMs: 30000,
+      allowCidrs: [],
+    },
   });
+});
+
+t.test('callback settings', async (t) => {
+  const c = loadConfig({
+    CALLBACK_RETRY_DELAYS_MS: '10, 20,30',
+    CALLBACK_CONNECT_TIMEOUT_MS: '500',
+    CALLBACK_READ_TIMEOUT_MS: '700',
+    CALLBACK_POLL_MS: '20',
+    CALLBACK_ALLOW_CIDRS: '127.0.0.0/8, ::1/128',
+  });
+  t.same(c.callbacks, {
+    retryDelaysMs: [10, 20, 30],
+    connectTimeoutMs: 500,
+    readTimeoutMs: 700,
+    pollMs: 20,
+    sweepMs: 30000,
+    allowCidrs: ['127.0.0.0/8', '::1/128'],
+  });
+  const err = configError({
+    CALLBACK_RETRY_DELAYS_MS: '15s,1m',
+    CALLBACK_ALLOW_CIDRS: '127.0.0.1',
+    CALLBACK_POLL_MS: '1',
+  });
+  t.same(fields(err).sort(), [
+    'CALLBACK_ALLOW_CIDRS',
+    'CALLBACK_POLL_MS',
+    'CALLBACK_RETRY_DELAYS_MS',
+  ]);
+  t.same(loadConfig({ SERVICES: 'callbacks' }).services, ['callbacks']);
 });
 
 t.test('scheduling, crawler and sandbox settings', async (t) => {
@@ -141,7 +178,7 @@ t.test('blank optional text variables count as unset', async (t) => {
   t.equal(c.transporter, undefined);
   t.equal(c.jwtSecret, undefined);
   t.match(c.nodeId, /^.+-\d+-[0-9a-f]{6}$/);
-  t.same(c.services, ['api', 'tasks', 'users', 'scheduler', 'crawler']);
+  t.same(c.services, ['api', 'tasks', 'users', 'scheduler', 'crawler', 'callbacks']);
 });
 
 t.test('the result is frozen', async (t) => {
@@ -201,7 +238,7 @@ t.test('every bad variable is reported together in one CONFIG_INVALID error', as
   t.equal(byField.JWT_SECRET, 'must be at least 32 characters when set');
   t.equal(
     byField.SERVICES,
-    'unknown service(s) mailer; valid: api, tasks, users, scheduler, crawler, all',
+    'unknown service(s) mailer; valid: api, tasks, users, scheduler, crawler, callbacks, all',
   );
 });
 
@@ -250,6 +287,7 @@ t.test('SERVICES parsing', async (t) => {
     'users',
     'scheduler',
     'crawler',
+    'callbacks',
   ]);
   t.same(loadConfig({ SERVICES: ' all ' }).services, [
     'api',
@@ -257,8 +295,16 @@ t.test('SERVICES parsing', async (t) => {
     'users',
     'scheduler',
     'crawler',
+    'callbacks',
   ]);
-  t.same(loadConfig({ SERVICES: '' }).services, ['api', 'tasks', 'users', 'scheduler', 'crawler']);
+  t.same(loadConfig({ SERVICES: '' }).services, [
+    'api',
+    'tasks',
+    'users',
+    'scheduler',
+    'crawler',
+    'callbacks',
+  ]);
   t.same(loadConfig({ SERVICES: 'tasks' }).services, ['tasks']);
   t.same(loadConfig({ SERVICES: ' users , api ' }).services, ['users', 'api']);
   t.same(loadConfig({ SERVICES: 'api,api,tasks' }).services, ['api', 'tasks'], 'deduplicated');
@@ -266,7 +312,8 @@ t.test('SERVICES parsing', async (t) => {
   t.same(err.data, [
     {
       field: 'SERVICES',
-      message: 'unknown service(s) mail, queue; valid: api, tasks, users, scheduler, crawler, all',
+      message:
+        'unknown service(s) mail, queue; valid: api, tasks, users, scheduler, crawler, callbacks, all',
     },
   ]);
   t.same(fields(configError({ SERVICES: 'API' })), ['SERVICES'], 'names are case-sensitive');

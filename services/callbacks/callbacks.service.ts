@@ -1,0 +1,114 @@
+/**
+ * The `callbacks` service: completion webhooks with persistent retry timers
+ * (spec 6). Any number of instances may run; deliveries live in MongoDB and
+ * are claimed atomically, so each attempt is sent once and a restart carries
+ * on where the schedule was. Wiring only: see intake.ts, worker.ts.
+ */
+import type { Context, ServiceSchema } from 'moleculer';
+import type { Config } from '../shared/config.js';
+import { systemClock, type Clock } from '../shared/clock.js';
+import { acquireConnection, releaseConnection } from '../shared/mongo.js';
+import type { TaskFinished } from '../tasks/events.js';
+import { taskModels } from '../tasks/models.js';
+import { checkTaskId } from '../tasks/queries.js';
+import { TaskStore } from '../tasks/store.js';
+import { userModels } from '../users/models.js';
+import { UserStore } from '../users/store.js';
+import { Sender } from './deliver.js';
+import { Intake } from './intake.js';
+import { deliveryModel } from './models.js';
+import { attemptLeaseMs, maxAttempts } from './schedule.js';
+import { AddressPolicy } from './ssrf.js';
+import { DeliveryStore } from './store.js';
+import { deliveryView } from './view.js';
+import { Worker } from './worker.js';
+
+export function callbacksService(config: Config, clock: Clock = systemClock): ServiceSchema {
+  const c = config.callbacks;
+  let deliveries: DeliveryStore;
+  let tasks: TaskStore;
+  let intake: Intake;
+  let worker: Worker | undefined;
+  const timers: NodeJS.Timeout[] = [];
+
+  return {
+    name: 'callbacks',
+
+    actions: {
+      /** The delivery state and attempts of one of the caller's tasks. */
+      status: {
+        params: { userId: 'number', taskId: 'any' },
+        async handler(ctx: Context<{ userId: number; taskId: unknown }>) {
+          const task = await tasks.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
+          const delivery = await deliveries.find(task._id);
+          const addressNow = delivery ? null : ((await intake.addressOf(task)) ?? null);
+          return deliveryView(task._id, delivery, addressNow, maxAttempts(c.retryDelaysMs));
+        },
+      },
+    },
+
+    events: {
+      'task.finished': {
+        async handler(ctx: Context<TaskFinished>) {
+          try {
+            if (await intake.fromEvent(ctx.params.taskId)) await worker?.pump();
+          } catch (err) {
+            // The sweep creates the delivery later.
+            this.logger.warn(`callback intake for task ${ctx.params.taskId}:`, err);
+          }
+        },
+      },
+    },
+
+    async started() {
+      const connection = await acquireConnection(config.mongoUrl, config.mongoDb);
+      deliveries = new DeliveryStore(deliveryModel(connection));
+      tasks = new TaskStore(taskModels(connection), clock);
+      const users = new UserStore(userModels(connection), clock);
+      intake = new Intake(taskModels(connection), users, deliveries, clock);
+      await deliveries.ensureIndexes();
+      worker = new Worker(
+        deliveries,
+        tasks,
+        users,
+        new Sender({
+          connectTimeoutMs: c.connectTimeoutMs,
+          readTimeoutMs: c.readTimeoutMs,
+          policy: new AddressPolicy(c.allowCidrs),
+        }),
+        clock,
+        {
+          node: this.broker.nodeID,
+          retryDelaysMs: c.retryDelaysMs,
+          leaseMs: attemptLeaseMs(c.connectTimeoutMs, c.readTimeoutMs),
+          screenshotBase: config.publicBaseUrl ?? `http://${config.host}:${config.port}`,
+        },
+        this.logger,
+      );
+      const every = (ms: number, name: string, job: () => Promise<unknown>) => {
+        let running = false;
+        timers.push(
+          setInterval(() => {
+            if (running) return;
+            running = true;
+            job()
+              .catch((err: unknown) => this.logger.warn(`callbacks ${name}:`, err))
+              .finally(() => (running = false));
+          }, ms),
+        );
+      };
+      every(c.pollMs, 'poll', () => worker!.pump());
+      every(c.sweepMs, 'sweep', () => intake.sweep());
+      await intake.sweep().catch((err: unknown) => this.logger.warn('callbacks sweep:', err));
+    },
+
+    async stopped() {
+      for (const t of timers.splice(0)) clearInterval(t);
+      const w = worker;
+      worker = undefined;
+      if (!w) return;
+      await w.stop();
+      await releaseConnection(config.mongoUrl, config.mongoDb);
+    },
+  };
+}

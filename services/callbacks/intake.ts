@@ -1,0 +1,101 @@
+/**
+ * Turns finished tasks into deliveries. The `task.finished` event is the fast
+ * path; because Moleculer events are fire-and-forget, a periodic sweep also
+ * looks for finished tasks that have an address but no delivery (an instance
+ * was down or crashed when the event fired). Creation is keyed by taskId, so
+ * the two paths, and several instances, can never create two deliveries.
+ */
+import type { Clock } from '../shared/clock.js';
+import { FINAL_TASK_STATUSES, type TaskDoc, type TaskModels } from '../tasks/models.js';
+import type { UserStore } from '../users/store.js';
+import type { DeliveryStore } from './store.js';
+
+/** How far back the first sweep after a start looks for missed tasks. */
+const FIRST_SWEEP_LOOKBACK_MS = 24 * 3600_000;
+/** Later sweeps overlap the previous one, for writes that became visible late and clock skew. */
+const SWEEP_OVERLAP_MS = 5 * 60_000;
+const SWEEP_PAGE = 500;
+
+type Finished = Pick<TaskDoc, '_id' | 'userId' | 'callbackUrl' | 'status' | 'completedAt'>;
+
+export class Intake {
+  private sweptUntil: number | undefined;
+
+  constructor(
+    private readonly tasks: TaskModels,
+    private readonly users: UserStore,
+    private readonly deliveries: DeliveryStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The task's callbackUrl, else the user's default address, else none (spec 6.1). */
+  async addressOf(task: Pick<TaskDoc, 'userId' | 'callbackUrl'>): Promise<string | undefined> {
+    if (task.callbackUrl) return task.callbackUrl;
+    return (await this.users.defaultCallbacks([task.userId])).get(task.userId);
+  }
+
+  /** From the event; true when this call created the delivery. */
+  async fromEvent(taskId: string): Promise<boolean> {
+    const task = await this.tasks.Task.findById(taskId, FIELDS).lean<Finished>();
+    if (!task || !FINAL_TASK_STATUSES.includes(task.status)) return false;
+    const url = await this.addressOf(task);
+    return url ? this.create(task, url) : false;
+  }
+
+  /** Creates the deliveries missed since the last sweep; returns how many. */
+  async sweep(): Promise<number> {
+    const startedAt = this.clock.now();
+    const since = this.sweptUntil ?? startedAt - FIRST_SWEEP_LOOKBACK_MS;
+    let created = 0;
+    let after: { completedAt: number; id: string } | undefined;
+    for (;;) {
+      const page = await this.tasks.Task.find(
+        {
+          status: { $in: FINAL_TASK_STATUSES },
+          ...(after
+            ? {
+                $or: [
+                  { completedAt: { $gt: after.completedAt } },
+                  { completedAt: after.completedAt, _id: { $gt: after.id } },
+                ],
+              }
+            : { completedAt: { $gte: since } }),
+        },
+        FIELDS,
+      )
+        .sort({ completedAt: 1, _id: 1 })
+        .limit(SWEEP_PAGE)
+        .lean<Finished[]>();
+      created += await this.createMissing(page);
+      if (page.length < SWEEP_PAGE) break;
+      const last = page[page.length - 1]!;
+      after = { completedAt: last.completedAt ?? 0, id: last._id };
+    }
+    this.sweptUntil = startedAt - SWEEP_OVERLAP_MS;
+    return created;
+  }
+
+  private async createMissing(tasks: Finished[]): Promise<number> {
+    if (tasks.length === 0) return 0;
+    const existing = await this.deliveries.existing(tasks.map((t) => t._id));
+    const missing = tasks.filter((t) => !existing.has(t._id));
+    const defaults = await this.users.defaultCallbacks([
+      ...new Set(missing.filter((t) => !t.callbackUrl).map((t) => t.userId)),
+    ]);
+    let created = 0;
+    for (const task of missing) {
+      const url = task.callbackUrl ?? defaults.get(task.userId);
+      if (url && (await this.create(task, url))) created += 1;
+    }
+    return created;
+  }
+
+  private create(task: Finished, url: string): Promise<boolean> {
+    return this.deliveries.create(
+      { taskId: task._id, userId: task.userId, url, taskStatus: task.status },
+      this.clock.now(),
+    );
+  }
+}
+
+const FIELDS = { userId: 1, callbackUrl: 1, status: 1, completedAt: 1 };

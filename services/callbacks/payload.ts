@@ -1,0 +1,25 @@
+/**
+ * The callback body (spec 6.3), pure: the task's counters and its sub tasks in
+ * exactly the structure of the full-result endpoint, built by the same view.
+ */
+import type { SubTaskDoc, TaskDoc } from '../tasks/models.js';
+import { absoluteScreenshot, taskResultView } from '../tasks/views.js';
+
+export function callbackBody(
+  task: TaskDoc,
+  subtasks: SubTaskDoc[],
+  sentAt: number,
+  screenshotBase: string,
+): string {
+  const view = taskResultView(task, subtasks);
+  return JSON.stringify({
+    taskId: view.taskId,
+    userId: task.userId,
+    timestamp: sentAt,
+    status: view.status,
+    totalItems: view.totalItems,
+    completedItems: view.completedItems,
+    failedItems: view.failedItems,
+    subTaskList: view.subTaskList.map((s) => absoluteScreenshot(s, screenshotBase)),
+  });
+}

@@ -1,0 +1,118 @@
+/**
+ * MongoDB I/O for deliveries. Every change is one atomic single-document
+ * update: a claim moves a due delivery to SENDING under a fresh lease token,
+ * and only the holder of that token can record the outcome, so two instances
+ * never send the same attempt.
+ */
+import type { Model } from 'mongoose';
+import type { TaskStatus } from '../tasks/models.js';
+import type { AttemptRecord, DeliveryDoc } from './models.js';
+import type { Verdict } from './schedule.js';
+import { webhookIdFor } from './sign.js';
+
+const NO_LEASE = { leaseToken: null, leaseNode: null, leaseExpiresAt: null };
+
+export interface NewDelivery {
+  taskId: string;
+  userId: number;
+  url: string;
+  taskStatus: TaskStatus;
+}
+
+export class DeliveryStore {
+  constructor(private readonly model: Model<DeliveryDoc>) {}
+
+  async ensureIndexes(): Promise<void> {
+    await this.model.createIndexes();
+  }
+
+  /** Creates the delivery of a task, due at once; false when it already exists. */
+  async create(d: NewDelivery, now: number): Promise<boolean> {
+    const doc: DeliveryDoc = {
+      _id: d.taskId,
+      userId: d.userId,
+      url: d.url,
+      webhookId: webhookIdFor(d.taskId),
+      taskStatus: d.taskStatus,
+      status: 'PENDING',
+      attemptCount: 0,
+      nextAttemptAt: now,
+      ...NO_LEASE,
+      createdAt: now,
+      finishedAt: null,
+      attempts: [],
+    };
+    try {
+      await this.model.collection.insertOne(doc as never);
+      return true;
+    } catch (err) {
+      if ((err as { code?: number }).code === 11000) return false;
+      throw err;
+    }
+  }
+
+  /** Takes the most overdue delivery for one attempt; undefined when none is due. */
+  async claim(now: number, token: string, node: string, leaseMs: number) {
+    const doc = await this.model
+      .findOneAndUpdate(
+        { status: 'PENDING', nextAttemptAt: { $lte: now } },
+        {
+          $set: {
+            status: 'SENDING',
+            leaseToken: token,
+            leaseNode: node,
+            leaseExpiresAt: now + leaseMs,
+          },
+          $inc: { attemptCount: 1 },
+        },
+        { sort: { nextAttemptAt: 1 }, returnDocument: 'after' },
+      )
+      .lean<DeliveryDoc>();
+    return doc ?? undefined;
+  }
+
+  /** Records the outcome of the attempt held under `token`; false when the lease was lost. */
+  async record(id: string, token: string, attempt: AttemptRecord, verdict: Verdict, now: number) {
+    const res = await this.model.updateOne(
+      { _id: id, status: 'SENDING', leaseToken: token },
+      {
+        $set: {
+          ...NO_LEASE,
+          status: verdict.status,
+          nextAttemptAt: verdict.status === 'PENDING' ? verdict.nextAttemptAt : null,
+          finishedAt: verdict.status === 'PENDING' ? null : now,
+        },
+        $push: { attempts: attempt },
+      },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  /** Hands an attempt that never completed back, due at once and not counted. */
+  async giveBack(id: string, token: string, now: number): Promise<boolean> {
+    const res = await this.model.updateOne(
+      { _id: id, status: 'SENDING', leaseToken: token },
+      { $set: { ...NO_LEASE, status: 'PENDING', nextAttemptAt: now }, $inc: { attemptCount: -1 } },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  /** Attempts whose instance stopped answering before recording an outcome. */
+  async lapsed(now: number): Promise<DeliveryDoc[]> {
+    return this.model
+      .find({ status: 'SENDING', leaseExpiresAt: { $lte: now } }, { attempts: 0 })
+      .lean<DeliveryDoc[]>();
+  }
+
+  async find(taskId: string): Promise<DeliveryDoc | undefined> {
+    return (await this.model.findById(taskId).lean<DeliveryDoc>()) ?? undefined;
+  }
+
+  /** Which of these tasks already have a delivery. */
+  async existing(taskIds: string[]): Promise<Set<string>> {
+    const docs = await this.model
+      .find({ _id: { $in: taskIds } }, { _id: 1 })
+      .lean<{ _id: string }[]>();
+    return new Set(docs.map((d) => d._id));
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Sends due callbacks: claims one due delivery at a time (atomically, under a
+ * lease), builds and signs its body, sends it and records the attempt with the
+ * verdict of the schedule. Attempts whose instance died are recorded as
+ * interrupted failures once their lease lapses, and the schedule goes on.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../shared/clock.js';
+import type { TaskStore } from '../tasks/store.js';
+import type { UserStore } from '../users/store.js';
+import type { AttemptResult, Sender } from './deliver.js';
+import type { AttemptRecord, DeliveryDoc } from './models.js';
+import { callbackBody } from './payload.js';
+import { afterAttempt, type Verdict } from './schedule.js';
+import { webhookHeaders } from './sign.js';
+import type { DeliveryStore } from './store.js';
+
+/** Deliveries one instance sends at once; more instances add more. */
+const MAX_PARALLEL = 16;
+
+export interface WorkerOptions {
+  node: string;
+  retryDelaysMs: readonly number[];
+  leaseMs: number;
+  /** Base of absolute screenshot URLs in callback bodies. */
+  screenshotBase: string;
+}
+
+interface Logger {
+  warn(...args: unknown[]): void;
+}
+
+export class Worker {
+  private readonly inFlight = new Set<Promise<void>>();
+  private pumping = false;
+  private stopping = false;
+
+  constructor(
+    private readonly deliveries: DeliveryStore,
+    private readonly tasks: TaskStore,
+    private readonly users: UserStore,
+    private readonly sender: Sender,
+    private readonly clock: Clock,
+    private readonly o: WorkerOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts every due attempt there is room for; never runs twice at once. */
+  async pump(): Promise<void> {
+    if (this.pumping || this.stopping) return;
+    this.pumping = true;
+    try {
+      await this.recordLapsed();
+      while (this.inFlight.size < MAX_PARALLEL && !this.stopping) {
+        const token = randomBytes(16).toString('hex');
+        const now = this.clock.now();
+        const doc = await this.deliveries.claim(now, token, this.o.node, this.o.leaseMs);
+        if (!doc) break;
+        const run: Promise<void> = this.attempt(doc, token)
+          .catch((err: unknown) => this.logger.warn(`callback for task ${doc._id}:`, err))
+          .finally(() => this.inFlight.delete(run));
+        this.inFlight.add(run);
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** Stops claiming, aborts attempts in flight and hands them back uncounted. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.sender.close();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async attempt(doc: DeliveryDoc, token: string): Promise<void> {
+    const startedAt = this.clock.now();
+    const result = await this.send(doc, startedAt);
+    const endedAt = this.clock.now();
+    if (result.aborted) {
+      await this.deliveries.giveBack(doc._id, token, endedAt);
+      return;
+    }
+    const verdict: Verdict = result.final
+      ? { status: 'FAILED' }
+      : afterAttempt(doc.attemptCount, result.ok, endedAt, this.o.retryDelaysMs);
+    await this.deliveries.record(
+      doc._id,
+      token,
+      record(doc.attemptCount, startedAt, result),
+      verdict,
+      endedAt,
+    );
+  }
+
+  private async send(
+    doc: DeliveryDoc,
+    sentAt: number,
+  ): Promise<AttemptResult & { final?: boolean }> {
+    const task = await this.tasks.findTask(doc.userId, doc._id).catch(() => undefined);
+    if (!task) {
+      return {
+        ok: false,
+        httpStatus: null,
+        latencyMs: 0,
+        error: 'the task is no longer stored',
+        response: null,
+        aborted: false,
+        final: true,
+      };
+    }
+    const subtasks = await this.tasks.subTasksOf(task._id);
+    const body = callbackBody(task, subtasks, sentAt, this.o.screenshotBase);
+    const secret = await this.users.webhookSecret(doc.userId);
+    return this.sender.send(doc.url, webhookHeaders(secret, doc.webhookId, sentAt, body), body);
+  }
+
+  /** Attempts whose instance stopped before recording them count as failed, and the schedule goes on. */
+  private async recordLapsed(): Promise<void> {
+    const now = this.clock.now();
+    for (const doc of await this.deliveries.lapsed(now)) {
+      const attempt: AttemptRecord = {
+        attempt: doc.attemptCount,
+        at: (doc.leaseExpiresAt ?? now) - this.o.leaseMs,
+        httpStatus: null,
+        latencyMs: null,
+        error: `interrupted: instance ${doc.leaseNode} stopped before the outcome was known`,
+        response: null,
+      };
+      const verdict = afterAttempt(doc.attemptCount, false, now, this.o.retryDelaysMs);
+      await this.deliveries.record(doc._id, doc.leaseToken!, attempt, verdict, now);
+    }
+  }
+}
+
+function record(attempt: number, at: number, r: AttemptResult): AttemptRecord {
+  return {
+    attempt,
+    at,
+    httpStatus: r.httpStatus,
+    latencyMs: r.latencyMs,
+    error: r.error,
+    response: r.response,
+  };
+}
