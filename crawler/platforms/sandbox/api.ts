@@ -14,8 +14,9 @@ import {
 } from '../types.js';
 import { modeFlags } from './answers.js';
 import { checkAnswer, errorForStatus, timeoutError } from './errors.js';
-import { accumulateCompletion, buildAnswer, OpenAIStreamAccumulator } from './openai-stream.js';
-import { isDone, SseParser } from './sse.js';
+import { accumulateCompletion, OpenAIStreamAccumulator } from '../common/openai-stream.js';
+import { buildAnswer } from '../common/raw-answer.js';
+import { isDone, SseParser } from '../common/sse.js';
 
 /** The model asked for in `mode`: the operator's choice, else `sandbox-<mode>`. */
 export function modelFor(mode: Mode, settings: PlatformSettings): string {
