@@ -17,7 +17,7 @@ import { Executor } from './executor.js';
 import { driverFor } from './platforms/index.js';
 import { startSandboxServer, type SandboxServer } from './platforms/sandbox/server.js';
 import { RenderServer } from './render-server.js';
-import { platformSettings } from './settings.js';
+import { settingsResolver } from './settings.js';
 
 const MAX_WORK_SECONDS = 300;
 
@@ -79,8 +79,10 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
       executor = new Executor({
         capacity: config.crawler.capacity,
         driverFor,
-        settingsFor: (platform) =>
-          platformSettings(platform, { url: sandboxUrl, timeoutMs: config.sandbox.timeoutMs }),
+        settingsFor: settingsResolver(
+          { url: sandboxUrl, timeoutMs: config.sandbox.timeoutMs },
+          config.platforms,
+        ),
         browser,
         render,
         saveScreenshot: async (png, subTaskId) =>

@@ -9,6 +9,8 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newTaskId } from '../shared/ids.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
+import { activeChannel, findPlatform } from '../shared/platforms.js';
+import { crawlerNodes, offeredPlatforms } from '../scheduler/nodes.js';
 import { announceSettled, type TaskCreated } from './events.js';
 import { createLedger, type CompletedResult, type Ledger } from './ledger.js';
 import { taskModels } from './models.js';
@@ -49,7 +51,11 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
       submit: {
         params: { userId: 'number', body: { type: 'any', optional: true, nullable: true } },
         async handler(ctx: Context<UserParams & { body: unknown }>) {
-          const checked = checkSubmission(ctx.params.body, config.scheduling.platformChannels);
+          const checked = checkSubmission(
+            ctx.params.body,
+            config.scheduling.platformChannels,
+            this.offeredPlatforms(),
+          );
           if (!checked.ok) throw AppError.invalid(checked.errors);
           const submission = checked.value;
           const adding = submission.prompts.length * submission.platforms.length;
@@ -139,6 +145,29 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
           const { total, tasks } = await store.list(ctx.params.userId, q);
           return { total, page: q.page, size: q.size, tasks: tasks.map(taskListItem) };
         },
+      },
+
+      /** Which platforms live crawler nodes offer; `known: false` while none is up. */
+      availability: {
+        handler() {
+          const offered = this.offeredPlatforms();
+          return { known: offered !== undefined, platforms: [...(offered ?? [])].sort() };
+        },
+      },
+    },
+
+    methods: {
+      offeredPlatforms(): Set<string> | undefined {
+        const channels = config.scheduling.platformChannels;
+        return offeredPlatforms(
+          crawlerNodes(
+            this.broker.registry.nodes.list({ onlyAvailable: true, withServices: false }),
+          ),
+          (platform) => {
+            const info = findPlatform(platform);
+            return info ? activeChannel(info, channels) : 'api';
+          },
+        );
       },
     },
 
