@@ -17,6 +17,7 @@ import { checkAnswer, errorForStatus, timeoutError } from './errors.js';
 import { accumulateCompletion, OpenAIStreamAccumulator } from '../common/openai-stream.js';
 import { buildAnswer } from '../common/raw-answer.js';
 import { isDone, SseParser } from '../common/sse.js';
+import { deadlineSignal } from '../common/http.js';
 
 /** The model asked for in `mode`: the operator's choice, else `sandbox-<mode>`. */
 export function modelFor(mode: Mode, settings: PlatformSettings): string {
@@ -33,13 +34,6 @@ export function requestBody(job: Job, settings: PlatformSettings): Record<string
     reasoning,
     web_search: search,
   };
-}
-
-/** The job's signal, ended also by `settings.timeoutMs` when that is set. */
-export function deadlineSignal(job: Job, settings: PlatformSettings): AbortSignal {
-  return settings.timeoutMs > 0
-    ? AbortSignal.any([job.signal, AbortSignal.timeout(settings.timeoutMs)])
-    : job.signal;
 }
 
 function describe(err: unknown): string {

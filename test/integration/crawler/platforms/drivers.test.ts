@@ -8,7 +8,7 @@ import t from 'tap';
 import { findPlatform, supportedModes } from '../../../../services/shared/platforms.js';
 import { startPlatformStandins, STANDIN_PLATFORMS } from '../../../standins/index.js';
 import { expectedAnswer } from '../../../standins/expected.js';
-import { ask } from './helpers.js';
+import { ask } from '../../../helpers/platform-drivers.js';
 
 const standins = await startPlatformStandins();
 t.teardown(() => Promise.all([...standins.values()].map((s) => s.server.close())));

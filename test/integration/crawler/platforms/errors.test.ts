@@ -7,7 +7,7 @@ import t from 'tap';
 import { findPlatform, supportedModes } from '../../../../services/shared/platforms.js';
 import { startPlatformStandins, STANDIN_PLATFORMS } from '../../../standins/index.js';
 import { ERRORS } from '../../../standins/errors.js';
-import { ask, failure } from './helpers.js';
+import { ask, failure } from '../../../helpers/platform-drivers.js';
 
 const standins = await startPlatformStandins();
 t.teardown(() => Promise.all([...standins.values()].map((s) => s.server.close())));
