@@ -17,7 +17,7 @@ import { Executor } from './executor.js';
 import { driverFor } from './platforms/index.js';
 import { startSandboxServer, type SandboxServer } from './platforms/sandbox/server.js';
 import { RenderServer } from './render-server.js';
-import { platformSettings } from './settings.js';
+import { settingsResolver } from './settings.js';
 
 const MAX_WORK_SECONDS = 300;
 
@@ -82,8 +82,10 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
         capacity: config.crawler.capacity,
         prefetch: config.crawler.prefetch,
         driverFor,
-        settingsFor: (platform) =>
-          platformSettings(platform, { url: sandboxUrl, timeoutMs: config.sandbox.timeoutMs }),
+        settingsFor: settingsResolver(
+          { url: sandboxUrl, timeoutMs: config.sandbox.timeoutMs },
+          config.platforms,
+        ),
         browser,
         render,
         saveScreenshot: async (png, subTaskId) =>

@@ -75,9 +75,19 @@ export interface WebDriver {
   ask(page: Page, job: Job, ctx: WebContext): Promise<Answer>;
 }
 
+/** A vendor API's defaults, overridden by the operator's configuration. */
+export interface ApiDefaults {
+  baseUrl: string;
+  /** Model per mode; a mode the vendor cannot do has none. */
+  models: Readonly<Partial<Record<Mode, string>>>;
+  timeoutMs: number;
+}
+
 export interface PlatformDriver {
   name: string;
   api?: ApiDriver;
+  /** Present on drivers of real vendors: they need an API key to run. */
+  apiDefaults?: ApiDefaults;
   web?: WebDriver;
 }
 

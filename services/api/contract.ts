@@ -132,6 +132,10 @@ export const platformsDataSchema = z.array(
     modes: z.array(z.enum(MODES)).meta({ description: 'Modes of the active channel' }),
     channel: z.enum(['api', 'web']).meta({ description: 'The active channel' }),
     channels: z.record(z.string(), z.array(z.enum(MODES))),
+    available: z.boolean().nullable().meta({
+      description:
+        'Whether a live crawler node can run the platform (has its API credentials); null while no crawler node is up, when submissions are accepted and wait',
+    }),
   }),
 );
 

@@ -35,6 +35,23 @@ export function crawlerNodes(
   return nodes;
 }
 
+/**
+ * The platforms live crawler nodes can run on each platform's active channel
+ * (a vendor platform is advertised only by nodes holding its credentials);
+ * undefined while no crawler node is up, when availability is unknown.
+ */
+export function offeredPlatforms(
+  nodes: readonly CrawlerNode[],
+  channelOf: (platform: string) => Channel,
+): Set<string> | undefined {
+  if (nodes.length === 0) return undefined;
+  const offered = new Set<string>();
+  for (const n of nodes) {
+    for (const p of n.platforms) if (n.channels.includes(channelOf(p))) offered.add(p);
+  }
+  return offered;
+}
+
 export interface Placement {
   platform: string;
   channel: Channel;

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { AppError } from './errors.js';
+import { MODES, PLATFORMS, type Mode } from './platforms.js';
 
 const ALL_SERVICES = ['api', 'tasks', 'users', 'scheduler', 'crawler', 'callbacks'] as const;
 export type ServiceName = (typeof ALL_SERVICES)[number];
@@ -157,6 +158,8 @@ export interface Config {
     readonly channels: readonly ('api' | 'web')[];
     readonly chromiumPath: string;
   };
+  /** Vendor APIs by canonical platform name (see README "AI platforms"). */
+  readonly platforms: Readonly<Record<string, VendorPlatformConfig>>;
   readonly sandbox: {
     /** undefined: each crawler node runs its own local sandbox stand-in. */
     readonly url: string | undefined;
@@ -179,6 +182,76 @@ export interface Config {
   };
 }
 
+/** Operator configuration of one vendor platform's API (crawler nodes use it). */
+export interface VendorPlatformConfig {
+  /** Several keys spread the load; none: the platform is not offered by this node. */
+  readonly apiKeys: readonly string[];
+  /** undefined: the vendor's own API address. */
+  readonly baseUrl: string | undefined;
+  /** Models chosen per mode; the rest keep the driver's defaults. */
+  readonly models: Readonly<Partial<Record<Mode, string>>>;
+  /** undefined: the driver's default deadline. */
+  readonly timeoutMs: number | undefined;
+}
+
+/** The real vendors: every catalogue platform but the built-in simulations. */
+export const VENDOR_PLATFORMS = PLATFORMS.filter((p) => p.vendor !== 'built-in').map((p) => p.name);
+
+const MODEL_PAIRS = new RegExp(
+  `^\\s*(${MODES.join('|')})\\s*=\\s*[^,=\\s]+\\s*(,\\s*(${MODES.join('|')})\\s*=\\s*[^,=\\s]+\\s*)*$`,
+);
+
+/** `<PLATFORM>_API_KEY`, `_BASE_URL`, `_MODELS`, `_TIMEOUT_MS`, `_CONCURRENCY` for one vendor. */
+const vendorSchema = z.object({
+  API_KEY: optionalText,
+  BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  MODELS: optionalText.pipe(
+    z.string().regex(MODEL_PAIRS, 'must look like "standard=gpt-4.1,reasoning=o4-mini"').optional(),
+  ),
+  TIMEOUT_MS: z.coerce.number().int().min(100).optional(),
+  CONCURRENCY: z.coerce.number().int().min(1).optional(),
+});
+
+const envPrefix = (platform: string) => platform.toUpperCase().replace(/-/g, '_');
+
+function vendorConfigs(
+  env: Env,
+  problems: { field: string; message: string }[],
+): { platforms: Record<string, VendorPlatformConfig>; concurrency: Record<string, number> } {
+  const platforms: Record<string, VendorPlatformConfig> = {};
+  const concurrency: Record<string, number> = {};
+  for (const name of VENDOR_PLATFORMS) {
+    const prefix = envPrefix(name);
+    const raw = Object.fromEntries(
+      Object.keys(vendorSchema.shape).map((k) => [k, env[`${prefix}_${k}`]]),
+    );
+    const parsed = vendorSchema.safeParse(raw);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        problems.push({
+          field: `${prefix}_${String(issue.path[0] ?? '')}`,
+          message: issue.message,
+        });
+      }
+      continue;
+    }
+    const v = parsed.data;
+    platforms[name] = Object.freeze({
+      apiKeys: Object.freeze(
+        (v.API_KEY ?? '')
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean),
+      ),
+      baseUrl: v.BASE_URL?.replace(/\/+$/, ''),
+      models: Object.freeze(pairs(v.MODELS) as Partial<Record<Mode, string>>),
+      timeoutMs: v.TIMEOUT_MS,
+    });
+    if (v.CONCURRENCY !== undefined) concurrency[name] = v.CONCURRENCY;
+  }
+  return { platforms, concurrency };
+}
+
 type Env = Record<string, string | undefined>;
 
 export function loadConfig(rawEnv: Env): Config {
@@ -194,6 +267,7 @@ export function loadConfig(rawEnv: Env): Config {
     }
   }
   const services = parseServices(env.SERVICES?.trim(), problems);
+  const vendors = vendorConfigs(env, problems);
   if (!parsed.success || problems.length > 0) {
     throw new AppError(
       `invalid configuration: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
@@ -232,11 +306,13 @@ export function loadConfig(rawEnv: Env): Config {
       retryMaxMs: e.RETRY_MAX_MS,
       regionWaitMs: e.REGION_WAIT_MS,
       leaderTtlMs: e.LEADER_TTL_MS,
-      platformConcurrency: Object.freeze(
-        Object.fromEntries(
+      // A platform's own <PLATFORM>_CONCURRENCY wins over its PLATFORM_CONCURRENCY entry.
+      platformConcurrency: Object.freeze({
+        ...Object.fromEntries(
           Object.entries(pairs(e.PLATFORM_CONCURRENCY)).map(([k, v]) => [k, Number(v)]),
         ),
-      ),
+        ...vendors.concurrency,
+      }),
       defaultPlatformConcurrency: e.DEFAULT_PLATFORM_CONCURRENCY,
       platformChannels: Object.freeze(pairs(e.PLATFORM_CHANNELS)),
     }),
@@ -254,6 +330,7 @@ export function loadConfig(rawEnv: Env): Config {
       channels: Object.freeze([...new Set(e.CRAWLER_CHANNELS.split(','))] as ('api' | 'web')[]),
       chromiumPath: e.CHROMIUM_PATH,
     }),
+    platforms: Object.freeze(vendors.platforms),
     sandbox: Object.freeze({
       url: e.SANDBOX_URL?.replace(/\/+$/, ''),
       latencyMs: e.SANDBOX_LATENCY_MS,

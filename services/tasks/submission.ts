@@ -123,9 +123,15 @@ export interface Submission {
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldProblem[] };
 
+/**
+ * `offered`: the platforms live crawler nodes can run; a platform outside it
+ * is refused. undefined (no crawler node up yet) accepts every catalogued
+ * platform: its sub tasks wait for a node, as they would for a busy one.
+ */
 export function checkSubmission(
   body: unknown,
   channelChoices: Readonly<Record<string, string>> = {},
+  offered?: ReadonlySet<string>,
 ): Checked<Submission> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, errors: [{ field: 'body', message: 'must be a JSON object' }] };
@@ -135,6 +141,7 @@ export function checkSubmission(
   const errors = [
     ...(parsed.success ? [] : zodProblems(parsed.error)),
     ...unsupportedModes(body, channelChoices),
+    ...unavailable(body, offered),
   ];
   if (!parsed.success || errors.length > 0) return { ok: false, errors };
   const input = parsed.data;
@@ -190,6 +197,22 @@ function unsupportedModes(
         message: `${info.name} does not support mode ${mode}; supported: ${modes.join(', ')}`,
       });
     }
+  });
+  return problems;
+}
+
+function unavailable(body: object, offered: ReadonlySet<string> | undefined): FieldProblem[] {
+  const platforms = (body as { platforms?: unknown }).platforms;
+  if (!offered || !Array.isArray(platforms)) return [];
+  const problems: FieldProblem[] = [];
+  platforms.forEach((cfg: unknown, i) => {
+    const { platform } = (cfg ?? {}) as { platform?: unknown };
+    const info = typeof platform === 'string' ? findPlatform(platform) : undefined;
+    if (!info || offered.has(info.name)) return;
+    problems.push({
+      field: `platforms[${i}].platform`,
+      message: `${info.name} is unavailable: no crawler node has credentials for it; available: ${[...offered].sort().join(', ')}`,
+    });
   });
   return problems;
 }

@@ -11,6 +11,8 @@ import { newTaskId } from '../shared/ids.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import { refusedCallbackField } from '../callbacks/address.js';
 import { AddressPolicy } from '../callbacks/ssrf.js';
+import { activeChannel, findPlatform } from '../shared/platforms.js';
+import { crawlerNodes, offeredPlatforms } from '../scheduler/nodes.js';
 import { announceSettled, type TaskCreated } from './events.js';
 import { createLedger, type CompletedResult, type Ledger } from './ledger.js';
 import { taskModels } from './models.js';
@@ -52,7 +54,11 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
       submit: {
         params: { userId: 'number', body: { type: 'any', optional: true, nullable: true } },
         async handler(ctx: Context<UserParams & { body: unknown }>) {
-          const checked = checkSubmission(ctx.params.body, config.scheduling.platformChannels);
+          const checked = checkSubmission(
+            ctx.params.body,
+            config.scheduling.platformChannels,
+            this.offeredPlatforms(),
+          );
           // Spec 6 / DESIGN: a callback address that reaches internal hosts is refused up front.
           const refused = await refusedCallbackField(ctx.params.body, callbackPolicy);
           if (!checked.ok || refused) {
@@ -160,6 +166,29 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
           const { total, tasks } = await store.list(ctx.params.userId, q);
           return { total, page: q.page, size: q.size, tasks: tasks.map(taskListItem) };
         },
+      },
+
+      /** Which platforms live crawler nodes offer; `known: false` while none is up. */
+      availability: {
+        handler() {
+          const offered = this.offeredPlatforms();
+          return { known: offered !== undefined, platforms: [...(offered ?? [])].sort() };
+        },
+      },
+    },
+
+    methods: {
+      offeredPlatforms(): Set<string> | undefined {
+        const channels = config.scheduling.platformChannels;
+        return offeredPlatforms(
+          crawlerNodes(
+            this.broker.registry.nodes.list({ onlyAvailable: true, withServices: false }),
+          ),
+          (platform) => {
+            const info = findPlatform(platform);
+            return info ? activeChannel(info, channels) : 'api';
+          },
+        );
       },
     },
 

@@ -14,8 +14,10 @@ import {
 } from '../types.js';
 import { modeFlags } from './answers.js';
 import { checkAnswer, errorForStatus, timeoutError } from './errors.js';
-import { accumulateCompletion, buildAnswer, OpenAIStreamAccumulator } from './openai-stream.js';
-import { isDone, SseParser } from './sse.js';
+import { accumulateCompletion, OpenAIStreamAccumulator } from '../common/openai-stream.js';
+import { buildAnswer } from '../common/raw-answer.js';
+import { isDone, SseParser } from '../common/sse.js';
+import { deadlineSignal } from '../common/http.js';
 
 /** The model asked for in `mode`: the operator's choice, else `sandbox-<mode>`. */
 export function modelFor(mode: Mode, settings: PlatformSettings): string {
@@ -32,13 +34,6 @@ export function requestBody(job: Job, settings: PlatformSettings): Record<string
     reasoning,
     web_search: search,
   };
-}
-
-/** The job's signal, ended also by `settings.timeoutMs` when that is set. */
-export function deadlineSignal(job: Job, settings: PlatformSettings): AbortSignal {
-  return settings.timeoutMs > 0
-    ? AbortSignal.any([job.signal, AbortSignal.timeout(settings.timeoutMs)])
-    : job.signal;
 }
 
 function describe(err: unknown): string {

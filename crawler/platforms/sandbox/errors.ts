@@ -9,21 +9,11 @@
  * - other 4xx (a request the platform will never accept): `failed`, not retryable.
  */
 import { PlatformError } from '../types.js';
+import { parseRetryAfter, timeoutError } from '../common/errors.js';
+
+export { timeoutError };
 import { isRefusal } from './answers.js';
 import type { Answer } from '../types.js';
-
-/** Seconds from a Retry-After header (delta-seconds or an HTTP date). */
-export function parseRetryAfter(
-  value: string | null | undefined,
-  now = Date.now(),
-): number | undefined {
-  if (value === null || value === undefined) return undefined;
-  const v = value.trim();
-  if (/^\d+(?:\.\d+)?$/.test(v)) return Math.ceil(Number(v));
-  const at = Date.parse(v);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, Math.ceil((at - now) / 1000));
-}
 
 /** The `error.message` / `error.code` of an OpenAI-style error body, when it is one. */
 export function errorBodyOf(text: string): { message?: string; code?: string } {
@@ -94,11 +84,6 @@ export function errorForStatus(
     'failed',
     false,
   );
-}
-
-/** The error for an abort: `timeout` when the job's signal (or our deadline) ended it. */
-export function timeoutError(what = 'no answer before the deadline'): PlatformError {
-  return new PlatformError(`platform timed out: ${what}`, 'timeout', true);
 }
 
 /** Rejects answers that must not be recorded as answers (empty, refusal). */

@@ -9,7 +9,7 @@ import { errors, type Page } from 'playwright';
 import { PlatformError, type Answer, type Job, type WebContext, type WebDriver } from '../types.js';
 import { modeFlags } from './answers.js';
 import { checkAnswer, errorForStatus, timeoutError } from './errors.js';
-import { buildAnswer, emptyRaw, type RawAnswer } from './openai-stream.js';
+import { buildAnswer, emptyRaw, type RawAnswer } from '../common/raw-answer.js';
 
 /** How long the chat UI may take to appear on the opened page. */
 const UI_WAIT_MS = 10_000;

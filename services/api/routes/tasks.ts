@@ -49,7 +49,11 @@ export function taskRoutes(
     ok(ctx, await backend.call('tasks.list', { userId: userId(ctx), query: { ...ctx.query } }));
   });
 
-  router.get('/platforms', (ctx) => {
+  router.get('/platforms', async (ctx) => {
+    const offer = await backend.call<{ known: boolean; platforms: string[] }>(
+      'tasks.availability',
+      {},
+    );
     ok(
       ctx,
       PLATFORMS.map((p) => ({
@@ -60,6 +64,8 @@ export function taskRoutes(
         modes: supportedModes(p),
         channel: p.defaultChannel,
         channels: p.channels,
+        // null while no crawler node is up: submissions are accepted and wait for one.
+        available: offer.known ? offer.platforms.includes(p.name) : null,
       })),
     );
   });

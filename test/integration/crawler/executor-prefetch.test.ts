@@ -7,7 +7,7 @@ import t from 'tap';
 import { Executor, type Outcome } from '../../../crawler/executor.js';
 import { driverFor } from '../../../crawler/platforms/index.js';
 import { startSandboxServer } from '../../../crawler/platforms/sandbox/server.js';
-import { platformSettings } from '../../../crawler/settings.js';
+import { settingsResolver } from '../../../crawler/settings.js';
 import type { BrowserRunner } from '../../../crawler/browser.js';
 import type { RenderServer } from '../../../crawler/render-server.js';
 import type { LeaseMessage } from '../../../services/scheduler/dispatcher.js';
@@ -40,7 +40,7 @@ function executor(capacity: number, prefetch: number) {
     capacity,
     prefetch,
     driverFor,
-    settingsFor: (p) => platformSettings(p, { url: sandbox.url, timeoutMs: 10_000 }),
+    settingsFor: settingsResolver({ url: sandbox.url, timeoutMs: 10_000 }),
     // API-channel leases without a screenshot never open the browser.
     browser: {} as BrowserRunner,
     render: {} as RenderServer,

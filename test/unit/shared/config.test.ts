@@ -1,5 +1,5 @@
 import t from 'tap';
-import { loadConfig } from '../../../services/shared/config.js';
+import { loadConfig, VENDOR_PLATFORMS } from '../../../services/shared/config.js';
 import { AppError } from '../../../services/shared/errors.js';
 
 function configError(env: Record<string, string | undefined>): AppError {
@@ -21,6 +21,11 @@ t.test('an empty environment gives every default', async (t) => {
   t.match(c.nodeId, /^.+-\d+-[0-9a-f]{6}$/, 'generated node id: host-pid-random');
   const rest: Record<string, unknown> = { ...c };
   delete rest.nodeId;
+  delete rest.platforms;
+  t.same(Object.keys(c.platforms), VENDOR_PLATFORMS, 'every vendor platform, none credentialed');
+  for (const p of Object.values(c.platforms)) {
+    t.same(p, { apiKeys: [], baseUrl: undefined, models: {}, timeoutMs: undefined });
+  }
   t.same(rest, {
     host: '127.0.0.1',
     port: 3000,
@@ -125,6 +130,34 @@ t.test('scheduling, crawler and sandbox settings', async (t) => {
     'MAX_ATTEMPTS',
     'PLATFORM_CONCURRENCY',
   ]);
+});
+
+t.test('vendor platform variables: keys, base URL, models, timeout, concurrency', async (t) => {
+  const c = loadConfig({
+    CHATGPT_API_KEY: 'sk-a, sk-b',
+    CHATGPT_BASE_URL: 'https://gateway.example/v1/',
+    CHATGPT_MODELS: 'standard=gpt-4.1, reasoning_search=o3',
+    CHATGPT_TIMEOUT_MS: '90000',
+    CHATGPT_CONCURRENCY: '7',
+    PLATFORM_CONCURRENCY: 'chatgpt=2,claude=3',
+    WENXIN_API_KEY: 'bce-v3/x',
+  });
+  t.same(c.platforms.chatgpt, {
+    apiKeys: ['sk-a', 'sk-b'],
+    baseUrl: 'https://gateway.example/v1',
+    models: { standard: 'gpt-4.1', reasoning_search: 'o3' },
+    timeoutMs: 90000,
+  });
+  t.same(c.platforms.wenxin!.apiKeys, ['bce-v3/x']);
+  t.same(c.scheduling.platformConcurrency, { chatgpt: 7, claude: 3 }, 'the platform variable wins');
+  const err = (() => {
+    try {
+      loadConfig({ CLAUDE_BASE_URL: 'ftp://x', GEMINI_MODELS: 'fast=x', QWEN_TIMEOUT_MS: '5' });
+    } catch (e) {
+      return e as AppError;
+    }
+  })();
+  t.same(fields(err!).sort(), ['CLAUDE_BASE_URL', 'GEMINI_MODELS', 'QWEN_TIMEOUT_MS']);
 });
 
 t.test('two loads without NODE_ID get different node ids', async (t) => {

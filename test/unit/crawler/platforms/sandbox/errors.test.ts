@@ -3,8 +3,8 @@ import {
   checkAnswer,
   errorBodyOf,
   errorForStatus,
-  parseRetryAfter,
 } from '../../../../../crawler/platforms/sandbox/errors.js';
+import { parseRetryAfter } from '../../../../../crawler/platforms/common/errors.js';
 import { sandboxAnswer } from '../../../../../crawler/platforms/sandbox/answers.js';
 import { PlatformError } from '../../../../../crawler/platforms/types.js';
 

@@ -3,12 +3,14 @@ import { MODES } from '../../../../../services/shared/platforms.js';
 import { sandboxAnswer } from '../../../../../crawler/platforms/sandbox/answers.js';
 import {
   accumulateCompletion,
+  OpenAIStreamAccumulator,
+} from '../../../../../crawler/platforms/common/openai-stream.js';
+import {
   buildAnswer,
   citationMarkers,
   emptyRaw,
-  OpenAIStreamAccumulator,
   summarize,
-} from '../../../../../crawler/platforms/sandbox/openai-stream.js';
+} from '../../../../../crawler/platforms/common/raw-answer.js';
 import {
   annotationsFor,
   completionBody,
@@ -52,51 +54,57 @@ t.test('annotations: code-point offsets of the markers, only for cited reference
   t.same(annotationsFor(sandboxAnswer('best CRM for startups', 'standard')), []);
 });
 
-t.test('annotation-only citations and unlisted annotation URLs', async (t) => {
-  const acc = new OpenAIStreamAccumulator();
-  acc.push({
-    choices: [{ index: 0, delta: { content: 'Answer without markers.' } }],
-    search_results: [
+t.test(
+  'annotation-only citations and unlisted annotation URLs (titled from the annotation)',
+  async (t) => {
+    const acc = new OpenAIStreamAccumulator();
+    acc.push({
+      choices: [{ index: 0, delta: { content: 'Answer without markers.' } }],
+      search_results: [
+        {
+          title: 'A',
+          url: 'https://a.example/x',
+          site_name: 'A site',
+          icon: 'https://a.example/i.ico',
+        },
+        { title: 'B', url: 'https://www.b.example/y' },
+      ],
+    });
+    acc.push({
+      choices: [
+        {
+          index: 0,
+          delta: {
+            annotations: [
+              {
+                type: 'url_citation',
+                url_citation: { url: 'https://www.b.example/y', title: 'B' },
+              },
+              { type: 'url_citation', url_citation: { url: 'https://c.example/z', title: 'C' } },
+            ],
+          },
+          finish_reason: 'stop',
+        },
+      ],
+    });
+    const a = buildAnswer(acc.raw);
+    t.same(a.referenceList, [
       {
+        index: 1,
         title: 'A',
         url: 'https://a.example/x',
-        site_name: 'A site',
+        site: 'A site',
         icon: 'https://a.example/i.ico',
       },
-      { title: 'B', url: 'https://www.b.example/y' },
-    ],
-  });
-  acc.push({
-    choices: [
-      {
-        index: 0,
-        delta: {
-          annotations: [
-            { type: 'url_citation', url_citation: { url: 'https://www.b.example/y', title: 'B' } },
-            { type: 'url_citation', url_citation: { url: 'https://c.example/z', title: 'C' } },
-          ],
-        },
-        finish_reason: 'stop',
-      },
-    ],
-  });
-  const a = buildAnswer(acc.raw);
-  t.same(a.referenceList, [
-    {
-      index: 1,
-      title: 'A',
-      url: 'https://a.example/x',
-      site: 'A site',
-      icon: 'https://a.example/i.ico',
-    },
-    { index: 2, title: 'B', url: 'https://www.b.example/y', site: 'b.example', icon: '' },
-    { index: 3, title: 'c.example', url: 'https://c.example/z', site: 'c.example', icon: '' },
-  ]);
-  t.same(
-    a.citationList.map((r) => r.index),
-    [2, 3],
-  );
-});
+      { index: 2, title: 'B', url: 'https://www.b.example/y', site: 'b.example', icon: '' },
+      { index: 3, title: 'C', url: 'https://c.example/z', site: 'c.example', icon: '' },
+    ]);
+    t.same(
+      a.citationList.map((r) => r.index),
+      [2, 3],
+    );
+  },
+);
 
 t.test('Perplexity-style citations (URL list), related questions and images', async (t) => {
   const acc = new OpenAIStreamAccumulator();
@@ -124,7 +132,7 @@ t.test('Perplexity-style citations (URL list), related questions and images', as
   );
   t.same(a.recommendedQuestions, ['Q1', 'Q2']);
   t.same(a.mediaContent, [
-    { type: 'image', url: 'https://img.example/1.png' },
+    { type: 'image', url: 'https://img.example/1.png', sourceUrl: 'https://one.example/' },
     { type: 'image', url: 'https://img.example/2.png' },
   ]);
 });

@@ -5,7 +5,7 @@ import {
   parseSse,
   SseParser,
   type SseEvent,
-} from '../../../../../crawler/platforms/sandbox/sse.js';
+} from '../../../../../crawler/platforms/common/sse.js';
 import { sandboxAnswer } from '../../../../../crawler/platforms/sandbox/answers.js';
 import {
   concatPieces,

@@ -1,0 +1,86 @@
+/**
+ * Anthropic Claude over the Messages API. Reasoning is extended thinking
+ * (`thinking` enabled with a token budget; Claude 4 models return summarized
+ * thinking); search is the server-side `web_search` tool. Authentication is
+ * `x-api-key` plus the pinned `anthropic-version`.
+ */
+import type { Answer, ApiContext, Job, PlatformDriver } from '../types.js';
+import { apiKeyOf, finalAnswer, hasReasoning, hasSearch, modelFor } from '../common/answer.js';
+import { classify, refusalError } from '../common/errors.js';
+import {
+  deadlineSignal,
+  eventJson,
+  isEventStream,
+  joinUrl,
+  post,
+  readJson,
+  sseEvents,
+  truncated,
+} from '../common/http.js';
+import { isObj } from '../common/openai-stream.js';
+import { MessagesAccumulator } from './stream.js';
+
+const MAX_TOKENS = 8192;
+const THINKING_BUDGET = 4096;
+
+export function messagesBody(job: Job, model: string): Record<string, unknown> {
+  return {
+    model,
+    max_tokens: MAX_TOKENS,
+    messages: [{ role: 'user', content: job.prompt }],
+    stream: true,
+    ...(hasReasoning(job.mode)
+      ? { thinking: { type: 'enabled', budget_tokens: THINKING_BUDGET } }
+      : {}),
+    ...(hasSearch(job.mode)
+      ? { tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 5 }] }
+      : {}),
+  };
+}
+
+async function ask(job: Job, ctx: ApiContext): Promise<Answer> {
+  const platform = 'claude';
+  const { settings } = ctx;
+  const signal = deadlineSignal(job, settings);
+  const res = await post(ctx, {
+    platform,
+    url: joinUrl(settings.apiBaseUrl, '/messages'),
+    headers: {
+      'x-api-key': apiKeyOf(platform, settings),
+      'anthropic-version': '2023-06-01',
+      accept: 'text/event-stream',
+    },
+    body: messagesBody(job, modelFor(platform, settings, job.mode)),
+    signal,
+  });
+  const acc = new MessagesAccumulator();
+  if (isEventStream(res)) {
+    for await (const event of sseEvents(platform, res, signal)) {
+      acc.push(eventJson(platform, event));
+      if (acc.finished) break;
+    }
+    if (!acc.finished) throw truncated(platform);
+  } else {
+    const body = await readJson(platform, res, signal);
+    if (isObj(body)) acc.absorb(body);
+  }
+  if (acc.error) throw classify(platform, acc.error);
+  if (acc.stopReason === 'refusal') throw refusalError(platform, 'stop_reason refusal');
+  acc.raw.reasoningContent = acc.reasoning;
+  return finalAnswer(platform, acc.raw);
+}
+
+export const claudeDriver: PlatformDriver = {
+  name: 'claude',
+  apiDefaults: {
+    baseUrl: 'https://api.anthropic.com/v1',
+    models: {
+      standard: 'claude-sonnet-4-5',
+      reasoning: 'claude-sonnet-4-5',
+      search: 'claude-sonnet-4-5',
+      reasoning_search: 'claude-sonnet-4-5',
+    },
+    timeoutMs: 180_000,
+  },
+  api: { ask },
+};

@@ -1,0 +1,40 @@
+/**
+ * xAI Grok. Chat Completions for standard and reasoning (grok-3-mini streams
+ * its `reasoning_content`); search goes through the Responses API with the
+ * `web_search` tool, since Live Search on Chat Completions is gone (HTTP 410).
+ * xAI's `url_citation` annotations may carry only the URL.
+ */
+import type { Answer, ApiContext, Job, PlatformDriver } from '../types.js';
+import { hasReasoning, hasSearch } from '../common/answer.js';
+import { chatDriver } from '../common/chat.js';
+import { askResponses } from '../common/responses-driver.js';
+
+const chat = chatDriver({
+  platform: 'grok',
+  path: '/chat/completions',
+  switches: (mode) => (hasReasoning(mode) ? { reasoning_effort: 'high' } : {}),
+});
+
+function ask(job: Job, ctx: ApiContext): Promise<Answer> {
+  if (!hasSearch(job.mode)) return chat.ask(job, ctx);
+  return askResponses(
+    { platform: 'grok', path: '/responses', body: { tools: [{ type: 'web_search' }] } },
+    job,
+    ctx,
+  );
+}
+
+export const grokDriver: PlatformDriver = {
+  name: 'grok',
+  apiDefaults: {
+    baseUrl: 'https://api.x.ai/v1',
+    models: {
+      standard: 'grok-4-fast-non-reasoning',
+      reasoning: 'grok-3-mini',
+      search: 'grok-4-fast-non-reasoning',
+      reasoning_search: 'grok-4-fast-reasoning',
+    },
+    timeoutMs: 180_000,
+  },
+  api: { ask },
+};

@@ -1,0 +1,72 @@
+/**
+ * Platform availability comes from the live crawler nodes' adverts: the
+ * embedded default (one process, one crawler node) offers the simulated
+ * platforms and only the vendors it holds an API key for; submitting to any
+ * other is a 400 that says so. Without any crawler node (api-only nodes, a
+ * cluster still starting) availability is unknown and submissions wait.
+ */
+import t from 'tap';
+import { startSandboxServer } from '../../../crawler/platforms/sandbox/server.js';
+import { errorEnvelopeSchema } from '../../../services/api/contract.js';
+import { startEmbedded } from '../../helpers/cluster.js';
+
+const M = '/api/business/monitor';
+const sandbox = await startSandboxServer({ latencyMs: 10 });
+t.teardown(() => sandbox.close());
+
+const availability = async (svc: Awaited<ReturnType<typeof startEmbedded>>, token: string) => {
+  const res = await svc.client.get(`${M}/platforms`, token);
+  return Object.fromEntries(
+    (res.body.data as { platform: string; available: boolean | null }[]).map((p) => [
+      p.platform,
+      p.available,
+    ]),
+  );
+};
+
+t.test('with a crawler node: sandboxes and credentialed vendors only', async (t) => {
+  const svc = await startEmbedded(t, {
+    SERVICES: 'all',
+    SANDBOX_URL: sandbox.url,
+    DEEPSEEK_API_KEY: 'sk-test',
+    DEEPSEEK_BASE_URL: 'http://127.0.0.1:9/',
+  });
+  const user = await svc.newUser();
+  const a = await availability(svc, user.token);
+  t.match(a, { sandbox: true, 'sandbox-web': true, 'sandbox-cn': true, deepseek: true });
+  t.match(a, { chatgpt: false, claude: false, wenxin: false });
+
+  const res = await svc.client.post(
+    `${M}/task/batch/shared`,
+    {
+      prompts: ['p'],
+      platforms: [
+        { platform: 'sandbox', mode: 'standard' },
+        { platform: 'openai', mode: 'search' },
+        { platform: 'deepseek', mode: 'reasoning' },
+      ],
+    },
+    user.token,
+  );
+  t.equal(res.status, 400);
+  const body = errorEnvelopeSchema.parse(res.body);
+  t.same(
+    body.errors!.map((e) => e.field),
+    ['platforms[1].platform'],
+  );
+  t.match(body.errors![0]!.message, /chatgpt is unavailable: no crawler node has credentials/);
+});
+
+t.test('without a crawler node availability is unknown and submissions wait', async (t) => {
+  const svc = await startEmbedded(t);
+  const user = await svc.newUser();
+  const a = await availability(svc, user.token);
+  t.equal(a.chatgpt, null);
+  t.equal(a.sandbox, null);
+  const res = await svc.client.post(
+    `${M}/task/batch/shared`,
+    { prompts: ['p'], platforms: [{ platform: 'chatgpt', mode: 'search' }] },
+    user.token,
+  );
+  t.equal(res.status, 200);
+});

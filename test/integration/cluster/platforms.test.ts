@@ -1,0 +1,61 @@
+/**
+ * End to end over NATS with every role in its own process: crawler nodes
+ * configured with the twelve vendors' stand-ins (`<PLATFORM>_API_KEY` /
+ * `_BASE_URL`) advertise them, and one batch across all twelve completes with
+ * exactly the extracted fields, a retryable failure retried once and a
+ * credential failure final at once.
+ */
+import t from 'tap';
+import { findPlatform, supportedModes, type Mode } from '../../../services/shared/platforms.js';
+import { platformsCluster } from '../../helpers/platform-cluster.js';
+import { STANDIN_PLATFORMS } from '../../standins/index.js';
+import { expectedAnswer } from '../../standins/expected.js';
+
+t.test('a batch across all twelve vendor platforms completes with exact answers', async (t) => {
+  const { cluster } = await platformsCluster(t);
+  const richest = (p: string): Mode => supportedModes(findPlatform(p)!, 'api').at(-1)!;
+  const prompts = ['最好的 CRM 是什么？', 'which CRM? #fail:rate #once', 'CRM? #fail:auth'];
+  const taskId = await cluster.submit({
+    monitorKeywords: '阿克米',
+    prompts,
+    platforms: STANDIN_PLATFORMS.map((platform) => ({ platform, mode: richest(platform) })),
+  });
+  const result = await cluster.finished(taskId, 120_000);
+  t.equal(result.subTaskList.length, 36);
+
+  const conn = await cluster.db();
+  const attempts = new Map(
+    (await conn.collection('subtasks').find({ taskId }).toArray()).map((d) => [
+      String(d._id),
+      d.attempts as number,
+    ]),
+  );
+  for (const sub of result.subTaskList) {
+    const label = `${sub.platform}/${sub.mode}/${sub.prompt}`;
+    if (sub.prompt.includes('#fail:auth')) {
+      t.equal(sub.status, 'error', `${label}: credentials trouble is final`);
+      t.match(sub.errorMessage, new RegExp(`^${sub.platform} rejected the credentials`));
+      t.equal(attempts.get(sub.subTaskId), 1, `${label}: not retried`);
+      continue;
+    }
+    t.equal(sub.status, 'completed', label);
+    t.equal(
+      attempts.get(sub.subTaskId),
+      sub.prompt.includes('#once') ? 2 : 1,
+      `${label}: attempts`,
+    );
+    const want = expectedAnswer(sub.platform, sub.mode, sub.prompt);
+    t.same(
+      {
+        answerContent: sub.answerContent,
+        referenceList: sub.referenceList,
+        citationList: sub.citationList,
+        reasoningProcess: sub.reasoningProcess,
+        recommendedQuestions: sub.recommendedQuestions,
+        mediaContent: sub.mediaContent,
+      },
+      want,
+      label,
+    );
+  }
+});

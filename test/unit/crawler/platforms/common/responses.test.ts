@@ -1,0 +1,73 @@
+import t from 'tap';
+import { ResponsesAccumulator } from '../../../../../crawler/platforms/common/responses.js';
+import { buildAnswer } from '../../../../../crawler/platforms/common/raw-answer.js';
+import { eventsAtEveryCut } from '../../../../helpers/sse-cuts.js';
+
+// Recorded shape of an OpenAI reasoning + search stream (platforms.md §3), shortened.
+const STREAM = [
+  'event: response.created\ndata: {"type":"response.created","sequence_number":1,"response":{"status":"in_progress","output":[]}}\n\n',
+  'event: response.reasoning_summary_text.delta\ndata: {"type":"response.reasoning_summary_text.delta","summary_index":0,"delta":"先想。"}\n\n',
+  'event: response.reasoning_summary_text.delta\ndata: {"type":"response.reasoning_summary_text.delta","summary_index":1,"delta":"Then act."}\n\n',
+  'event: response.output_item.done\ndata: {"type":"response.output_item.done","item":{"type":"web_search_call","action":{"type":"search","sources":[{"type":"url","url":"https://a.example/"},{"type":"url","url":"https://b.example/"}]}}}\n\n',
+  'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"答案：B 更好"}\n\n',
+  'event: response.output_text.annotation.added\ndata: {"type":"response.output_text.annotation.added","annotation":{"type":"url_citation","url":"https://b.example/","title":"B 站点","start_index":3,"end_index":7}}\n\n',
+  'event: response.completed\ndata: {"type":"response.completed","response":{"status":"completed"}}\n\n',
+].join('');
+
+t.test('deltas, sources and annotations, whatever the byte cuts', async (t) => {
+  for (const events of eventsAtEveryCut(STREAM)) {
+    const acc = new ResponsesAccumulator();
+    for (const e of events) acc.push(JSON.parse(e.data));
+    t.ok(acc.finished);
+    const a = buildAnswer(acc.raw);
+    if (a.answerContent !== '答案：B 更好') t.fail(`content ${a.answerContent}`);
+    t.same(a.reasoningProcess, { summary: '先想。\n\nThen act.', content: '先想。\n\nThen act.' });
+    t.same(
+      a.referenceList.map((r) => [r.index, r.title]),
+      [
+        [1, 'a.example'],
+        [2, 'B 站点'],
+      ],
+    );
+    t.same(
+      a.citationList.map((r) => r.index),
+      [2],
+    );
+  }
+});
+
+t.test(
+  'the terminal response object is authoritative; failures and errors are recorded',
+  async (t) => {
+    const acc = new ResponsesAccumulator();
+    acc.push({ type: 'response.output_text.delta', delta: 'partial' });
+    acc.push({
+      type: 'response.done',
+      response: {
+        output: [
+          {
+            type: 'message',
+            content: [
+              {
+                type: 'output_text',
+                text: 'whole',
+                annotations: [{ type: 'url_citation', url: 'https://x.example/' }],
+              },
+            ],
+          },
+        ],
+      },
+    });
+    t.equal(acc.raw.content, 'whole');
+    t.same(acc.raw.citedUrls, ['https://x.example/']);
+    const failed = new ResponsesAccumulator();
+    failed.push({
+      type: 'response.failed',
+      response: { error: { code: 'rate_limit_exceeded', message: 'slow down' } },
+    });
+    t.match(failed.error, { status: 0, code: 'rate_limit_exceeded' });
+    const errored = new ResponsesAccumulator();
+    errored.push({ type: 'error', code: 'server_error', message: 'boom' });
+    t.match(errored, { finished: true, error: { code: 'server_error' } });
+  },
+);
