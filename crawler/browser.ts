@@ -4,10 +4,11 @@
  * key names a waiting promise, settled from the request handler or the
  * failed-request handler. System Chromium, incognito pages, nothing persisted,
  * fixed viewport and user agent. Retries belong to the scheduler, so Crawlee
- * never retries (`maxRequestRetries: 0`).
+ * never retries (`maxRequestRetries: 0`). Each request may name its own proxy:
+ * its incognito page gets a browser context through that proxy.
  */
 import { randomUUID } from 'node:crypto';
-import { Configuration } from '@crawlee/core';
+import { Configuration, ProxyConfiguration } from '@crawlee/core';
 import { PlaywrightCrawler } from '@crawlee/playwright';
 import { chromium, type Page } from 'playwright';
 
@@ -29,6 +30,8 @@ export const CHROMIUM_ARGS = [
 
 export interface PageWork<T> {
   url: string;
+  /** The regional proxy the page goes through; direct when absent. */
+  proxyUrl?: string;
   run(page: Page): Promise<T>;
   signal: AbortSignal;
 }
@@ -78,6 +81,11 @@ export class BrowserRunner {
         requestHandlerTimeoutSecs: o.maxWorkSeconds,
         navigationTimeoutSecs: Math.min(60, o.maxWorkSeconds),
         browserPoolOptions: { useFingerprints: false },
+        // The proxy of each page is the one its lease chose (null: direct).
+        proxyConfiguration: new ProxyConfiguration({
+          newUrlFunction: (_session, options) =>
+            (options?.request?.userData as { proxyUrl?: string } | undefined)?.proxyUrl ?? null,
+        }),
         launchContext: {
           launcher: chromium,
           useIncognitoPages: true,
@@ -119,7 +127,9 @@ export class BrowserRunner {
         reject,
       });
     });
-    await this.crawler.addRequests([{ url: work.url, uniqueKey: key }]);
+    await this.crawler.addRequests([
+      { url: work.url, uniqueKey: key, userData: { proxyUrl: work.proxyUrl } },
+    ]);
     const onAbort = () => {
       const w = this.waiting.get(key);
       if (!w) return;

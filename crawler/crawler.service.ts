@@ -3,7 +3,9 @@
  * scheduler (up to the capacity it advertises in its node metadata), runs them
  * through the Executor, renews leases and reports outcomes to `tasks`.
  * Without SANDBOX_URL it runs its own local sandbox stand-in, so the simulated
- * platforms work offline.
+ * platforms work offline. It checks its own proxy ports and broadcasts their
+ * health (`proxies.health`) after every round that changed something, and
+ * every few rounds anyway, so late listeners catch up.
  */
 import type { Context, ServiceSchema } from 'moleculer';
 import { log as crawleeLog, LogLevel } from '@crawlee/core';
@@ -18,14 +20,24 @@ import { driverFor } from './platforms/index.js';
 import { startSandboxServer, type SandboxServer } from './platforms/sandbox/server.js';
 import { RenderServer } from './render-server.js';
 import { settingsResolver } from './settings.js';
+import { ProxyPool, type ChosenPort } from './proxy-pool.js';
+import { portCheck, proxiedFetch } from './proxy-check.js';
+import { resolvePorts } from './proxy-ports.js';
+import { ProxyAgent } from 'undici';
+import type { ProxyHealthReport } from '../services/shared/proxy-ports.js';
 
 const MAX_WORK_SECONDS = 300;
+/** Rounds of checks between two reports of unchanged health. */
+const REPORT_UNCHANGED_EVERY = 3;
 
 export function crawlerService(config: Config, clock: Clock = systemClock): ServiceSchema {
   let executor: Executor;
   let browser: BrowserRunner;
   let render: RenderServer;
   let sandbox: SandboxServer | undefined;
+  let proxies: ProxyPool;
+  let checkTimer: NodeJS.Timeout | undefined;
+  const agents = new Map<string, ProxyAgent>();
 
   return {
     name: 'crawler',
@@ -43,6 +55,12 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
           return executor.accept(ctx.params);
         },
       },
+      /** The health of this node's proxy ports (the proxies service asks after a restart). */
+      ports: {
+        handler(): ProxyHealthReport {
+          return { node: this.broker.nodeID, ports: proxies.health() };
+        },
+      },
       status: {
         handler() {
           return {
@@ -53,6 +71,23 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
             prefetch: config.crawler.prefetch,
           };
         },
+      },
+    },
+
+    methods: {
+      /** One round of port checks; reports when something changed (or when asked to anyway). */
+      async checkPorts(reportAnyway: boolean) {
+        if (proxies.size === 0) return;
+        const changed = await proxies.checkAll();
+        if (changed || reportAnyway) await this.reportPorts();
+      },
+      async reportPorts() {
+        await this.broker
+          .broadcast('proxies.health', {
+            node: this.broker.nodeID,
+            ports: proxies.health(),
+          } satisfies ProxyHealthReport)
+          .catch((err: unknown) => this.logger.warn('reporting proxy health failed:', err));
       },
     },
 
@@ -71,6 +106,17 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
         });
       }
       const sandboxUrl = config.sandbox.url ?? sandbox!.url;
+      proxies = new ProxyPool(
+        resolvePorts(config.crawler.proxies),
+        portCheck(config.crawler.proxyCheckUrl),
+        clock,
+      );
+      await this.checkPorts(true);
+      let rounds = 0;
+      checkTimer = setInterval(
+        () => void this.checkPorts(++rounds % REPORT_UNCHANGED_EVERY === 0),
+        config.crawler.proxyCheckMs,
+      );
       render = new RenderServer();
       await render.start();
       browser = new BrowserRunner({
@@ -86,6 +132,19 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
           { url: sandboxUrl, timeoutMs: config.sandbox.timeoutMs },
           config.platforms,
         ),
+        proxies,
+        fetchVia: (port: ChosenPort | null) => {
+          if (!port) return fetch;
+          let agent = agents.get(port.key);
+          if (!agent) agents.set(port.key, (agent = new ProxyAgent(port.url)));
+          return proxiedFetch(agent);
+        },
+        portFailed: (key) => {
+          void proxies
+            .recheck(key)
+            .then((changed) => changed && this.reportPorts())
+            .catch(() => undefined);
+        },
         browser,
         render,
         saveScreenshot: async (png, subTaskId) =>
@@ -115,7 +174,10 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
     },
 
     async stopped() {
+      clearInterval(checkTimer);
       await executor?.stop();
+      await Promise.all([...agents.values()].map((a) => a.close().catch(() => undefined)));
+      agents.clear();
       await browser?.stop();
       await render?.stop();
       await sandbox?.close();

@@ -13,6 +13,7 @@ import { findPlatform } from '../services/shared/platforms.js';
 import { renderAnswerPage } from './answer-page.js';
 import type { BrowserRunner } from './browser.js';
 import type { RenderServer } from './render-server.js';
+import type { ChosenPort, ProxyPool } from './proxy-pool.js';
 import {
   PlatformError,
   type Answer,
@@ -24,7 +25,10 @@ import {
 export interface Outcome {
   result?: Answer & { pageScreenshot: string | null };
   failure?: Failure;
+  /** Exit address of the proxy port used; null when the work went direct. */
   proxyIp: string | null;
+  /** Which port (`host:port`), so a retry can avoid it. */
+  proxyKey: string | null;
 }
 
 export interface ExecutorDeps {
@@ -33,6 +37,12 @@ export interface ExecutorDeps {
   prefetch: number;
   driverFor(platform: string): PlatformDriver | undefined;
   settingsFor(platform: string): PlatformSettings | undefined;
+  /** This node's regional proxy ports. */
+  proxies: ProxyPool;
+  /** fetch through the port (direct when null). */
+  fetchVia(port: ChosenPort | null): typeof fetch;
+  /** An attempt through the port failed: check the port again now. */
+  portFailed(key: string): void;
   browser: BrowserRunner;
   render: RenderServer;
   /** Stores a PNG and returns its public URL. */
@@ -52,6 +62,7 @@ interface Held {
   lease: LeaseMessage;
   driver: PlatformDriver;
   settings: PlatformSettings;
+  port: ChosenPort | null;
   controller: AbortController;
   renewal: NodeJS.Timeout;
 }
@@ -87,6 +98,9 @@ export class Executor {
         reason: `no ${lease.channel} driver for ${lease.platform} on this node`,
       };
     }
+    const port = this.d.proxies.pick(lease.regionCode, lease.avoidProxy ?? null);
+    if (port === undefined)
+      return { accepted: false, reason: `no active proxy port for region ${lease.regionCode}` };
     const controller = new AbortController();
     // Renewed from the moment it is held: a waiting lease must not expire either.
     const renewal = setInterval(() => {
@@ -95,7 +109,7 @@ export class Executor {
         .then((held) => held || controller.abort(new LeaseLost('lease lost')))
         .catch((err: unknown) => this.d.log.warn(`renewing ${lease.subTaskId} failed:`, err));
     }, renewalInterval(lease.leaseMs));
-    const h: Held = { lease, driver, settings, controller, renewal };
+    const h: Held = { lease, driver, settings, port, controller, renewal };
     this.held.set(lease.token, h);
     controller.signal.addEventListener('abort', () => {
       // A waiting lease that is lost or stopped just leaves the queue.
@@ -143,7 +157,8 @@ export class Executor {
   }
 
   private async execute(h: Held): Promise<void> {
-    const { lease, driver, settings, controller } = h;
+    const { lease, driver, settings, port, controller } = h;
+    const via = { proxyIp: port?.outIp ?? null, proxyKey: port?.key ?? null };
     const { signal } = controller;
     const deadline = setTimeout(
       () =>
@@ -159,12 +174,16 @@ export class Executor {
     let outcome: Outcome | undefined;
     try {
       const job: Job = { prompt: lease.prompt, mode: lease.mode as Job['mode'], signal };
-      const { answer, png } = await this.answer(lease, driver, settings, job);
+      const { answer, png } = await this.answer(lease, driver, settings, port, job);
       const pageScreenshot = png ? await this.d.saveScreenshot(png, lease.subTaskId) : null;
-      outcome = { result: { ...answer, pageScreenshot }, proxyIp: null };
+      outcome = { result: { ...answer, pageScreenshot }, ...via };
     } catch (err) {
       const reason = signal.aborted ? signal.reason : err;
-      if (!(reason instanceof LeaseLost)) outcome = { failure: toFailure(reason), proxyIp: null };
+      if (!(reason instanceof LeaseLost)) {
+        outcome = { failure: toFailure(reason), ...via };
+        // Was it the port? Its check says so at once, before the retry picks one.
+        if (port && outcome.failure!.retryable) this.d.portFailed(port.key);
+      }
     } finally {
       clearTimeout(deadline);
       this.forget(h);
@@ -180,6 +199,7 @@ export class Executor {
     lease: LeaseMessage,
     driver: PlatformDriver,
     settings: PlatformSettings,
+    port: ChosenPort | null,
     job: Job,
   ): Promise<{ answer: Answer; png?: Buffer }> {
     const shoot = (page: Page) => page.screenshot({ fullPage: true, type: 'png' });
@@ -187,6 +207,7 @@ export class Executor {
       const web = driver.web!;
       return this.d.browser.open({
         url: web.startUrl(job, { settings }),
+        proxyUrl: port?.url,
         signal: job.signal,
         run: async (page) => {
           const answer = await web.ask(page, job, { settings });
@@ -194,7 +215,7 @@ export class Executor {
         },
       });
     }
-    const answer = await driver.api!.ask(job, { settings, fetch });
+    const answer = await driver.api!.ask(job, { settings, fetch: this.d.fetchVia(port) });
     if (lease.screenshot === 0) return { answer };
     const label = findPlatform(lease.platform)?.label ?? lease.platform;
     const page = this.d.render.publish(

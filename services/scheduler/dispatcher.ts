@@ -26,6 +26,8 @@ export interface LeaseMessage {
   prompt: string;
   screenshot: 0 | 1 | 2;
   regionCode: string | null;
+  /** Proxy port of the previous attempt: the node picks another one of the region if it can. */
+  avoidProxy: string | null;
   attempt: number;
 }
 
@@ -168,6 +170,7 @@ export class Dispatcher {
       prompt: item.prompt,
       screenshot: item.screenshot,
       regionCode: item.regionCode,
+      avoidProxy: item.lastProxy,
       attempt: item.attempts + 1,
     };
     try {

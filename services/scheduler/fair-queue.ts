@@ -19,6 +19,8 @@ export interface QueueItem {
   notBefore: number;
   /** Node of the previous attempt, avoided when another can take it. */
   lastNode: string | null;
+  /** Proxy port (`host:port`) of the previous attempt, avoided when the region has another. */
+  lastProxy: string | null;
   attempts: number;
   /** When the sub task first became due with no node for its region (REGION_WAIT). */
   waitingSince?: number;

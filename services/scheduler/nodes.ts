@@ -3,9 +3,11 @@
  * the choice of a node for a sub task, pure.
  */
 import type { Channel } from '../shared/platforms.js';
+import type { ProxyPortInfo } from '../shared/proxy-ports.js';
 
 /** What a crawler node advertises in its metadata under `crawler`. */
 export interface CrawlerAdvert {
+  /** Region codes of the node's proxy ports; work pinned to a region goes to a node serving it. */
   /** Sub tasks the node runs at once. */
   capacity: number;
   /**
@@ -15,6 +17,8 @@ export interface CrawlerAdvert {
    */
   prefetch?: number;
   regions: string[];
+  /** The node's proxy ports as configured (their health comes in `proxies.health`). */
+  proxyPorts?: ProxyPortInfo[];
   channels: Channel[];
   platforms: string[];
 }

@@ -17,6 +17,8 @@ import {
   type TaskCreated,
 } from '../tasks/events.js';
 import { createLedger, type Ledger } from '../tasks/ledger.js';
+import type { ProxyHealthReport } from '../shared/proxy-ports.js';
+import { RegionHealth } from './region-health.js';
 import { taskModels, type SubTaskDoc, type TaskModels } from '../tasks/models.js';
 import { Dispatcher } from './dispatcher.js';
 import type { QueueItem } from './fair-queue.js';
@@ -39,6 +41,7 @@ const QUEUE_FIELDS = {
   regionCode: 1,
   notBefore: 1,
   lastNode: 1,
+  lastProxy: 1,
   attempts: 1,
 };
 
@@ -55,6 +58,7 @@ function toQueueItem(d: SubTaskDoc): QueueItem {
     regionCode: d.regionCode ?? null,
     notBefore: d.notBefore ?? 0,
     lastNode: d.lastNode ?? null,
+    lastProxy: d.lastProxy ?? null,
     attempts: d.attempts ?? 0,
   };
 }
@@ -66,6 +70,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
   let lock: LeaderLock;
   let dispatcher: Dispatcher;
   let leader = false;
+  const regionHealth = new RegionHealth();
   const timers: NodeJS.Timeout[] = [];
   const loops = new Set<string>();
   let electionTimer: NodeJS.Timeout | undefined;
@@ -101,7 +106,13 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
         if (ctx.params.outcome === 'retry') void this.requeue(ctx.params.subTaskId);
         this.dispatchSoon();
       },
+      // Every instance listens, so a standby that takes over already knows.
+      'proxies.health'(ctx: Context<ProxyHealthReport>) {
+        regionHealth.update(ctx.params);
+        if (leader) this.dispatchSoon();
+      },
       '$node.disconnected'(ctx: Context<{ node: { id: string } }>) {
+        regionHealth.forget(ctx.params.node.id);
         if (leader)
           void this.expireLeases(
             ctx.params.node.id,
@@ -210,8 +221,10 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
         return new Dispatcher({
           clock,
           nodes: () =>
-            crawlerNodes(
-              this.broker.registry.nodes.list({ onlyAvailable: true, withServices: false }),
+            regionHealth.apply(
+              crawlerNodes(
+                this.broker.registry.nodes.list({ onlyAvailable: true, withServices: false }),
+              ),
             ),
           channelOf,
           capOf: (platform) => s.platformConcurrency[platform] ?? s.defaultPlatformConcurrency,

@@ -4,12 +4,14 @@
  * typed object; everything else receives that object instead of reading
  * `process.env`.
  */
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { AppError } from './errors.js';
 import { MODES, PLATFORMS, type Mode } from './platforms.js';
+import { parseProxyPorts, type ProxyPortSetting } from './proxy-config.js';
 
 const ALL_SERVICES = ['api', 'tasks', 'users', 'scheduler', 'crawler', 'callbacks'] as const;
 export type ServiceName = (typeof ALL_SERVICES)[number];
@@ -75,6 +77,10 @@ const envSchema = z.object({
     z.string().regex(LIST_OF_PAIRS, 'must look like "deepseek=web"').optional(),
   ),
   CRAWLER_CAPACITY: int(4, 1, 1000),
+  CRAWLER_PROXIES: optionalText,
+  CRAWLER_PROXIES_FILE: optionalText,
+  PROXY_CHECK_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  PROXY_CHECK_MS: int(30_000, 100),
   CRAWLER_PREFETCH: optionalText.pipe(
     z
       .string()
@@ -82,7 +88,6 @@ const envSchema = z.object({
       .transform(Number)
       .optional(),
   ),
-  CRAWLER_REGIONS: optionalText,
   CRAWLER_CHANNELS: z
     .string()
     .regex(/^(api|web)(,(api|web))*$/, 'api, web or api,web')
@@ -154,7 +159,11 @@ export interface Config {
     readonly capacity: number;
     /** Leases held beyond the capacity, started as slots free (see CrawlerAdvert). */
     readonly prefetch: number;
-    readonly regions: readonly string[];
+    /** Regional proxy ports this node serves (CRAWLER_PROXIES / CRAWLER_PROXIES_FILE). */
+    readonly proxies: readonly ProxyPortSetting[];
+    /** Fetched through each port to check it; unset: a TCP connect to the proxy. */
+    readonly proxyCheckUrl: string | undefined;
+    readonly proxyCheckMs: number;
     readonly channels: readonly ('api' | 'web')[];
     readonly chromiumPath: string;
   };
@@ -214,6 +223,40 @@ const vendorSchema = z.object({
 
 const envPrefix = (platform: string) => platform.toUpperCase().replace(/-/g, '_');
 
+/** The node's proxy ports, from the variable or the file it names (not both). */
+function proxySettings(
+  env: Env,
+  problems: { field: string; message: string }[],
+): ProxyPortSetting[] {
+  const inline = env.CRAWLER_PROXIES;
+  const file = env.CRAWLER_PROXIES_FILE?.trim();
+  if (inline !== undefined && file) {
+    problems.push({
+      field: 'CRAWLER_PROXIES',
+      message: 'set it or CRAWLER_PROXIES_FILE, not both',
+    });
+    return [];
+  }
+  if (!file) {
+    const r = parseProxyPorts('CRAWLER_PROXIES', inline);
+    problems.push(...r.problems);
+    return r.ports;
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    problems.push({
+      field: 'CRAWLER_PROXIES_FILE',
+      message: `cannot be read: ${(err as Error).message}`,
+    });
+    return [];
+  }
+  const r = parseProxyPorts('CRAWLER_PROXIES_FILE', text);
+  problems.push(...r.problems);
+  return r.ports;
+}
+
 function vendorConfigs(
   env: Env,
   problems: { field: string; message: string }[],
@@ -268,6 +311,7 @@ export function loadConfig(rawEnv: Env): Config {
   }
   const services = parseServices(env.SERVICES?.trim(), problems);
   const vendors = vendorConfigs(env, problems);
+  const proxies = proxySettings(env, problems);
   if (!parsed.success || problems.length > 0) {
     throw new AppError(
       `invalid configuration: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
@@ -321,12 +365,9 @@ export function loadConfig(rawEnv: Env): Config {
       // A tenth of the capacity hides a ~100 ms report-and-lease round trip
       // behind platform requests of a second or more.
       prefetch: e.CRAWLER_PREFETCH ?? Math.ceil(e.CRAWLER_CAPACITY / 10),
-      regions: Object.freeze(
-        (e.CRAWLER_REGIONS ?? '')
-          .split(',')
-          .map((r) => r.trim())
-          .filter(Boolean),
-      ),
+      proxies: Object.freeze(proxies),
+      proxyCheckUrl: e.PROXY_CHECK_URL,
+      proxyCheckMs: e.PROXY_CHECK_MS,
       channels: Object.freeze([...new Set(e.CRAWLER_CHANNELS.split(','))] as ('api' | 'web')[]),
       chromiumPath: e.CHROMIUM_PATH,
     }),

@@ -43,6 +43,12 @@ export interface Settled {
   finished?: Finished;
 }
 
+/** The proxy port an attempt went through (both null: direct). */
+export interface AttemptRoute {
+  proxyIp: string | null;
+  proxyKey: string | null;
+}
+
 export interface CompletedResult extends Answer {
   pageScreenshot: string | null;
   proxyIp: string | null;
@@ -152,7 +158,7 @@ export class Ledger {
     id: string,
     token: string,
     failure: Failure,
-    proxyIp: string | null = null,
+    via: AttemptRoute = { proxyIp: null, proxyKey: null },
   ): Promise<Settled | undefined> {
     const current = await this.m.SubTask.findOne({
       _id: id,
@@ -174,13 +180,15 @@ export class Ledger {
             status: 'pending',
             notBefore: decision.notBefore,
             errorMessage: failure.message,
+            lastProxy: via.proxyKey,
           }
         : {
             ...RELEASE,
             status: decision.status,
             time: this.clock.now(),
             errorMessage: failure.message,
-            proxyIp,
+            proxyIp: via.proxyIp,
+            lastProxy: via.proxyKey,
           };
     const doc = await this.m.SubTask.findOneAndUpdate(
       { _id: id, leaseToken: token, status: 'processing' },

@@ -90,6 +90,8 @@ export interface SubTaskDoc {
   leaseExpiresAt?: number | null;
   /** Node of the latest attempt, so a retry can prefer another one. */
   lastNode?: string | null;
+  /** Proxy port (`host:port`) of the latest attempt, so a retry can prefer another one. */
+  lastProxy?: string | null;
 }
 
 export type SubTaskSummaryDoc = Pick<SubTaskDoc, '_id' | 'prompt' | 'platform' | 'mode' | 'status'>;
@@ -150,6 +152,7 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     leaseNode: { type: String, default: null },
     leaseExpiresAt: { type: Number, default: null },
     lastNode: { type: String, default: null },
+    lastProxy: { type: String, default: null },
   },
   { versionKey: false, collection: 'subtasks' },
 );

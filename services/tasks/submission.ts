@@ -225,3 +225,28 @@ function isHttpUrl(value: string): boolean {
     return false;
   }
 }
+
+/** Ports per region code, as the proxies service counts them (`proxies.regions`). */
+export type RegionPorts = Readonly<Record<string, { ports: number; active: number }>>;
+
+/**
+ * Spec 4.1 / DESIGN "Region codes": the code must be one the city lookup
+ * returns now, with at least one active port; otherwise the task could only
+ * wait and fail, so it is refused up front.
+ */
+export function regionProblem(code: string, regions: RegionPorts): FieldProblem | undefined {
+  const r = regions[code];
+  if (!r) {
+    return {
+      field: 'regionCode[0]',
+      message: `${code} is not a region any proxy port serves now; GET /api/business/eip-edge/ports/city-info lists them`,
+    };
+  }
+  if (r.active === 0) {
+    return {
+      field: 'regionCode[0]',
+      message: `region ${code} has no active proxy port now (${r.ports} inactive); try again later or choose another region`,
+    };
+  }
+  return undefined;
+}

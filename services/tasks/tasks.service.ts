@@ -19,7 +19,7 @@ import { taskModels } from './models.js';
 import type { Failure } from './state.js';
 import { checkListQuery, checkTaskId } from './queries.js';
 import { TaskStore } from './store.js';
-import { checkSubmission } from './submission.js';
+import { checkSubmission, regionProblem, type RegionPorts } from './submission.js';
 import {
   subTaskResult,
   subTaskSummary,
@@ -40,6 +40,7 @@ type SettleParams = {
   result?: Omit<CompletedResult, 'proxyIp'>;
   failure?: Failure;
   proxyIp?: string | null;
+  proxyKey?: string | null;
 };
 type TaskParams = UserParams & { taskId: string };
 
@@ -61,10 +62,18 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
           );
           // Spec 6 / DESIGN: a callback address that reaches internal hosts is refused up front.
           const refused = await refusedCallbackField(ctx.params.body, callbackPolicy);
-          if (!checked.ok || refused) {
+          const region =
+            checked.ok && checked.value.regionCode !== null
+              ? regionProblem(
+                  checked.value.regionCode,
+                  await ctx.call<RegionPorts, object>('proxies.regions', {}),
+                )
+              : undefined;
+          if (!checked.ok || refused || region) {
             throw AppError.invalid([
               ...(checked.ok ? [] : checked.errors),
               ...(refused ? [refused] : []),
+              ...(region ? [region] : []),
             ]);
           }
           const submission = checked.value;
@@ -146,12 +155,16 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
           result: { type: 'object', optional: true },
           failure: { type: 'object', optional: true },
           proxyIp: { type: 'string', optional: true, nullable: true },
+          proxyKey: { type: 'string', optional: true, nullable: true },
         },
         async handler(ctx: Context<SettleParams>) {
-          const { subTaskId, token, result, failure, proxyIp } = ctx.params;
+          const { subTaskId, token, result, failure, proxyIp, proxyKey } = ctx.params;
           const settled = result
             ? await ledger.complete(subTaskId, token, { ...result, proxyIp: proxyIp ?? null })
-            : await ledger.fail(subTaskId, token, failure!, proxyIp ?? null);
+            : await ledger.fail(subTaskId, token, failure!, {
+                proxyIp: proxyIp ?? null,
+                proxyKey: proxyKey ?? null,
+              });
           // A late result from an expired lease is dropped: the sub task has moved on.
           if (!settled) return { accepted: false };
           await announceSettled(this.broker, settled);

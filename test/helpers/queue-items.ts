@@ -19,6 +19,7 @@ export function queueItem(
     regionCode: null,
     notBefore: 0,
     lastNode: null,
+    lastProxy: null,
     attempts: 0,
     ...extra,
   };

@@ -8,6 +8,8 @@
  * - `GET /` chat page (or the login wall with `loginWall` / `?login=1`), `GET /login`.
  * - `POST /web/chat` `{prompt, reasoning, search}`: the page's SSE stream (no auth).
  * - `GET /healthz`, `GET /favicon.ico` (204).
+ * - `GET /ip`: the caller's address as plain text, like a "what is my IP"
+ *   service (the proxy checks use it to see a port's exit address).
  *
  * Knobs: `latencyMs` (total answer time spread over the stream's writes;
  * per request `#latency:<ms>` in the prompt or `X-Sandbox-Latency-Ms`),
@@ -446,6 +448,10 @@ export async function startSandboxServer(
         }
         if (url.pathname === '/login') return sendHtml(res, loginPageHtml());
         if (url.pathname === '/healthz') return sendJson(res, 200, { ok: true });
+        if (url.pathname === '/ip') {
+          res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+          return res.end(rec.remoteAddress.replace(/^::ffff:/, ''));
+        }
         if (url.pathname === '/favicon.ico') {
           rec.status = 204;
           res.writeHead(204).end();

@@ -8,6 +8,7 @@ import { Executor, type Outcome } from '../../../crawler/executor.js';
 import { driverFor } from '../../../crawler/platforms/index.js';
 import { startSandboxServer } from '../../../crawler/platforms/sandbox/server.js';
 import { settingsResolver } from '../../../crawler/settings.js';
+import { ProxyPool } from '../../../crawler/proxy-pool.js';
 import type { BrowserRunner } from '../../../crawler/browser.js';
 import type { RenderServer } from '../../../crawler/render-server.js';
 import type { LeaseMessage } from '../../../services/scheduler/dispatcher.js';
@@ -29,6 +30,7 @@ function lease(n: number): LeaseMessage {
     prompt: `question ${n}`,
     screenshot: 0,
     regionCode: null,
+    avoidProxy: null,
     attempt: 1,
   };
 }
@@ -41,6 +43,12 @@ function executor(capacity: number, prefetch: number) {
     prefetch,
     driverFor,
     settingsFor: settingsResolver({ url: sandbox.url, timeoutMs: 10_000 }),
+    // No proxy ports: the work goes direct.
+    proxies: new ProxyPool([], async () => ({ ok: true, observedIp: null, error: null }), {
+      now: () => Date.now(),
+    }),
+    fetchVia: () => fetch,
+    portFailed: () => undefined,
     // API-channel leases without a screenshot never open the browser.
     browser: {} as BrowserRunner,
     render: {} as RenderServer,

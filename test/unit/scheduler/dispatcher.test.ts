@@ -176,6 +176,7 @@ t.test('lease message fields', async (t) => {
       prompt: 'best running shoes',
       screenshot: 2,
       regionCode: null,
+      lastProxy: '127.0.0.1:8001',
       attempts: 2,
     }),
   );
@@ -197,6 +198,7 @@ t.test('lease message fields', async (t) => {
     prompt: 'best running shoes',
     screenshot: 2,
     regionCode: null,
+    avoidProxy: '127.0.0.1:8001',
     attempt: 3,
   });
   t.strictSame(claim, {

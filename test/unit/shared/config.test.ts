@@ -60,7 +60,9 @@ t.test('an empty environment gives every default', async (t) => {
     crawler: {
       capacity: 4,
       prefetch: 1,
-      regions: [],
+      proxies: [],
+      proxyCheckUrl: undefined,
+      proxyCheckMs: 30000,
       channels: ['api', 'web'],
       chromiumPath: '/usr/bin/chromium',
     },
@@ -109,13 +111,11 @@ t.test('scheduling, crawler and sandbox settings', async (t) => {
   const c = loadConfig({
     PLATFORM_CONCURRENCY: 'ChatGPT=5, sandbox=100',
     PLATFORM_CHANNELS: 'deepseek=web',
-    CRAWLER_REGIONS: '110000, 310000',
     CRAWLER_CHANNELS: 'web',
     SANDBOX_URL: 'http://127.0.0.1:9999/',
   });
   t.same(c.scheduling.platformConcurrency, { chatgpt: 5, sandbox: 100 });
   t.same(c.scheduling.platformChannels, { deepseek: 'web' });
-  t.same(c.crawler.regions, ['110000', '310000']);
   t.same(c.crawler.channels, ['web']);
   t.equal(c.sandbox.url, 'http://127.0.0.1:9999');
   const err = (() => {
@@ -388,4 +388,57 @@ t.test('crawler prefetch: a tenth of the capacity unless set', async (t) => {
   t.equal(loadConfig({ CRAWLER_PREFETCH: ' ' }).crawler.prefetch, 1, 'blank is unset');
   t.throws(() => loadConfig({ CRAWLER_PREFETCH: '-1' }), /CRAWLER_PREFETCH/);
   t.throws(() => loadConfig({ CRAWLER_PREFETCH: '1000' }), /CRAWLER_PREFETCH/);
+});
+
+t.test('proxy ports: inline JSON or a file, every problem reported', async (t) => {
+  const port = {
+    port: 8001,
+    url: 'http://u:p@127.0.0.1:8001',
+    regionCode: '310100',
+    outIp: '127.0.0.2',
+  };
+  const c = loadConfig({
+    CRAWLER_PROXIES: JSON.stringify([
+      port,
+      { ...port, port: 8002, url: 'http://127.0.0.1:8002', regionCode: ['110000'], city: '北京' },
+    ]),
+    PROXY_CHECK_URL: 'http://127.0.0.1:9/ip',
+    PROXY_CHECK_MS: '500',
+  });
+  t.same(c.crawler.proxies, [
+    { ...port, regionCode: ['310100'] },
+    { ...port, port: 8002, url: 'http://127.0.0.1:8002', regionCode: ['110000'], city: '北京' },
+  ]);
+  t.equal(c.crawler.proxyCheckUrl, 'http://127.0.0.1:9/ip');
+  t.equal(c.crawler.proxyCheckMs, 500);
+
+  const dir = t.testdir({ 'ports.json': JSON.stringify([port]) });
+  t.same(loadConfig({ CRAWLER_PROXIES_FILE: `${dir}/ports.json` }).crawler.proxies, [
+    { ...port, regionCode: ['310100'] },
+  ]);
+
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (e) {
+      return (e as AppError).message;
+    }
+    return '';
+  };
+  t.match(problems({ CRAWLER_PROXIES: '[{' }), /CRAWLER_PROXIES is not JSON/);
+  const bad = problems({
+    CRAWLER_PROXIES: JSON.stringify([
+      { port: 0, url: 'ftp://x', regionCode: '3101', outIp: 'nope' },
+    ]),
+  });
+  t.match(bad, /entry 0\.port/);
+  t.match(bad, /entry 0\.url: must be an http:\/\/ or https:\/\/ proxy URL/);
+  t.match(bad, /entry 0\.regionCode/);
+  t.match(bad, /entry 0\.outIp: must be an IPv4 or IPv6 address/);
+  t.match(problems({ CRAWLER_PROXIES: JSON.stringify([port, port]) }), /listed twice/);
+  t.match(problems({ CRAWLER_PROXIES: '[]', CRAWLER_PROXIES_FILE: '/x.json' }), /not both/);
+  t.match(
+    problems({ CRAWLER_PROXIES_FILE: `${dir}/missing.json` }),
+    /CRAWLER_PROXIES_FILE cannot be read/,
+  );
 });

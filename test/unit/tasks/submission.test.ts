@@ -3,6 +3,7 @@ import {
   checkSubmission,
   dedupePlatforms,
   LIMITS,
+  regionProblem,
   type Submission,
 } from '../../../services/tasks/submission.js';
 import { planTask } from '../../../services/tasks/plan.js';
@@ -426,4 +427,17 @@ t.test('totalTask is prompts × platforms after dedup', async (t) => {
     })),
   });
   t.equal(planTask('3f2504e0-4f89-41d3-9a0c-0305e82c3301', 1, big, 0).totalItems, 250);
+});
+
+t.test('regionProblem: unknown and inactive regions are refused', async (t) => {
+  const regions = { '310000': { ports: 2, active: 1 }, '110000': { ports: 1, active: 0 } };
+  t.equal(regionProblem('310000', regions), undefined);
+  t.match(regionProblem('440100', regions), {
+    field: 'regionCode[0]',
+    message: /440100 is not a region any proxy port serves now/,
+  });
+  t.match(regionProblem('110000', regions), {
+    field: 'regionCode[0]',
+    message: /region 110000 has no active proxy port now \(1 inactive\)/,
+  });
 });

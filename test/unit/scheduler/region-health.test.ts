@@ -1,0 +1,45 @@
+import t from 'tap';
+import { RegionHealth } from '../../../services/scheduler/region-health.js';
+import type { CrawlerNode } from '../../../services/scheduler/nodes.js';
+import type { ProxyPortHealth } from '../../../services/shared/proxy-ports.js';
+
+const node = (id: string, regions: string[]): CrawlerNode => ({
+  id,
+  capacity: 2,
+  regions,
+  channels: ['api'],
+  platforms: ['sandbox'],
+});
+const health = (regionCode: string[], active: boolean): ProxyPortHealth => ({
+  key: `h:${regionCode.join()}`,
+  port: 1,
+  province: '',
+  city: '',
+  regionCode,
+  outIp: '127.0.0.2',
+  active,
+  checkedAt: 1,
+  observedIp: null,
+  error: null,
+});
+
+t.test('only regions with an active port count; the advert stands until a report', async (t) => {
+  const h = new RegionHealth();
+  const nodes = [node('a', ['110000', '310000', '310100']), node('b', ['310000'])];
+  t.same(h.apply(nodes), nodes, 'no reports yet');
+  h.update({
+    node: 'a',
+    ports: [health(['310000', '310100'], true), health(['110000'], false)],
+  });
+  t.same(
+    h.apply(nodes).map((n) => [n.id, n.regions]),
+    [
+      ['a', ['310000', '310100']],
+      ['b', ['310000']],
+    ],
+  );
+  h.update({ node: 'a', ports: [health(['310000', '310100'], false)] });
+  t.same(h.apply(nodes)[0]!.regions, [], 'every port down: no region');
+  h.forget('a');
+  t.same(h.apply(nodes)[0]!.regions, ['110000', '310000', '310100'], 'forgotten: advert again');
+});
