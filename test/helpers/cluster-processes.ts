@@ -19,6 +19,10 @@ export interface ClusterOptions {
   crawlerCapacity?: number;
   sandboxLatencyMs?: number;
   env?: Record<string, string>;
+  /** Services of the `front` node (default api,tasks,users). */
+  frontServices?: string;
+  /** Extra environment of crawler node i (from 1), e.g. its proxy ports; `env` is the common one. */
+  crawlerEnv?: (i: number, env: Record<string, string>) => Record<string, string>;
 }
 
 export interface Cluster {
@@ -77,11 +81,12 @@ export async function startCluster(t: TapLike, o: ClusterOptions = {}): Promise<
     return node;
   };
 
-  const front = startNode('front', 'api,tasks,users');
+  const front = startNode('front', o.frontServices ?? 'api,tasks,users');
   const others: Promise<Running>[] = [];
   for (let i = 1; i <= (o.schedulers ?? 1); i++)
     others.push(startNode(`scheduler-${i}`, 'scheduler'));
-  for (let i = 1; i <= (o.crawlers ?? 2); i++) others.push(startNode(`crawler-${i}`, 'crawler'));
+  for (let i = 1; i <= (o.crawlers ?? 2); i++)
+    others.push(startNode(`crawler-${i}`, 'crawler', o.crawlerEnv?.(i, env)));
   const [, url] = (await front).output().match(/api=(\S+)/)!;
   await Promise.all(others);
   const client = new Client(url!);
