@@ -17,6 +17,7 @@ const FACTORIES: Record<ServiceName, () => Promise<Factory>> = {
   scheduler: async () => (await import('./scheduler/scheduler.service.js')).schedulerService,
   crawler: async () => (await import('../crawler/crawler.service.js')).crawlerService,
   callbacks: async () => (await import('./callbacks/callbacks.service.js')).callbacksService,
+  proxies: async () => (await import('./proxies/proxies.service.js')).proxiesService,
 };
 
 /** `extra` overrides broker options (benchmarks add middlewares or change the advert). */

@@ -16,6 +16,7 @@ import { RateLimiter } from './ratelimit.js';
 import { authRoutes } from './routes/auth.js';
 import { callbackRoutes } from './routes/callbacks.js';
 import { docsRoutes } from './routes/docs.js';
+import { proxyRoutes } from './routes/proxies.js';
 import { screenshotRoutes } from './routes/screenshots.js';
 import { taskRoutes } from './routes/tasks.js';
 
@@ -49,8 +50,13 @@ export function createApp({ config, backend, clock, logger, verifier, screenshot
   mount(monitor, taskRoutes(backend, config.maxBodyBytes, config.publicBaseUrl));
   mount(monitor, callbackRoutes(backend, config.maxBodyBytes));
 
+  // The city lookup is public (spec 4.6), so it is limited per client address.
+  const eipEdge = new Router({ prefix: '/api/business/eip-edge' });
+  eipEdge.use(rateLimit(limiter));
+  mount(eipEdge, proxyRoutes(backend));
+
   app.use(errorEnvelope(logger));
-  for (const router of [business, screenshotRoutes(screenshot), monitor]) {
+  for (const router of [business, screenshotRoutes(screenshot), monitor, eipEdge]) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));
   }

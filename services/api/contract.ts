@@ -184,6 +184,23 @@ export const callbackDeliveryDataSchema = z
   .strict()
   .meta({ id: 'CallbackDelivery' });
 
+export const proxyPortRecordSchema = z
+  .object({
+    port: int().meta({ description: 'Proxy port number' }),
+    province: z.string(),
+    city: z.string().meta({ description: "The province's name for a province-wide port" }),
+    regionCode: z.array(z.string().regex(/^\d{6}$/)).meta({
+      description: 'Administrative division codes, province first; submit one as regionCode',
+      examples: [['310000', '310100']],
+    }),
+    outIp: z.string().meta({ description: 'Exit address the platforms see' }),
+    active: z.boolean().meta({ description: 'Whether the latest health check passed' }),
+  })
+  .strict()
+  .meta({ id: 'ProxyPortRecord' });
+
+export const cityInfoDataSchema = z.array(proxyPortRecordSchema);
+
 export function envelopeOf<T extends z.ZodType>(data: T) {
   return z
     .object({ success: z.literal(true), code: z.literal(200), message: z.string(), data })

@@ -5,10 +5,12 @@
 import { z } from 'zod';
 import { submissionSchema } from '../tasks/submission.js';
 import { listQuerySchema } from '../tasks/queries.js';
+import { cityInfoQuerySchema } from '../proxies/query.js';
 import { defaultCallbackSchema } from '../callbacks/address.js';
 import {
   callbackDeliveryDataSchema,
   callbackSettingsDataSchema,
+  cityInfoDataSchema,
   envelopeOf,
   errorEnvelopeSchema,
   listDataSchema,
@@ -57,15 +59,16 @@ export function buildOpenApi(version: string, serverUrl: string): Json {
     schema: { type: 'string', format: 'uuid' },
     description: 'Task id (UUID); a non-UUID is a 400',
   };
-  const queryParams = Object.entries(
-    (schema(listQuerySchema, 'input').properties ?? {}) as Record<string, Json>,
-  ).map(([name, s]) => ({
-    name,
-    in: 'query',
-    required: false,
-    schema: s,
-    description: s.description,
-  }));
+  const queryParams = (query: z.ZodType) =>
+    Object.entries((schema(query, 'input').properties ?? {}) as Record<string, Json>).map(
+      ([name, s]) => ({
+        name,
+        in: 'query',
+        required: false,
+        schema: s,
+        description: s.description,
+      }),
+    );
   const security = [{ bearerAuth: [] }];
 
   const paths: Json = {
@@ -148,7 +151,7 @@ export function buildOpenApi(version: string, serverUrl: string): Json {
         summary: "List the caller's tasks, newest first",
         tags: ['tasks'],
         security,
-        parameters: queryParams,
+        parameters: queryParams(listQuerySchema),
         responses: {
           '200': { description: 'One page of tasks', ...jsonContent(envelopeOf(listDataSchema)) },
           ...protectedErrors,
@@ -224,6 +227,20 @@ export function buildOpenApi(version: string, serverUrl: string): Json {
         responses: {
           '200': { description: 'Catalogue', ...jsonContent(envelopeOf(platformsDataSchema)) },
           '401': errorResponse('Missing, invalid or expired token'),
+        },
+      },
+    },
+    '/api/business/eip-edge/ports/city-info': {
+      get: {
+        summary: 'Proxy ports and their cities; submit one of their regionCode values',
+        description: 'Public: no token. Ordered by regionCode, then port.',
+        tags: ['proxies'],
+        parameters: queryParams(cityInfoQuerySchema),
+        responses: {
+          '200': { description: 'Proxy ports', ...jsonContent(envelopeOf(cityInfoDataSchema)) },
+          '400': errorResponse('deduplicate is not true, false, 1 or 0'),
+          '429': errorResponse('Rate limited per client address; see the Retry-After header'),
+          '503': errorResponse('The proxy registry is unreachable'),
         },
       },
     },

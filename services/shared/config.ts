@@ -13,7 +13,15 @@ import { AppError } from './errors.js';
 import { MODES, PLATFORMS, type Mode } from './platforms.js';
 import { parseProxyPorts, type ProxyPortSetting } from './proxy-config.js';
 
-const ALL_SERVICES = ['api', 'tasks', 'users', 'scheduler', 'crawler', 'callbacks'] as const;
+const ALL_SERVICES = [
+  'api',
+  'tasks',
+  'users',
+  'scheduler',
+  'crawler',
+  'callbacks',
+  'proxies',
+] as const;
 export type ServiceName = (typeof ALL_SERVICES)[number];
 
 const LIST_OF_PAIRS = /^\s*[\w-]+\s*=\s*[\w-]+\s*(,\s*[\w-]+\s*=\s*[\w-]+\s*)*$/;
@@ -69,6 +77,8 @@ const envSchema = z.object({
   RETRY_MAX_MS: int(60_000, 0),
   REGION_WAIT_MS: int(60_000, 0),
   LEADER_TTL_MS: int(10_000, 500),
+  PROXY_FORGET_MS: int(600_000, 1_000),
+  PROXY_RESYNC_MS: int(30_000, 100),
   PLATFORM_CONCURRENCY: optionalText.pipe(
     z.string().regex(LIST_OF_PAIRS, 'must look like "chatgpt=5,sandbox=100"').optional(),
   ),
@@ -188,6 +198,12 @@ export interface Config {
     readonly sweepMs: number;
     /** Ranges the operator allows although they are loopback, private or reserved. */
     readonly allowCidrs: readonly string[];
+  };
+  readonly proxies: {
+    /** How long the ports of a crawler node that left stay listed, inactive. */
+    readonly forgetMs: number;
+    /** How often the registry asks every crawler node for its ports (heals missed events). */
+    readonly resyncMs: number;
   };
 }
 
@@ -390,6 +406,10 @@ export function loadConfig(rawEnv: Env): Config {
           .map((c) => c.trim())
           .filter(Boolean),
       ),
+    }),
+    proxies: Object.freeze({
+      forgetMs: e.PROXY_FORGET_MS,
+      resyncMs: e.PROXY_RESYNC_MS,
     }),
   });
 }

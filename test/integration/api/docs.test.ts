@@ -11,6 +11,7 @@ t.test('OpenAPI 3.1 document generated from the validation schemas', async (t) =
   t.match(doc.info, { version: /^\d+\.\d+\.\d+/ });
   t.same(Object.keys(doc.paths).sort(), [
     '/api/business/auth/token',
+    '/api/business/eip-edge/ports/city-info',
     '/api/business/monitor/callback',
     '/api/business/monitor/callback/secret/rotate',
     '/api/business/monitor/platforms',
@@ -48,6 +49,20 @@ t.test('OpenAPI 3.1 document generated from the validation schemas', async (t) =
     list.parameters.map((p: { name: string }) => p.name),
     ['page', 'size', 'status'],
   );
+  const cityInfo = doc.paths['/api/business/eip-edge/ports/city-info'].get;
+  t.equal(cityInfo.security, undefined, 'the city lookup is public');
+  t.same(
+    cityInfo.parameters.map((p: { name: string }) => p.name),
+    ['deduplicate'],
+  );
+  t.same(Object.keys(doc.components.schemas.ProxyPortRecord.properties), [
+    'port',
+    'province',
+    'city',
+    'regionCode',
+    'outIp',
+    'active',
+  ]);
   t.notOk(JSON.stringify(doc).includes('#/$defs/'), 'every reference resolves inside components');
 });
 

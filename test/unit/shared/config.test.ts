@@ -34,7 +34,7 @@ t.test('an empty environment gives every default', async (t) => {
     mongoDb: 'monitor',
     transporter: undefined,
     namespace: 'monitor',
-    services: ['api', 'tasks', 'users', 'scheduler', 'crawler', 'callbacks'],
+    services: ['api', 'tasks', 'users', 'scheduler', 'crawler', 'callbacks', 'proxies'],
     logLevel: 'info',
     tokenTtlSeconds: 7200,
     jwtSecret: undefined,
@@ -75,6 +75,7 @@ t.test('an empty environment gives every default', async (t) => {
       sweepMs: 30000,
       allowCidrs: [],
     },
+    proxies: { forgetMs: 600000, resyncMs: 30000 },
   });
 });
 
@@ -105,6 +106,16 @@ t.test('callback settings', async (t) => {
     'CALLBACK_RETRY_DELAYS_MS',
   ]);
   t.same(loadConfig({ SERVICES: 'callbacks' }).services, ['callbacks']);
+});
+
+t.test('proxy registry settings', async (t) => {
+  const c = loadConfig({ PROXY_FORGET_MS: '60000', PROXY_RESYNC_MS: '500' });
+  t.same(c.proxies, { forgetMs: 60000, resyncMs: 500 });
+  t.same(loadConfig({ SERVICES: 'proxies' }).services, ['proxies']);
+  t.same(fields(configError({ PROXY_FORGET_MS: '999', PROXY_RESYNC_MS: 'soon' })).sort(), [
+    'PROXY_FORGET_MS',
+    'PROXY_RESYNC_MS',
+  ]);
 });
 
 t.test('scheduling, crawler and sandbox settings', async (t) => {
@@ -211,7 +222,7 @@ t.test('blank optional text variables count as unset', async (t) => {
   t.equal(c.transporter, undefined);
   t.equal(c.jwtSecret, undefined);
   t.match(c.nodeId, /^.+-\d+-[0-9a-f]{6}$/);
-  t.same(c.services, ['api', 'tasks', 'users', 'scheduler', 'crawler', 'callbacks']);
+  t.same(c.services, ['api', 'tasks', 'users', 'scheduler', 'crawler', 'callbacks', 'proxies']);
 });
 
 t.test('the result is frozen', async (t) => {
@@ -271,7 +282,7 @@ t.test('every bad variable is reported together in one CONFIG_INVALID error', as
   t.equal(byField.JWT_SECRET, 'must be at least 32 characters when set');
   t.equal(
     byField.SERVICES,
-    'unknown service(s) mailer; valid: api, tasks, users, scheduler, crawler, callbacks, all',
+    'unknown service(s) mailer; valid: api, tasks, users, scheduler, crawler, callbacks, proxies, all',
   );
 });
 
@@ -321,6 +332,7 @@ t.test('SERVICES parsing', async (t) => {
     'scheduler',
     'crawler',
     'callbacks',
+    'proxies',
   ]);
   t.same(loadConfig({ SERVICES: ' all ' }).services, [
     'api',
@@ -329,6 +341,7 @@ t.test('SERVICES parsing', async (t) => {
     'scheduler',
     'crawler',
     'callbacks',
+    'proxies',
   ]);
   t.same(loadConfig({ SERVICES: '' }).services, [
     'api',
@@ -337,6 +350,7 @@ t.test('SERVICES parsing', async (t) => {
     'scheduler',
     'crawler',
     'callbacks',
+    'proxies',
   ]);
   t.same(loadConfig({ SERVICES: 'tasks' }).services, ['tasks']);
   t.same(loadConfig({ SERVICES: ' users , api ' }).services, ['users', 'api']);
@@ -346,7 +360,7 @@ t.test('SERVICES parsing', async (t) => {
     {
       field: 'SERVICES',
       message:
-        'unknown service(s) mail, queue; valid: api, tasks, users, scheduler, crawler, callbacks, all',
+        'unknown service(s) mail, queue; valid: api, tasks, users, scheduler, crawler, callbacks, proxies, all',
     },
   ]);
   t.same(fields(configError({ SERVICES: 'API' })), ['SERVICES'], 'names are case-sensitive');

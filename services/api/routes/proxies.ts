@@ -1,0 +1,13 @@
+/** Spec 4.6 `GET /ports/city-info` (under /api/business/eip-edge): public, onto `proxies`. */
+import { Router } from '@koa/router';
+import { checkCityInfoQuery } from '../../proxies/query.js';
+import type { Backend } from '../backend.js';
+import { ok } from '../envelope.js';
+
+export function proxyRoutes(backend: Backend): Router {
+  const router = new Router();
+  router.get('/ports/city-info', async (ctx) => {
+    ok(ctx, await backend.call('proxies.cityInfo', checkCityInfoQuery({ ...ctx.query })));
+  });
+  return router;
+}
