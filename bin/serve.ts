@@ -3,12 +3,14 @@
  * broker) and stops them cleanly on SIGINT/SIGTERM.
  *   --demo    after start, run the sample batch (see bin/demo.ts)
  *   --exit    with --demo, stop once the demo has finished
- *   --repl    open the Moleculer REPL on this broker (`npm run repl`)
+ *   --repl    open the Moleculer REPL on this broker (`npm run repl`), with the
+ *             extra command `regions` (crawler nodes by region)
  */
 import { createBroker } from '../services/index.js';
 import { configFromProcess, type Config } from '../services/shared/config.js';
 import { runDemo } from './demo.js';
 import { runNode } from './lifecycle.js';
+import { replCommands } from './region-table.js';
 
 function loadOrExit(): Config {
   try {
@@ -21,7 +23,12 @@ function loadOrExit(): Config {
 
 const config = loadOrExit();
 const args = new Set(process.argv.slice(2));
-const broker = await createBroker(config);
+const broker = await createBroker(
+  config,
+  config.services,
+  undefined,
+  args.has('--repl') ? { replCommands } : {},
+);
 
 const stop = await runNode(broker, config);
 

@@ -58,6 +58,8 @@ export function proxiesService(config: Config, clock: Clock = systemClock): Serv
     methods: {
       /** Asks one crawler node for its ports; a failed call keeps what is known. */
       async pull(nodeID: string) {
+        // A node still starting (or this very node, before its crawler service) has nothing to say yet.
+        if (!(this.broker.registry.services.has('crawler', nodeID) as boolean)) return;
         const version = registry.version(nodeID);
         try {
           const report = asReport(await this.broker.call('crawler.ports', {}, { nodeID }));
