@@ -64,6 +64,10 @@ const WEB_CAPACITY = envInt('BENCH_WEB_CAPACITY', 4, 1);
 const SAMPLE_MS = envInt('BENCH_SAMPLE_MS', 250, 10);
 /** Writes per answer stream at the sandbox (0: one per piece, about a hundred); see SandboxServerOptions. */
 const STREAM_WRITES = envInt('BENCH_STREAM_WRITES', 8, 0);
+/** Clients submitting at the same time (the batches of 50 prompts are shared out among them). */
+const SUBMITTERS = envInt('BENCH_SUBMITTERS', 4, 1);
+/** Crawler nodes' CRAWLER_PREFETCH (default: the product's, a tenth of the capacity). */
+const PREFETCH = process.env.BENCH_PREFETCH ? envInt('BENCH_PREFETCH', 0, 0) : undefined;
 const SKIP_WEB = process.env.BENCH_SKIP_WEB === '1';
 /** Nodes run bench/pipeline.node.ts (timing probes) instead of bin/serve.ts, and report them. */
 const TRACE = process.env.BENCH_TRACE === '1';
@@ -462,8 +466,16 @@ async function runPhase(opts: {
   const submitMs: number[] = [];
   const submitStart = now();
   try {
-    for (let done = 0, k = 0; done < opts.subtasks; k++) {
-      const n = Math.min(PROMPTS_PER_TASK, opts.subtasks - done);
+    // SUBMITTERS clients submit side by side, as a team's scripts would.
+    const sizes: number[] = [];
+    for (let left = opts.subtasks; left > 0; left -= PROMPTS_PER_TASK)
+      sizes.push(Math.min(PROMPTS_PER_TASK, left));
+    const ids: string[] = new Array<string>(sizes.length);
+    let next = 0;
+    const submitter = async () => {
+      for (let k = next++; k < sizes.length; k = next++) ids[k] = await submitOne(k, sizes[k]!);
+    };
+    const submitOne = async (k: number, n: number): Promise<string> => {
       const body = {
         monitorKeywords: 'Acme, 阿克米',
         prompts: Array.from(
@@ -478,9 +490,10 @@ async function runPhase(opts: {
       if (res.status !== 200 || res.body?.data?.totalTask !== n) {
         throw new Error(`submit ${k} failed: ${res.status} ${JSON.stringify(res.body)}`);
       }
-      taskIds.push(res.body.data.taskId as string);
-      done += n;
-    }
+      return res.body.data.taskId as string;
+    };
+    await Promise.all(Array.from({ length: Math.min(SUBMITTERS, sizes.length) }, submitter));
+    taskIds.push(...ids);
     const submitEnd = now();
 
     // Every task final, as a client sees it: no pending and no processing task left.
@@ -704,6 +717,7 @@ try {
     SERVICES: 'crawler',
     CRAWLER_CAPACITY: String(CAPACITY),
     CRAWLER_CHANNELS: 'api',
+    ...(PREFETCH === undefined ? {} : { CRAWLER_PREFETCH: String(PREFETCH) }),
   };
   const crawlers = Array.from({ length: NODES }, (_, i) => serve(`crawler${i + 1}`, crawlerEnv));
   const [, apiUrl] = await ready(front);
@@ -799,7 +813,7 @@ try {
   out(`final statuses: tasks ${fmtCounts(a.taskStatuses)}; sub tasks ${fmtCounts(a.subStatuses)}`);
   out('-- where the time goes');
   out(
-    `submits: ${a.submitMs.length} sequential in ${s(a.submitEnd - a.submitStart)}, ` +
+    `submits: ${a.submitMs.length} by ${SUBMITTERS} clients side by side in ${s(a.submitEnd - a.submitStart)}, ` +
       `p50 ${percentile(submitSorted, 50).toFixed(0)} ms, max ${submitSorted[submitSorted.length - 1]!.toFixed(0)} ms`,
   );
   out(

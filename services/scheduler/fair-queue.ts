@@ -124,3 +124,24 @@ export class FairQueue {
     }
   }
 }
+
+import type { SubTaskDoc } from '../tasks/models.js';
+
+/** A pending sub task document as the queue holds it. */
+export function toQueueItem(d: SubTaskDoc): QueueItem {
+  return {
+    id: d._id,
+    taskId: d.taskId,
+    userId: d.userId,
+    seq: d.seq,
+    platform: d.platform,
+    mode: d.mode,
+    prompt: d.prompt,
+    screenshot: d.screenshot,
+    regionCode: d.regionCode ?? null,
+    notBefore: d.notBefore ?? 0,
+    lastNode: d.lastNode ?? null,
+    lastProxy: d.lastProxy ?? null,
+    attempts: d.attempts ?? 0,
+  };
+}

@@ -21,12 +21,18 @@ import type { ProxyHealthReport } from '../shared/proxy-ports.js';
 import { RegionHealth } from './region-health.js';
 import { taskModels, type SubTaskDoc, type TaskModels } from '../tasks/models.js';
 import { Dispatcher } from './dispatcher.js';
-import type { QueueItem } from './fair-queue.js';
+import { toQueueItem } from './fair-queue.js';
 import { LeaderLock } from './leader.js';
 import { crawlerNodes } from './nodes.js';
 
 const DISPATCH_EVERY_MS = 100;
 const SWEEP_EVERY_MS = 1_000;
+/**
+ * Expired leases are looked for less often: leases last LEASE_MS (30 s), a
+ * node that leaves loses its leases at once by event, and the look-up reads
+ * every leased sub task.
+ */
+const EXPIRE_EVERY_MS = 5_000;
 const RESYNC_EVERY_MS = 15_000;
 const RECONCILE_EVERY_MS = 30_000;
 
@@ -44,24 +50,6 @@ const QUEUE_FIELDS = {
   lastProxy: 1,
   attempts: 1,
 };
-
-function toQueueItem(d: SubTaskDoc): QueueItem {
-  return {
-    id: d._id,
-    taskId: d.taskId,
-    userId: d.userId,
-    seq: d.seq,
-    platform: d.platform,
-    mode: d.mode,
-    prompt: d.prompt,
-    screenshot: d.screenshot,
-    regionCode: d.regionCode ?? null,
-    notBefore: d.notBefore ?? 0,
-    lastNode: d.lastNode ?? null,
-    lastProxy: d.lastProxy ?? null,
-    attempts: d.attempts ?? 0,
-  };
-}
 
 export function schedulerService(config: Config, clock: Clock = systemClock): ServiceSchema {
   const s = config.scheduling;
@@ -97,8 +85,15 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
 
     events: {
       'task.created'(ctx: Context<TaskCreated>) {
-        if (leader)
-          void this.loadPending({ taskId: ctx.params.taskId }).then(() => this.dispatchSoon());
+        if (!leader) return;
+        const { taskId, items } = ctx.params;
+        // The event carries the new sub tasks, so there is nothing to read back.
+        if (items) {
+          for (const item of items) if (!dispatcher.isInFlight(item.id)) dispatcher.queue.add(item);
+          this.dispatchSoon();
+        } else {
+          void this.loadPending({ taskId }).then(() => this.dispatchSoon());
+        }
       },
       'subtask.settled'(ctx: Context<SubTaskSettled>) {
         if (!leader) return;
@@ -182,10 +177,8 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
             ),
           );
         every(DISPATCH_EVERY_MS, 'dispatch', () => dispatcher.dispatch());
-        every(SWEEP_EVERY_MS, 'sweep', async () => {
-          await this.expireLeases(undefined);
-          await dispatcher.sweepRegions();
-        });
+        every(EXPIRE_EVERY_MS, 'expire', () => this.expireLeases(undefined));
+        every(SWEEP_EVERY_MS, 'sweep', () => dispatcher.sweepRegions());
         every(RESYNC_EVERY_MS, 'resync', async () => {
           await this.resyncInFlight();
           await this.loadPending();

@@ -6,9 +6,12 @@
  */
 import type { ServiceBroker } from 'moleculer';
 import type { Finished, Settled } from './ledger.js';
+import type { QueueItem } from '../scheduler/fair-queue.js';
 
 export interface TaskCreated {
   taskId: string;
+  /** The new sub tasks as the scheduler queues them (absent: it reads them). */
+  items?: QueueItem[];
 }
 
 export type SubTaskSettled = Omit<Settled, 'finished'>;

@@ -14,6 +14,7 @@ import { AddressPolicy } from '../callbacks/ssrf.js';
 import { activeChannel, findPlatform } from '../shared/platforms.js';
 import { crawlerNodes, offeredPlatforms } from '../scheduler/nodes.js';
 import { announceSettled, type TaskCreated } from './events.js';
+import { toQueueItem } from '../scheduler/fair-queue.js';
 import { createLedger, type CompletedResult, type Ledger } from './ledger.js';
 import { taskModels } from './models.js';
 import type { Failure } from './state.js';
@@ -88,7 +89,10 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
           }
           const taskId = newTaskId();
           const { task, subtasks } = await store.create(taskId, ctx.params.userId, submission);
-          await ctx.broadcast('task.created', { taskId } satisfies TaskCreated);
+          await ctx.broadcast('task.created', {
+            taskId,
+            items: subtasks.map(toQueueItem),
+          } satisfies TaskCreated);
           return {
             taskId,
             totalTask: task.totalItems,
