@@ -19,6 +19,8 @@ import {
 import { createLedger, type Ledger } from '../tasks/ledger.js';
 import type { ProxyHealthReport } from '../shared/proxy-ports.js';
 import { RegionHealth } from './region-health.js';
+import { purgeExpiredTasks } from '../tasks/retention.js';
+import type { Connection } from 'mongoose';
 import { taskModels, type SubTaskDoc, type TaskModels } from '../tasks/models.js';
 import { Dispatcher } from './dispatcher.js';
 import { toQueueItem } from './fair-queue.js';
@@ -35,6 +37,8 @@ const SWEEP_EVERY_MS = 1_000;
 const EXPIRE_EVERY_MS = 5_000;
 const RESYNC_EVERY_MS = 15_000;
 const RECONCILE_EVERY_MS = 30_000;
+/** The active scheduler also purges results past RETENTION_DAYS; once a minute is plenty. */
+const PURGE_EVERY_MS = 60_000;
 
 const QUEUE_FIELDS = {
   taskId: 1,
@@ -54,6 +58,7 @@ const QUEUE_FIELDS = {
 export function schedulerService(config: Config, clock: Clock = systemClock): ServiceSchema {
   const s = config.scheduling;
   let models: TaskModels;
+  let connection: Connection;
   let ledger: Ledger;
   let lock: LeaderLock;
   let dispatcher: Dispatcher;
@@ -189,6 +194,12 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
             if (finished) await announceFinished(this.broker, finished);
           }
         });
+        every(PURGE_EVERY_MS, 'purge', async () => {
+          const cutoff = clock.now() - config.retentionDays * 86_400_000;
+          const purged = await purgeExpiredTasks(models, connection, cutoff);
+          if (purged > 0)
+            this.logger.info(`purged ${purged} task(s) past ${config.retentionDays} days`);
+        });
       },
 
       loseLeadership() {
@@ -251,7 +262,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
     },
 
     async started() {
-      const connection = await acquireConnection(config.mongoUrl, config.mongoDb);
+      connection = await acquireConnection(config.mongoUrl, config.mongoDb);
       models = taskModels(connection);
       ledger = createLedger(models, config, clock);
       lock = new LeaderLock(connection, 'scheduler');
