@@ -13,6 +13,8 @@ export interface Recorded {
   path: string;
   headers: IncomingMessage['headers'];
   body: unknown;
+  /** Where the request came from: a proxy's exit address when one was used. */
+  remoteAddress: string;
 }
 
 export interface Standin {
@@ -51,7 +53,13 @@ export async function startStandin(handler: Handler): Promise<Standin> {
       } catch {
         body = undefined;
       }
-      const rec = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
+      const rec = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body,
+        remoteAddress: (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''),
+      };
       requests.push(rec);
       handler(rec, res).catch((err: unknown) => {
         if (!res.headersSent) sendJson(res, 500, { error: { message: String(err) } });

@@ -23,7 +23,7 @@ t.test('a valid submission creates prompts × platforms pending sub tasks', asyn
         { platform: 'openai', mode: 'standard' }, // alias of chatgpt: a duplicate
         { platform: 'CHATGPT', mode: 'reasoning' }, // duplicate by case
       ],
-      regionCode: ['110000'],
+      // regionCode is checked against live proxy ports: test/integration/cluster/regions.test.ts
       callbackUrl: 'https://example.com/hook',
     },
     alice.token,
@@ -53,7 +53,7 @@ t.test('a valid submission creates prompts × platforms pending sub tasks', asyn
   const task = await conn.collection('tasks').findOne({ _id: body.data.taskId as never });
   t.match(task, {
     userId: alice.userId,
-    regionCode: '110000',
+    regionCode: null,
     callbackUrl: 'https://example.com/hook',
     keywords: ['Acme', '阿克米'],
     platforms: [

@@ -3,22 +3,35 @@
  * configured with the twelve vendors' stand-ins (`<PLATFORM>_API_KEY` /
  * `_BASE_URL`) advertise them, and one batch across all twelve completes with
  * exactly the extracted fields, a retryable failure retried once and a
- * credential failure final at once.
+ * credential failure final at once. The batch is pinned to a region, so every
+ * request goes through that region's proxy (a real forward proxy on loopback
+ * whose exit address is 127.0.0.5), as the stand-ins' records show.
  */
 import t from 'tap';
 import { findPlatform, supportedModes, type Mode } from '../../../services/shared/platforms.js';
 import { platformsCluster } from '../../helpers/platform-cluster.js';
 import { STANDIN_PLATFORMS } from '../../standins/index.js';
 import { expectedAnswer } from '../../standins/expected.js';
+import { startForwardProxy } from '../../helpers/forward-proxy.js';
+
+const EXIT = '127.0.0.5';
 
 t.test('a batch across all twelve vendor platforms completes with exact answers', async (t) => {
-  const { cluster } = await platformsCluster(t);
+  const proxy = await startForwardProxy(EXIT);
+  t.teardown(() => proxy.stop());
+  const port = { port: proxy.port, url: proxy.url, regionCode: '440300', outIp: EXIT };
+  const { cluster, standins } = await platformsCluster(
+    t,
+    { CRAWLER_PROXIES: JSON.stringify([port]) },
+    { frontServices: 'api,tasks,users,proxies' },
+  );
   const richest = (p: string): Mode => supportedModes(findPlatform(p)!, 'api').at(-1)!;
   const prompts = ['最好的 CRM 是什么？', 'which CRM? #fail:rate #once', 'CRM? #fail:auth'];
   const taskId = await cluster.submit({
     monitorKeywords: '阿克米',
     prompts,
     platforms: STANDIN_PLATFORMS.map((platform) => ({ platform, mode: richest(platform) })),
+    regionCode: ['440300'],
   });
   const result = await cluster.finished(taskId, 120_000);
   t.equal(result.subTaskList.length, 36);
@@ -38,6 +51,7 @@ t.test('a batch across all twelve vendor platforms completes with exact answers'
       t.equal(attempts.get(sub.subTaskId), 1, `${label}: not retried`);
       continue;
     }
+    t.equal(sub.proxyIp, EXIT, `${label}: through the region's proxy`);
     t.equal(sub.status, 'completed', label);
     t.equal(
       attempts.get(sub.subTaskId),
@@ -58,4 +72,8 @@ t.test('a batch across all twelve vendor platforms completes with exact answers'
       label,
     );
   }
+  const sources = new Set(
+    [...standins.values()].flatMap((s) => s.server.requests.map((r) => r.remoteAddress)),
+  );
+  t.same([...sources], [EXIT], 'every vendor request left through the regional proxy');
 });

@@ -92,6 +92,9 @@ t.test('each sub task leaves through a port of its own region, on both channels'
   t.equal(any.status, 'completed');
 
   const conn = await c.db();
+  t.match(await conn.collection('tasks').findOne({ _id: shTask as never }), {
+    regionCode: '310100',
+  });
   const seenFrom = (prompt: string) =>
     c.sandbox.stats.requests
       .filter((r) => r.prompt === prompt && r.channel !== 'page')
