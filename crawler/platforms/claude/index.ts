@@ -7,17 +7,7 @@
 import type { Answer, ApiContext, Job, PlatformDriver } from '../types.js';
 import { apiKeyOf, finalAnswer, hasReasoning, hasSearch, modelFor } from '../common/answer.js';
 import { classify, refusalError } from '../common/errors.js';
-import {
-  deadlineSignal,
-  eventJson,
-  isEventStream,
-  joinUrl,
-  post,
-  readJson,
-  sseEvents,
-  truncated,
-} from '../common/http.js';
-import { isObj } from '../common/openai-stream.js';
+import { accumulate, deadlineSignal, joinUrl, post } from '../common/http.js';
 import { MessagesAccumulator } from './stream.js';
 
 const MAX_TOKENS = 8192;
@@ -54,16 +44,7 @@ async function ask(job: Job, ctx: ApiContext): Promise<Answer> {
     signal,
   });
   const acc = new MessagesAccumulator();
-  if (isEventStream(res)) {
-    for await (const event of sseEvents(platform, res, signal)) {
-      acc.push(eventJson(platform, event));
-      if (acc.finished) break;
-    }
-    if (!acc.finished) throw truncated(platform);
-  } else {
-    const body = await readJson(platform, res, signal);
-    if (isObj(body)) acc.absorb(body);
-  }
+  await accumulate(platform, res, signal, acc);
   if (acc.error) throw classify(platform, acc.error);
   if (acc.stopReason === 'refusal') throw refusalError(platform, 'stop_reason refusal');
   acc.raw.reasoningContent = acc.reasoning;

@@ -137,6 +137,34 @@ export function eventJson(platform: string, event: SseEvent): unknown {
 }
 
 /** The stream closed before its terminator: the answer is incomplete. */
+/** An accumulator of a vendor's typed stream events that knows when the answer is complete. */
+export interface EventAccumulator {
+  push(event: unknown): void;
+  /** A whole (non-streamed) JSON reply. */
+  absorb(body: Record<string, unknown>): void;
+  readonly finished: boolean;
+}
+
+/** Feeds the stream (or a whole JSON reply) into `acc`; a stream that ends unfinished was cut off. */
+export async function accumulate(
+  platform: string,
+  res: Response,
+  signal: AbortSignal,
+  acc: EventAccumulator,
+): Promise<void> {
+  if (!isEventStream(res)) {
+    const body = await readJson(platform, res, signal);
+    if (typeof body === 'object' && body !== null && !Array.isArray(body))
+      acc.absorb(body as Record<string, unknown>);
+    return;
+  }
+  for await (const event of sseEvents(platform, res, signal)) {
+    acc.push(eventJson(platform, event));
+    if (acc.finished) return;
+  }
+  throw truncated(platform);
+}
+
 export function truncated(platform: string): PlatformError {
   return new PlatformError(
     `${platform}: the answer stream ended before the answer was complete`,

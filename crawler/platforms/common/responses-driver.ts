@@ -6,17 +6,7 @@
 import type { Answer, ApiContext, Job } from '../types.js';
 import { apiKeyOf, finalAnswer, modelFor } from './answer.js';
 import { classify, refusalError } from './errors.js';
-import {
-  deadlineSignal,
-  eventJson,
-  isEventStream,
-  joinUrl,
-  post,
-  readJson,
-  sseEvents,
-  truncated,
-} from './http.js';
-import { isObj } from './openai-stream.js';
+import { accumulate, deadlineSignal, joinUrl, post } from './http.js';
 import { ResponsesAccumulator } from './responses.js';
 
 export interface ResponsesRequest {
@@ -51,16 +41,7 @@ export async function askResponses(
     signal,
   });
   const acc = new ResponsesAccumulator();
-  if (isEventStream(res)) {
-    for await (const event of sseEvents(platform, res, signal)) {
-      acc.push(eventJson(platform, event));
-      if (acc.finished) break;
-    }
-    if (!acc.finished) throw truncated(platform);
-  } else {
-    const body = await readJson(platform, res, signal);
-    if (isObj(body)) acc.absorb(body);
-  }
+  await accumulate(platform, res, signal, acc);
   if (acc.error) throw classify(platform, acc.error);
   if (acc.incompleteReason === 'content_filter') throw refusalError(platform, 'content_filter');
   return finalAnswer(platform, acc.raw);

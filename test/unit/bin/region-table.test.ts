@@ -1,19 +1,10 @@
 import t from 'tap';
 import { formatTable, regionRows } from '../../../bin/region-table.js';
-import type { ProxyPortHealth } from '../../../services/shared/proxy-ports.js';
+import { portHealth } from '../../helpers/crawler-ports.js';
 
-const port = (regionCode: string[], active: boolean): ProxyPortHealth => ({
-  key: `h:${regionCode.join()}:${active}`,
-  port: 1,
-  province: '',
-  city: '',
-  regionCode,
-  outIp: '127.0.0.2',
-  active,
-  checkedAt: 1,
-  observedIp: null,
-  error: null,
-});
+let next = 0;
+const port = (regionCode: string[], active: boolean) =>
+  portHealth('proxy', 8000 + ++next, { province: '', city: '', regionCode }, active);
 const node = (id: string, capacity: number, regions: string[]) => ({
   id,
   capacity,

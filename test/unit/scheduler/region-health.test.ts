@@ -1,7 +1,7 @@
 import t from 'tap';
 import { RegionHealth } from '../../../services/scheduler/region-health.js';
 import type { CrawlerNode } from '../../../services/scheduler/nodes.js';
-import type { ProxyPortHealth } from '../../../services/shared/proxy-ports.js';
+import { portHealth } from '../../helpers/crawler-ports.js';
 
 const node = (id: string, regions: string[]): CrawlerNode => ({
   id,
@@ -10,18 +10,9 @@ const node = (id: string, regions: string[]): CrawlerNode => ({
   channels: ['api'],
   platforms: ['sandbox'],
 });
-const health = (regionCode: string[], active: boolean): ProxyPortHealth => ({
-  key: `h:${regionCode.join()}`,
-  port: 1,
-  province: '',
-  city: '',
-  regionCode,
-  outIp: '127.0.0.2',
-  active,
-  checkedAt: 1,
-  observedIp: null,
-  error: null,
-});
+let next = 0;
+const health = (regionCode: string[], active: boolean) =>
+  portHealth('proxy', 8000 + ++next, { province: '', city: '', regionCode }, active);
 
 t.test('only regions with an active port count; the advert stands until a report', async (t) => {
   const h = new RegionHealth();
