@@ -55,6 +55,15 @@ export interface CompletedResult extends Answer {
 }
 
 const UNFINISHED: TaskStatus[] = ['pending', 'processing'];
+/**
+ * What the hot paths read back: they go to the driver's collection directly
+ * (no mongoose casting) and fetch only these fields, since every sub task
+ * passes through them.
+ */
+const IDENTITY = { taskId: 1, leaseNode: 1, platform: 1 } as const;
+const COUNTERS = { userId: 1, totalItems: 1, completedItems: 1, failedItems: 1 } as const;
+type Identity = Pick<SubTaskDoc, '_id' | 'taskId' | 'leaseNode' | 'platform'>;
+type Counters = Pick<TaskDoc, '_id' | 'userId' | 'totalItems' | 'completedItems' | 'failedItems'>;
 const RELEASE = { leaseToken: null, leaseNode: null, leaseExpiresAt: null };
 
 export class Ledger {
@@ -79,9 +88,9 @@ export class Ledger {
     node: string,
     token: string,
     expiresAt: number,
-  ): Promise<SubTaskDoc | undefined> {
-    const doc = await this.m.SubTask.findOneAndUpdate(
-      { _id: id, status: 'pending' },
+  ): Promise<Identity | undefined> {
+    const doc = (await this.m.SubTask.collection.findOneAndUpdate(
+      { _id: id as never, status: 'pending' },
       {
         $set: {
           status: 'processing',
@@ -92,8 +101,8 @@ export class Ledger {
         },
         $inc: { attempts: 1 },
       },
-      { returnDocument: 'after' },
-    ).lean<SubTaskDoc>();
+      { returnDocument: 'after', projection: IDENTITY },
+    )) as Identity | null;
     if (!doc) return undefined;
     // The task's own bookkeeping stays off the lease's critical path: the lease
     // is already held, and a failure there only delays the status view.
@@ -129,8 +138,8 @@ export class Ledger {
 
   /** Records the one result of a sub task; undefined when the lease is no longer held. */
   async complete(id: string, token: string, result: CompletedResult): Promise<Settled | undefined> {
-    const doc = await this.m.SubTask.findOneAndUpdate(
-      { _id: id, leaseToken: token, status: 'processing' },
+    const doc = (await this.m.SubTask.collection.findOneAndUpdate(
+      { _id: id as never, leaseToken: token, status: 'processing' },
       {
         $set: {
           ...RELEASE,
@@ -147,8 +156,8 @@ export class Ledger {
           errorMessage: null,
         },
       },
-      { returnDocument: 'before' },
-    ).lean<SubTaskDoc>();
+      { returnDocument: 'before', projection: IDENTITY },
+    )) as Identity | null;
     if (!doc) return undefined;
     return this.settledFinal(doc, 'completed');
   }
@@ -277,18 +286,18 @@ export class Ledger {
     return docs.map((d) => d._id);
   }
 
-  private async settledFinal(doc: SubTaskDoc, status: FinalSubTaskStatus): Promise<Settled> {
-    const task = await this.m.Task.findOneAndUpdate(
-      { _id: doc.taskId },
+  private async settledFinal(doc: Identity, status: FinalSubTaskStatus): Promise<Settled> {
+    const task = (await this.m.Task.collection.findOneAndUpdate(
+      { _id: doc.taskId as never },
       { $inc: { [counterFor(status)]: 1, version: 1 } },
-      { returnDocument: 'after' },
-    ).lean<TaskDoc>();
+      { returnDocument: 'after', projection: COUNTERS },
+    )) as Counters | null;
     const finished = task ? await this.finishIfDone(task) : undefined;
     return { ...identity(doc), outcome: status, finished };
   }
 
   /** Exactly one caller wins the move to a final state, and only it reports the finish. */
-  private async finishIfDone(task: TaskDoc): Promise<Finished | undefined> {
+  private async finishIfDone(task: Counters): Promise<Finished | undefined> {
     const status = finalTaskStatus(task.totalItems, task.completedItems, task.failedItems);
     if (!status) return undefined;
     const completedAt = this.clock.now();
@@ -305,7 +314,7 @@ export class Ledger {
   }
 }
 
-function identity(doc: SubTaskDoc) {
+function identity(doc: Identity) {
   return {
     subTaskId: doc._id,
     taskId: doc.taskId,
