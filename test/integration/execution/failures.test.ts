@@ -14,7 +14,8 @@ t.teardown(() => sandbox.close());
 const svc = await startEmbedded(t, {
   SERVICES: 'all',
   SANDBOX_URL: sandbox.url,
-  SANDBOX_TIMEOUT_MS: '5000',
+  // Room for a cold Chromium on a busy machine; the timeout case pays it three times.
+  SANDBOX_TIMEOUT_MS: '8000',
   MAX_ATTEMPTS: '3',
   RETRY_BASE_MS: '100',
   RETRY_MAX_MS: '200',
