@@ -8,7 +8,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ERRORS } from './errors.js';
-import { Directives, REASONING, segments, SOURCES } from './scenario.js';
+import { Directives, REASONING, segments, SOURCES, isErrorReply } from './scenario.js';
 import { deltas, frame, sendJson, sendSse, stall, type Route } from './server.js';
 
 type Body = Record<string, unknown>;
@@ -161,14 +161,7 @@ export function anthropicRoute(apiKey: string): Route {
       }
       const fail = directives.failure(String((body.messages[0] as Body).content));
       if (fail === 'slow') return stall(res);
-      if (
-        fail === 'auth' ||
-        fail === 'billing' ||
-        fail === 'rate' ||
-        fail === 'overload' ||
-        fail === 'server'
-      )
-        return e(fail);
+      if (isErrorReply(fail)) return e(fail);
       await answer(body, res, fail);
     },
   };

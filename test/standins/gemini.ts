@@ -8,7 +8,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ERRORS } from './errors.js';
-import { answerText, Directives, REASONING, segments, SOURCES } from './scenario.js';
+import { answerText, Directives, REASONING, segments, SOURCES, isErrorReply } from './scenario.js';
 import { deltas, frame, sendJson, sendSse, stall, type Route } from './server.js';
 
 type Body = Record<string, unknown>;
@@ -117,14 +117,7 @@ export function geminiRoute(apiKey: string): Route {
         });
       const fail = directives.failure(String(parts[0].text));
       if (fail === 'slow') return stall(res);
-      if (
-        fail === 'auth' ||
-        fail === 'billing' ||
-        fail === 'rate' ||
-        fail === 'overload' ||
-        fail === 'server'
-      )
-        return e(fail);
+      if (isErrorReply(fail)) return e(fail);
       await answer(body!, res, fail);
     },
   };

@@ -8,7 +8,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ERRORS } from './errors.js';
-import { answerText, Directives, REASONING, segments, SOURCES } from './scenario.js';
+import { answerText, Directives, REASONING, segments, SOURCES, isErrorReply } from './scenario.js';
 import { bearer, deltas, frame, sendJson, sendSse, stall, type Route } from './server.js';
 
 type Body = Record<string, unknown>;
@@ -236,14 +236,7 @@ export function responsesRoute(name: string, apiKey: string): Route {
       }
       const fail = directives.failure(body.input);
       if (fail === 'slow') return stall(res);
-      if (
-        fail === 'auth' ||
-        fail === 'billing' ||
-        fail === 'rate' ||
-        fail === 'overload' ||
-        fail === 'server'
-      )
-        return e(fail);
+      if (isErrorReply(fail)) return e(fail);
       await answer(name, f, body, res, fail);
     },
   };

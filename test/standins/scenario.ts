@@ -83,6 +83,12 @@ export const FAIL_KINDS = [
 ] as const;
 export type FailKind = (typeof FAIL_KINDS)[number];
 
+/** The failures a vendor answers with an HTTP error instead of an answer stream. */
+const ERROR_REPLIES = ['auth', 'billing', 'rate', 'overload', 'server'] as const;
+export type ErrorReply = (typeof ERROR_REPLIES)[number];
+export const isErrorReply = (kind: FailKind | undefined): kind is ErrorReply =>
+  (ERROR_REPLIES as readonly (string | undefined)[]).includes(kind);
+
 /** The failure a prompt asks for; `#once` fails only the first ask of that prompt. */
 export class Directives {
   private readonly seen = new Map<string, number>();
