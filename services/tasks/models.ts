@@ -5,6 +5,7 @@
  */
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { Mode } from '../shared/platforms.js';
+import type { Reference } from '../../crawler/platforms/types.js';
 
 export const TASK_STATUSES = [
   'pending',
@@ -29,14 +30,6 @@ export const SUBTASK_STATUSES = [
   'error',
 ] as const;
 export type SubTaskStatus = (typeof SUBTASK_STATUSES)[number];
-
-export interface Reference {
-  index: number;
-  title: string;
-  url: string;
-  site: string;
-  icon: string;
-}
 
 export interface TaskDoc {
   _id: string;

@@ -15,7 +15,8 @@ export function deadlineSignal(job: Job, settings: PlatformSettings): AbortSigna
     : job.signal;
 }
 
-function describe(err: unknown): string {
+/** A transport error's message with its cause (undici puts the socket error there). */
+export function describeCause(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const cause = (err as { cause?: unknown }).cause;
   if (cause instanceof Error) {
@@ -34,7 +35,7 @@ export function transportError(platform: string, err: unknown, signal: AbortSign
     return timeoutError(`${platform}: no complete answer before the deadline`);
   }
   return new PlatformError(
-    `network error talking to ${platform}: ${describe(err)}`,
+    `network error talking to ${platform}: ${describeCause(err)}`,
     'failed',
     true,
   );

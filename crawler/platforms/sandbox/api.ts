@@ -17,7 +17,7 @@ import { checkAnswer, errorForStatus, timeoutError } from './errors.js';
 import { accumulateCompletion, OpenAIStreamAccumulator } from '../common/openai-stream.js';
 import { buildAnswer } from '../common/raw-answer.js';
 import { isDone, SseParser } from '../common/sse.js';
-import { deadlineSignal } from '../common/http.js';
+import { deadlineSignal, describeCause } from '../common/http.js';
 
 /** The model asked for in `mode`: the operator's choice, else `sandbox-<mode>`. */
 export function modelFor(mode: Mode, settings: PlatformSettings): string {
@@ -36,22 +36,12 @@ export function requestBody(job: Job, settings: PlatformSettings): Record<string
   };
 }
 
-function describe(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = (err as { cause?: unknown }).cause;
-  if (cause instanceof Error) {
-    const code = (cause as { code?: unknown }).code;
-    return `${err.message}: ${typeof code === 'string' ? `${code} ` : ''}${cause.message}`;
-  }
-  return err.message;
-}
-
 /** A thrown transport error as a PlatformError (abort → timeout, anything else → network). */
 export function transportError(err: unknown, signal: AbortSignal): PlatformError {
   if (err instanceof PlatformError) return err;
   if (signal.aborted) return timeoutError('no complete answer before the deadline');
   return new PlatformError(
-    `network error talking to the platform: ${describe(err)}`,
+    `network error talking to the platform: ${describeCause(err)}`,
     'failed',
     true,
   );
