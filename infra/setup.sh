@@ -42,6 +42,6 @@ if [ -n "$local_mongo" ]; then
     echo "setup: building the local MongoDB-wire server (Maven)" >&2
     rm -rf "$out" && mkdir -p "$out/classes"
     mvn -q -f infra/mongo-java/pom.xml dependency:copy-dependencies -DoutputDirectory="$root/$out/lib" >&2
-    javac -d "$out/classes" -cp "$out/lib/*" infra/mongo-java/src/LocalMongo.java
+    javac -d "$out/classes" -cp "$out/lib/*" infra/mongo-java/src/*.java
   fi
 fi

@@ -1,5 +1,4 @@
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -34,7 +33,7 @@ public class LocalMongo {
         }
       }
     }
-    MongoServer server = new MongoServer(file == null ? new MemoryBackend() : new H2Backend(file));
+    MongoServer server = new MongoServer(file == null ? new MemoryBackend() : new IdLookupBackend(file));
     server.bind(host, port);
     InetSocketAddress address = server.getLocalAddress();
     // Flush and close the store on SIGTERM so nothing written is lost.

@@ -1,0 +1,109 @@
+import de.bwaldvogel.mongo.MongoCollection;
+import de.bwaldvogel.mongo.MongoDatabase;
+import de.bwaldvogel.mongo.backend.CollectionOptions;
+import de.bwaldvogel.mongo.backend.CursorRegistry;
+import de.bwaldvogel.mongo.backend.Missing;
+import de.bwaldvogel.mongo.backend.QueryResult;
+import de.bwaldvogel.mongo.backend.h2.H2Backend;
+import de.bwaldvogel.mongo.backend.h2.H2Collection;
+import de.bwaldvogel.mongo.backend.h2.H2Database;
+import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.bson.ObjectId;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.h2.mvstore.MVMap;
+import org.h2.mvstore.MVStore;
+
+/**
+ * The H2 backend, except that a query naming its `_id`s (one, or `$in` a
+ * list) reads those documents directly instead of scanning the collection.
+ *
+ * mongo-java-server uses its `_id` index only when a query has no other
+ * field: `{_id: x, status: 'pending'}`, the shape of every guarded update the
+ * service makes (claims, results, renewals, counters), scans and matches every
+ * document. Each of those updates then costs time in proportion to the
+ * collection, and they are serialised per collection. Here the documents with
+ * those `_id`s (documents are keyed by it) are the only candidates, and the
+ * whole query is still matched against them, as MongoDB does with its `_id` index.
+ */
+public class IdLookupBackend extends H2Backend {
+  public IdLookupBackend(String fileName) {
+    super(fileName);
+  }
+
+  @Override
+  protected MongoDatabase openOrCreateDatabase(String databaseName) {
+    return new Database(databaseName, getMvStore(), getCursorRegistry());
+  }
+
+  /** Inner, not static: H2Database's constructor opens the existing collections, before any field of ours is set. */
+  final class Database extends H2Database {
+    Database(String name, MVStore store, CursorRegistry cursors) {
+      super(name, store, cursors);
+    }
+
+    @Override
+    protected MongoCollection<Object> openOrCreateCollection(String name, CollectionOptions options) {
+      // The same maps, by the same names, as H2Database opens.
+      String namespace = getFullCollectionNamespace(name);
+      MVStore store = getMvStore();
+      MVMap<Object, Document> data = store.openMap("databases." + namespace);
+      MVMap<String, Object> meta = store.openMap("meta." + namespace);
+      return new IdCollection(this, name, options, data, meta, cursorRegistry);
+    }
+  }
+
+  static final class IdCollection extends H2Collection {
+    IdCollection(
+        MongoDatabase database,
+        String name,
+        CollectionOptions options,
+        MVMap<Object, Document> data,
+        MVMap<String, Object> meta,
+        CursorRegistry cursors) {
+      super(database, name, options, data, meta, cursors);
+    }
+
+    @Override
+    protected QueryResult matchDocuments(
+        Document query,
+        Document orderBy,
+        int skip,
+        int limit,
+        int batchSize,
+        Document fieldSelector) {
+      List<Object> ids = plainIds(query.get("_id"));
+      if (ids == null) {
+        return super.matchDocuments(query, orderBy, skip, limit, batchSize, fieldSelector);
+      }
+      Stream<Document> candidates =
+          ids.stream().distinct().map(id -> getDocument(Missing.ofNullable(id))).filter(Objects::nonNull);
+      return matchDocumentsFromStream(candidates, query, orderBy, skip, limit, batchSize, fieldSelector);
+    }
+
+    /**
+     * The ids a query's `_id` condition names, when it is one value or `{$in: [values]}`
+     * of strings or ObjectIds, whose equality is plain equality (no operators, no
+     * numeric widening); null for any other condition.
+     */
+    private static List<Object> plainIds(Object condition) {
+      if (isPlainId(condition)) return List.of(condition);
+      if (!(condition instanceof Document document) || !document.keySet().equals(Set.of("$in"))) return null;
+      if (!(document.get("$in") instanceof Collection<?> values)) return null;
+      List<Object> ids = new ArrayList<>(values.size());
+      for (Object value : values) {
+        if (!isPlainId(value)) return null;
+        ids.add(value);
+      }
+      return ids;
+    }
+
+    private static boolean isPlainId(Object value) {
+      return value instanceof String || value instanceof ObjectId;
+    }
+  }
+}
