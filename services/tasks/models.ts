@@ -150,8 +150,10 @@ const subTaskSchema = new Schema<SubTaskDoc>(
   { versionKey: false, collection: 'subtasks' },
 );
 subTaskSchema.index({ taskId: 1, seq: 1 });
+// Also serves the leases of one node (status processing, then leaseNode: a few
+// hundred documents at most); an index of its own on leaseNode would be one
+// more index write on every claim and every result.
 subTaskSchema.index({ status: 1, createdAt: 1 });
-subTaskSchema.index({ leaseNode: 1 });
 
 export interface TaskModels {
   Task: Model<TaskDoc>;
