@@ -12,7 +12,7 @@ import { log as crawleeLog, LogLevel } from '@crawlee/core';
 import type { Config } from '../services/shared/config.js';
 import { systemClock, type Clock } from '../services/shared/clock.js';
 import { acquireConnection, releaseConnection } from '../services/shared/mongo.js';
-import type { LeaseMessage } from '../services/scheduler/dispatcher.js';
+import type { AcceptAnswer, AcceptRequest } from '../services/scheduler/dispatcher.js';
 import { ScreenshotStore, screenshotPath } from '../services/tasks/screenshots.js';
 import { BrowserRunner } from './browser.js';
 import { Executor } from './executor.js';
@@ -43,16 +43,25 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
     name: 'crawler',
 
     actions: {
+      /** The leases of one dispatch pass; each is taken or refused on its own. */
       accept: {
         params: {
-          subTaskId: 'string',
-          token: 'string',
-          platform: 'string',
-          channel: 'string',
-          leaseMs: 'number',
+          leases: {
+            type: 'array',
+            items: {
+              type: 'object',
+              props: {
+                subTaskId: 'string',
+                token: 'string',
+                platform: 'string',
+                channel: 'string',
+                leaseMs: 'number',
+              },
+            },
+          },
         },
-        handler(ctx: Context<LeaseMessage>) {
-          return executor.accept(ctx.params);
+        handler(ctx: Context<AcceptRequest>): AcceptAnswer {
+          return { results: ctx.params.leases.map((lease) => executor.accept(lease)) };
         },
       },
       /** The health of this node's proxy ports (the proxies service asks after a restart). */

@@ -67,6 +67,9 @@ interface Held {
   renewal: NodeJS.Timeout;
 }
 
+/** A lease is its sub task plus its token (one token serves a whole dispatch pass). */
+const heldKey = (lease: LeaseMessage) => `${lease.subTaskId} ${lease.token}`;
+
 export class Executor {
   private readonly held = new Map<string, Held>();
   private readonly waiting: Held[] = [];
@@ -83,7 +86,7 @@ export class Executor {
   }
 
   accept(lease: LeaseMessage): { accepted: boolean; reason?: string } {
-    if (this.held.has(lease.token)) return { accepted: true };
+    if (this.held.has(heldKey(lease))) return { accepted: true };
     if (this.held.size >= this.d.capacity + this.d.prefetch)
       return {
         accepted: false,
@@ -110,7 +113,7 @@ export class Executor {
         .catch((err: unknown) => this.d.log.warn(`renewing ${lease.subTaskId} failed:`, err));
     }, renewalInterval(lease.leaseMs));
     const h: Held = { lease, driver, settings, port, controller, renewal };
-    this.held.set(lease.token, h);
+    this.held.set(heldKey(lease), h);
     controller.signal.addEventListener('abort', () => {
       // A waiting lease that is lost or stopped just leaves the queue.
       const at = this.waiting.indexOf(h);
@@ -153,7 +156,7 @@ export class Executor {
 
   private forget(h: Held): void {
     clearInterval(h.renewal);
-    this.held.delete(h.lease.token);
+    this.held.delete(heldKey(h.lease));
   }
 
   private async execute(h: Held): Promise<void> {

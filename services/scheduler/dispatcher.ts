@@ -31,6 +31,16 @@ export interface LeaseMessage {
   attempt: number;
 }
 
+/** `crawler.accept`: the leases of one dispatch pass for that node. */
+export interface AcceptRequest {
+  leases: LeaseMessage[];
+}
+
+/** Per lease, in the order sent: taken, or refused and why. */
+export interface AcceptAnswer {
+  results: { accepted: boolean; reason?: string }[];
+}
+
 export interface DispatcherDeps {
   clock: Clock;
   nodes: () => CrawlerNode[];
@@ -38,10 +48,22 @@ export interface DispatcherDeps {
   capOf: (platform: string) => number;
   leaseMs: number;
   regionWaitMs: number;
-  /** Atomically moves the sub task to processing under the lease; false if it is no longer pending. */
-  claim: (item: QueueItem, nodeId: string, token: string, expiresAt: number) => Promise<boolean>;
-  /** Hands the lease to the node; throws when the node refuses or cannot be reached. */
-  send: (nodeId: string, lease: LeaseMessage) => Promise<void>;
+  /**
+   * Atomically moves each sub task that is still pending to processing under
+   * the lease (one token for the batch; a lease is its sub task id plus the
+   * token). Returns the ids it claimed.
+   */
+  claim: (
+    items: QueueItem[],
+    nodeId: string,
+    token: string,
+    expiresAt: number,
+  ) => Promise<Set<string>>;
+  /**
+   * Hands the leases to the node: per lease, undefined when taken, else why it
+   * was refused. Throws when the node cannot be reached.
+   */
+  send: (nodeId: string, leases: LeaseMessage[]) => Promise<(string | undefined)[]>;
   /** Gives a claimed lease back as a retryable failure (the node never got it). */
   giveBack: (lease: LeaseMessage, message: string) => Promise<void>;
   /** Fails a pending sub task that cannot be placed (e.g. no node for its region). */
@@ -139,10 +161,18 @@ export class Dispatcher {
       this.track(item.id, chosen, item.platform);
       picks.push({ item, node: chosen });
     }
-    // Slots are already reserved, so the next pass need not wait for these claims.
-    this.pending = Promise.all(picks.map((p) => this.lease(p.item, p.node, now))).then(
-      (sent) => sent.filter(Boolean).length,
-    );
+    // One claim and one send per node: a pass after a burst of results or a
+    // new batch picks dozens at once. Slots are already reserved, so the next
+    // pass need not wait for these claims.
+    const byNode = new Map<string, QueueItem[]>();
+    for (const p of picks) {
+      const list = byNode.get(p.node);
+      if (list) list.push(p.item);
+      else byNode.set(p.node, [p.item]);
+    }
+    this.pending = Promise.all(
+      [...byNode].map(([node, items]) => this.leaseBatch(items, node, now)),
+    ).then((sent) => sent.reduce((a, b) => a + b, 0));
     return picks.length;
   }
 
@@ -151,39 +181,51 @@ export class Dispatcher {
     return this.pending;
   }
 
-  private async lease(item: QueueItem, node: string, now: number): Promise<boolean> {
+  /** Claims the items for the node and sends it their leases; returns how many it took. */
+  private async leaseBatch(items: QueueItem[], node: string, now: number): Promise<number> {
     const { token, expiresAt } = newLease(now, this.d.leaseMs);
-    const claimed = await this.d.claim(item, node, token, expiresAt).catch(() => false);
-    if (!claimed) {
-      this.release(item.id);
-      return false;
+    const claimed = await this.d
+      .claim(items, node, token, expiresAt)
+      .catch(() => new Set<string>());
+    const messages: LeaseMessage[] = [];
+    for (const item of items) {
+      if (!claimed.has(item.id)) {
+        this.release(item.id);
+        continue;
+      }
+      messages.push({
+        subTaskId: item.id,
+        taskId: item.taskId,
+        token,
+        expiresAt,
+        leaseMs: this.d.leaseMs,
+        platform: item.platform,
+        channel: this.d.channelOf(item.platform),
+        mode: item.mode,
+        prompt: item.prompt,
+        screenshot: item.screenshot,
+        regionCode: item.regionCode,
+        avoidProxy: item.lastProxy,
+        attempt: item.attempts + 1,
+      });
     }
-    const message: LeaseMessage = {
-      subTaskId: item.id,
-      taskId: item.taskId,
-      token,
-      expiresAt,
-      leaseMs: this.d.leaseMs,
-      platform: item.platform,
-      channel: this.d.channelOf(item.platform),
-      mode: item.mode,
-      prompt: item.prompt,
-      screenshot: item.screenshot,
-      regionCode: item.regionCode,
-      avoidProxy: item.lastProxy,
-      attempt: item.attempts + 1,
-    };
-    try {
-      await this.d.send(node, message);
-      return true;
-    } catch (err) {
-      this.release(item.id);
-      await this.d.giveBack(
-        message,
-        `crawler node ${node} did not take the work: ${(err as Error).message}`,
-      );
-      return false;
-    }
+    if (messages.length === 0) return 0;
+    const refusals = await this.d
+      .send(node, messages)
+      .catch((err: Error) => messages.map(() => err.message));
+    let taken = 0;
+    await Promise.all(
+      messages.map(async (message, i) => {
+        const refusal = refusals[i];
+        if (refusal === undefined) {
+          taken += 1;
+          return;
+        }
+        this.release(message.subTaskId);
+        await this.d.giveBack(message, `crawler node ${node} did not take the work: ${refusal}`);
+      }),
+    );
+    return taken;
   }
 
   /**

@@ -22,7 +22,7 @@ import { RegionHealth } from './region-health.js';
 import { purgeExpiredTasks } from '../tasks/retention.js';
 import type { Connection } from 'mongoose';
 import { taskModels, type SubTaskDoc, type TaskModels } from '../tasks/models.js';
-import { Dispatcher } from './dispatcher.js';
+import { Dispatcher, type AcceptAnswer, type AcceptRequest } from './dispatcher.js';
 import { toQueueItem } from './fair-queue.js';
 import { LeaderLock } from './leader.js';
 import { crawlerNodes } from './nodes.js';
@@ -234,15 +234,18 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
           capOf: (platform) => s.platformConcurrency[platform] ?? s.defaultPlatformConcurrency,
           leaseMs: s.leaseMs,
           regionWaitMs: s.regionWaitMs,
-          claim: async (item, nodeId, token, expiresAt) =>
-            (await ledger.claim(item.id, nodeId, token, expiresAt)) !== undefined,
-          send: async (nodeId, lease) => {
-            const answer = await this.broker.call<{ accepted: boolean; reason?: string }, object>(
+          claim: async (items, nodeId, token, expiresAt) => {
+            const ids = items.map((i) => i.id);
+            const claimed = await ledger.claim(ids, nodeId, token, expiresAt);
+            return new Set(claimed.map((d) => d._id));
+          },
+          send: async (nodeId, leases) => {
+            const answer = await this.broker.call<AcceptAnswer, AcceptRequest>(
               'crawler.accept',
-              lease,
+              { leases },
               { nodeID: nodeId },
             );
-            if (!answer.accepted) throw new Error(answer.reason ?? 'refused');
+            return answer.results.map((r) => (r.accepted ? undefined : (r.reason ?? 'refused')));
           },
           giveBack: async (lease, message) => {
             this.logger.warn(message);

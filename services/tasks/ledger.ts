@@ -82,15 +82,16 @@ export class Ledger {
     await this.claimBookkeeping.flush();
   }
 
-  /** pending → processing under a new lease; undefined when someone else got there first. */
-  async claim(
-    id: string,
-    node: string,
-    token: string,
-    expiresAt: number,
-  ): Promise<Identity | undefined> {
-    const doc = (await this.m.SubTask.collection.findOneAndUpdate(
-      { _id: id as never, status: 'pending' },
+  /**
+   * pending → processing under one new lease token, for every sub task of
+   * `ids` still pending (one that is not was got to first, or settled).
+   * Returns the sub tasks claimed. Two round trips whatever the batch size:
+   * a guarded update of them all, then a read of those that now hold the token.
+   */
+  async claim(ids: string[], node: string, token: string, expiresAt: number): Promise<Identity[]> {
+    const col = this.m.SubTask.collection;
+    await col.updateMany(
+      { _id: { $in: ids as never[] }, status: 'pending' },
       {
         $set: {
           status: 'processing',
@@ -101,13 +102,14 @@ export class Ledger {
         },
         $inc: { attempts: 1 },
       },
-      { returnDocument: 'after', projection: IDENTITY },
-    )) as Identity | null;
-    if (!doc) return undefined;
+    );
+    const docs = await col
+      .find<Identity>({ _id: { $in: ids as never[] }, leaseToken: token }, { projection: IDENTITY })
+      .toArray();
     // The task's own bookkeeping stays off the lease's critical path: the lease
     // is already held, and a failure there only delays the status view.
-    this.claimBookkeeping.mark(doc.taskId);
-    return doc;
+    for (const doc of docs) this.claimBookkeeping.mark(doc.taskId);
+    return docs;
   }
 
   /**

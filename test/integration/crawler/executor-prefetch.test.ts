@@ -106,3 +106,17 @@ t.test('stopping hands back waiting leases unstarted and fails running ones', as
   });
   t.equal(ex.running + ex.queued, 0);
 });
+
+t.test('leases of one dispatch pass share a token: each is held and run', async (t) => {
+  const { ex, reports } = executor(2, 1);
+  const batch = [8, 9, 10].map((n) => ({ ...lease(n), token: 'pass-token' }));
+  t.same(
+    batch.map((l) => ex.accept(l).accepted),
+    [true, true, true],
+  );
+  t.equal(ex.running + ex.queued, 3, 'three leases held, not one');
+  t.same(ex.accept(batch[1]!), { accepted: true }, 'the same lease again is only acknowledged');
+  t.equal(ex.running + ex.queued, 3);
+  await until(() => reports.length === 3);
+  t.same(reports.map((r) => r.id).sort(), ['s10', 's8', 's9']);
+});

@@ -33,8 +33,10 @@ interface Options {
   /** Sub task ids whose claim returns false / throws. */
   claimFalse?: string[];
   claimThrows?: string[];
-  /** Node ids whose send throws. */
+  /** Node ids whose send throws (unreachable). */
   sendThrows?: Record<string, string>;
+  /** Sub task ids the node refuses, with the reason. */
+  refuse?: Record<string, string>;
 }
 
 function harness(o: Options = {}) {
@@ -43,6 +45,8 @@ function harness(o: Options = {}) {
   const calls = {
     claim: [] as { id: string; node: string; token: string; expiresAt: number }[],
     send: [] as { node: string; lease: LeaseMessage }[],
+    /** One entry per crawler.accept call. */
+    sends: [] as { node: string; ids: string[] }[],
     giveBack: [] as { lease: LeaseMessage; message: string }[],
     failPending: [] as { item: QueueItem; message: string }[],
   };
@@ -54,17 +58,24 @@ function harness(o: Options = {}) {
     capOf: (platform) => o.caps?.[platform] ?? 100,
     leaseMs: LEASE_MS,
     regionWaitMs: REGION_WAIT_MS,
-    claim: async (it, nodeId, token, expiresAt) => {
-      log.push(`claim ${it.id}`);
-      calls.claim.push({ id: it.id, node: nodeId, token, expiresAt });
-      if (o.claimThrows?.includes(it.id)) throw new Error('mongo down');
-      return !o.claimFalse?.includes(it.id);
+    claim: async (items, nodeId, token, expiresAt) => {
+      for (const it of items) {
+        log.push(`claim ${it.id}`);
+        calls.claim.push({ id: it.id, node: nodeId, token, expiresAt });
+      }
+      // One write for the batch: it fails as a whole.
+      if (items.some((it) => o.claimThrows?.includes(it.id))) throw new Error('mongo down');
+      return new Set(items.filter((it) => !o.claimFalse?.includes(it.id)).map((it) => it.id));
     },
-    send: async (nodeId, lease) => {
-      log.push(`send ${lease.subTaskId}`);
-      calls.send.push({ node: nodeId, lease });
-      const refusal = o.sendThrows?.[nodeId];
-      if (refusal !== undefined) throw new Error(refusal);
+    send: async (nodeId, leases) => {
+      calls.sends.push({ node: nodeId, ids: leases.map((l) => l.subTaskId) });
+      for (const lease of leases) {
+        log.push(`send ${lease.subTaskId}`);
+        calls.send.push({ node: nodeId, lease });
+      }
+      const unreachable = o.sendThrows?.[nodeId];
+      if (unreachable !== undefined) throw new Error(unreachable);
+      return leases.map((l) => o.refuse?.[l.subTaskId]);
     },
     giveBack: async (lease, message) => {
       calls.giveBack.push({ lease, message });
@@ -104,9 +115,19 @@ t.test('dispatch spreads over nodes by free slots', async (t) => {
   for (let seq = 0; seq < 10; seq++) d.queue.add(item('T', 1, seq));
   t.equal(await dispatchAll(d), 5);
   t.strictSame(
-    calls.send.map((s) => s.node),
-    ['n2', 'n1', 'n2', 'n1', 'n2'],
+    Object.fromEntries(calls.send.map((s) => [s.lease.subTaskId, s.node])),
+    { 'T-0': 'n2', 'T-1': 'n1', 'T-2': 'n2', 'T-3': 'n1', 'T-4': 'n2' },
+    'in turn, the node with the most free slots first',
   );
+  t.strictSame(
+    calls.sends,
+    [
+      { node: 'n2', ids: ['T-0', 'T-2', 'T-4'] },
+      { node: 'n1', ids: ['T-1', 'T-3'] },
+    ],
+    'one accept call per node, in fair order',
+  );
+  t.equal(new Set(calls.claim.map((c) => c.token)).size, 2, 'one token per node batch');
   t.equal(d.busy('n1'), 2);
   t.equal(d.busy('n2'), 3);
   t.equal(d.queue.size, 5);
@@ -209,7 +230,7 @@ t.test('lease message fields', async (t) => {
   });
   t.equal(calls.send[1]?.lease.attempt, 1, 'first attempt');
   t.equal(calls.send[1]?.lease.channel, 'api');
-  t.not(calls.send[1]?.lease.token, sent!.lease.token, 'one token per lease');
+  t.equal(calls.send[1]?.lease.token, sent!.lease.token, 'one token for the batch of a node');
 });
 
 t.test('claims are all made before any lease is sent', async (t) => {
@@ -239,14 +260,43 @@ t.test('a failed claim releases the slot and sends nothing', async (t) => {
   t.strictSame(sentIds(calls), ['T-1', 'T-2']);
 });
 
-t.test('a claim that throws counts as failed', async (t) => {
-  const { d, calls } = harness({ nodes: [node('n1', 2)], claimThrows: ['T-0'] });
-  d.queue.add(item('T', 1, 0));
-  d.queue.add(item('T', 1, 1));
-  t.equal(await dispatchAll(d), 1);
-  t.strictSame(sentIds(calls), ['T-1']);
+t.test('a claim that throws fails its whole batch and frees its slots', async (t) => {
+  const { d, calls } = harness({
+    nodes: [node('n1', 2), node('n2', 1)],
+    claimThrows: ['T-0'],
+  });
+  for (let seq = 0; seq < 3; seq++) d.queue.add(item('T', 1, seq));
+  t.equal(await dispatchAll(d), 1, "only n2's batch was sent");
+  t.strictSame(
+    calls.claim.map((c) => [c.id, c.node]),
+    [
+      ['T-0', 'n1'],
+      ['T-1', 'n1'],
+      ['T-2', 'n2'],
+    ],
+  );
+  t.strictSame(sentIds(calls), ['T-2']);
   t.equal(d.isInFlight('T-0'), false);
-  t.equal(d.busy('n1'), 1);
+  t.equal(d.isInFlight('T-1'), false);
+  t.equal(d.busy('n1'), 0);
+  t.equal(d.busy('n2'), 1);
+  t.equal(calls.giveBack.length, 0, 'nothing was claimed, so nothing to give back');
+});
+
+t.test('a lease the node refuses is given back; the rest of its batch runs', async (t) => {
+  const { d, calls } = harness({
+    nodes: [node('n1', 3)],
+    refuse: { 'T-1': 'no api driver for sandbox on this node' },
+  });
+  for (let seq = 0; seq < 3; seq++) d.queue.add(item('T', 1, seq));
+  t.equal(await dispatchAll(d), 2);
+  t.strictSame(calls.sends, [{ node: 'n1', ids: ['T-0', 'T-1', 'T-2'] }]);
+  t.strictSame(
+    calls.giveBack.map((g) => [g.lease.subTaskId, g.message]),
+    [['T-1', 'crawler node n1 did not take the work: no api driver for sandbox on this node']],
+  );
+  t.equal(d.isInFlight('T-1'), false);
+  t.equal(d.busy('n1'), 2);
 });
 
 t.test('a send that throws gives the lease back and releases the slot', async (t) => {
