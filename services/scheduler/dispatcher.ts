@@ -142,17 +142,24 @@ export class Dispatcher {
     const nodes = this.d.nodes();
     if (nodes.length === 0) return 0;
     const picks: { item: QueueItem; node: string }[] = [];
+    // Platform and region pairs that nothing can take in this pass: room only
+    // shrinks while the pass picks, so one "no" holds for every later item of
+    // the pair, and a full cluster costs one check per pair, not per item.
+    const full = new Set<string>();
     for (;;) {
       let chosen: string | undefined;
       const item = this.queue.take(now, (i) => {
-        if (this.platformLoad(i.platform) >= this.d.capOf(i.platform)) return false;
+        const pair = `${i.platform} ${i.regionCode ?? ''}`;
+        if (full.has(pair)) return false;
         const placement = {
           platform: i.platform,
           channel: this.d.channelOf(i.platform),
           regionCode: i.regionCode,
           lastNode: i.lastNode,
         };
-        chosen = pickNode(nodes, placement, (n) => this.busy(n))?.id;
+        if (this.platformLoad(i.platform) < this.d.capOf(i.platform))
+          chosen = pickNode(nodes, placement, (n) => this.busy(n))?.id;
+        if (chosen === undefined) full.add(pair);
         return chosen !== undefined;
       });
       if (!item || !chosen) break;
