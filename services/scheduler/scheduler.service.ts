@@ -28,6 +28,13 @@ import { LeaderLock } from './leader.js';
 import { crawlerNodes } from './nodes.js';
 
 const DISPATCH_EVERY_MS = 100;
+/**
+ * Events that free slots or add work are gathered this long into one dispatch
+ * pass: results arrive in waves, and one pass leases a node's share with one
+ * claim and one accept call instead of one of each per result. A freed slot
+ * usually starts a prefetched lease meanwhile.
+ */
+const DISPATCH_GATHER_MS = 10;
 const SWEEP_EVERY_MS = 1_000;
 /**
  * Expired leases are looked for less often: leases last LEASE_MS (30 s), a
@@ -69,6 +76,8 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
   let electionTimer: NodeJS.Timeout | undefined;
   let stopping = false;
 
+  /** A gathered dispatch pass is due (see DISPATCH_GATHER_MS). */
+  let dispatchQueued = false;
   /** Runs a periodic job without overlapping itself. */
   const guarded = (name: string, job: () => Promise<unknown>) => async () => {
     if (loops.has(name) || !leader) return;
@@ -165,7 +174,12 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
       },
 
       dispatchSoon() {
-        setImmediate(() => void guarded('dispatch', () => dispatcher.dispatch())());
+        if (dispatchQueued) return;
+        dispatchQueued = true;
+        setTimeout(() => {
+          dispatchQueued = false;
+          void guarded('dispatch', () => dispatcher.dispatch())();
+        }, DISPATCH_GATHER_MS);
       },
 
       async becomeLeader() {
@@ -235,9 +249,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
           leaseMs: s.leaseMs,
           regionWaitMs: s.regionWaitMs,
           claim: async (items, nodeId, token, expiresAt) => {
-            const ids = items.map((i) => i.id);
-            const claimed = await ledger.claim(ids, nodeId, token, expiresAt);
-            return new Set(claimed.map((d) => d._id));
+            return new Set(await ledger.claim(items, nodeId, token, expiresAt));
           },
           send: async (nodeId, leases) => {
             const answer = await this.broker.call<AcceptAnswer, AcceptRequest>(

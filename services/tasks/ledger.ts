@@ -83,14 +83,20 @@ export class Ledger {
   }
 
   /**
-   * pending → processing under one new lease token, for every sub task of
-   * `ids` still pending (one that is not was got to first, or settled).
-   * Returns the sub tasks claimed. Two round trips whatever the batch size:
-   * a guarded update of them all, then a read of those that now hold the token.
+   * pending → processing under one new lease token, for every listed sub task
+   * still pending (one that is not was got to first, or settled). Returns the
+   * ids claimed. One guarded update for the whole batch; only when it moved
+   * fewer than asked, a read of those that now hold the token.
    */
-  async claim(ids: string[], node: string, token: string, expiresAt: number): Promise<Identity[]> {
+  async claim(
+    subTasks: { id: string; taskId: string }[],
+    node: string,
+    token: string,
+    expiresAt: number,
+  ): Promise<string[]> {
     const col = this.m.SubTask.collection;
-    await col.updateMany(
+    const ids = [...new Set(subTasks.map((s) => s.id))];
+    const res = await col.updateMany(
       { _id: { $in: ids as never[] }, status: 'pending' },
       {
         $set: {
@@ -103,13 +109,19 @@ export class Ledger {
         $inc: { attempts: 1 },
       },
     );
-    const docs = await col
-      .find<Identity>({ _id: { $in: ids as never[] }, leaseToken: token }, { projection: IDENTITY })
-      .toArray();
+    const claimed =
+      res.matchedCount === ids.length
+        ? ids
+        : (
+            await col
+              .find({ _id: { $in: ids as never[] }, leaseToken: token }, { projection: { _id: 1 } })
+              .toArray()
+          ).map((d) => String(d._id));
     // The task's own bookkeeping stays off the lease's critical path: the lease
     // is already held, and a failure there only delays the status view.
-    for (const doc of docs) this.claimBookkeeping.mark(doc.taskId);
-    return docs;
+    const taskOf = new Map(subTasks.map((s) => [s.id, s.taskId]));
+    for (const id of claimed) this.claimBookkeeping.mark(taskOf.get(id)!);
+    return claimed;
   }
 
   /**
