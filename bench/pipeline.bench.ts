@@ -6,16 +6,20 @@
  * sees every platform request and can count how many are in flight.
  *   a) API channel: BENCH_SUBTASKS (2,000) sub tasks on `sandbox`, mode
  *      standard, no screenshot, BENCH_NODES (2) crawler nodes × BENCH_CAPACITY
- *      (50), platform latency BENCH_LATENCY_MS (1,000): wall time (first submit
- *      to every task final), the ideal (sub tasks × latency / capacity), their
- *      ratio (target >= 0.95), peak concurrency and scheduler CPU per sub task.
+ *      (50), each holding BENCH_PREFETCH (the capacity) leases ahead, platform
+ *      latency BENCH_LATENCY_MS (1,000), after an unmeasured warm-up batch of
+ *      BENCH_WARMUP (500) sub tasks: wall time (first submit to every task
+ *      final), the ideal (sub tasks × latency / capacity), their ratio (target
+ *      >= 0.95), peak concurrency and scheduler CPU per sub task.
  *   b) web channel: BENCH_WEB_SUBTASKS (120) on `sandbox-web`, crawler nodes of
  *      BENCH_WEB_CAPACITY (4) Chromium pages: sub tasks per minute and memory
  *      per page. BENCH_SKIP_WEB=1 skips it.
  * Run through bench/pipeline.sh, which starts NATS and the MongoDB-wire server
  * and passes BENCH_NATS_URL, BENCH_MONGO_URL and BENCH_DB_PIDS. Other knobs:
  * BENCH_SAMPLE_MS (MongoDB `processing` sampling, default 250; each sample is a
- * collection scan on mongo-java-server), BENCH_STREAM_WRITES (writes per answer
+ * collection scan on mongo-java-server), BENCH_POLL_MS (the client's "all
+ * final yet?" poll, default 250), BENCH_SUBMITTERS (clients submitting side by
+ * side, default 4), BENCH_STREAM_WRITES (writes per answer
  * stream at the sandbox, default 8; 0 = token-level, about a hundred), BENCH_TRACE=1
  * (timing probes in every node, see bench/pipeline.node.ts).
  */
@@ -41,7 +45,6 @@ const SUBMIT_PATH = '/api/business/monitor/task/batch/shared';
 const LIST_PATH = '/api/business/monitor/task/list';
 /** The submit limit is 50 prompts; one platform per task (platforms dedupe by name). */
 const PROMPTS_PER_TASK = 50;
-const POLL_MS = 250;
 /** Whole-run ceiling: every child is killed and the process exits non-zero. */
 const RUN_TIMEOUT_MS = 15 * 60_000;
 /** The platform requests of the sandbox (page loads and favicons are not counted). */
@@ -62,12 +65,22 @@ const CAPACITY = envInt('BENCH_CAPACITY', 50, 1);
 const WEB_SUBTASKS = envInt('BENCH_WEB_SUBTASKS', 120, 1);
 const WEB_CAPACITY = envInt('BENCH_WEB_CAPACITY', 4, 1);
 const SAMPLE_MS = envInt('BENCH_SAMPLE_MS', 250, 10);
+/** How often the client asks whether every task is final (the wall time is read from completedAt). */
+const POLL_MS = envInt('BENCH_POLL_MS', 250, 10);
 /** Writes per answer stream at the sandbox (0: one per piece, about a hundred); see SandboxServerOptions. */
 const STREAM_WRITES = envInt('BENCH_STREAM_WRITES', 8, 0);
 /** Clients submitting at the same time (the batches of 50 prompts are shared out among them). */
 const SUBMITTERS = envInt('BENCH_SUBMITTERS', 4, 1);
-/** Crawler nodes' CRAWLER_PREFETCH (default: the product's, a tenth of the capacity). */
-const PREFETCH = process.env.BENCH_PREFETCH ? envInt('BENCH_PREFETCH', 0, 0) : undefined;
+/**
+ * Crawler nodes' CRAWLER_PREFETCH. Default: the capacity. With 1 s answers, the
+ * report → record → re-lease loop of a freed slot is several percent of the
+ * latency, and the answers of a wave end together; a node holding a full wave
+ * starts each freed slot's next lease at once. (The product default, a tenth
+ * of the capacity, suits real platforms' answers of 10 s and more.)
+ */
+const PREFETCH = envInt('BENCH_PREFETCH', CAPACITY, 0);
+/** Sub tasks run through the whole cluster before the measured run (0: measure a cold start). */
+const WARMUP = envInt('BENCH_WARMUP', 500, 0);
 const SKIP_WEB = process.env.BENCH_SKIP_WEB === '1';
 /** Nodes run bench/pipeline.node.ts (timing probes) instead of bin/serve.ts, and report them. */
 const TRACE = process.env.BENCH_TRACE === '1';
@@ -275,11 +288,16 @@ interface Concurrency {
   durations: number[];
   firstStart: number;
   lastEnd: number;
-  /** Mean in flight per whole second from `from`. */
-  perSecond: number[];
+  /** Mean in flight per whole `stepMs` from `from`. */
+  perStep: number[];
 }
 
-function concurrencyOf(recs: PlatformRequest[], from: number, to: number): Concurrency {
+function concurrencyOf(
+  recs: PlatformRequest[],
+  from: number,
+  to: number,
+  stepMs = 1000,
+): Concurrency {
   const events: [number, number][] = [];
   for (const r of recs) {
     events.push([r.start, 1]);
@@ -292,18 +310,18 @@ function concurrencyOf(recs: PlatformRequest[], from: number, to: number): Concu
     level += d;
     peak = Math.max(peak, level);
   }
-  const seconds = Math.max(1, Math.ceil((to - from) / 1000));
-  const perSecond = new Array<number>(seconds).fill(0);
+  const steps = Math.max(1, Math.ceil((to - from) / stepMs));
+  const perStep = new Array<number>(steps).fill(0);
   let area = 0;
   for (const r of recs) {
     const a = Math.max(r.start, from);
     const b = Math.min(r.end ?? to, to);
     if (b <= a) continue;
     area += b - a;
-    for (let k = Math.floor((a - from) / 1000); k < seconds && from + k * 1000 < b; k++) {
-      const lo = Math.max(a, from + k * 1000);
-      const hi = Math.min(b, from + (k + 1) * 1000);
-      if (hi > lo) perSecond[k]! += (hi - lo) / 1000;
+    for (let k = Math.floor((a - from) / stepMs); k < steps && from + k * stepMs < b; k++) {
+      const lo = Math.max(a, from + k * stepMs);
+      const hi = Math.min(b, from + (k + 1) * stepMs);
+      if (hi > lo) perStep[k]! += (hi - lo) / stepMs;
     }
   }
   return {
@@ -313,7 +331,7 @@ function concurrencyOf(recs: PlatformRequest[], from: number, to: number): Concu
     durations: recs.map((r) => (r.end ?? to) - r.start).sort((x, y) => x - y),
     firstStart: Math.min(...recs.map((r) => r.start)),
     lastEnd: Math.max(...recs.map((r) => r.end ?? to)),
-    perSecond,
+    perStep,
   };
 }
 
@@ -425,6 +443,8 @@ interface PhaseResult {
   submitStart: number;
   submitEnd: number;
   submitMs: number[];
+  /** When each submit was answered (epoch ms). */
+  submitDone: number[];
   /** When the poller saw every task final. */
   observedEnd: number;
   /** Latest task completedAt (the exact moment the last task became final). */
@@ -435,7 +455,7 @@ interface PhaseResult {
   errors: string[];
   processing: { t: number; n: number; ms: number }[];
   tasks: { id: string; completedAt: number }[];
-  subs: { taskId: string; prompt: string; time: number }[];
+  subs: { taskId: string; prompt: string; time: number; node: string }[];
 }
 
 async function runPhase(opts: {
@@ -464,6 +484,7 @@ async function runPhase(opts: {
 
   const taskIds: string[] = [];
   const submitMs: number[] = [];
+  const submitDone: number[] = [];
   const submitStart = now();
   try {
     // SUBMITTERS clients submit side by side, as a team's scripts would.
@@ -487,6 +508,7 @@ async function runPhase(opts: {
       const t0 = now();
       const res = await request(opts.base, 'POST', SUBMIT_PATH, opts.token, body);
       submitMs.push(now() - t0);
+      submitDone.push(now());
       if (res.status !== 200 || res.body?.data?.totalTask !== n) {
         throw new Error(`submit ${k} failed: ${res.status} ${JSON.stringify(res.body)}`);
       }
@@ -529,7 +551,17 @@ async function runPhase(opts: {
     const subs = await subtasksCol
       .find(
         { taskId: { $in: taskIds } },
-        { projection: { status: 1, attempts: 1, errorMessage: 1, prompt: 1, time: 1, taskId: 1 } },
+        {
+          projection: {
+            status: 1,
+            attempts: 1,
+            errorMessage: 1,
+            prompt: 1,
+            time: 1,
+            taskId: 1,
+            lastNode: 1,
+          },
+        },
       )
       .toArray();
     const subStatuses: Record<string, number> = {};
@@ -545,6 +577,7 @@ async function runPhase(opts: {
       submitStart,
       submitEnd,
       submitMs,
+      submitDone,
       observedEnd,
       finalAt,
       taskStatuses,
@@ -557,6 +590,7 @@ async function runPhase(opts: {
         taskId: String(d.taskId),
         prompt: String(d.prompt),
         time: Number(d.time ?? 0),
+        node: String(d.lastNode),
       })),
     };
   } finally {
@@ -717,7 +751,7 @@ try {
     SERVICES: 'crawler',
     CRAWLER_CAPACITY: String(CAPACITY),
     CRAWLER_CHANNELS: 'api',
-    ...(PREFETCH === undefined ? {} : { CRAWLER_PREFETCH: String(PREFETCH) }),
+    CRAWLER_PREFETCH: String(PREFETCH),
   };
   const crawlers = Array.from({ length: NODES }, (_, i) => serve(`crawler${i + 1}`, crawlerEnv));
   const [, apiUrl] = await ready(front);
@@ -759,7 +793,21 @@ try {
       `namespace ${baseEnv.NAMESPACE}, ${server}`,
   );
 
-  // a) API channel.
+  // a) API channel, after a warm-up batch: every process (the JVM of the
+  // MongoDB-wire server above all) compiles its hot paths during its first
+  // thousand or so operations, which a running service has long done.
+  if (WARMUP > 0) {
+    await runPhase({
+      base,
+      token,
+      db: admin,
+      platform: 'sandbox',
+      subtasks: WARMUP,
+      label: 'warm-up',
+      deadlineMs: 120_000,
+    });
+    phase(`warm-up (${WARMUP} sub tasks, not measured)`);
+  }
   if (TRACE) await traceAll(probe, children, 'reset');
   const schedPid = scheduler.p.child.pid!;
   const sched0 = ownTicks(schedPid);
@@ -793,7 +841,8 @@ try {
   out('== a) API channel (sandbox)');
   out(
     `sub tasks ${SUBTASKS} (${a.taskIds.length} tasks of up to ${PROMPTS_PER_TASK} prompts x 1 platform), ` +
-      `capacity ${NODES} nodes x ${CAPACITY} = ${apiCapacity}, platform latency ${LATENCY_MS} ms, ` +
+      `capacity ${NODES} nodes x ${CAPACITY} = ${apiCapacity} (prefetch ${PREFETCH} each), ` +
+      `platform latency ${LATENCY_MS} ms, after a warm-up of ${WARMUP} sub tasks, ` +
       `${STREAM_WRITES || 'one write per piece of'} writes per answer stream`,
   );
   out(
@@ -826,6 +875,17 @@ try {
       `mean slot cycle ${cycle.toFixed(0)} ms = request ${meanDur.toFixed(0)} ms + ` +
       `${(cycle - meanDur).toFixed(0)} ms between requests (claim, send, report, settle, redispatch)`,
   );
+  // How fast the first full wave started (every slot's first request).
+  const firstWave = platformRequests
+    .slice(reqFrom, reqFrom + apiCapacity)
+    .map((r) => r.start - a.submitStart)
+    .sort((x, y) => x - y);
+  out(
+    `first ${firstWave.length} platform requests started after the first submit: ` +
+      [10, 25, 50, 75, 90, 100]
+        .map((p) => `p${p} ${percentile(firstWave, p).toFixed(0)} ms`)
+        .join(', '),
+  );
   out(
     `first platform request ${(conc.firstStart - a.submitStart).toFixed(0)} ms after the first submit; ` +
       `last one ended ${(a.finalAt - conc.lastEnd).toFixed(0)} ms before the last task was final`,
@@ -836,7 +896,34 @@ try {
       `last result recorded ${(lagA.lastRecorded - conc.lastEnd).toFixed(0)} ms after the last request ended`,
   );
   out(`task final after its last result: ${dist(lagA.finish)}`);
-  out(`in flight per second: ${conc.perSecond.map((v) => v.toFixed(0)).join(' ')}`);
+  // A node left holding waiting leases while another has run out lengthens the last wave.
+  const lastByNode = new Map<string, number>();
+  for (const sub of a.subs)
+    lastByNode.set(sub.node, Math.max(lastByNode.get(sub.node) ?? 0, sub.time));
+  const nodeName = (id: string) => children.find((c) => c.nodeId === id)?.name ?? id;
+  out(
+    `last result per crawler node: ${[...lastByNode]
+      .map(([id, at]) => `${nodeName(id)} ${s(at - a.submitStart)}`)
+      .join(', ')}`,
+  );
+  out(`in flight per second: ${conc.perStep.map((v) => v.toFixed(0)).join(' ')}`);
+  // The ramp-up in finer steps: work starts while the batch is still being submitted.
+  const step = 250;
+  const ramp = concurrencyOf(
+    platformRequests.slice(reqFrom),
+    a.submitStart,
+    a.submitStart + 4000,
+    step,
+  );
+  const stored = ramp.perStep.map(
+    (_, k) =>
+      a.submitDone.filter((t) => t < a.submitStart + (k + 1) * step).length * PROMPTS_PER_TASK,
+  );
+  out(
+    `ramp-up per ${step} ms, in flight (sub tasks stored): ${ramp.perStep
+      .map((v, k) => `${v.toFixed(0)} (${Math.min(stored[k]!, SUBTASKS)})`)
+      .join(' ')}`,
+  );
   const procPerSecond: number[] = [];
   for (const p of a.processing) {
     const k = Math.floor((p.t - a.submitStart) / 1000);
