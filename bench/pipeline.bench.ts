@@ -16,9 +16,10 @@
  *      per page. BENCH_SKIP_WEB=1 skips it.
  * Run through bench/pipeline.sh, which starts NATS and the MongoDB-wire server
  * and passes BENCH_NATS_URL, BENCH_MONGO_URL and BENCH_DB_PIDS. Other knobs:
- * BENCH_SAMPLE_MS (MongoDB `processing` sampling, default 250; each sample is a
- * collection scan on mongo-java-server), BENCH_POLL_MS (the client's "all
- * final yet?" poll, default 250), BENCH_SUBMITTERS (clients submitting side by
+ * BENCH_SAMPLE_MS (MongoDB `processing` sampling, default 1,000; each sample
+ * is a collection scan on mongo-java-server), BENCH_POLL_MS (the client's "all
+ * final yet?" poll, default 1,000; at 250 ms each, these two observers took
+ * about 6 % of the machine's CPU), BENCH_SUBMITTERS (clients submitting side by
  * side, default 4), BENCH_STREAM_WRITES (writes per answer
  * stream at the sandbox, default 8; 0 = token-level, about a hundred), BENCH_TRACE=1
  * (timing probes in every node, see bench/pipeline.node.ts).
@@ -64,9 +65,12 @@ const NODES = envInt('BENCH_NODES', 2, 1);
 const CAPACITY = envInt('BENCH_CAPACITY', 50, 1);
 const WEB_SUBTASKS = envInt('BENCH_WEB_SUBTASKS', 120, 1);
 const WEB_CAPACITY = envInt('BENCH_WEB_CAPACITY', 4, 1);
-const SAMPLE_MS = envInt('BENCH_SAMPLE_MS', 250, 10);
-/** How often the client asks whether every task is final (the wall time is read from completedAt). */
-const POLL_MS = envInt('BENCH_POLL_MS', 250, 10);
+const SAMPLE_MS = envInt('BENCH_SAMPLE_MS', 1000, 10);
+/**
+ * How often the client asks whether every task is final (the wall time is read
+ * from completedAt, so this only bounds when the run is seen to end).
+ */
+const POLL_MS = envInt('BENCH_POLL_MS', 1000, 10);
 /** Writes per answer stream at the sandbox (0: one per piece, about a hundred); see SandboxServerOptions. */
 const STREAM_WRITES = envInt('BENCH_STREAM_WRITES', 8, 0);
 /** Clients submitting at the same time (the batches of 50 prompts are shared out among them). */
