@@ -41,6 +41,20 @@ export interface AcceptAnswer {
   results: { accepted: boolean; reason?: string }[];
 }
 
+/**
+ * Per lease sent, undefined when the node took it, else why not. An answer
+ * that does not cover every lease (a node of another version) is an error:
+ * none of them counts as taken.
+ */
+export function refusalsOf(answer: AcceptAnswer | undefined, sent: number): (string | undefined)[] {
+  const results = answer?.results;
+  if (!Array.isArray(results) || results.length !== sent)
+    throw new Error(
+      `answered for ${Array.isArray(results) ? results.length : 0} of ${sent} leases`,
+    );
+  return results.map((r) => (r?.accepted === true ? undefined : (r?.reason ?? 'refused')));
+}
+
 export interface DispatcherDeps {
   clock: Clock;
   nodes: () => CrawlerNode[];

@@ -22,7 +22,7 @@ import { RegionHealth } from './region-health.js';
 import { purgeExpiredTasks } from '../tasks/retention.js';
 import type { Connection } from 'mongoose';
 import { taskModels, type SubTaskDoc, type TaskModels } from '../tasks/models.js';
-import { Dispatcher, type AcceptAnswer, type AcceptRequest } from './dispatcher.js';
+import { Dispatcher, refusalsOf, type AcceptAnswer, type AcceptRequest } from './dispatcher.js';
 import { toQueueItem } from './fair-queue.js';
 import { LeaderLock } from './leader.js';
 import { crawlerNodes } from './nodes.js';
@@ -257,7 +257,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
               { leases },
               { nodeID: nodeId },
             );
-            return answer.results.map((r) => (r.accepted ? undefined : (r.reason ?? 'refused')));
+            return refusalsOf(answer, leases.length);
           },
           giveBack: async (lease, message) => {
             this.logger.warn(message);

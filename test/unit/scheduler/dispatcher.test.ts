@@ -1,6 +1,10 @@
 import t from 'tap';
 import { queueItem as item } from '../../helpers/queue-items.js';
-import { Dispatcher, type LeaseMessage } from '../../../services/scheduler/dispatcher.js';
+import {
+  Dispatcher,
+  refusalsOf,
+  type LeaseMessage,
+} from '../../../services/scheduler/dispatcher.js';
 import type { QueueItem } from '../../../services/scheduler/fair-queue.js';
 import type { CrawlerNode } from '../../../services/scheduler/nodes.js';
 import type { Channel } from '../../../services/shared/platforms.js';
@@ -537,4 +541,31 @@ t.test('a snapshot older than the latest claims and releases does not undo them'
   clock.time += 6_000;
   d.resetInFlight([]);
   t.equal(d.inFlightCount, 0, 'later snapshots win again');
+});
+
+t.test("refusalsOf reads a node's answer per lease", async (t) => {
+  t.strictSame(
+    refusalsOf(
+      {
+        results: [
+          { accepted: true },
+          { accepted: false, reason: 'at capacity' },
+          { accepted: false },
+        ],
+      },
+      3,
+    ),
+    [undefined, 'at capacity', 'refused'],
+  );
+  t.throws(() => refusalsOf({ results: [{ accepted: true }] }, 2), {
+    message: 'answered for 1 of 2 leases',
+  });
+  t.throws(
+    () => refusalsOf({ accepted: true } as never, 1),
+    {
+      message: 'answered for 0 of 1 leases',
+    },
+    'the answer of a node that takes one lease per call',
+  );
+  t.throws(() => refusalsOf(undefined, 1));
 });
