@@ -2,6 +2,7 @@ import de.bwaldvogel.mongo.MongoCollection;
 import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
+import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.Missing;
 import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
@@ -20,7 +21,8 @@ import org.h2.mvstore.MVStore;
 
 /**
  * The H2 backend, except that a query naming its `_id`s (one, or `$in` a
- * list) reads those documents directly instead of scanning the collection.
+ * list) reads those documents directly instead of scanning the collection,
+ * and that index changes are serialised with the collection's writes.
  *
  * mongo-java-server uses its `_id` index only when a query has no other
  * field: `{_id: x, status: 'pending'}`, the shape of every guarded update the
@@ -66,6 +68,19 @@ public class IdLookupBackend extends H2Backend {
         MVMap<String, Object> meta,
         CursorRegistry cursors) {
       super(database, name, options, data, meta, cursors);
+    }
+
+    // Index changes take the collection's lock like every write does: unguarded,
+    // an index built while documents are inserted breaks the insert
+    // (ConcurrentModificationException on the list of indexes).
+    @Override
+    public synchronized void addIndex(Index<Object> index) {
+      super.addIndex(index);
+    }
+
+    @Override
+    public synchronized void dropIndex(String indexName) {
+      super.dropIndex(indexName);
     }
 
     @Override

@@ -8,11 +8,8 @@ import { mongoUrl, uniqueDbName } from '../../helpers/servers.js';
 const conn = await mongoose
   .createConnection(mongoUrl(), { dbName: uniqueDbName('ledgerclaim') })
   .asPromise();
-const models = taskModels(conn);
-// Index builds first: mongo-java-server does not guard its index list against inserts meanwhile.
-await Promise.all([models.Task.init(), models.SubTask.init()]);
 const ledger = new Ledger(
-  models,
+  taskModels(conn),
   { now: () => Date.now() },
   { maxAttempts: 3, backoff: () => 1_000, claimBookkeepingMs: 10 },
 );

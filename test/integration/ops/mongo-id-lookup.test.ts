@@ -2,7 +2,8 @@
  * Queries that name `_id`s together with other conditions, the shape of every
  * guarded update the service makes. The local MongoDB-wire server reads those
  * documents by `_id` instead of scanning (infra/mongo-java/src/IdLookupBackend.java);
- * these are the answers MongoDB gives, which that shortcut must keep.
+ * these are the answers MongoDB gives, which that shortcut must keep. Also:
+ * index builds racing inserts, which that backend serialises.
  */
 import t from 'tap';
 import { MongoClient, ObjectId, type Collection, type Document } from 'mongodb';
@@ -120,4 +121,19 @@ t.test('concurrent guarded claims of one document: exactly one wins', async (t) 
     1,
     'one batch update took it',
   );
+});
+
+t.test('indexes built while documents are inserted: every insert succeeds', async (t) => {
+  for (let round = 0; round < 10; round++) {
+    const col = db.collection<Document>(`indexed${round}`);
+    const inserts = Array.from({ length: 5 }, (_, b) =>
+      col.insertMany(
+        Array.from({ length: 50 }, (_, i) => ({ _id: `r${b}-${i}` as never, a: i, b, c: 'x' })),
+      ),
+    );
+    const specs: Record<string, 1>[] = [{ a: 1 }, { b: 1, a: 1 }, { c: 1 }];
+    const indexes = specs.map((k) => col.createIndex(k));
+    await Promise.all([...inserts, ...indexes]);
+    t.equal(await col.countDocuments({}), 250);
+  }
 });
