@@ -9,7 +9,7 @@
 import type { ServerResponse } from 'node:http';
 import { ERRORS } from './errors.js';
 import { Directives, REASONING, segments, SOURCES, isErrorReply } from './scenario.js';
-import { deltas, frame, sendJson, sendSse, stall, type Route } from './server.js';
+import { deltas, frame, sendError, sendJson, sendSse, stall, type Route } from './server.js';
 
 type Body = Record<string, unknown>;
 
@@ -125,9 +125,7 @@ export function anthropicRoute(apiKey: string): Route {
           type: 'error',
           error: { type: 'not_found_error', message: 'Not found' },
         });
-      const e = (k: keyof typeof errors) =>
-        sendJson(res, errors[k].status, errors[k].body, errors[k].headers);
-      if (req.headers['x-api-key'] !== apiKey) return e('auth');
+      if (req.headers['x-api-key'] !== apiKey) return sendError(res, errors.auth);
       const body = req.body as Body | undefined;
       if (
         req.headers['anthropic-version'] !== '2023-06-01' ||
@@ -161,7 +159,7 @@ export function anthropicRoute(apiKey: string): Route {
       }
       const fail = directives.failure(String((body.messages[0] as Body).content));
       if (fail === 'slow') return stall(res);
-      if (isErrorReply(fail)) return e(fail);
+      if (isErrorReply(fail)) return sendError(res, errors[fail]);
       await answer(body, res, fail);
     },
   };

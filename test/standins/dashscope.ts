@@ -9,7 +9,7 @@
 import type { ServerResponse } from 'node:http';
 import { ERRORS } from './errors.js';
 import { answerText, Directives, REASONING, segments, SOURCES, isErrorReply } from './scenario.js';
-import { bearer, deltas, sendJson, sendSse, stall, type Route } from './server.js';
+import { bearer, deltas, sendError, sendJson, sendSse, stall, type Route } from './server.js';
 
 type Body = Record<string, unknown>;
 
@@ -94,9 +94,7 @@ export function dashscopeRoute(apiKey: string): Route {
     handle: async (req, res) => {
       if (req.method !== 'POST' || req.path !== '/api/v1/services/aigc/text-generation/generation')
         return sendJson(res, 404, { code: 'NotFound', message: 'not found', request_id: 'r0' });
-      const e = (k: keyof typeof errors) =>
-        sendJson(res, errors[k].status, errors[k].body, errors[k].headers);
-      if (bearer(req) !== apiKey) return e('auth');
+      if (bearer(req) !== apiKey) return sendError(res, errors.auth);
       const body = req.body as Body | undefined;
       const messages = ((body?.input as Body | undefined)?.messages ?? []) as Body[];
       if (!body || typeof body.model !== 'string' || messages.length === 0)
@@ -113,7 +111,7 @@ export function dashscopeRoute(apiKey: string): Route {
         });
       const fail = directives.failure(String(messages[0]!.content));
       if (fail === 'slow') return stall(res);
-      if (isErrorReply(fail)) return e(fail);
+      if (isErrorReply(fail)) return sendError(res, errors[fail]);
       await answer(body, res, fail);
     },
   };

@@ -9,7 +9,7 @@
 import type { ServerResponse } from 'node:http';
 import { ERRORS } from './errors.js';
 import { answerText, Directives, REASONING, segments, SOURCES, isErrorReply } from './scenario.js';
-import { deltas, frame, sendJson, sendSse, stall, type Route } from './server.js';
+import { deltas, frame, sendError, sendJson, sendSse, stall, type Route } from './server.js';
 
 type Body = Record<string, unknown>;
 
@@ -102,9 +102,7 @@ export function geminiRoute(apiKey: string): Route {
             status: 'NOT_FOUND',
           },
         });
-      const e = (k: keyof typeof errors) =>
-        sendJson(res, errors[k].status, errors[k].body, errors[k].headers);
-      if (req.headers['x-goog-api-key'] !== apiKey) return e('auth');
+      if (req.headers['x-goog-api-key'] !== apiKey) return sendError(res, errors.auth);
       const body = req.body as Body | undefined;
       const parts = ((body?.contents as Body[] | undefined)?.[0]?.parts ?? []) as Body[];
       if (typeof parts[0]?.text !== 'string')
@@ -117,7 +115,7 @@ export function geminiRoute(apiKey: string): Route {
         });
       const fail = directives.failure(String(parts[0].text));
       if (fail === 'slow') return stall(res);
-      if (isErrorReply(fail)) return e(fail);
+      if (isErrorReply(fail)) return sendError(res, errors[fail]);
       await answer(body!, res, fail);
     },
   };

@@ -6,13 +6,13 @@
  * stream is `data:` chunks ending with `data: [DONE]`.
  */
 import type { ServerResponse } from 'node:http';
-import type { ErrorReply } from './errors.js';
 import { CHAT_FLAVOURS, obj, type ChatFlavour } from './openai-chat-flavours.js';
 import { answerText, Directives, REASONING, segments, type FailKind } from './scenario.js';
 import {
   bearer,
   deltas,
   frame,
+  sendError,
   sendJson,
   sendSse,
   stall,
@@ -142,7 +142,7 @@ export function chatRoute(name: string, apiKey: string): Route {
         return sendJson(res, 404, {
           error: { message: `no route ${req.path}`, type: 'not_found' },
         });
-      if (bearer(req) !== apiKey) return reply(res, f.errors.auth!);
+      if (bearer(req) !== apiKey) return sendError(res, f.errors.auth!);
       const body = req.body as Body | undefined;
       if (
         !body ||
@@ -161,12 +161,8 @@ export function chatRoute(name: string, apiKey: string): Route {
         return sendJson(res, 410, { code: 'gone', error: 'Live search is deprecated' });
       const fail = directives.failure(String(obj(body.messages[0]).content));
       if (fail === 'slow') return stall(res);
-      if (fail && fail in f.errors) return reply(res, f.errors[fail]!);
+      if (fail && fail in f.errors) return sendError(res, f.errors[fail]!);
       await answer(f, req, res, fail);
     },
   };
-}
-
-function reply(res: ServerResponse, e: ErrorReply): void {
-  sendJson(res, e.status, e.body, e.headers);
 }

@@ -9,7 +9,16 @@
 import type { ServerResponse } from 'node:http';
 import { ERRORS } from './errors.js';
 import { answerText, Directives, REASONING, segments, SOURCES, isErrorReply } from './scenario.js';
-import { bearer, deltas, frame, sendJson, sendSse, stall, type Route } from './server.js';
+import {
+  bearer,
+  deltas,
+  frame,
+  sendError,
+  sendJson,
+  sendSse,
+  stall,
+  type Route,
+} from './server.js';
 
 type Body = Record<string, unknown>;
 
@@ -217,9 +226,7 @@ export function responsesRoute(name: string, apiKey: string): Route {
         return sendJson(res, 404, {
           error: { message: `no route ${req.path}`, type: 'not_found' },
         });
-      const e = (k: 'auth' | 'billing' | 'rate' | 'overload' | 'server') =>
-        sendJson(res, f.errors[k].status, f.errors[k].body, f.errors[k].headers);
-      if (bearer(req) !== apiKey) return e('auth');
+      if (bearer(req) !== apiKey) return sendError(res, f.errors.auth);
       const body = req.body as Body | undefined;
       if (
         !body ||
@@ -236,7 +243,7 @@ export function responsesRoute(name: string, apiKey: string): Route {
       }
       const fail = directives.failure(body.input);
       if (fail === 'slow') return stall(res);
-      if (isErrorReply(fail)) return e(fail);
+      if (isErrorReply(fail)) return sendError(res, f.errors[fail]);
       await answer(name, f, body, res, fail);
     },
   };

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ErrorReply } from './errors.js';
 
 export interface Recorded {
   method: string;
@@ -90,6 +91,11 @@ export function sendJson(
   const type = typeof body === 'string' ? 'text/html; charset=utf-8' : 'application/json';
   res.writeHead(status, { 'content-type': type, ...headers });
   res.end(text);
+}
+
+/** One of a vendor's error replies (errors.ts), as that vendor sends it. */
+export function sendError(res: ServerResponse, e: ErrorReply): void {
+  sendJson(res, e.status, e.body, e.headers);
 }
 
 /** One SSE frame: optional `event:` name and a JSON (or literal) data line. */

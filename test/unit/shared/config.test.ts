@@ -325,33 +325,10 @@ t.test('JWT_SECRET must be at least 32 characters', async (t) => {
 });
 
 t.test('SERVICES parsing', async (t) => {
-  t.same(loadConfig({ SERVICES: 'all' }).services, [
-    'api',
-    'tasks',
-    'users',
-    'scheduler',
-    'crawler',
-    'callbacks',
-    'proxies',
-  ]);
-  t.same(loadConfig({ SERVICES: ' all ' }).services, [
-    'api',
-    'tasks',
-    'users',
-    'scheduler',
-    'crawler',
-    'callbacks',
-    'proxies',
-  ]);
-  t.same(loadConfig({ SERVICES: '' }).services, [
-    'api',
-    'tasks',
-    'users',
-    'scheduler',
-    'crawler',
-    'callbacks',
-    'proxies',
-  ]);
+  const every = ['api', 'tasks', 'users', 'scheduler', 'crawler', 'callbacks', 'proxies'];
+  t.same(loadConfig({ SERVICES: 'all' }).services, every);
+  t.same(loadConfig({ SERVICES: ' all ' }).services, every);
+  t.same(loadConfig({ SERVICES: '' }).services, every);
   t.same(loadConfig({ SERVICES: 'tasks' }).services, ['tasks']);
   t.same(loadConfig({ SERVICES: ' users , api ' }).services, ['users', 'api']);
   t.same(loadConfig({ SERVICES: 'api,api,tasks' }).services, ['api', 'tasks'], 'deduplicated');

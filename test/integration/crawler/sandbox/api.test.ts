@@ -6,7 +6,8 @@ import { MODES, type Mode } from '../../../../services/shared/platforms.js';
 import { sandboxDriver } from '../../../../crawler/platforms/sandbox/index.js';
 import { sandboxAnswer } from '../../../../crawler/platforms/sandbox/answers.js';
 import { startSandboxServer } from '../../../../crawler/platforms/sandbox/server.js';
-import { PlatformError, type PlatformSettings } from '../../../../crawler/platforms/types.js';
+import type { PlatformSettings } from '../../../../crawler/platforms/types.js';
+import { failure } from '../../../helpers/platform-drivers.js';
 
 const server = await startSandboxServer({ latencyMs: 20 });
 t.teardown(() => server.close());
@@ -21,16 +22,6 @@ const ctx = { settings, fetch };
 
 function ask(prompt: string, mode: Mode = 'standard', signal = new AbortController().signal) {
   return api.ask({ prompt, mode, signal }, ctx);
-}
-
-async function failure(p: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof PlatformError) return err;
-    throw err;
-  }
-  throw new Error('expected a PlatformError');
 }
 
 async function post(

@@ -9,11 +9,8 @@ import { sandboxDriver } from '../../../../crawler/platforms/sandbox/index.js';
 import { sandboxAnswer } from '../../../../crawler/platforms/sandbox/answers.js';
 import { startSandboxServer } from '../../../../crawler/platforms/sandbox/server.js';
 import { CHROMIUM_ARGS } from '../../../../crawler/browser.js';
-import {
-  PlatformError,
-  type Job,
-  type PlatformSettings,
-} from '../../../../crawler/platforms/types.js';
+import type { Job, PlatformSettings } from '../../../../crawler/platforms/types.js';
+import { failure } from '../../../helpers/platform-drivers.js';
 
 const server = await startSandboxServer({ latencyMs: 60 });
 const browser = await chromium.launch({
@@ -48,16 +45,6 @@ async function askWeb(
   page.on('pageerror', (e) => t.fail(`page error: ${e.message}`));
   await page.goto(web.startUrl(j, { settings: s }));
   return { page, answer: web.ask(page, j, { settings: s }) };
-}
-
-async function failure(p: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof PlatformError) return err;
-    throw err;
-  }
-  throw new Error('expected a PlatformError');
 }
 
 t.test('all four modes: the web answer equals the API answer and answers.ts', async (t) => {
