@@ -19,6 +19,9 @@ import { Executor } from './executor.js';
 import { driverFor } from './platforms/index.js';
 import { startSandboxServer, type SandboxServer } from './platforms/sandbox/server.js';
 import { RenderServer } from './render-server.js';
+import { ReportBatch } from './report-batch.js';
+import type { SettleReport } from '../services/tasks/ledger.js';
+import type { SettleAnswer, SettleRequest } from '../services/tasks/tasks.service.js';
 import { settingsResolver } from './settings.js';
 import { ProxyPool, type ChosenPort } from './proxy-pool.js';
 import { portCheck, proxiedFetch } from './proxy-check.js';
@@ -27,6 +30,9 @@ import { ProxyAgent } from 'undici';
 import type { ProxyHealthReport } from '../services/shared/proxy-ports.js';
 
 const MAX_WORK_SECONDS = 300;
+/** How long an outcome waits for others to share its report call (see ReportBatch). */
+const REPORT_GATHER_MS = 10;
+const REPORT_BATCH_MAX = 100;
 /** Rounds of checks between two reports of unchanged health. */
 const REPORT_UNCHANGED_EVERY = 3;
 
@@ -128,6 +134,15 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
       );
       render = new RenderServer();
       await render.start();
+      const reports = new ReportBatch<SettleReport>(
+        async (batch) => {
+          await this.broker.call<SettleAnswer, SettleRequest>('tasks.settleBatch', {
+            reports: batch,
+          });
+        },
+        REPORT_GATHER_MS,
+        REPORT_BATCH_MAX,
+      );
       browser = new BrowserRunner({
         chromiumPath: config.crawler.chromiumPath,
         concurrency: config.crawler.capacity,
@@ -165,13 +180,8 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
               token: lease.token,
             })
           ).held,
-        report: async (lease, outcome) => {
-          await this.broker.call('tasks.settle', {
-            subTaskId: lease.subTaskId,
-            token: lease.token,
-            ...outcome,
-          });
-        },
+        report: (lease, outcome) =>
+          reports.add({ subTaskId: lease.subTaskId, token: lease.token, ...outcome }),
         release: async (lease) => {
           await this.broker.call('tasks.release', {
             subTaskId: lease.subTaskId,

@@ -73,6 +73,8 @@ const heldKey = (lease: LeaseMessage) => `${lease.subTaskId} ${lease.token}`;
 export class Executor {
   private readonly held = new Map<string, Held>();
   private readonly waiting: Held[] = [];
+  /** Reports on their way, so that stopping waits for them. */
+  private readonly reporting = new Set<Promise<void>>();
   private runningCount = 0;
 
   constructor(private readonly d: ExecutorDeps) {}
@@ -144,6 +146,7 @@ export class Executor {
       ),
     );
     while (this.held.size > 0) await new Promise((r) => setTimeout(r, 20));
+    await Promise.all(this.reporting);
   }
 
   private startWaiting(): void {
@@ -195,7 +198,11 @@ export class Executor {
       this.runningCount -= 1;
       this.startWaiting();
     }
-    if (outcome) await this.report(lease, outcome);
+    if (!outcome) return;
+    const reported = this.report(lease, outcome);
+    this.reporting.add(reported);
+    await reported;
+    this.reporting.delete(reported);
   }
 
   private async answer(

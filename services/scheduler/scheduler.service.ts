@@ -13,7 +13,7 @@ import { activeChannel, findPlatform, type Channel } from '../shared/platforms.j
 import {
   announceFinished,
   announceSettled,
-  type SubTaskSettled,
+  type SubTasksSettled,
   type TaskCreated,
 } from '../tasks/events.js';
 import { createLedger, type Ledger } from '../tasks/ledger.js';
@@ -109,10 +109,12 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
           void this.loadPending({ taskId }).then(() => this.dispatchSoon());
         }
       },
-      'subtask.settled'(ctx: Context<SubTaskSettled>) {
+      'subtasks.settled'(ctx: Context<SubTasksSettled>) {
         if (!leader) return;
-        dispatcher.release(ctx.params.subTaskId);
-        if (ctx.params.outcome === 'retry') void this.requeue(ctx.params.subTaskId);
+        for (const { subTaskId, outcome } of ctx.params.settled) {
+          dispatcher.release(subTaskId);
+          if (outcome === 'retry') void this.requeue(subTaskId);
+        }
         this.dispatchSoon();
       },
       // Every instance listens, so a standby that takes over already knows.
@@ -159,18 +161,23 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
 
       /** Leases of a vanished node, or past their expiry: a retryable failure of that attempt. */
       async expireLeases(node: string | undefined, reason?: string) {
-        for (const lease of await ledger.staleLeases(node)) {
-          const message =
-            reason ?? `lease expired: crawler node ${lease.leaseNode} stopped reporting`;
-          const settled = await ledger.fail(lease._id, lease.leaseToken!, {
-            status: 'failed',
-            retryable: true,
-            message,
-          });
-          dispatcher.release(lease._id);
-          if (!settled) continue;
-          await announceSettled(this.broker, settled);
-        }
+        const leases = await ledger.staleLeases(node);
+        const settled = await ledger.settle(
+          leases.map((lease) => ({
+            subTaskId: lease._id,
+            token: lease.leaseToken!,
+            failure: {
+              status: 'failed',
+              retryable: true,
+              message: reason ?? `lease expired: crawler node ${lease.leaseNode} stopped reporting`,
+            },
+          })),
+        );
+        for (const lease of leases) dispatcher.release(lease._id);
+        await announceSettled(
+          this.broker,
+          settled.filter((s) => s !== undefined),
+        );
       },
 
       dispatchSoon() {
@@ -270,7 +277,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
               retryable: false,
               message,
             });
-            if (settled) await announceSettled(this.broker, settled);
+            if (settled) await announceSettled(this.broker, [settled]);
           },
         });
       },

@@ -1,5 +1,5 @@
 /**
- * Events of the task life cycle. `task.created` and `subtask.settled` are
+ * Events of the task life cycle. `task.created` and `subtasks.settled` are
  * broadcast, because only the active scheduler instance acts on them and any
  * instance may be it; `task.finished` is emitted once per task and balanced,
  * so one instance of each listening service handles it.
@@ -16,12 +16,24 @@ export interface TaskCreated {
 
 export type SubTaskSettled = Omit<Settled, 'finished'>;
 
+/** Sub tasks settled together (one crawler report batch, or expired leases). */
+export interface SubTasksSettled {
+  settled: SubTaskSettled[];
+}
+
 export type TaskFinished = Finished;
 
-export async function announceSettled(broker: ServiceBroker, settled: Settled): Promise<void> {
-  const { finished, ...rest } = settled;
-  await broker.broadcast('subtask.settled', rest satisfies SubTaskSettled);
-  if (finished) await announceFinished(broker, finished);
+/** One broadcast for all of them, then each task they finished. */
+export async function announceSettled(broker: ServiceBroker, settled: Settled[]): Promise<void> {
+  if (settled.length === 0) return;
+  const list: SubTaskSettled[] = [];
+  const finishes: Finished[] = [];
+  for (const { finished, ...rest } of settled) {
+    list.push(rest);
+    if (finished) finishes.push(finished);
+  }
+  await broker.broadcast('subtasks.settled', { settled: list } satisfies SubTasksSettled);
+  for (const finished of finishes) await announceFinished(broker, finished);
 }
 
 export async function announceFinished(broker: ServiceBroker, finished: Finished): Promise<void> {

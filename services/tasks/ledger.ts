@@ -43,16 +43,25 @@ export interface Settled {
   finished?: Finished;
 }
 
-/** The proxy port an attempt went through (both null: direct). */
-export interface AttemptRoute {
-  proxyIp: string | null;
-  proxyKey: string | null;
-}
-
 export interface CompletedResult extends Answer {
   pageScreenshot: string | null;
-  proxyIp: string | null;
 }
+
+/**
+ * What a crawler node reports of one attempt: an answer or a classified
+ * failure, and the proxy port it went through (absent or null: direct).
+ */
+export interface SettleReport {
+  subTaskId: string;
+  token: string;
+  result?: CompletedResult;
+  failure?: Failure;
+  proxyIp?: string | null;
+  proxyKey?: string | null;
+}
+
+/** A sub task that became final (its counters still to add), or went back for a retry. */
+type Moved = { doc: Identity; status: FinalSubTaskStatus } | Settled | undefined;
 
 const UNFINISHED: TaskStatus[] = ['pending', 'processing'];
 /**
@@ -150,10 +159,42 @@ export class Ledger {
     return res.matchedCount === 1;
   }
 
-  /** Records the one result of a sub task; undefined when the lease is no longer held. */
-  async complete(id: string, token: string, result: CompletedResult): Promise<Settled | undefined> {
+  /**
+   * Records the outcomes of attempts, in the order given: an answer completes
+   * its sub task, a failure sends it back to pending for a retry round or ends
+   * it. Each entry is undefined when its lease is no longer held (a late
+   * report: the sub task has moved on). The sub tasks are written one by one,
+   * guarded by their tokens; their tasks' counters once per task.
+   */
+  async settle(reports: SettleReport[]): Promise<(Settled | undefined)[]> {
+    const moved = await Promise.all(
+      reports.map((r) => (r.result ? this.recordAnswer(r, r.result) : this.recordFailure(r))),
+    );
+    const finals = moved.flatMap((m) => (m && 'status' in m ? [m] : []));
+    const settled = new Map<string, Settled>();
+    await Promise.all(
+      [...groupBy(finals, (f) => f.doc.taskId)].map(async ([taskId, group]) => {
+        const finished = await this.countFinals(
+          taskId,
+          group.map((f) => f.status),
+        );
+        group.forEach((f, i) => {
+          // The finish goes with one of them, so it is announced once.
+          const last = i === group.length - 1;
+          settled.set(f.doc._id, {
+            ...identity(f.doc),
+            outcome: f.status,
+            ...(last && finished ? { finished } : {}),
+          });
+        });
+      }),
+    );
+    return moved.map((m) => (m && 'status' in m ? settled.get(m.doc._id) : m));
+  }
+
+  private async recordAnswer(r: SettleReport, result: CompletedResult): Promise<Moved> {
     const doc = (await this.m.SubTask.collection.findOneAndUpdate(
-      { _id: id as never, leaseToken: token, status: 'processing' },
+      { _id: r.subTaskId as never, leaseToken: r.token, status: 'processing' },
       {
         $set: {
           ...RELEASE,
@@ -166,28 +207,19 @@ export class Ledger {
           recommendedQuestions: result.recommendedQuestions,
           mediaContent: result.mediaContent,
           pageScreenshot: result.pageScreenshot,
-          proxyIp: result.proxyIp,
+          proxyIp: r.proxyIp ?? null,
           errorMessage: null,
         },
       },
       { returnDocument: 'before', projection: IDENTITY },
     )) as Identity | null;
-    if (!doc) return undefined;
-    return this.settledFinal(doc, 'completed');
+    return doc ? { doc, status: 'completed' } : undefined;
   }
 
-  /** A failed attempt: back to pending for a retry round, or final. */
-  async fail(
-    id: string,
-    token: string,
-    failure: Failure,
-    via: AttemptRoute = { proxyIp: null, proxyKey: null },
-  ): Promise<Settled | undefined> {
-    const current = await this.m.SubTask.findOne({
-      _id: id,
-      leaseToken: token,
-      status: 'processing',
-    }).lean<SubTaskDoc>();
+  private async recordFailure(r: SettleReport): Promise<Moved> {
+    const failure = r.failure!;
+    const guard = { _id: r.subTaskId, leaseToken: r.token, status: 'processing' };
+    const current = await this.m.SubTask.findOne(guard).lean<SubTaskDoc>();
     if (!current) return undefined;
     const decision = decideRetry(
       failure,
@@ -203,23 +235,23 @@ export class Ledger {
             status: 'pending',
             notBefore: decision.notBefore,
             errorMessage: failure.message,
-            lastProxy: via.proxyKey,
+            lastProxy: r.proxyKey ?? null,
           }
         : {
             ...RELEASE,
             status: decision.status,
             time: this.clock.now(),
             errorMessage: failure.message,
-            proxyIp: via.proxyIp,
-            lastProxy: via.proxyKey,
+            proxyIp: r.proxyIp ?? null,
+            lastProxy: r.proxyKey ?? null,
           };
     const doc = await this.m.SubTask.findOneAndUpdate(
-      { _id: id, leaseToken: token, status: 'processing' },
+      guard,
       { $set: set },
       { returnDocument: 'before' },
     ).lean<SubTaskDoc>();
     if (!doc) return undefined;
-    if (decision.kind === 'final') return this.settledFinal(doc, decision.status);
+    if (decision.kind === 'final') return { doc, status: decision.status };
     await this.bumpVersion(doc.taskId);
     return { ...identity(doc), outcome: 'retry', notBefore: decision.notBefore };
   }
@@ -239,7 +271,8 @@ export class Ledger {
       { returnDocument: 'before' },
     ).lean<SubTaskDoc>();
     if (!doc) return undefined;
-    return this.settledFinal(doc, failure.status);
+    const finished = await this.countFinals(doc.taskId, [failure.status]);
+    return { ...identity(doc), outcome: failure.status, finished };
   }
 
   /** Leases past their expiry, or held by the given node (which is gone). */
@@ -300,14 +333,19 @@ export class Ledger {
     return docs.map((d) => d._id);
   }
 
-  private async settledFinal(doc: Identity, status: FinalSubTaskStatus): Promise<Settled> {
+  /** Adds sub tasks that became final to their task's counters; the finish, if this made it. */
+  private async countFinals(
+    taskId: string,
+    statuses: FinalSubTaskStatus[],
+  ): Promise<Finished | undefined> {
+    const inc: Record<string, number> = { version: 1 };
+    for (const status of statuses) inc[counterFor(status)] = (inc[counterFor(status)] ?? 0) + 1;
     const task = (await this.m.Task.collection.findOneAndUpdate(
-      { _id: doc.taskId as never },
-      { $inc: { [counterFor(status)]: 1, version: 1 } },
+      { _id: taskId as never },
+      { $inc: inc },
       { returnDocument: 'after', projection: COUNTERS },
     )) as Counters | null;
-    const finished = task ? await this.finishIfDone(task) : undefined;
-    return { ...identity(doc), outcome: status, finished };
+    return task ? this.finishIfDone(task) : undefined;
   }
 
   /** Exactly one caller wins the move to a final state, and only it reports the finish. */
@@ -326,6 +364,17 @@ export class Ledger {
   private async bumpVersion(taskId: string): Promise<void> {
     await this.m.Task.updateOne({ _id: taskId }, { $inc: { version: 1 } });
   }
+}
+
+function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
 }
 
 function identity(doc: Identity) {

@@ -15,9 +15,8 @@ import { activeChannel, findPlatform } from '../shared/platforms.js';
 import { crawlerNodes, offeredPlatforms } from '../scheduler/nodes.js';
 import { announceSettled, type TaskCreated } from './events.js';
 import { toQueueItem } from '../scheduler/fair-queue.js';
-import { createLedger, type CompletedResult, type Ledger } from './ledger.js';
+import { createLedger, type Ledger, type Settled, type SettleReport } from './ledger.js';
 import { taskModels } from './models.js';
-import type { Failure } from './state.js';
 import { checkListQuery, checkTaskId } from './queries.js';
 import { TaskStore } from './store.js';
 import { checkSubmission, regionProblem, type RegionPorts } from './submission.js';
@@ -35,14 +34,22 @@ export const STATUS_PATH = '/api/business/monitor/task/status/';
 const INTERRUPTED_AFTER_MS = 60_000;
 
 type UserParams = { userId: number };
-type SettleParams = {
-  subTaskId: string;
-  token: string;
-  result?: Omit<CompletedResult, 'proxyIp'>;
-  failure?: Failure;
-  proxyIp?: string | null;
-  proxyKey?: string | null;
-};
+/** A crawler node's report of one attempt (a SettleReport), as the actions check it. */
+const REPORT_PROPS = {
+  subTaskId: 'string',
+  token: 'string',
+  result: { type: 'object', optional: true },
+  failure: { type: 'object', optional: true },
+  proxyIp: { type: 'string', optional: true, nullable: true },
+  proxyKey: { type: 'string', optional: true, nullable: true },
+} as const;
+/** A crawler node's reports, gathered for a moment; each is taken or dropped on its own. */
+export interface SettleRequest {
+  reports: SettleReport[];
+}
+export interface SettleAnswer {
+  results: { accepted: boolean; outcome?: Settled['outcome'] }[];
+}
 type TaskParams = UserParams & { taskId: string };
 
 export function tasksService(config: Config, clock: Clock = systemClock): ServiceSchema {
@@ -146,33 +153,27 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         async handler(ctx: Context<{ subTaskId: string; token: string }>) {
           const settled = await ledger.unclaim(ctx.params.subTaskId, ctx.params.token);
           if (!settled) return { released: false };
-          await announceSettled(this.broker, settled);
+          await announceSettled(this.broker, [settled]);
           return { released: true };
         },
       },
 
-      /** The one result of an attempt: an answer, or a classified failure. */
-      settle: {
-        params: {
-          subTaskId: 'string',
-          token: 'string',
-          result: { type: 'object', optional: true },
-          failure: { type: 'object', optional: true },
-          proxyIp: { type: 'string', optional: true, nullable: true },
-          proxyKey: { type: 'string', optional: true, nullable: true },
+      /**
+       * The one result of each attempt a crawler node reports: an answer, or a
+       * classified failure. A late report from an expired lease is dropped: the
+       * sub task has moved on.
+       */
+      settleBatch: {
+        params: { reports: { type: 'array', items: { type: 'object', props: REPORT_PROPS } } },
+        async handler(ctx: Context<SettleRequest>): Promise<SettleAnswer> {
+          return { results: await this.settleReports(ctx.params.reports) };
         },
-        async handler(ctx: Context<SettleParams>) {
-          const { subTaskId, token, result, failure, proxyIp, proxyKey } = ctx.params;
-          const settled = result
-            ? await ledger.complete(subTaskId, token, { ...result, proxyIp: proxyIp ?? null })
-            : await ledger.fail(subTaskId, token, failure!, {
-                proxyIp: proxyIp ?? null,
-                proxyKey: proxyKey ?? null,
-              });
-          // A late result from an expired lease is dropped: the sub task has moved on.
-          if (!settled) return { accepted: false };
-          await announceSettled(this.broker, settled);
-          return { accepted: true, outcome: settled.outcome };
+      },
+      /** One report at a time, as crawler nodes before `settleBatch` send them. */
+      settle: {
+        params: REPORT_PROPS,
+        async handler(ctx: Context<SettleReport>) {
+          return (await this.settleReports([ctx.params]))[0];
         },
       },
 
@@ -195,6 +196,17 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
     },
 
     methods: {
+      async settleReports(reports: SettleReport[]): Promise<SettleAnswer['results']> {
+        const settled = await ledger.settle(reports);
+        await announceSettled(
+          this.broker,
+          settled.filter((s) => s !== undefined),
+        );
+        return settled.map((s) =>
+          s ? { accepted: true, outcome: s.outcome } : { accepted: false },
+        );
+      },
+
       offeredPlatforms(): Set<string> | undefined {
         const channels = config.scheduling.platformChannels;
         return offeredPlatforms(

@@ -1,0 +1,139 @@
+/**
+ * The `tasks` service's report actions over the broker: `settleBatch` (what
+ * crawler nodes send) and the one-report `settle` that older crawler nodes
+ * still call. Sub tasks are leased by hand, so no scheduler or crawler node
+ * runs; the events are caught by a probe service.
+ */
+import t from 'tap';
+import { startEmbedded } from '../../helpers/cluster.js';
+import type { SubTasksSettled } from '../../../services/tasks/events.js';
+
+const svc = await startEmbedded(t, { SERVICES: 'api,tasks,users' });
+const user = await svc.newUser();
+const conn = await svc.db();
+
+const broadcasts: SubTasksSettled[] = [];
+const finishes: string[] = [];
+await svc.broker.createService({
+  name: 'settle-probe',
+  events: {
+    'subtasks.settled'(ctx: { params: SubTasksSettled }) {
+      broadcasts.push(ctx.params);
+    },
+    'task.finished'(ctx: { params: { taskId: string } }) {
+      finishes.push(ctx.params.taskId);
+    },
+  },
+});
+
+/** A submitted task whose sub tasks are all leased under `token`; their ids in prompt order. */
+async function leasedTask(prompts: string[], token: string) {
+  const res = await svc.client.post(
+    '/api/business/monitor/task/batch/shared',
+    { prompts, platforms: [{ platform: 'sandbox', mode: 'standard' }] },
+    user.token,
+  );
+  t.equal(res.status, 200, res.text);
+  const taskId = res.body.data.taskId as string;
+  await conn.collection('subtasks').updateMany(
+    { taskId },
+    {
+      $set: { status: 'processing', leaseToken: token, leaseNode: 'hand' },
+      $inc: { attempts: 1 },
+    },
+  );
+  const docs = await conn.collection('subtasks').find({ taskId }).sort({ seq: 1 }).toArray();
+  return { taskId, ids: docs.map((d) => String(d._id)) };
+}
+
+const result = {
+  answerContent: 'an answer',
+  referenceList: [],
+  citationList: [],
+  reasoningProcess: null,
+  recommendedQuestions: [],
+  mediaContent: [],
+  pageScreenshot: null,
+};
+const settled = () => broadcasts.flatMap((b) => b.settled.map((s) => [s.subTaskId, s.outcome]));
+
+t.beforeEach(() => {
+  broadcasts.length = 0;
+  finishes.length = 0;
+});
+
+t.test('a batch: each report answered in order, one broadcast, one finish', async (t) => {
+  const { taskId, ids } = await leasedTask(['one', 'two', 'three'], 'tok-1');
+  const answer = await svc.broker.call('tasks.settleBatch', {
+    reports: [
+      { subTaskId: ids[0], token: 'tok-1', result, proxyIp: null },
+      { subTaskId: ids[1], token: 'an-old-token', result },
+      {
+        subTaskId: ids[2],
+        token: 'tok-1',
+        failure: { status: 'error', retryable: false, message: 'invalid API key' },
+      },
+    ],
+  });
+  t.strictSame(answer, {
+    results: [
+      { accepted: true, outcome: 'completed' },
+      { accepted: false },
+      { accepted: true, outcome: 'error' },
+    ],
+  });
+  t.equal(broadcasts.length, 1, 'one broadcast for the batch');
+  t.strictSame(settled(), [
+    [ids[0], 'completed'],
+    [ids[2], 'error'],
+  ]);
+  // (Still `pending`: leased by hand, without a claim's bookkeeping.)
+  t.match(await conn.collection('tasks').findOne({ _id: taskId as never }), {
+    status: 'pending',
+    completedItems: 1,
+    failedItems: 1,
+  });
+
+  await svc.broker.call('tasks.settleBatch', {
+    reports: [{ subTaskId: ids[1], token: 'tok-1', result }],
+  });
+  t.match(await conn.collection('tasks').findOne({ _id: taskId as never }), {
+    status: 'partial_completed',
+    completedItems: 2,
+    failedItems: 1,
+  });
+  t.strictSame(finishes, [taskId], 'the task finished once');
+});
+
+t.test('one report at a time, as older crawler nodes send it', async (t) => {
+  const { taskId, ids } = await leasedTask(['alone'], 'tok-2');
+  t.strictSame(
+    await svc.broker.call('tasks.settle', { subTaskId: ids[0], token: 'tok-2', result }),
+    { accepted: true, outcome: 'completed' },
+  );
+  t.strictSame(
+    await svc.broker.call('tasks.settle', { subTaskId: ids[0], token: 'tok-2', result }),
+    { accepted: false },
+    'a repeat is dropped',
+  );
+  t.strictSame(settled(), [[ids[0], 'completed']]);
+  t.strictSame(finishes, [taskId]);
+});
+
+t.test('malformed reports are refused whole, before anything is written', async (t) => {
+  const { taskId, ids } = await leasedTask(['kept'], 'tok-3');
+  await t.rejects(
+    svc.broker.call('tasks.settleBatch', {
+      reports: [{ subTaskId: ids[0], token: 'tok-3', result }, { subTaskId: 42 }],
+    }),
+    { name: 'ValidationError' },
+  );
+  await t.rejects(svc.broker.call('tasks.settle', { token: 'tok-3' }), {
+    name: 'ValidationError',
+  });
+  t.match(await conn.collection('subtasks').findOne({ _id: ids[0] as never }), {
+    status: 'processing',
+  });
+  t.match(await conn.collection('tasks').findOne({ _id: taskId as never }), { completedItems: 0 });
+  t.strictSame(broadcasts, []);
+});
