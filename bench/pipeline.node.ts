@@ -36,7 +36,7 @@ function summary(values: number[]) {
 }
 
 // -- Ledger: every state change of a sub task (claim is the scheduler's, the rest the tasks node's).
-for (const name of ['claim', 'renew', 'complete', 'fail'] as const) {
+for (const name of ['claim', 'renew', 'settle'] as const) {
   const proto = Ledger.prototype as unknown as Record<
     string,
     (...a: unknown[]) => Promise<unknown>
