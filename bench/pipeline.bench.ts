@@ -339,6 +339,24 @@ function concurrencyOf(
   };
 }
 
+/**
+ * How far apart the starts of each wave of `capacity` requests lie (p5 to p95,
+ * in start order). The spread of the last wave is how long the final answers
+ * trickle in; it grows from the ramp-up and from every cycle's jitter.
+ */
+function waveSpreads(recs: PlatformRequest[], capacity: number): string {
+  const starts = recs.map((r) => r.start).sort((x, y) => x - y);
+  const waves = Math.floor(starts.length / capacity);
+  const spread = (k: number) => {
+    const w = starts.slice(k * capacity, (k + 1) * capacity);
+    return percentile(w, 95) - percentile(w, 5);
+  };
+  const shown = [...new Set([0, 1, 2, Math.floor(waves / 2), waves - 1])].filter(
+    (k) => k >= 0 && k < waves,
+  );
+  return shown.map((k) => `wave ${k + 1} ${spread(k).toFixed(0)} ms`).join(', ');
+}
+
 /** Pairs our request records with the sandbox's own (same arrival order), for prompts. */
 function attachRecords(): void {
   const theirs = sandbox.stats.requests.filter((r) => PLATFORM_ROUTES.has(`${r.method} ${r.path}`));
@@ -698,7 +716,7 @@ function printTrace(stats: TraceStats[], capacity: number, from: number): void {
     'dispatch pass (with picks)',
     'ledger.claim',
     'handle crawler.accept',
-    'call tasks.settle',
+    'call tasks.settleBatch',
   ];
   out(
     `ramp-up, first start after the first submit: ${steps
@@ -911,6 +929,9 @@ try {
       .join(', ')}`,
   );
   out(`in flight per second: ${conc.perStep.map((v) => v.toFixed(0)).join(' ')}`);
+  out(
+    `start spread per wave (p5-p95): ${waveSpreads(platformRequests.slice(reqFrom), apiCapacity)}`,
+  );
   // The ramp-up in finer steps: work starts while the batch is still being submitted.
   const step = 250;
   const ramp = concurrencyOf(
