@@ -8,6 +8,7 @@ import mongoose from 'mongoose';
 import { Ledger, type SettleReport } from '../../../services/tasks/ledger.js';
 import { taskModels } from '../../../services/tasks/models.js';
 import { mongoUrl, uniqueDbName } from '../../helpers/servers.js';
+import { plainResult } from '../../helpers/results.js';
 
 const conn = await mongoose
   .createConnection(mongoUrl(), { dbName: uniqueDbName('ledgersettle') })
@@ -50,19 +51,10 @@ async function seed(taskId: string, attempts: number[]) {
   );
 }
 
-const answer = {
-  answerContent: 'an answer',
-  referenceList: [],
-  citationList: [],
-  reasoningProcess: null,
-  recommendedQuestions: [],
-  mediaContent: [],
-  pageScreenshot: null,
-};
 const done = (id: string, token: string): SettleReport => ({
   subTaskId: id,
   token,
-  result: answer,
+  result: plainResult,
   proxyIp: '127.0.0.9',
   proxyKey: '127.0.0.1:3128',
 });

@@ -6,6 +6,7 @@
  */
 import t from 'tap';
 import { startEmbedded } from '../../helpers/cluster.js';
+import { plainResult } from '../../helpers/results.js';
 import type { SubTasksSettled } from '../../../services/tasks/events.js';
 
 const svc = await startEmbedded(t, { SERVICES: 'api,tasks,users' });
@@ -46,15 +47,6 @@ async function leasedTask(prompts: string[], token: string) {
   return { taskId, ids: docs.map((d) => String(d._id)) };
 }
 
-const result = {
-  answerContent: 'an answer',
-  referenceList: [],
-  citationList: [],
-  reasoningProcess: null,
-  recommendedQuestions: [],
-  mediaContent: [],
-  pageScreenshot: null,
-};
 const settled = () => broadcasts.flatMap((b) => b.settled.map((s) => [s.subTaskId, s.outcome]));
 
 t.beforeEach(() => {
@@ -66,8 +58,8 @@ t.test('a batch: each report answered in order, one broadcast, one finish', asyn
   const { taskId, ids } = await leasedTask(['one', 'two', 'three'], 'tok-1');
   const answer = await svc.broker.call('tasks.settleBatch', {
     reports: [
-      { subTaskId: ids[0], token: 'tok-1', result, proxyIp: null },
-      { subTaskId: ids[1], token: 'an-old-token', result },
+      { subTaskId: ids[0], token: 'tok-1', result: plainResult, proxyIp: null },
+      { subTaskId: ids[1], token: 'an-old-token', result: plainResult },
       {
         subTaskId: ids[2],
         token: 'tok-1',
@@ -95,7 +87,7 @@ t.test('a batch: each report answered in order, one broadcast, one finish', asyn
   });
 
   await svc.broker.call('tasks.settleBatch', {
-    reports: [{ subTaskId: ids[1], token: 'tok-1', result }],
+    reports: [{ subTaskId: ids[1], token: 'tok-1', result: plainResult }],
   });
   t.match(await conn.collection('tasks').findOne({ _id: taskId as never }), {
     status: 'partial_completed',
@@ -108,11 +100,19 @@ t.test('a batch: each report answered in order, one broadcast, one finish', asyn
 t.test('one report at a time, as older crawler nodes send it', async (t) => {
   const { taskId, ids } = await leasedTask(['alone'], 'tok-2');
   t.strictSame(
-    await svc.broker.call('tasks.settle', { subTaskId: ids[0], token: 'tok-2', result }),
+    await svc.broker.call('tasks.settle', {
+      subTaskId: ids[0],
+      token: 'tok-2',
+      result: plainResult,
+    }),
     { accepted: true, outcome: 'completed' },
   );
   t.strictSame(
-    await svc.broker.call('tasks.settle', { subTaskId: ids[0], token: 'tok-2', result }),
+    await svc.broker.call('tasks.settle', {
+      subTaskId: ids[0],
+      token: 'tok-2',
+      result: plainResult,
+    }),
     { accepted: false },
     'a repeat is dropped',
   );
@@ -124,7 +124,7 @@ t.test('malformed reports are refused whole, before anything is written', async 
   const { taskId, ids } = await leasedTask(['kept'], 'tok-3');
   await t.rejects(
     svc.broker.call('tasks.settleBatch', {
-      reports: [{ subTaskId: ids[0], token: 'tok-3', result }, { subTaskId: 42 }],
+      reports: [{ subTaskId: ids[0], token: 'tok-3', result: plainResult }, { subTaskId: 42 }],
     }),
     { name: 'ValidationError' },
   );
