@@ -8,11 +8,19 @@ import { PlatformError, type ApiContext, type Job, type PlatformSettings } from 
 import { classify, timeoutError, vendorError } from './errors.js';
 import { SseParser, type SseEvent } from './sse.js';
 
+/** Each deadline's timeout signal, alive as long as the signal built from it. */
+const deadlineSources = new WeakMap<AbortSignal, AbortSignal>();
+
 /** The job's signal, ended also by `settings.timeoutMs` when that is set. */
 export function deadlineSignal(job: Job, settings: PlatformSettings): AbortSignal {
-  return settings.timeoutMs > 0
-    ? AbortSignal.any([job.signal, AbortSignal.timeout(settings.timeoutMs)])
-    : job.signal;
+  if (settings.timeoutMs <= 0) return job.signal;
+  const timeout = AbortSignal.timeout(settings.timeoutMs);
+  const signal = AbortSignal.any([job.signal, timeout]);
+  // Node 20's AbortSignal.any holds its sources weakly, and nothing else holds
+  // a timeout signal: a garbage collection could drop it before it fired, and
+  // the deadline never came (nodejs/node#57736). The combined signal keeps it.
+  deadlineSources.set(signal, timeout);
+  return signal;
 }
 
 /** A transport error's message with its cause (undici puts the socket error there). */
