@@ -6,6 +6,7 @@
  */
 import type { Clock } from '../shared/clock.js';
 import type { Channel } from '../shared/platforms.js';
+import { groupBy } from '../shared/group-by.js';
 import { FairQueue, type QueueItem } from './fair-queue.js';
 import { newLease } from './lease.js';
 import { capableNodes, pickNode, type CrawlerNode } from './nodes.js';
@@ -185,14 +186,14 @@ export class Dispatcher {
     // One claim and one send per node: a pass after a burst of results or a
     // new batch picks dozens at once. Slots are already reserved, so the next
     // pass need not wait for these claims.
-    const byNode = new Map<string, QueueItem[]>();
-    for (const p of picks) {
-      const list = byNode.get(p.node);
-      if (list) list.push(p.item);
-      else byNode.set(p.node, [p.item]);
-    }
     this.pending = Promise.all(
-      [...byNode].map(([node, items]) => this.leaseBatch(items, node, now)),
+      [...groupBy(picks, (p) => p.node)].map(([node, group]) =>
+        this.leaseBatch(
+          group.map((p) => p.item),
+          node,
+          now,
+        ),
+      ),
     ).then((sent) => sent.reduce((a, b) => a + b, 0));
     return picks.length;
   }

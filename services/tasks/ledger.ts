@@ -8,6 +8,7 @@ import type { Clock } from '../shared/clock.js';
 import type { Config } from '../shared/config.js';
 import { backoffDelay } from '../scheduler/backoff.js';
 import { ClaimBookkeeping } from './claim-bookkeeping.js';
+import { groupBy } from '../shared/group-by.js';
 import type { Answer } from '../../crawler/platforms/types.js';
 import type { SubTaskDoc, TaskDoc, TaskModels, TaskStatus } from './models.js';
 import {
@@ -60,8 +61,8 @@ export interface SettleReport {
   proxyKey?: string | null;
 }
 
-/** A sub task that became final (its counters still to add), or went back for a retry. */
-type Moved = { doc: Identity; status: FinalSubTaskStatus } | Settled | undefined;
+/** A sub task that ended (its task's counters to add), as `settle` records it. */
+type FinalSettled = Settled & { outcome: FinalSubTaskStatus };
 
 const UNFINISHED: TaskStatus[] = ['pending', 'processing'];
 /**
@@ -167,32 +168,29 @@ export class Ledger {
    * guarded by their tokens; their tasks' counters once per task.
    */
   async settle(reports: SettleReport[]): Promise<(Settled | undefined)[]> {
-    const moved = await Promise.all(
+    const settled = await Promise.all(
       reports.map((r) => (r.result ? this.recordAnswer(r, r.result) : this.recordFailure(r))),
     );
-    const finals = moved.flatMap((m) => (m && 'status' in m ? [m] : []));
-    const settled = new Map<string, Settled>();
+    const finals = settled.filter(
+      (s): s is FinalSettled => s !== undefined && s.outcome !== 'retry',
+    );
     await Promise.all(
-      [...groupBy(finals, (f) => f.doc.taskId)].map(async ([taskId, group]) => {
+      [...groupBy(finals, (s) => s.taskId)].map(async ([taskId, group]) => {
         const finished = await this.countFinals(
           taskId,
-          group.map((f) => f.status),
+          group.map((s) => s.outcome),
         );
-        group.forEach((f, i) => {
-          // The finish goes with one of them, so it is announced once.
-          const last = i === group.length - 1;
-          settled.set(f.doc._id, {
-            ...identity(f.doc),
-            outcome: f.status,
-            ...(last && finished ? { finished } : {}),
-          });
-        });
+        // The finish goes with one of them, so it is announced once.
+        if (finished) group.at(-1)!.finished = finished;
       }),
     );
-    return moved.map((m) => (m && 'status' in m ? settled.get(m.doc._id) : m));
+    return settled;
   }
 
-  private async recordAnswer(r: SettleReport, result: CompletedResult): Promise<Moved> {
+  private async recordAnswer(
+    r: SettleReport,
+    result: CompletedResult,
+  ): Promise<Settled | undefined> {
     const doc = (await this.m.SubTask.collection.findOneAndUpdate(
       { _id: r.subTaskId as never, leaseToken: r.token, status: 'processing' },
       {
@@ -213,10 +211,10 @@ export class Ledger {
       },
       { returnDocument: 'before', projection: IDENTITY },
     )) as Identity | null;
-    return doc ? { doc, status: 'completed' } : undefined;
+    return doc ? { ...identity(doc), outcome: 'completed' } : undefined;
   }
 
-  private async recordFailure(r: SettleReport): Promise<Moved> {
+  private async recordFailure(r: SettleReport): Promise<Settled | undefined> {
     const failure = r.failure!;
     const guard = { _id: r.subTaskId, leaseToken: r.token, status: 'processing' };
     const current = await this.m.SubTask.findOne(guard).lean<SubTaskDoc>();
@@ -251,7 +249,7 @@ export class Ledger {
       { returnDocument: 'before' },
     ).lean<SubTaskDoc>();
     if (!doc) return undefined;
-    if (decision.kind === 'final') return { doc, status: decision.status };
+    if (decision.kind === 'final') return { ...identity(doc), outcome: decision.status };
     await this.bumpVersion(doc.taskId);
     return { ...identity(doc), outcome: 'retry', notBefore: decision.notBefore };
   }
@@ -364,17 +362,6 @@ export class Ledger {
   private async bumpVersion(taskId: string): Promise<void> {
     await this.m.Task.updateOne({ _id: taskId }, { $inc: { version: 1 } });
   }
-}
-
-function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
 }
 
 function identity(doc: Identity) {
