@@ -32,7 +32,7 @@ export class ReportBatch<T> {
     });
   }
 
-  /** Sends what is gathered now (also when the node stops). */
+  /** Sends what is gathered now, without waiting out the window. */
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;

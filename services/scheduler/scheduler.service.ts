@@ -174,10 +174,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
           })),
         );
         for (const lease of leases) dispatcher.release(lease._id);
-        await announceSettled(
-          this.broker,
-          settled.filter((s) => s !== undefined),
-        );
+        await announceSettled(this.broker, settled);
       },
 
       dispatchSoon() {
@@ -255,9 +252,8 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
           capOf: (platform) => s.platformConcurrency[platform] ?? s.defaultPlatformConcurrency,
           leaseMs: s.leaseMs,
           regionWaitMs: s.regionWaitMs,
-          claim: async (items, nodeId, token, expiresAt) => {
-            return new Set(await ledger.claim(items, nodeId, token, expiresAt));
-          },
+          claim: async (items, nodeId, token, expiresAt) =>
+            new Set(await ledger.claim(items, nodeId, token, expiresAt)),
           send: async (nodeId, leases) => {
             const answer = await this.broker.call<AcceptAnswer, AcceptRequest>(
               'crawler.accept',
@@ -277,7 +273,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
               retryable: false,
               message,
             });
-            if (settled) await announceSettled(this.broker, [settled]);
+            await announceSettled(this.broker, [settled]);
           },
         });
       },

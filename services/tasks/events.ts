@@ -23,15 +23,23 @@ export interface SubTasksSettled {
 
 export type TaskFinished = Finished;
 
-/** One broadcast for all of them, then each task they finished. */
-export async function announceSettled(broker: ServiceBroker, settled: Settled[]): Promise<void> {
-  if (settled.length === 0) return;
+/**
+ * One broadcast for all of them, then each task they finished. Takes what a
+ * ledger call answered: a dropped report (undefined) is skipped.
+ */
+export async function announceSettled(
+  broker: ServiceBroker,
+  settled: (Settled | undefined)[],
+): Promise<void> {
   const list: SubTaskSettled[] = [];
   const finishes: Finished[] = [];
-  for (const { finished, ...rest } of settled) {
+  for (const s of settled) {
+    if (!s) continue;
+    const { finished, ...rest } = s;
     list.push(rest);
     if (finished) finishes.push(finished);
   }
+  if (list.length === 0) return;
   await broker.broadcast('subtasks.settled', { settled: list } satisfies SubTasksSettled);
   for (const finished of finishes) await announceFinished(broker, finished);
 }

@@ -198,10 +198,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
     methods: {
       async settleReports(reports: SettleReport[]): Promise<SettleAnswer['results']> {
         const settled = await ledger.settle(reports);
-        await announceSettled(
-          this.broker,
-          settled.filter((s) => s !== undefined),
-        );
+        await announceSettled(this.broker, settled);
         return settled.map((s) =>
           s ? { accepted: true, outcome: s.outcome } : { accepted: false },
         );

@@ -117,6 +117,7 @@ t.test('one report at a time, as older crawler nodes send it', async (t) => {
     'a repeat is dropped',
   );
   t.strictSame(settled(), [[ids[0], 'completed']]);
+  t.equal(broadcasts.length, 1, 'a dropped report is not broadcast');
   t.strictSame(finishes, [taskId]);
 });
 
