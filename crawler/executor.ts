@@ -6,7 +6,7 @@
  * already belongs to someone else.
  */
 import type { Page } from 'playwright';
-import type { LeaseMessage } from '../services/scheduler/dispatcher.js';
+import type { AcceptAnswer, LeaseMessage } from '../services/scheduler/dispatcher.js';
 import { renewalInterval } from '../services/scheduler/lease.js';
 import type { Failure } from '../services/tasks/state.js';
 import { findPlatform } from '../services/shared/platforms.js';
@@ -87,7 +87,7 @@ export class Executor {
     return this.waiting.length;
   }
 
-  accept(lease: LeaseMessage): { accepted: boolean; reason?: string } {
+  accept(lease: LeaseMessage): AcceptAnswer['results'][number] {
     if (this.held.has(heldKey(lease))) return { accepted: true };
     if (this.held.size >= this.d.capacity + this.d.prefetch)
       return {
@@ -101,6 +101,7 @@ export class Executor {
       return {
         accepted: false,
         reason: `no ${lease.channel} driver for ${lease.platform} on this node`,
+        cannotRun: true,
       };
     }
     const port = this.d.proxies.pick(lease.regionCode, lease.avoidProxy ?? null);

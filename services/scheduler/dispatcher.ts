@@ -9,7 +9,7 @@ import type { Channel } from '../shared/platforms.js';
 import { groupBy } from '../shared/group-by.js';
 import { FairQueue, type QueueItem } from './fair-queue.js';
 import { newLease } from './lease.js';
-import { capableNodes, pickNode, type CrawlerNode } from './nodes.js';
+import { capableNodes, pairKey, pickNode, type CrawlerNode, type Placement } from './nodes.js';
 
 /** What a crawler node receives to run one sub task. */
 /** How long a claim or release is trusted over a database snapshot that may predate it. */
@@ -37,9 +37,18 @@ export interface AcceptRequest {
   leases: LeaseMessage[];
 }
 
-/** Per lease, in the order sent: taken, or refused and why. */
+/**
+ * Per lease, in the order sent: taken, or refused and why. `cannotRun` marks
+ * a refusal that will not change by waiting: the node has no driver for the
+ * lease's platform and channel (as opposed to being full for a moment).
+ */
 export interface AcceptAnswer {
-  results: { accepted: boolean; reason?: string }[];
+  results: { accepted: boolean; reason?: string; cannotRun?: boolean }[];
+}
+
+export interface Refusal {
+  reason: string;
+  cannotRun: boolean;
 }
 
 /**
@@ -47,13 +56,20 @@ export interface AcceptAnswer {
  * that does not cover every lease (a node of another version) is an error:
  * none of them counts as taken.
  */
-export function refusalsOf(answer: AcceptAnswer | undefined, sent: number): (string | undefined)[] {
+export function refusalsOf(
+  answer: AcceptAnswer | undefined,
+  sent: number,
+): (Refusal | undefined)[] {
   const results = answer?.results;
   if (!Array.isArray(results) || results.length !== sent)
     throw new Error(
       `answered for ${Array.isArray(results) ? results.length : 0} of ${sent} leases`,
     );
-  return results.map((r) => (r?.accepted === true ? undefined : (r?.reason ?? 'refused')));
+  return results.map((r) =>
+    r?.accepted === true
+      ? undefined
+      : { reason: r?.reason ?? 'refused', cannotRun: r?.cannotRun === true },
+  );
 }
 
 export interface DispatcherDeps {
@@ -62,6 +78,7 @@ export interface DispatcherDeps {
   channelOf: (platform: string) => Channel;
   capOf: (platform: string) => number;
   leaseMs: number;
+  /** How long due work that no live node can place waits before it fails (REGION_WAIT_MS). */
   regionWaitMs: number;
   /**
    * Atomically moves each sub task that is still pending to processing under
@@ -78,10 +95,10 @@ export interface DispatcherDeps {
    * Hands the leases to the node: per lease, undefined when taken, else why it
    * was refused. Throws when the node cannot be reached.
    */
-  send: (nodeId: string, leases: LeaseMessage[]) => Promise<(string | undefined)[]>;
+  send: (nodeId: string, leases: LeaseMessage[]) => Promise<(Refusal | undefined)[]>;
   /** Gives a claimed lease back as a retryable failure (the node never got it). */
   giveBack: (lease: LeaseMessage, message: string) => Promise<void>;
-  /** Fails a pending sub task that cannot be placed (e.g. no node for its region). */
+  /** Fails a pending sub task that cannot be placed (no node runs its pair or serves its region). */
   failPending: (item: QueueItem, message: string) => Promise<void>;
 }
 
@@ -101,6 +118,13 @@ export class Dispatcher {
     { at: number; leased: boolean; node: string; platform: string }
   >();
   private pending: Promise<number> = Promise.resolve(0);
+  /**
+   * Nodes that refused a (platform, channel) pair they advertise (a node of
+   * another build, or one whose driver set changed), until when they are not
+   * offered that pair again. Without this a refused lease would be given
+   * back, placed on the same node and refused again, forever.
+   */
+  private readonly cannotRun = new Map<string, number>();
 
   constructor(private readonly d: DispatcherDeps) {}
 
@@ -173,7 +197,9 @@ export class Dispatcher {
           lastNode: i.lastNode,
         };
         if (this.platformLoad(i.platform) < this.d.capOf(i.platform))
-          chosen = pickNode(nodes, placement, (n) => this.busy(n))?.id;
+          chosen = pickNode(this.willing(nodes, placement, now), placement, (n) =>
+            this.busy(n),
+          )?.id;
         if (chosen === undefined) full.add(pair);
         return chosen !== undefined;
       });
@@ -234,7 +260,7 @@ export class Dispatcher {
     if (messages.length === 0) return 0;
     const refusals = await this.d
       .send(node, messages)
-      .catch((err: Error) => messages.map(() => err.message));
+      .catch((err: Error) => messages.map(() => ({ reason: err.message, cannotRun: false })));
     let taken = 0;
     await Promise.all(
       messages.map(async (message, i) => {
@@ -243,42 +269,74 @@ export class Dispatcher {
           taken += 1;
           return;
         }
+        // Twice the wait: the work it refused must be able to wait out its full
+        // wait without this node counting as able to run it again.
+        if (refusal.cannotRun) {
+          this.cannotRun.set(
+            `${node} ${pairKey(message.platform, message.channel)}`,
+            now + 2 * this.d.regionWaitMs,
+          );
+        }
         this.release(message.subTaskId);
-        await this.d.giveBack(message, `crawler node ${node} did not take the work: ${refusal}`);
+        await this.d.giveBack(
+          message,
+          `crawler node ${node} did not take the work: ${refusal.reason}`,
+        );
       }),
     );
     return taken;
   }
 
+  /** The nodes that can run the placement and have not refused its pair lately. */
+  private willing(nodes: readonly CrawlerNode[], p: Placement, now: number): CrawlerNode[] {
+    const pair = pairKey(p.platform, p.channel);
+    return capableNodes(nodes, p).filter((n) => {
+      const key = `${n.id} ${pair}`;
+      const until = this.cannotRun.get(key);
+      if (until === undefined) return true;
+      if (until > now) return false;
+      this.cannotRun.delete(key);
+      return true;
+    });
+  }
+
   /**
-   * Sub tasks pinned to a region that no live node serves wait up to
-   * `regionWaitMs` from when they became due, then fail naming the region.
+   * Due sub tasks that no live node can place wait up to `regionWaitMs`, then
+   * fail naming what is missing: a node that runs their platform over its
+   * channel, or one that serves their region. While no crawler node is up at
+   * all, work without a region waits as it would for busy nodes (a restart of
+   * every node must not fail the queue).
    */
-  async sweepRegions(): Promise<number> {
+  async sweepUnplaceable(): Promise<number> {
     const now = this.d.clock.now();
     const nodes = this.d.nodes();
-    const expired: QueueItem[] = [];
+    const expired: { item: QueueItem; message: string }[] = [];
     for (const item of this.queue.items()) {
-      if (item.regionCode === null || item.notBefore > now) continue;
+      if (item.notBefore > now) continue;
+      if (item.regionCode === null && nodes.length === 0) continue;
       const placement = {
         platform: item.platform,
         channel: this.d.channelOf(item.platform),
         regionCode: item.regionCode,
         lastNode: null,
       };
-      if (capableNodes(nodes, placement).length > 0) {
+      if (this.willing(nodes, placement, now).length > 0) {
         delete item.waitingSince;
         continue;
       }
       item.waitingSince ??= now;
-      if (now - item.waitingSince >= this.d.regionWaitMs) expired.push(item);
+      if (now - item.waitingSince < this.d.regionWaitMs) continue;
+      const anyRegion = { ...placement, regionCode: null };
+      const waited = `(waited ${Math.round(this.d.regionWaitMs / 1000)} s)`;
+      const message =
+        item.regionCode !== null && this.willing(nodes, anyRegion, now).length > 0
+          ? `no crawler node with an active proxy serves region ${item.regionCode} ${waited}`
+          : `no live crawler node runs ${item.platform} on the ${placement.channel} channel ${waited}`;
+      expired.push({ item, message });
     }
-    for (const item of expired) {
+    for (const { item, message } of expired) {
       this.queue.remove(item.id);
-      await this.d.failPending(
-        item,
-        `no crawler node with an active proxy serves region ${item.regionCode} (waited ${Math.round(this.d.regionWaitMs / 1000)} s)`,
-      );
+      await this.d.failPending(item, message);
     }
     return expired.length;
   }

@@ -21,6 +21,12 @@ export interface CrawlerAdvert {
   proxyPorts?: ProxyPortInfo[];
   channels: Channel[];
   platforms: string[];
+  /**
+   * The (platform, channel) pairs the node has a driver for, as `pairKey`s.
+   * A node of an older version leaves it out: then every platform it lists
+   * counts on every channel it lists.
+   */
+  pairs?: string[];
 }
 
 export interface CrawlerNode extends CrawlerAdvert {
@@ -39,6 +45,14 @@ export function crawlerNodes(
   return nodes;
 }
 
+export const pairKey = (platform: string, channel: Channel): string => `${platform}:${channel}`;
+
+/** Whether the node runs the platform over the channel. */
+export function runsPair(node: CrawlerAdvert, platform: string, channel: Channel): boolean {
+  if (!node.platforms.includes(platform) || !node.channels.includes(channel)) return false;
+  return node.pairs === undefined || node.pairs.includes(pairKey(platform, channel));
+}
+
 /**
  * The platforms live crawler nodes can run on each platform's active channel
  * (a vendor platform is advertised only by nodes holding its credentials);
@@ -51,7 +65,7 @@ export function offeredPlatforms(
   if (nodes.length === 0) return undefined;
   const offered = new Set<string>();
   for (const n of nodes) {
-    for (const p of n.platforms) if (n.channels.includes(channelOf(p))) offered.add(p);
+    for (const p of n.platforms) if (runsPair(n, p, channelOf(p))) offered.add(p);
   }
   return offered;
 }
@@ -67,8 +81,7 @@ export interface Placement {
 export function capableNodes(nodes: readonly CrawlerNode[], p: Placement): CrawlerNode[] {
   return nodes.filter(
     (n) =>
-      n.platforms.includes(p.platform) &&
-      n.channels.includes(p.channel) &&
+      runsPair(n, p.platform, p.channel) &&
       (p.regionCode === null || n.regions.includes(p.regionCode)),
   );
 }

@@ -201,7 +201,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
           );
         every(DISPATCH_EVERY_MS, 'dispatch', () => dispatcher.dispatch());
         every(EXPIRE_EVERY_MS, 'expire', () => this.expireLeases(undefined));
-        every(SWEEP_EVERY_MS, 'sweep', () => dispatcher.sweepRegions());
+        every(SWEEP_EVERY_MS, 'sweep', () => dispatcher.sweepUnplaceable());
         every(RESYNC_EVERY_MS, 'resync', async () => {
           await this.resyncInFlight();
           await this.loadPending();

@@ -124,8 +124,8 @@ export interface Submission {
 export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldProblem[] };
 
 /**
- * `offered`: the platforms live crawler nodes can run; a platform outside it
- * is refused. undefined (no crawler node up yet) accepts every catalogued
+ * `offered`: the platforms live crawler nodes can run over their active
+ * channel; a platform outside it is refused, naming the pair. undefined (no crawler node up yet) accepts every catalogued
  * platform: its sub tasks wait for a node, as they would for a busy one.
  */
 export function checkSubmission(
@@ -141,7 +141,7 @@ export function checkSubmission(
   const errors = [
     ...(parsed.success ? [] : zodProblems(parsed.error)),
     ...unsupportedModes(body, channelChoices),
-    ...unavailable(body, offered),
+    ...unavailable(body, offered, channelChoices),
   ];
   if (!parsed.success || errors.length > 0) return { ok: false, errors };
   const input = parsed.data;
@@ -201,7 +201,11 @@ function unsupportedModes(
   return problems;
 }
 
-function unavailable(body: object, offered: ReadonlySet<string> | undefined): FieldProblem[] {
+function unavailable(
+  body: object,
+  offered: ReadonlySet<string> | undefined,
+  channelChoices: Readonly<Record<string, string>>,
+): FieldProblem[] {
   const platforms = (body as { platforms?: unknown }).platforms;
   if (!offered || !Array.isArray(platforms)) return [];
   const problems: FieldProblem[] = [];
@@ -211,7 +215,7 @@ function unavailable(body: object, offered: ReadonlySet<string> | undefined): Fi
     if (!info || offered.has(info.name)) return;
     problems.push({
       field: `platforms[${i}].platform`,
-      message: `${info.name} is unavailable: no crawler node has credentials for it; available: ${[...offered].sort().join(', ')}`,
+      message: `${info.name} is unavailable on the ${activeChannel(info, channelChoices)} channel: no live crawler node runs it (a vendor's API channel needs its API key on the node); available: ${[...offered].sort().join(', ')}`,
     });
   });
   return problems;

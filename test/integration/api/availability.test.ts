@@ -54,7 +54,46 @@ t.test('with a crawler node: sandboxes and credentialed vendors only', async (t)
     body.errors!.map((e) => e.field),
     ['platforms[1].platform'],
   );
-  t.match(body.errors![0]!.message, /chatgpt is unavailable: no crawler node has credentials/);
+  t.match(
+    body.errors![0]!.message,
+    /^chatgpt is unavailable on the api channel: no live crawler node runs it/,
+  );
+});
+
+t.test('a platform whose chosen channel no node has a driver for is refused', async (t) => {
+  const svc = await startEmbedded(t, {
+    SERVICES: 'all',
+    SANDBOX_URL: sandbox.url,
+    DEEPSEEK_API_KEY: 'sk-test',
+    DEEPSEEK_BASE_URL: 'http://127.0.0.1:9/',
+    PLATFORM_CHANNELS: 'deepseek=web',
+  });
+  const user = await svc.newUser();
+  t.match(await availability(svc, user.token), { deepseek: false, sandbox: true });
+  const before = await svc.client.get(`${M}/task/list?page=1&size=10`, user.token);
+  const res = await svc.client.post(
+    `${M}/task/batch/shared`,
+    {
+      prompts: ['p'],
+      platforms: [
+        { platform: 'sandbox', mode: 'standard' },
+        { platform: 'deepseek', mode: 'reasoning' },
+      ],
+    },
+    user.token,
+  );
+  t.equal(res.status, 400);
+  const body = errorEnvelopeSchema.parse(res.body);
+  t.same(
+    body.errors!.map((e) => e.field),
+    ['platforms[1].platform'],
+  );
+  t.match(
+    body.errors![0]!.message,
+    /^deepseek is unavailable on the web channel: no live crawler node runs it/,
+  );
+  const after = await svc.client.get(`${M}/task/list?page=1&size=10`, user.token);
+  t.same(after.body.data, before.body.data, 'nothing stored');
 });
 
 t.test('without a crawler node availability is unknown and submissions wait', async (t) => {

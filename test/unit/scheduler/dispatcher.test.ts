@@ -4,6 +4,7 @@ import {
   Dispatcher,
   refusalsOf,
   type LeaseMessage,
+  type Refusal,
 } from '../../../services/scheduler/dispatcher.js';
 import type { QueueItem } from '../../../services/scheduler/fair-queue.js';
 import type { CrawlerNode } from '../../../services/scheduler/nodes.js';
@@ -40,7 +41,7 @@ interface Options {
   /** Node ids whose send throws (unreachable). */
   sendThrows?: Record<string, string>;
   /** Sub task ids the node refuses, with the reason. */
-  refuse?: Record<string, string>;
+  refuse?: Record<string, Refusal>;
 }
 
 function harness(o: Options = {}) {
@@ -290,17 +291,65 @@ t.test('a claim that throws fails its whole batch and frees its slots', async (t
 t.test('a lease the node refuses is given back; the rest of its batch runs', async (t) => {
   const { d, calls } = harness({
     nodes: [node('n1', 3)],
-    refuse: { 'T-1': 'no api driver for sandbox on this node' },
+    refuse: { 'T-1': { reason: 'at capacity (3 running, 0 waiting)', cannotRun: false } },
   });
   for (let seq = 0; seq < 3; seq++) d.queue.add(item('T', 1, seq));
   t.equal(await dispatchAll(d), 2);
   t.strictSame(calls.sends, [{ node: 'n1', ids: ['T-0', 'T-1', 'T-2'] }]);
   t.strictSame(
     calls.giveBack.map((g) => [g.lease.subTaskId, g.message]),
-    [['T-1', 'crawler node n1 did not take the work: no api driver for sandbox on this node']],
+    [['T-1', 'crawler node n1 did not take the work: at capacity (3 running, 0 waiting)']],
   );
   t.equal(d.isInFlight('T-1'), false);
   t.equal(d.busy('n1'), 2);
+  d.queue.add(item('U', 1, 0));
+  t.equal(await dispatchAll(d), 1, 'a passing refusal does not keep the node from the pair');
+});
+
+t.test(
+  'a node that cannot run a pair is not offered it again; the work fails after the wait',
+  async (t) => {
+    const { d, clock, calls } = harness({
+      nodes: [node('n1', 3)],
+      channels: { sandbox: 'web' },
+      refuse: { 'T-0': { reason: 'no web driver for sandbox on this node', cannotRun: true } },
+    });
+    d.queue.add(item('T', 1, 0));
+    t.equal(await dispatchAll(d), 0);
+    t.equal(calls.giveBack.length, 1);
+    d.queue.add(item('T', 1, 0));
+    t.equal(await dispatchAll(d), 0, 'not sent to the node that refused the pair');
+    t.equal(calls.sends.length, 1);
+    t.equal(await d.sweepUnplaceable(), 0);
+    clock.time = T0 + REGION_WAIT_MS - 1;
+    t.equal(await d.sweepUnplaceable(), 0);
+    clock.time = T0 + REGION_WAIT_MS;
+    t.equal(await d.sweepUnplaceable(), 1);
+    t.strictSame(
+      calls.failPending[0]!.message,
+      'no live crawler node runs sandbox on the web channel (waited 60 s)',
+    );
+    t.equal(d.queue.size, 0);
+  },
+);
+
+t.test('nodes that advertise pairs are offered only those pairs', async (t) => {
+  const { d, clock, calls } = harness({
+    nodes: [node('n1', 3, { pairs: ['sandbox:api', 'chatgpt:api', 'claude:api'] })],
+    channels: { chatgpt: 'web' },
+  });
+  d.queue.add(item('A', 1, 0, { platform: 'chatgpt' }));
+  d.queue.add(item('B', 1, 0, { platform: 'claude' }));
+  t.equal(await dispatchAll(d), 1);
+  t.strictSame(sentIds(calls), ['B-0']);
+  await d.sweepUnplaceable();
+  clock.time = T0 + REGION_WAIT_MS;
+  t.equal(await d.sweepUnplaceable(), 1);
+  t.equal(calls.failPending[0]!.item.id, 'A-0');
+  t.equal(
+    calls.failPending[0]!.message,
+    'no live crawler node runs chatgpt on the web channel (waited 60 s)',
+  );
 });
 
 t.test('a send that throws gives the lease back and releases the slot', async (t) => {
@@ -413,13 +462,13 @@ t.test('a failed claim of an item already in flight keeps that lease counted', a
   t.equal(d.platformLoad('sandbox'), 1);
 });
 
-t.test('sweepRegions', async (t) => {
+t.test('sweepUnplaceable', async (t) => {
   t.test('fails items of a region no node serves only after regionWaitMs', async (t) => {
     const { d, clock, calls } = harness({ nodes: [node('n1', 2, { regions: ['110000'] })] });
     d.queue.add(item('T', 1, 0, { regionCode: '440000' }));
     d.queue.add(item('T', 1, 1, { regionCode: '110000' }));
     d.queue.add(item('T', 1, 2));
-    t.equal(await d.sweepRegions(), 0);
+    t.equal(await d.sweepUnplaceable(), 0);
     const waiting = [...d.queue.items()].find((i) => i.id === 'T-0')!;
     t.equal(waiting.waitingSince, T0, 'waiting since the first sweep');
     t.equal(
@@ -430,12 +479,12 @@ t.test('sweepRegions', async (t) => {
     t.equal([...d.queue.items()].find((i) => i.id === 'T-2')!.waitingSince, undefined, 'no region');
 
     clock.time = T0 + REGION_WAIT_MS - 1;
-    t.equal(await d.sweepRegions(), 0);
+    t.equal(await d.sweepUnplaceable(), 0);
     t.equal(waiting.waitingSince, T0, 'not reset by later sweeps');
     t.equal(calls.failPending.length, 0);
 
     clock.time = T0 + REGION_WAIT_MS;
-    t.equal(await d.sweepRegions(), 1);
+    t.equal(await d.sweepUnplaceable(), 1);
     t.equal(calls.failPending.length, 1);
     t.equal(calls.failPending[0]!.item.id, 'T-0');
     t.equal(
@@ -444,16 +493,16 @@ t.test('sweepRegions', async (t) => {
     );
     t.equal(d.queue.has('T-0'), false);
     t.equal(d.queue.size, 2);
-    t.equal(await d.sweepRegions(), 0);
+    t.equal(await d.sweepUnplaceable(), 0);
   });
 
   t.test('no nodes at all: regioned items wait, others are untouched', async (t) => {
     const { d, clock, calls } = harness({ nodes: [] });
     d.queue.add(item('T', 1, 0, { regionCode: '110000' }));
     d.queue.add(item('T', 1, 1));
-    await d.sweepRegions();
+    await d.sweepUnplaceable();
     clock.time = T0 + REGION_WAIT_MS;
-    t.equal(await d.sweepRegions(), 1);
+    t.equal(await d.sweepUnplaceable(), 1);
     t.strictSame(
       calls.failPending.map((f) => f.item.id),
       ['T-0'],
@@ -464,15 +513,15 @@ t.test('sweepRegions', async (t) => {
   t.test('items not yet due do not start waiting', async (t) => {
     const { d, clock, calls } = harness({ nodes: [] });
     d.queue.add(item('T', 1, 0, { regionCode: '440000', notBefore: T0 + 10_000 }));
-    t.equal(await d.sweepRegions(), 0);
+    t.equal(await d.sweepUnplaceable(), 0);
     t.equal([...d.queue.items()][0]!.waitingSince, undefined);
     clock.time = T0 + 10_000;
-    t.equal(await d.sweepRegions(), 0);
+    t.equal(await d.sweepUnplaceable(), 0);
     t.equal([...d.queue.items()][0]!.waitingSince, T0 + 10_000, 'waits from when it became due');
     clock.time = T0 + 10_000 + REGION_WAIT_MS - 1;
-    t.equal(await d.sweepRegions(), 0);
+    t.equal(await d.sweepUnplaceable(), 0);
     clock.time = T0 + 10_000 + REGION_WAIT_MS;
-    t.equal(await d.sweepRegions(), 1);
+    t.equal(await d.sweepUnplaceable(), 1);
     t.equal(calls.failPending.length, 1);
   });
 
@@ -480,24 +529,24 @@ t.test('sweepRegions', async (t) => {
     const { d, clock, calls, state } = harness({ nodes: [] });
     d.queue.add(item('T', 1, 0, { regionCode: '440000' }));
     const waiting = [...d.queue.items()][0]!;
-    await d.sweepRegions();
+    await d.sweepUnplaceable();
     t.equal(waiting.waitingSince, T0);
 
     clock.time = T0 + REGION_WAIT_MS / 2;
     state.nodes = [node('gz', 1, { regions: ['440000'] })];
-    t.equal(await d.sweepRegions(), 0);
+    t.equal(await d.sweepUnplaceable(), 0);
     t.equal(waiting.waitingSince, undefined);
     t.equal('waitingSince' in waiting, false);
 
     // The node goes away again: the wait starts over.
     clock.time = T0 + REGION_WAIT_MS;
     state.nodes = [];
-    t.equal(await d.sweepRegions(), 0);
+    t.equal(await d.sweepUnplaceable(), 0);
     t.equal(waiting.waitingSince, T0 + REGION_WAIT_MS);
     clock.time = T0 + 2 * REGION_WAIT_MS - 1;
-    t.equal(await d.sweepRegions(), 0);
+    t.equal(await d.sweepUnplaceable(), 0);
     clock.time = T0 + 2 * REGION_WAIT_MS;
-    t.equal(await d.sweepRegions(), 1);
+    t.equal(await d.sweepUnplaceable(), 1);
     t.equal(calls.failPending.length, 1);
   });
 
@@ -505,9 +554,9 @@ t.test('sweepRegions', async (t) => {
     const { d, clock, calls } = harness({ nodes: [node('gz', 1, { regions: ['440000'] })] });
     d.resetInFlight([{ id: 'busy', node: 'gz', platform: 'sandbox' }]);
     d.queue.add(item('T', 1, 0, { regionCode: '440000' }));
-    await d.sweepRegions();
+    await d.sweepUnplaceable();
     clock.time = T0 + 10 * REGION_WAIT_MS;
-    t.equal(await d.sweepRegions(), 0);
+    t.equal(await d.sweepUnplaceable(), 0);
     t.equal(calls.failPending.length, 0);
   });
 
@@ -519,9 +568,9 @@ t.test('sweepRegions', async (t) => {
     d.queue.add(item('A', 1, 0, { regionCode: '440000', platform: 'claude' }));
     d.queue.add(item('B', 1, 0, { regionCode: '440000', platform: 'chatgpt' }));
     d.queue.add(item('C', 1, 0, { regionCode: '440000', platform: 'sandbox' }));
-    await d.sweepRegions();
+    await d.sweepUnplaceable();
     clock.time = T0 + REGION_WAIT_MS;
-    t.equal(await d.sweepRegions(), 2);
+    t.equal(await d.sweepUnplaceable(), 2);
     t.strictSame(calls.failPending.map((f) => f.item.id).sort(), ['B-0', 'C-0']);
     t.equal(d.queue.has('A-0'), true);
   });
@@ -551,11 +600,17 @@ t.test("refusalsOf reads a node's answer per lease", async (t) => {
           { accepted: true },
           { accepted: false, reason: 'at capacity' },
           { accepted: false },
+          { accepted: false, reason: 'no web driver for x on this node', cannotRun: true },
         ],
       },
-      3,
+      4,
     ),
-    [undefined, 'at capacity', 'refused'],
+    [
+      undefined,
+      { reason: 'at capacity', cannotRun: false },
+      { reason: 'refused', cannotRun: false },
+      { reason: 'no web driver for x on this node', cannotRun: true },
+    ],
   );
   t.throws(() => refusalsOf({ results: [{ accepted: true }] }, 2), {
     message: 'answered for 1 of 2 leases',

@@ -2,7 +2,9 @@ import t from 'tap';
 import {
   capableNodes,
   crawlerNodes,
+  offeredPlatforms,
   pickNode,
+  runsPair,
   type CrawlerNode,
   type Placement,
 } from '../../../services/scheduler/nodes.js';
@@ -150,4 +152,26 @@ t.test('pickNode counts a node prefetch as room beyond its capacity', async (t) 
   t.equal(pickNode(withPrefetch, sandbox(), load({ n1: 4, n3: 2 }))?.id, 'n1', 'one waiting slot');
   t.equal(pickNode(withPrefetch, sandbox(), load({ n1: 5, n3: 2 })), undefined);
   t.equal(pickNode(withPrefetch, sandbox(), load({ n1: 4, n3: 1 }))?.id, 'n3', 'free slots first');
+});
+
+t.test('runsPair: the pairs a node advertises, else its platforms on its channels', async (t) => {
+  const old = advert(1, { channels: ['api', 'web'], platforms: ['a', 'b'] });
+  t.equal(runsPair(old, 'a', 'web'), true, 'a node without pairs: every platform on every channel');
+  t.equal(runsPair(old, 'c', 'api'), false);
+  const paired = { ...old, pairs: ['a:api', 'b:web'] };
+  t.equal(runsPair(paired, 'a', 'api'), true);
+  t.equal(runsPair(paired, 'a', 'web'), false, 'no web driver for a');
+  t.equal(runsPair(paired, 'b', 'web'), true);
+  t.equal(runsPair({ ...paired, channels: ['api'] }, 'b', 'web'), false, 'channel not run');
+});
+
+t.test('offeredPlatforms: by each platform on its active channel', async (t) => {
+  const channelOf = (p: string) => (p === 'a' ? ('web' as const) : ('api' as const));
+  t.equal(offeredPlatforms([], channelOf), undefined, 'unknown while no node is up');
+  const n = (pairs: string[]): CrawlerNode => ({
+    id: 'n',
+    ...advert(1, { channels: ['api', 'web'], platforms: ['a', 'b'], pairs }),
+  });
+  t.strictSame([...offeredPlatforms([n(['a:api', 'b:api'])], channelOf)!], ['b']);
+  t.strictSame([...offeredPlatforms([n(['a:api']), n(['a:web'])], channelOf)!], ['a']);
 });

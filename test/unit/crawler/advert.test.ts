@@ -1,0 +1,23 @@
+import t from 'tap';
+import { crawlerAdvert } from '../../../crawler/advert.js';
+import { loadConfig } from '../../../services/shared/config.js';
+
+t.test('a node advertises the (platform, channel) pairs it has drivers for', async (t) => {
+  const advert = crawlerAdvert(
+    loadConfig({ DEEPSEEK_API_KEY: 'sk-test', CRAWLER_CHANNELS: 'api,web' }),
+  );
+  t.ok(advert.platforms.includes('deepseek'), 'credentialed vendor');
+  t.notOk(advert.platforms.includes('chatgpt'), 'vendor without a key');
+  t.ok(advert.pairs!.includes('deepseek:api'));
+  t.notOk(advert.pairs!.includes('deepseek:web'), 'no web driver for deepseek');
+  t.ok(advert.pairs!.includes('sandbox-web:web'));
+  t.ok(
+    advert.pairs!.every((p) => advert.platforms.includes(p.split(':')[0]!)),
+    'only advertised platforms',
+  );
+  const apiOnly = crawlerAdvert(loadConfig({ CRAWLER_CHANNELS: 'api' }));
+  t.notOk(
+    apiOnly.pairs!.some((p) => p.endsWith(':web')),
+    'no web pairs on a node that does not run the web channel',
+  );
+});
