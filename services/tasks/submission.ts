@@ -125,8 +125,9 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldProb
 
 /**
  * `offered`: the platforms live crawler nodes can run over their active
- * channel; a platform outside it is refused, naming the pair. undefined (no crawler node up yet) accepts every catalogued
- * platform: its sub tasks wait for a node, as they would for a busy one.
+ * channel; a platform outside it is refused, naming the pair. undefined (no
+ * crawler node up yet) accepts every catalogued platform: its sub tasks wait
+ * for a node, as they would for a busy one.
  */
 export function checkSubmission(
   body: unknown,
