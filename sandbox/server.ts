@@ -31,7 +31,7 @@ import { modeOfRequest, promptOfMessages, sandboxModel } from './request.js';
 import { replyFor, Simulation, type Reply, type SimulationKnobs } from './simulation.js';
 import { completionBody, groupPieces, streamPieces, type WireOptions } from './stream.js';
 
-/** `latencyMs` is spread over the stream's writes. */
+/** The simulation's knobs (`latencyMs` spread over the stream's writes), and the server's own. */
 export interface SandboxServerOptions extends SimulationKnobs {
   /** Port to listen on; 0 (default) picks a free one. */
   port?: number;
