@@ -11,7 +11,9 @@
  * also as an OpenAI `url_citation` annotation on an annotation-only delta
  * (OpenAI's search models); `related_questions` and `images` (Perplexity);
  * a refusal ends with `finish_reason: "content_filter"` (OpenAI, Kimi); the
- * finish chunk carries `usage` (DeepSeek), then `data: [DONE]`.
+ * finish chunk carries `usage` (DeepSeek), then `data: [DONE]`. One field is
+ * the sandbox's own: `reasoning_summary`, so that a summary other than the
+ * reasoning's first sentence survives the trip.
  *
  * The stream is deliberately awkward, like real vendors: small deltas, a
  * `: keep-alive` comment, some writes cut in the middle of a multi-byte UTF-8
