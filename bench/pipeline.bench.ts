@@ -33,10 +33,7 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import mongoose from 'mongoose';
 import type { ServiceBroker } from 'moleculer';
-import {
-  startSandboxServer,
-  type SandboxRequestRecord,
-} from '../crawler/platforms/sandbox/server.js';
+import { startSandboxServer, type SandboxRequestRecord } from '../sandbox/server.js';
 import { createBroker } from '../services/index.js';
 import { loadConfig } from '../services/shared/config.js';
 import { runProcess, startProcess, type Running } from '../test/helpers/processes.js';

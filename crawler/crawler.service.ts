@@ -17,7 +17,7 @@ import { ScreenshotStore, screenshotPath } from '../services/tasks/screenshots.j
 import { BrowserRunner } from './browser.js';
 import { Executor } from './executor.js';
 import { driverFor } from './platforms/index.js';
-import { startSandboxServer, type SandboxServer } from './platforms/sandbox/server.js';
+import { startSandboxServer, type SandboxServer } from '../sandbox/server.js';
 import { RenderServer } from './render-server.js';
 import { ReportBatch } from './report-batch.js';
 import type { SettleReport } from '../services/tasks/ledger.js';

@@ -4,7 +4,7 @@
  * with the sandbox stand-in run by the test so it can count requests.
  */
 import mongoose from 'mongoose';
-import { startSandboxServer, type SandboxServer } from '../../crawler/platforms/sandbox/server.js';
+import { startSandboxServer, type SandboxServer } from '../../sandbox/server.js';
 import { Client } from './http.js';
 import { runProcess, startProcess, type Running } from './processes.js';
 import { mongoUrl, natsUrl, uniqueDbName } from './servers.js';

@@ -7,9 +7,10 @@
  */
 import { errors, type Page } from 'playwright';
 import { PlatformError, type Answer, type Job, type WebContext, type WebDriver } from '../types.js';
-import { modeFlags } from './answers.js';
-import { checkAnswer, errorForStatus, timeoutError } from './errors.js';
+import { hasReasoning, hasSearch } from '../common/answer.js';
+import { classify, parseRetryAfter, timeoutError } from '../common/errors.js';
 import { buildAnswer, emptyRaw, type RawAnswer } from '../common/raw-answer.js';
+import { checkAnswer } from './errors.js';
 
 /** How long the chat UI may take to appear on the opened page. */
 const UI_WAIT_MS = 10_000;
@@ -130,9 +131,8 @@ async function drive(page: Page, job: Job, ctx: WebContext): Promise<Answer> {
   }
   if (state === 'login') throw loginWall();
 
-  const { reasoning, search } = modeFlags(job.mode);
-  await page.locator('#toggle-reasoning').setChecked(reasoning);
-  await page.locator('#toggle-search').setChecked(search);
+  await page.locator('#toggle-reasoning').setChecked(hasReasoning(job.mode));
+  await page.locator('#toggle-search').setChecked(hasSearch(job.mode));
   await page.locator('#prompt').fill(job.prompt);
   const turn = Number((await page.getAttribute('body', 'data-turn')) ?? '0') || 0;
   await page.locator('#send').click();
@@ -154,11 +154,12 @@ async function drive(page: Page, job: Job, ctx: WebContext): Promise<Answer> {
         true,
       );
     }
-    throw errorForStatus(
+    // The page's own error reply, classified as the vendors' errors are.
+    throw classify('sandbox', {
       status,
-      snap.retryAfter,
-      JSON.stringify({ error: { message: snap.error ?? '' } }),
-    );
+      message: snap.error ?? undefined,
+      retryAfterSeconds: parseRetryAfter(snap.retryAfter),
+    });
   }
   return checkAnswer(buildAnswer(rawFromSnapshot(snap)));
 }

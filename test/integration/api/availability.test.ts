@@ -6,7 +6,7 @@
  * cluster still starting) availability is unknown and submissions wait.
  */
 import t from 'tap';
-import { startSandboxServer } from '../../../crawler/platforms/sandbox/server.js';
+import { startSandboxServer } from '../../../sandbox/server.js';
 import { errorEnvelopeSchema } from '../../../services/api/contract.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 

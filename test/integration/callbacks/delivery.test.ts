@@ -4,7 +4,7 @@
  * deliveries follow a scaled-down schedule.
  */
 import t from 'tap';
-import { startSandboxServer } from '../../../crawler/platforms/sandbox/server.js';
+import { startSandboxServer } from '../../../sandbox/server.js';
 import {
   callbackDeliveryDataSchema,
   callbackSettingsDataSchema,

@@ -4,7 +4,7 @@
  * connecting, for a name as well as a literal address.
  */
 import t from 'tap';
-import { startSandboxServer } from '../../../crawler/platforms/sandbox/server.js';
+import { startSandboxServer } from '../../../sandbox/server.js';
 import { callbacksService } from '../../../services/callbacks/callbacks.service.js';
 import { snapshotCounts, startEmbedded } from '../../helpers/cluster.js';
 import { startReceiver } from '../../helpers/receiver.js';

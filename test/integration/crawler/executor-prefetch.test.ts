@@ -6,7 +6,7 @@
 import t from 'tap';
 import { Executor, type Outcome } from '../../../crawler/executor.js';
 import { driverFor } from '../../../crawler/platforms/index.js';
-import { startSandboxServer } from '../../../crawler/platforms/sandbox/server.js';
+import { startSandboxServer } from '../../../sandbox/server.js';
 import { settingsResolver } from '../../../crawler/settings.js';
 import { ProxyPool } from '../../../crawler/proxy-pool.js';
 import type { BrowserRunner } from '../../../crawler/browser.js';

@@ -4,7 +4,7 @@
  * Every role in one process, the sandbox stand-in run by the test.
  */
 import t from 'tap';
-import { startSandboxServer } from '../../../crawler/platforms/sandbox/server.js';
+import { startSandboxServer } from '../../../sandbox/server.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { FINAL_TASK, until } from '../../helpers/wait.js';
 

@@ -3,7 +3,7 @@
  * 500-sub-task batch, is leased right away instead of waiting behind it.
  */
 import t from 'tap';
-import { startSandboxServer } from '../../../crawler/platforms/sandbox/server.js';
+import { startSandboxServer } from '../../../sandbox/server.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { FINAL_TASK, until } from '../../helpers/wait.js';
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { MODES } from '../../../../../services/shared/platforms.js';
-import { sandboxAnswer } from '../../../../../crawler/platforms/sandbox/answers.js';
+import { sandboxAnswer } from '../../../../../sandbox/answers.js';
 import {
   accumulateCompletion,
   OpenAIStreamAccumulator,
@@ -11,11 +11,7 @@ import {
   emptyRaw,
   summarize,
 } from '../../../../../crawler/platforms/common/raw-answer.js';
-import {
-  annotationsFor,
-  completionBody,
-  streamChunks,
-} from '../../../../../crawler/platforms/sandbox/stream.js';
+import { annotationsFor, completionBody, streamChunks } from '../../../../../sandbox/stream.js';
 
 const O = { id: 'chatcmpl-1', created: 1700000000, model: 'sandbox' };
 const PROMPTS = ['best CRM for startups', '最好的笔记软件是什么', 'a', 'Which 🚀 rocket? [1] (x)'];

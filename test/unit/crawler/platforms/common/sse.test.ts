@@ -6,13 +6,13 @@ import {
   SseParser,
   type SseEvent,
 } from '../../../../../crawler/platforms/common/sse.js';
-import { sandboxAnswer } from '../../../../../crawler/platforms/sandbox/answers.js';
+import { sandboxAnswer } from '../../../../../sandbox/answers.js';
 import {
   concatPieces,
   groupPieces,
   streamChunks,
   streamPieces,
-} from '../../../../../crawler/platforms/sandbox/stream.js';
+} from '../../../../../sandbox/stream.js';
 
 const enc = new TextEncoder();
 const bytes = (s: string) => enc.encode(s);

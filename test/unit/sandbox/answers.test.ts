@@ -1,20 +1,18 @@
 import t from 'tap';
 import fc from 'fast-check';
-import { MODES } from '../../../../../services/shared/platforms.js';
+import { MODES } from '../../../services/shared/platforms.js';
 import {
   brandsFor,
   hashString,
-  isRefusal,
   modeFlags,
   modeFromFlags,
   mulberry32,
-  REFUSAL_TEXT,
   sandboxAnswer,
   stripDirectives,
   topicOf,
-} from '../../../../../crawler/platforms/sandbox/answers.js';
-import { parseDirectives } from '../../../../../crawler/platforms/sandbox/directives.js';
-import type { Answer } from '../../../../../crawler/platforms/types.js';
+} from '../../../sandbox/answers.js';
+import { parseDirectives } from '../../../sandbox/directives.js';
+import type { Answer } from '../../../crawler/platforms/types.js';
 
 /** The properties every sandbox answer has; returns the failures. */
 function check(a: Answer, mode: (typeof MODES)[number]): string[] {
@@ -125,14 +123,6 @@ t.test('parseDirectives', async (t) => {
   t.same(parseDirectives('#fail:404'), {}, 'unknown kinds are ignored');
   for (const kind of ['503', '401', 'empty', 'refuse'])
     t.same(parseDirectives(`#fail:${kind}`), { fail: { kind } });
-});
-
-t.test('refusals', async (t) => {
-  t.ok(isRefusal(REFUSAL_TEXT));
-  t.ok(isRefusal("I'm sorry, I cannot help with that request."));
-  t.ok(isRefusal('I’m unable to assist with this.'));
-  t.notOk(isRefusal('I can help with that: here is how.'));
-  t.notOk(isRefusal(sandboxAnswer('x', 'standard').answerContent));
 });
 
 t.test('helpers', async (t) => {

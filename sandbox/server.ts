@@ -1,7 +1,9 @@
 /**
  * The sandbox platform's local server (node:http, loopback by default): an
- * OpenAI-compatible API stand-in and a consumer chat site, both answering
- * with `sandboxAnswer(prompt, mode)`.
+ * OpenAI Chat Completions stand-in (the wire format is in stream.ts and
+ * request.ts) and a consumer chat site, both answering with
+ * `sandboxAnswer(prompt, mode)`. A fixture, not a driver: the crawler's
+ * `sandbox` drivers talk to it over HTTP like to any vendor.
  *
  * Routes:
  * - `POST /v1/chat/completions` (Bearer auth, any non-empty key), streaming or not.
@@ -19,20 +21,22 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Mode } from '../../../services/shared/platforms.js';
-import type { Answer } from '../types.js';
-import { modeFlags, modeFromFlags, mulberry32, REFUSAL_TEXT, sandboxAnswer } from './answers.js';
-import { parseDirectives, type FailKind } from './directives.js';
-import { completionBody, groupPieces, streamPieces } from './stream.js';
+import type { Mode } from '../services/shared/platforms.js';
+import { modeFromFlags } from './answers.js';
+import type { FailKind } from './directives.js';
+import { FAILURE_REPLIES, INVALID_KEY, LOGIN_REQUIRED, openAiError } from './errors.js';
+import { HttpError, numberHeader, parseJson, readBody, sendHtml, sendJson, sleep } from './http.js';
 import { chatPageHtml, loginPageHtml } from './page.js';
+import { modeOfRequest, promptOfMessages, sandboxModel } from './request.js';
+import { replyFor, Simulation, type Reply, type SimulationKnobs } from './simulation.js';
+import { completionBody, groupPieces, streamPieces, type WireOptions } from './stream.js';
 
-export interface SandboxServerOptions {
+/** The simulation's knobs (`latencyMs` spread over the stream's writes), and the server's own. */
+export interface SandboxServerOptions extends SimulationKnobs {
   /** Port to listen on; 0 (default) picks a free one. */
   port?: number;
   /** Address to bind; default 127.0.0.1. */
   host?: string;
-  /** Total answer time in ms, spread over the stream's writes (default 0). */
-  latencyMs?: number;
   /**
    * Send each answer stream in at most this many writes (0, the default: one
    * write per piece, about a hundred). The bytes are the same either way; the
@@ -40,10 +44,6 @@ export interface SandboxServerOptions {
    * a real platform spends on its own machines, leaves the cores to the pipeline.
    */
   streamWrites?: number;
-  /** Share of chat requests (0..1) that fail with 500, 503 or 429 (default 0). */
-  failureRate?: number;
-  /** Seed of the PRNG behind failureRate (default 1). */
-  seed?: number;
   /** Serve the login wall instead of the chat page at `GET /` (an expired session). */
   loginWall?: boolean;
 }
@@ -81,208 +81,28 @@ export interface SandboxServer {
   close(): Promise<void>;
 }
 
-const MODEL_MODES: Record<string, Mode> = {
-  'sandbox-standard': 'standard',
-  'sandbox-reasoning': 'reasoning',
-  'sandbox-search': 'search',
-  'sandbox-reasoning-search': 'reasoning_search',
-};
-
-/** The mode an API request asks for: the model name, then explicit flags. */
-export function modeOfRequest(body: {
-  model?: unknown;
-  reasoning?: unknown;
-  web_search?: unknown;
-}): Mode {
-  const base = typeof body.model === 'string' ? MODEL_MODES[body.model] : undefined;
-  let { reasoning, search } = modeFlags(base ?? 'standard');
-  if (typeof body.reasoning === 'boolean') reasoning = body.reasoning;
-  if (typeof body.web_search === 'boolean') search = body.web_search;
-  return modeFromFlags(reasoning, search);
-}
-
-/** The text of the last user message (string content or text parts). */
-export function promptOfMessages(messages: unknown): string | undefined {
-  if (!Array.isArray(messages)) return undefined;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i] as { role?: unknown; content?: unknown } | null;
-    if (!m || m.role !== 'user') continue;
-    if (typeof m.content === 'string') return m.content;
-    if (Array.isArray(m.content)) {
-      return m.content
-        .map((p: { type?: unknown; text?: unknown }) =>
-          p && p.type === 'text' && typeof p.text === 'string' ? p.text : '',
-        )
-        .join('');
-    }
-  }
-  return undefined;
-}
-
-function openAiError(message: string, type: string, code: string | null) {
-  return { error: { message, type, param: null, code } };
-}
-
-const FAILURE_BODIES: Record<'429' | '500' | '503', [number, ReturnType<typeof openAiError>]> = {
-  '429': [
-    429,
-    openAiError(
-      'Rate limit reached for requests. Please try again in 1s.',
-      'requests',
-      'rate_limit_exceeded',
-    ),
-  ],
-  '500': [
-    500,
-    openAiError('The server had an error while processing your request.', 'server_error', null),
-  ],
-  '503': [
-    503,
-    openAiError(
-      'The engine is currently overloaded, please try again later.',
-      'server_error',
-      null,
-    ),
-  ],
-};
-
-const INVALID_KEY = openAiError(
-  'Incorrect API key provided. You can find your API key in your account settings.',
-  'invalid_request_error',
-  'invalid_api_key',
-);
-
-const MAX_BODY = 1 << 20;
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-  ) {
-    super(`HTTP ${status}`);
-  }
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        reject(
-          new HttpError(413, openAiError('Request body too large.', 'invalid_request_error', null)),
-        );
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseJson(text: string): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(text);
-    if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
-  } catch {
-    // fall through
-  }
-  throw new HttpError(
-    400,
-    openAiError('We could not parse the JSON body of your request.', 'invalid_request_error', null),
-  );
-}
-
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
-
-function sendHtml(res: ServerResponse, html: string) {
-  res.writeHead(200, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': Buffer.byteLength(html),
-    'cache-control': 'no-store',
-  });
-  res.end(html);
-}
-
-const sleep = (ms: number) =>
-  new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
-
-function numberHeader(req: IncomingMessage, name: string): number | undefined {
-  const v = req.headers[name];
-  if (typeof v !== 'string' || v.trim() === '') return undefined;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : undefined;
-}
-
 export async function startSandboxServer(
   options: SandboxServerOptions = {},
 ): Promise<SandboxServer> {
   const host = options.host ?? '127.0.0.1';
-  const rnd = mulberry32(options.seed ?? 1);
-  const attempts = new Map<string, number>();
+  const simulation = new Simulation(options);
   const requests: SandboxRequestRecord[] = [];
   let sequence = 0;
 
-  /** The failure to simulate for this chat request, if any. */
-  function decideFailure(prompt: string, mode: Mode, req: IncomingMessage): FailKind | undefined {
-    const { fail } = parseDirectives(prompt);
-    if (fail) {
-      if (fail.times === undefined) return fail.kind;
-      const key = `${mode}\u0000${prompt}`;
-      const n = (attempts.get(key) ?? 0) + 1;
-      attempts.set(key, n);
-      return n <= fail.times ? fail.kind : undefined;
-    }
-    const rate = numberHeader(req, 'x-sandbox-failure-rate') ?? options.failureRate ?? 0;
-    if (rate <= 0) return undefined;
-    // Two draws per request whatever the outcome, so the sequence depends only on the order.
-    const hit = rnd() < rate;
-    const kind = (['500', '503', '429'] as const)[Math.floor(rnd() * 3)]!;
-    return hit ? kind : undefined;
-  }
+  const wire = (model: string, finishReason: Reply['finishReason']): WireOptions => ({
+    id: `chatcmpl-sandbox-${++sequence}`,
+    created: Math.floor(Date.now() / 1000),
+    model,
+    finishReason,
+  });
 
-  function latencyOf(prompt: string, req: IncomingMessage): number {
-    return Math.max(
-      0,
-      parseDirectives(prompt).latencyMs ??
-        numberHeader(req, 'x-sandbox-latency-ms') ??
-        options.latencyMs ??
-        0,
-    );
-  }
-
-  function answerFor(prompt: string, mode: Mode, failure: FailKind | undefined): Answer {
-    const empty: Answer = {
-      answerContent: '',
-      referenceList: [],
-      citationList: [],
-      reasoningProcess: null,
-      recommendedQuestions: [],
-      mediaContent: [],
-    };
-    if (failure === 'empty') return empty;
-    if (failure === 'refuse') return { ...empty, answerContent: REFUSAL_TEXT };
-    return sandboxAnswer(prompt, mode);
-  }
+  const failureFor = (prompt: string, mode: Mode, req: IncomingMessage) =>
+    simulation.failureFor(prompt, mode, numberHeader(req, 'x-sandbox-failure-rate'));
+  const latencyFor = (prompt: string, req: IncomingMessage) =>
+    simulation.latencyFor(prompt, numberHeader(req, 'x-sandbox-latency-ms'));
 
   /** Streams an answer; resolves when done or when the client went away. */
-  async function stream(res: ServerResponse, answer: Answer, model: string, latencyMs: number) {
+  async function stream(res: ServerResponse, reply: Reply, model: string, latencyMs: number) {
     let closed = false;
     res.on('close', () => (closed = true));
     res.writeHead(200, {
@@ -293,11 +113,7 @@ export async function startSandboxServer(
     });
     res.flushHeaders();
     const pieces = groupPieces(
-      streamPieces(answer, {
-        id: `chatcmpl-sandbox-${++sequence}`,
-        created: Math.floor(Date.now() / 1000),
-        model,
-      }),
+      streamPieces(reply.answer, wire(model, reply.finishReason)),
       options.streamWrites ?? 0,
     );
     // Piece i goes out at start + latency * (i + 1) / n: the whole answer takes latencyMs.
@@ -343,28 +159,17 @@ export async function startSandboxServer(
         ),
       );
     }
-    const failure = decideFailure(prompt, mode, req);
+    const failure = failureFor(prompt, mode, req);
     if (answerFailure(failure, req, res, rec, INVALID_KEY)) return;
-    const answer = answerFor(prompt, mode, failure);
-    const model =
-      typeof body.model === 'string' && body.model
-        ? body.model
-        : `sandbox-${mode.replace('_', '-')}`;
-    const latency = latencyOf(prompt, req);
+    const reply = replyFor(prompt, mode, failure);
+    const model = typeof body.model === 'string' && body.model ? body.model : sandboxModel(mode);
+    const latency = latencyFor(prompt, req);
     rec.status = 200;
     if (body.stream === true) {
-      await stream(res, answer, model, latency);
+      await stream(res, reply, model, latency);
     } else {
       await sleep(latency);
-      sendJson(
-        res,
-        200,
-        completionBody(answer, {
-          id: `chatcmpl-sandbox-${++sequence}`,
-          created: Math.floor(Date.now() / 1000),
-          model,
-        }),
-      );
+      sendJson(res, 200, completionBody(reply.answer, wire(model, reply.finishReason)));
     }
   }
 
@@ -387,7 +192,7 @@ export async function startSandboxServer(
       case '429':
       case '500':
       case '503': {
-        const [status, errorBody] = FAILURE_BODIES[failure];
+        const [status, errorBody] = FAILURE_REPLIES[failure];
         rec.status = status;
         sendJson(res, status, errorBody, failure === '429' ? { 'retry-after': '1' } : {});
         return true;
@@ -412,18 +217,10 @@ export async function startSandboxServer(
         error: { message: 'Type a message first.', code: 'empty_prompt' },
       });
     }
-    const failure = decideFailure(prompt, mode, req);
-    const loginRequired = {
-      error: { message: 'Your session has expired. Log in again.', code: 'login_required' },
-    };
-    if (answerFailure(failure, req, res, rec, loginRequired)) return;
+    const failure = failureFor(prompt, mode, req);
+    if (answerFailure(failure, req, res, rec, LOGIN_REQUIRED)) return;
     rec.status = 200;
-    await stream(
-      res,
-      answerFor(prompt, mode, failure),
-      `sandbox-${mode.replace('_', '-')}`,
-      latencyOf(prompt, req),
-    );
+    await stream(res, replyFor(prompt, mode, failure), sandboxModel(mode), latencyFor(prompt, req));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -500,7 +297,7 @@ export async function startSandboxServer(
     },
     reset() {
       requests.length = 0;
-      attempts.clear();
+      simulation.reset();
     },
     close() {
       return new Promise<void>((resolve) => {

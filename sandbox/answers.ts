@@ -7,8 +7,8 @@
  * latency directives (`#fail:…`, `#latency:…`) are stripped before the answer is
  * derived, so `best CRM #fail:500x2` answers like `best CRM` once it succeeds.
  */
-import type { Mode } from '../../../services/shared/platforms.js';
-import type { Answer, Media, Reference } from '../types.js';
+import type { Mode } from '../services/shared/platforms.js';
+import type { Answer, Media, Reference } from '../crawler/platforms/types.js';
 
 export interface SandboxBrand {
   name: string;
@@ -55,13 +55,6 @@ const PRICES = ['$', '$$', '$$$'];
 
 /** The refusal the sandbox gives for `#fail:refuse`. */
 export const REFUSAL_TEXT = "I can't help with that.";
-
-/** Whether an answer text is a refusal rather than an answer. */
-export function isRefusal(text: string): boolean {
-  return /^\s*(?:I(?:'|’)m sorry[,.!]?\s*)?I(?: can(?:'|’)t| cannot| can not| won(?:'|’)t| am unable to|(?:'|’)m unable to) (?:help|assist)\b/i.test(
-    text,
-  );
-}
 
 /** 32-bit FNV-1a over the UTF-8 bytes of `s`. */
 export function hashString(s: string): number {

@@ -1,21 +1,33 @@
 /**
- * The sandbox's wire format, pure: an Answer as an OpenAI-compatible
+ * The sandbox's wire format, pure: an Answer as an OpenAI Chat Completions
  * non-streaming completion, or as the byte pieces of an SSE stream that the
  * server writes one by one (the chat page reads the same stream).
  *
- * The stream is deliberately awkward, like real vendors: small content deltas,
- * reasoning first, a `: keep-alive` comment, some writes cut in the middle of a
- * multi-byte UTF-8 character or between the two newlines that end an event,
- * two events in one write, one annotation-only delta, the sources, related
- * questions and images on a late chunk of their own, then `finish_reason:
- * "stop"` and `data: [DONE]`.
+ * Each part is one vendor's documented shape (see /work/shared/platforms.md):
+ * `reasoning_content` deltas with `content: null` first (DeepSeek), then
+ * `content` deltas; the sources as a top-level `search_results[]` with
+ * `index`, `title`, `url` (Qianfan; `site_name` and `icon` as DashScope names
+ * them), cited with `[n]` markers (Perplexity, DashScope), and each cited span
+ * also as an OpenAI `url_citation` annotation on an annotation-only delta
+ * (OpenAI's search models); `related_questions` and `images` (Perplexity);
+ * a refusal ends with `finish_reason: "content_filter"` (OpenAI, Kimi); the
+ * finish chunk carries `usage` (DeepSeek), then `data: [DONE]`. One field is
+ * the sandbox's own: `reasoning_summary`, so that a summary other than the
+ * reasoning's first sentence survives the trip.
+ *
+ * The stream is deliberately awkward, like real vendors: small deltas, a
+ * `: keep-alive` comment, some writes cut in the middle of a multi-byte UTF-8
+ * character or between the two newlines that end an event, and the finish
+ * chunk and the sentinel in one write.
  */
-import type { Answer } from '../types.js';
+import type { Answer } from '../crawler/platforms/types.js';
 
 export interface WireOptions {
   id: string;
   created: number;
   model: string;
+  /** `stop` (the default), or `content_filter` for a refusal. */
+  finishReason?: 'stop' | 'content_filter';
 }
 
 export interface UrlCitation {
@@ -74,25 +86,33 @@ export function extrasFor(answer: Answer): Record<string, unknown> {
   return extras;
 }
 
+/** Token counts as vendors report them, estimated at four characters a token. */
+export function usageFor(answer: Answer): Record<string, unknown> {
+  const tokens = (text: string) => Math.ceil(Array.from(text).length / 4);
+  const reasoningTokens = tokens(answer.reasoningProcess?.content ?? '');
+  const completionTokens = tokens(answer.answerContent) + reasoningTokens;
+  return {
+    prompt_tokens: 12,
+    completion_tokens: completionTokens,
+    total_tokens: 12 + completionTokens,
+    completion_tokens_details: { reasoning_tokens: reasoningTokens },
+  };
+}
+
 /** The non-streaming `chat.completion` body for an answer. */
 export function completionBody(answer: Answer, o: WireOptions): Record<string, unknown> {
   const message: Record<string, unknown> = { role: 'assistant', content: answer.answerContent };
   if (answer.reasoningProcess) message.reasoning_content = answer.reasoningProcess.content;
   const annotations = annotationsFor(answer);
   if (annotations.length > 0) message.annotations = annotations;
-  const completionTokens = Math.ceil(Array.from(answer.answerContent).length / 4);
   return {
     id: o.id,
     object: 'chat.completion',
     created: o.created,
     model: o.model,
-    choices: [{ index: 0, message, finish_reason: 'stop', logprobs: null }],
+    choices: [{ index: 0, message, finish_reason: o.finishReason ?? 'stop', logprobs: null }],
     ...extrasFor(answer),
-    usage: {
-      prompt_tokens: 12,
-      completion_tokens: completionTokens,
-      total_tokens: 12 + completionTokens,
-    },
+    usage: usageFor(answer),
   };
 }
 
@@ -124,7 +144,7 @@ export function streamChunks(answer: Answer, o: WireOptions): Record<string, unk
   const chunks: Record<string, unknown>[] = [chunk({ role: 'assistant', content: '' })];
   if (answer.reasoningProcess) {
     for (const piece of splitText(answer.reasoningProcess.content, 1)) {
-      chunks.push(chunk({ reasoning_content: piece }));
+      chunks.push(chunk({ reasoning_content: piece, content: null }));
     }
   }
   for (const piece of splitText(answer.answerContent, 2)) chunks.push(chunk({ content: piece }));
@@ -132,7 +152,7 @@ export function streamChunks(answer: Answer, o: WireOptions): Record<string, unk
   if (annotations.length > 0) chunks.push(chunk({ annotations }));
   const extras = extrasFor(answer);
   if (Object.keys(extras).length > 0) chunks.push(chunk({}, null, extras));
-  chunks.push(chunk({}, 'stop'));
+  chunks.push(chunk({}, o.finishReason ?? 'stop', { usage: usageFor(answer) }));
   return chunks;
 }
 
