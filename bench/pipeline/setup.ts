@@ -59,6 +59,10 @@ export async function startCluster(
   const crawlers = Array.from({ length: o.nodes }, (_, i) =>
     cluster.start(`crawler${i + 1}`, crawlerEnv),
   );
+  // The operator CLI runs its own users service on the database: no need to wait for the nodes.
+  const apiKey = createUser(cluster);
+  // Awaited below; a start that fails first must not leave it an unhandled rejection.
+  apiKey.catch(() => undefined);
   const base = await cluster.ready(front);
   if (!base) throw new Error('the api node announced no URL');
   await Promise.all([scheduler, ...crawlers].map((n) => cluster.ready(n)));
@@ -70,7 +74,7 @@ export async function startCluster(
     cluster.nodes.map((n) => n.nodeId),
   );
   await checkLeader(db, scheduler);
-  const token = await accessToken(cluster, base);
+  const token = await accessToken(base, await apiKey);
   // Let every node's registry settle (the scheduler sees the crawler nodes' metadata).
   await sleep(1000);
   return { probe, base, token, scheduler, crawlers, env };
@@ -82,14 +86,17 @@ async function checkLeader(db: mongoose.Connection, scheduler: Node): Promise<vo
   if (lock?.owner !== scheduler.nodeId) throw new Error(`no active scheduler: ${String(lock)}`);
 }
 
-async function accessToken(cluster: Cluster, base: string): Promise<string> {
+async function createUser(cluster: Cluster): Promise<string> {
   const created = await runProcess(
     'bin/admin.ts',
     ['create-user', '--name', 'bench', '--json'],
     cluster.env,
   );
   if (created.code !== 0) throw new Error(`create-user failed: ${created.output}`);
-  const { apiKey } = JSON.parse(created.output.trim()) as { apiKey: string };
+  return (JSON.parse(created.output.trim()) as { apiKey: string }).apiKey;
+}
+
+async function accessToken(base: string, apiKey: string): Promise<string> {
   for (let i = 0; i < 100; i++) {
     const r = await request(base, 'POST', '/api/business/auth/token', undefined, { apiKey });
     if (r.status === 200) return r.body.data.accessToken as string;
