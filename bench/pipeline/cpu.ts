@@ -1,7 +1,7 @@
 /** CPU of the cluster's nodes, the database servers and this process between two moments. */
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { cpuShares, type CpuSnapshot } from './figures.js';
+import { cpuShares, type CpuSnapshot } from './resources.js';
 import type { Node } from './cluster.js';
 import { CLK_TCK, isAlive, machineTicks, treeTicks } from './procfs.js';
 

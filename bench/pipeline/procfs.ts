@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Memory } from './figures.js';
+import type { Memory } from './resources.js';
 
 export const CLK_TCK = (() => {
   try {

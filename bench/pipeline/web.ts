@@ -10,15 +10,8 @@ import type { ServiceBroker } from 'moleculer';
 import { percentile } from '../common.js';
 import type { Cluster, Node } from './cluster.js';
 import { cpuReport, cpuSnapshot } from './cpu.js';
-import {
-  concurrencyOf,
-  loadedMemory,
-  mean,
-  perPage,
-  sumMemory,
-  type Interval,
-  type Memory,
-} from './figures.js';
+import { concurrencyOf, mean, type Interval } from './figures.js';
+import { loadedMemory, perPage, sumMemory, type Memory } from './resources.js';
 import { runPhase, type PhaseResult } from './load.js';
 import type { PipelineOptions } from './options.js';
 import { treeMemory } from './procfs.js';
