@@ -15,6 +15,7 @@ import {
   waveSpreads,
   type Interval,
 } from './figures.js';
+import { dist, fmtCounts, outcomeLine, s } from './format.js';
 import { PROMPTS_PER_TASK, type PhaseResult } from './load.js';
 import type { PipelineOptions } from './options.js';
 
@@ -37,16 +38,6 @@ export interface ApiMeasurements {
   cpu: string;
   nodeName: (nodeId: string) => string;
 }
-
-export const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-export const dist = (v: readonly number[]) =>
-  `p50 ${percentile(v, 50).toFixed(0)} ms, p90 ${percentile(v, 90).toFixed(0)} ms, max ${(v[v.length - 1] ?? NaN).toFixed(0)} ms`;
-export const fmtCounts = (c: Record<string, number>) =>
-  Object.entries(c)
-    .map(([k, v]) => `${k} ${v}`)
-    .join(', ') || 'none';
-export const outcomeLine = (p: PhaseResult) =>
-  `retried sub tasks ${p.retried}${p.errors.length ? `; errors: ${p.errors.join(' | ')}` : ''}`;
 
 export function apiReport(m: ApiMeasurements): string[] {
   const { options: o, phase: a, requests } = m;

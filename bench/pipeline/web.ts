@@ -15,7 +15,7 @@ import { loadedMemory, perPage, sumMemory, type Memory } from './resources.js';
 import { runPhase, type PhaseResult } from './load.js';
 import type { PipelineOptions } from './options.js';
 import { treeMemory } from './procfs.js';
-import { fmtCounts, outcomeLine, s } from './report-api.js';
+import { fmtCounts, outcomeLine, s } from './format.js';
 
 const now = () => performance.timeOrigin + performance.now();
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MiB`;
