@@ -4,8 +4,13 @@
 export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** A numeric knob from the environment (blank = default), at least `min`. */
-export function envInt(name: string, def: number, min: number): number {
-  const raw = process.env[name];
+export function envInt(
+  name: string,
+  def: number,
+  min: number,
+  env: NodeJS.ProcessEnv = process.env,
+): number {
+  const raw = env[name];
   if (raw === undefined || raw.trim() === '') return def;
   const n = Number(raw);
   if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number >= ${min}`);

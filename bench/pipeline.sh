@@ -6,7 +6,7 @@
 # BENCH_NODES, BENCH_CAPACITY, BENCH_PREFETCH, BENCH_WARMUP, BENCH_SUBMITTERS,
 # BENCH_WEB_SUBTASKS, BENCH_WEB_CAPACITY, BENCH_SAMPLE_MS, BENCH_POLL_MS,
 # BENCH_STREAM_WRITES, BENCH_TRACE=1, BENCH_SKIP_WEB=1 (see
-# bench/pipeline.bench.ts); BENCH_INFRA_NAME (default pipeline) names
+# bench/pipeline/options.ts and docs/benchmarks.md); BENCH_INFRA_NAME (default pipeline) names
 # the servers' state folders under var/ (its own, so that bench/run.sh or the
 # test suite running at the same time cannot stop this run's servers).
 set -euo pipefail
