@@ -13,6 +13,7 @@
 import { addCitedUrl, emptyRaw, type RawAnswer, type RawSearchResult } from './raw-answer.js';
 import { arr, isObj, str } from './openai-stream.js';
 import type { VendorError } from './errors.js';
+import { urlIdentity } from './url-identity.js';
 
 type Obj = Record<string, unknown>;
 
@@ -82,7 +83,10 @@ export class ResponsesAccumulator {
       this.incompleteReason = str(response.incomplete_details.reason);
     }
     const output = arr(response.output).filter(isObj);
-    if (output.length === 0) return;
+    if (output.length > 0) this.raw = this.fromOutput(output);
+  }
+
+  private fromOutput(output: Obj[]): RawAnswer {
     const raw = emptyRaw();
     const summaries: string[] = [];
     const thoughts: string[] = [];
@@ -105,7 +109,7 @@ export class ResponsesAccumulator {
     for (const item of output) if (item.type === 'web_search_call') this.searchCall(item, raw);
     raw.reasoningSummary = summaries.join('\n\n');
     raw.reasoningContent = thoughts.join('\n\n');
-    this.raw = raw;
+    return raw;
   }
 
   private annotation(a: unknown, raw = this.raw): void {
@@ -139,7 +143,8 @@ export class ResponsesAccumulator {
   }
 
   private addSource(raw: RawAnswer, r: RawSearchResult): void {
-    if (raw.searchResults.some((x) => x.url === r.url)) return;
+    const id = urlIdentity(r.url);
+    if (raw.searchResults.some((x) => urlIdentity(x.url) === id)) return;
     raw.searchResults.push({ ...r, index: raw.searchResults.length + 1 });
   }
 }

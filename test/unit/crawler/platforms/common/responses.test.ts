@@ -71,3 +71,41 @@ t.test(
     t.match(errored, { finished: true, error: { code: 'server_error' } });
   },
 );
+
+t.test('OpenAI: a citation on a `utm_source=openai` URL is the listed source', async (t) => {
+  const acc = new ResponsesAccumulator();
+  acc.push({
+    type: 'response.output_item.done',
+    item: {
+      type: 'web_search_call',
+      action: {
+        sources: [
+          { type: 'url', url: 'https://a.example/' },
+          { type: 'url', url: 'https://b.example/p' },
+          { type: 'url', url: 'https://b.example/p?utm_source=openai' },
+        ],
+      },
+    },
+  });
+  acc.push({ type: 'response.output_text.delta', delta: 'B 更好' });
+  acc.push({
+    type: 'response.output_text.annotation.added',
+    annotation: {
+      type: 'url_citation',
+      url: 'https://b.example/p?utm_source=openai',
+      title: 'B 站点',
+      start_index: 0,
+      end_index: 4,
+    },
+  });
+  acc.push({ type: 'response.completed', response: { status: 'completed' } });
+  const a = buildAnswer(acc.raw);
+  t.same(
+    a.referenceList.map((r) => [r.index, r.title, r.url]),
+    [
+      [1, 'a.example', 'https://a.example/'],
+      [2, 'B 站点', 'https://b.example/p'],
+    ],
+  );
+  t.same(a.citationList, [a.referenceList[1]]);
+});
