@@ -3,7 +3,8 @@
  * events (`event:` + `data:` with `type` and `sequence_number`), no `[DONE]`,
  * ending with `response.completed` (xAI: `response.done`) carrying the whole
  * response. OpenAI lists sources in `web_search_call.action.sources` when
- * asked with `include`, and cites them on `utm_source=openai` URLs; xAI's
+ * asked with `include`, and cites them on `utm_source=openai` URLs; xAI lists
+ * every source its search encountered in the response's `citations` and its
  * annotations carry only the URL; Ark's carry title, site, logo and cover
  * image but no offsets.
  */
@@ -212,6 +213,7 @@ async function answer(
       status: 'completed',
       model: body.model,
       output,
+      ...(search && name === 'grok' ? { citations: SOURCES.map((s) => s.url) } : {}),
       usage: { input_tokens: 5, output_tokens: 9, total_tokens: 14 },
     },
   });

@@ -6,9 +6,12 @@
  *
  * The terminal event carries the whole response object, which is
  * authoritative; the deltas before it are kept for a terminal event without
- * `output`. Sources: `web_search_call.action.sources` (OpenAI, asked for with
- * `include`), else the annotations' URLs (xAI gives only `url`; Ark gives
- * `title`, `site_name`, `logo_url`, `cover_image`, but no offsets).
+ * `output`. Sources, in the platform's order: `web_search_call.action.sources`
+ * (OpenAI, asked for with `include`), the response's `citations` (xAI: every
+ * URL its tools encountered, cited or not; docs.x.ai "Citations"), else the
+ * annotations' URLs (Ark gives `title`, `site_name`, `logo_url`,
+ * `cover_image`, but no offsets). The annotations are the cited subset (xAI's
+ * carry only `url`).
  */
 import { addCitedUrl, emptyRaw, type RawAnswer, type RawSearchResult } from './raw-answer.js';
 import { arr, isObj, str } from './openai-stream.js';
@@ -84,6 +87,8 @@ export class ResponsesAccumulator {
     }
     const output = arr(response.output).filter(isObj);
     if (output.length > 0) this.raw = this.fromOutput(output);
+    for (const url of arr(response.citations))
+      if (str(url)) this.addSource(this.raw, { title: '', url: url as string });
   }
 
   private fromOutput(output: Obj[]): RawAnswer {
