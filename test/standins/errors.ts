@@ -5,6 +5,7 @@
  * without Retry-After, Anthropic's overload is 529.
  */
 import { CN_ERRORS } from './errors-cn.js';
+import { GEMINI_QUOTA } from './gemini-quota.js';
 
 export interface ErrorReply {
   status: number;
@@ -155,29 +156,7 @@ export const ERRORS: Record<string, Record<HttpFailKind, ErrorReply>> = {
         error: { code: 403, message: 'Billing account disabled', status: 'PERMISSION_DENIED' },
       },
     },
-    rate: {
-      status: 429,
-      body: {
-        error: {
-          code: 429,
-          message: 'You exceeded your current quota',
-          status: 'RESOURCE_EXHAUSTED',
-          details: [
-            {
-              '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
-              violations: [
-                {
-                  quotaMetric: 'generate_content_requests',
-                  quotaId: 'PerMinute',
-                  quotaValue: '10',
-                },
-              ],
-            },
-            { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '2s' },
-          ],
-        },
-      },
-    },
+    rate: GEMINI_QUOTA.rate,
     overload: {
       status: 503,
       body: {

@@ -69,7 +69,7 @@ function referencesOf(platform: string): Reference[] {
     case 'doubao':
       return cited.map((s, i) => ({ index: i + 1, ...s }));
     case 'grok':
-      return cited.map((s, i) => ({
+      return all((s, i) => ({
         index: i + 1,
         title: host(s.url),
         url: s.url,
@@ -84,7 +84,7 @@ function referencesOf(platform: string): Reference[] {
 export function expectedAnswer(platform: string, mode: Mode, prompt: string): Answer {
   const search = mode === 'search' || mode === 'reasoning_search';
   const referenceList = search ? referencesOf(platform) : [];
-  const citedIndices = platform === 'doubao' || platform === 'grok' ? [1, 2] : CITED;
+  const citedIndices = platform === 'doubao' ? [1, 2] : CITED;
   const citationList = referenceList.filter((r) => citedIndices.includes(r.index));
   const media =
     search && platform === 'perplexity'

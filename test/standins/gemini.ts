@@ -4,10 +4,12 @@
  * GenerateContentResponse per `data:` event, thought parts first, no
  * sentinel. The last chunk has `finishReason` and the `groundingMetadata`:
  * redirect URIs titled with the publisher's domain, and supports whose
- * segments are UTF-8 byte offsets (no `startIndex` when it is 0).
+ * segments are UTF-8 byte offsets (no `startIndex` when it is 0). Its 429s
+ * are Google's three quota replies (`gemini-quota.ts`).
  */
 import type { ServerResponse } from 'node:http';
 import { ERRORS } from './errors.js';
+import { GEMINI_QUOTA } from './gemini-quota.js';
 import { answerText, Directives, REASONING, segments, SOURCES, isErrorReply } from './scenario.js';
 import { deltas, frame, sendError, sendJson, sendSse, stall, type Route } from './server.js';
 
@@ -116,6 +118,7 @@ export function geminiRoute(apiKey: string): Route {
       const fail = directives.failure(String(parts[0].text));
       if (fail === 'slow') return stall(res);
       if (isErrorReply(fail)) return sendError(res, errors[fail]);
+      if (fail === 'quota_day' || fail === 'quota_plan') return sendError(res, GEMINI_QUOTA[fail]);
       await answer(body!, res, fail);
     },
   };

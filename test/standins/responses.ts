@@ -3,8 +3,10 @@
  * events (`event:` + `data:` with `type` and `sequence_number`), no `[DONE]`,
  * ending with `response.completed` (xAI: `response.done`) carrying the whole
  * response. OpenAI lists sources in `web_search_call.action.sources` when
- * asked with `include`; xAI's annotations carry only the URL; Ark's carry
- * title, site, logo and cover image but no offsets.
+ * asked with `include`, and cites them on `utm_source=openai` URLs; xAI lists
+ * every source its search encountered in the response's `citations` and its
+ * annotations carry only the URL; Ark's carry title, site, logo and cover
+ * image but no offsets.
  */
 import type { ServerResponse } from 'node:http';
 import { ERRORS } from './errors.js';
@@ -37,9 +39,10 @@ export const RESPONSES_FLAVOURS: Record<string, Flavour> = {
     path: '/v1/responses',
     errors: ERRORS.openai!,
     reasoning: (b) => (b.reasoning as Body | undefined)?.summary === 'auto',
+    // OpenAI tags the URLs it cites, not the sources it lists (platforms.md §3).
     annotation: (i, start, end) => ({
       type: 'url_citation',
-      url: SOURCES[i]!.url,
+      url: `${SOURCES[i]!.url}?utm_source=openai`,
       title: SOURCES[i]!.title,
       start_index: start,
       end_index: end,
@@ -210,6 +213,7 @@ async function answer(
       status: 'completed',
       model: body.model,
       output,
+      ...(search && name === 'grok' ? { citations: SOURCES.map((s) => s.url) } : {}),
       usage: { input_tokens: 5, output_tokens: 9, total_tokens: 14 },
     },
   });

@@ -80,6 +80,9 @@ export const FAIL_KINDS = [
   'refusal',
   'empty',
   'slow',
+  // Gemini's stand-in only: its 429s for a spent daily quota and a spent plan.
+  'quota_day',
+  'quota_plan',
 ] as const;
 export type FailKind = (typeof FAIL_KINDS)[number];
 

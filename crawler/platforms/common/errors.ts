@@ -13,7 +13,8 @@
  * The quirks live in the patterns below: Gemini and xAI answer a bad key with
  * 400, Kimi's 429 means rate limit, no balance or overload depending on its
  * `type`, Zhipu sends "no balance" (`1113`) as 429, Perplexity's 401 is an
- * HTML page.
+ * HTML page, and Gemini's 429 is a rate limit or a spent day or plan
+ * depending on its details (`googleQuota`).
  */
 import { PlatformError } from '../types.js';
 
@@ -24,7 +25,16 @@ export interface VendorError {
   code?: string;
   message?: string;
   retryAfterSeconds?: number;
+  /** Google's quota verdict on a RESOURCE_EXHAUSTED (see `googleQuota`). */
+  quota?: QuotaVerdict;
 }
+
+/**
+ * `spent`: the quota will not come back within our retry rounds (a day's or
+ * the plan's), so the sub task ends `error`; `window`: a short window that a
+ * retry outlasts.
+ */
+export type QuotaVerdict = 'spent' | 'window';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -62,8 +72,67 @@ function reasonOf(details: unknown): string | undefined {
   return undefined;
 }
 
+interface QuotaViolation {
+  quotaId: string;
+  quotaMetric: string;
+  quotaValue?: string;
+}
+
+/** Google's `QuotaFailure.violations` among an error's details. */
+function violationsOf(details: unknown): QuotaViolation[] {
+  if (!Array.isArray(details)) return [];
+  return details
+    .filter(isObj)
+    .flatMap((d) => (Array.isArray(d.violations) ? d.violations.filter(isObj) : []))
+    .filter((v) => text(v.quotaId) ?? text(v.quotaMetric))
+    .map((v) => ({
+      quotaId: text(v.quotaId) ?? '',
+      quotaMetric: text(v.quotaMetric) ?? '',
+      quotaValue: text(v.quotaValue),
+    }));
+}
+
+const PER_DAY = /per_?day|daily/i;
+const ZERO_LIMIT = /\blimit: ?0\b/;
+const SPENT_PLAN = /billing|\bplan\b|free[ _-]?tier|per[ _-]?day|daily|prepa(?:y|id)|credits/i;
+
+/**
+ * Google's verdict on a RESOURCE_EXHAUSTED, and the quota that decided it.
+ * Gemini sends every quota error as a 429 with one message ("…please check
+ * your plan and billing details"), per-minute limits included, so the
+ * structured details decide before the words do:
+ * - a violated per-day quota (`quotaId`/`quotaMetric` with PerDay, per_day):
+ *   spent, even beside a RetryInfo (Google adds a short `retryDelay` to those
+ *   too, and a retry would only fail again until the day turns);
+ * - a zero limit (`quotaValue` "0", or "limit: 0" in the message): the plan
+ *   has no quota for this model at all: spent;
+ * - any other violation (per minute, per second) or a RetryInfo: a window;
+ * - with neither, a message about billing, the plan, the free tier or a day:
+ *   spent. A bare "Resource has been exhausted" says nothing and stays a
+ *   rate limit (undefined).
+ */
+export function googleQuota(error: Obj): { verdict?: QuotaVerdict; quotaId?: string } {
+  const violations = violationsOf(error.details);
+  const message = text(error.message) ?? '';
+  const idOf = (v: QuotaViolation | undefined) => (v ? v.quotaId || v.quotaMetric : undefined);
+  const daily = violations.find((v) => PER_DAY.test(`${v.quotaId} ${v.quotaMetric}`));
+  if (daily) return { verdict: 'spent', quotaId: idOf(daily) };
+  const none = violations.find((v) => v.quotaValue === '0');
+  if (none || ZERO_LIMIT.test(message)) return { verdict: 'spent', quotaId: idOf(none) };
+  if (violations.length > 0 || retryDelayOf(error.details) !== undefined)
+    return { verdict: 'window', quotaId: idOf(violations[0]) };
+  return SPENT_PLAN.test(message) ? { verdict: 'spent' } : {};
+}
+
+interface ErrorFields {
+  code?: string;
+  message?: string;
+  retry?: number;
+  quota?: QuotaVerdict;
+}
+
 /** The code and message of a parsed error body in any of the vendors' envelopes. */
-export function errorFields(body: unknown): { code?: string; message?: string; retry?: number } {
+export function errorFields(body: unknown): ErrorFields {
   if (!isObj(body)) return {};
   // Tencent Cloud native: {Response:{Error:{Code,Message}}}
   if (isObj(body.Response) && isObj(body.Response.Error)) {
@@ -76,14 +145,17 @@ export function errorFields(body: unknown): { code?: string; message?: string; r
   }
   if (isObj(body.error)) {
     const e = body.error;
-    // Gemini: {error:{code:<http>, status, message, details}}: the gRPC status and reason name it.
+    // Gemini: {error:{code:<http>, status, message, details}}: the gRPC status and
+    // the reason or the violated quota name it.
     if (typeof e.status === 'string') {
-      const reason = reasonOf(e.details);
-      return {
-        code: reason ? `${e.status}/${reason}` : e.status,
+      const quota = e.status === 'RESOURCE_EXHAUSTED' ? googleQuota(e) : {};
+      const fields: ErrorFields = {
+        code: [e.status, reasonOf(e.details), quota.quotaId].filter(Boolean).join('/'),
         message: text(e.message),
         retry: retryDelayOf(e.details),
       };
+      if (quota.verdict) fields.quota = quota.verdict;
+      return fields;
     }
     // OpenAI style {error:{message,type,code}} (Anthropic's type-only too).
     const code = text(e.code);
@@ -103,7 +175,7 @@ export function vendorError(
   bodyText: string,
   retryAfter?: string | null,
 ): VendorError {
-  let fields: ReturnType<typeof errorFields> = {};
+  let fields: ErrorFields = {};
   try {
     fields = errorFields(JSON.parse(bodyText));
   } catch {
@@ -117,6 +189,7 @@ export function vendorError(
   if (fields.message !== undefined) e.message = fields.message;
   const seconds = parseRetryAfter(retryAfter) ?? fields.retry;
   if (seconds !== undefined) e.retryAfterSeconds = seconds;
+  if (fields.quota !== undefined) e.quota = fields.quota;
   return e;
 }
 
@@ -135,6 +208,7 @@ function kindOf(e: VendorError): Kind {
   const code = e.code ?? '';
   const both = `${code} ${e.message ?? ''}`;
   const s = e.status;
+  if (e.quota === 'spent') return 'billing';
   // A 429's message can mention billing in passing; there only the code decides.
   if (s === 402 || BILLING.test(code) || (s !== 0 && s !== 429 && BILLING.test(both)))
     return 'billing';

@@ -5,6 +5,7 @@
  * subset and separates reasoning from the answer. Pure.
  */
 import type { Answer, Media, Reference } from '../types.js';
+import { urlIdentity } from './url-identity.js';
 
 export interface RawSearchResult {
   index?: number;
@@ -28,9 +29,9 @@ export interface RawAnswer {
   reasoningSummary: string;
   refusal: string;
   searchResults: RawSearchResult[];
-  /** URLs the platform marked as cited (annotations, citation blocks). */
+  /** URLs the platform marked as cited (annotations, citation blocks), one per page. */
   citedUrls: string[];
-  /** Titles the citation marks carried, by URL (fills references listed without one). */
+  /** Titles the citation marks carried, by `urlIdentity` (fills references listed without one). */
   citedTitles: Record<string, string>;
   /** Reference indices the platform marked as cited (grounding supports, flags). */
   citedIndices: number[];
@@ -53,10 +54,11 @@ export function emptyRaw(): RawAnswer {
   };
 }
 
-/** Records one cited URL (and its title when the mark carried one). */
+/** Records one cited URL, the first one given for its page (and the first title a mark carried). */
 export function addCitedUrl(raw: RawAnswer, url: string, title?: string): void {
-  if (!raw.citedUrls.includes(url)) raw.citedUrls.push(url);
-  if (title && !raw.citedTitles[url]) raw.citedTitles[url] = title;
+  const id = urlIdentity(url);
+  if (!raw.citedUrls.some((u) => urlIdentity(u) === id)) raw.citedUrls.push(url);
+  if (title && !raw.citedTitles[id]) raw.citedTitles[id] = title;
 }
 
 export function hostOf(url: string): string {
@@ -121,36 +123,77 @@ export function splitThink(content: string): { answer: string; reasoning: string
   };
 }
 
+/** No title at all, or only the host or URL standing in for one. */
+const isBareTitle = (title: string, url: string): boolean =>
+  title === '' || title === url || title === hostOf(url);
+
+/**
+ * A reference's title. The listing's own title describes the listed page, so
+ * it wins; a citation mark's title replaces only a missing one or a bare host
+ * (OpenAI lists sources without titles and titles its annotations); the host
+ * is the last resort.
+ */
+function titleOf(listed: string, marked: string | undefined, url: string): string {
+  if (!isBareTitle(listed, url)) return listed;
+  if (marked && !isBareTitle(marked, url)) return marked;
+  return listed || hostOf(url) || url;
+}
+
 /**
  * Turns what a platform gave into an Answer. References are numbered as the
  * platform numbered them; the cited subset is every reference named by a
  * marker in the answer, an annotation URL or a cited-index flag, in reference
  * order (so citationList is always a subset of referenceList).
+ *
+ * One page is one reference: URLs that differ only by trackers, fragment or
+ * parameter order (`urlIdentity`) are the first one listed, under the URL it
+ * was listed with. A later duplicate the platform numbered itself is dropped,
+ * and its markers cite the reference kept, so markers in the text still land.
  */
 export function buildAnswer(raw: RawAnswer): Answer {
   const referenceList: Reference[] = [];
+  const byPage = new Map<string, Reference>();
+  const keptFor = new Map<number, number>();
   for (const r of raw.searchResults) {
     const index = r.index ?? referenceList.length + 1;
     if (referenceList.some((x) => x.index === index)) continue;
-    referenceList.push({
+    const id = urlIdentity(r.url);
+    const kept = byPage.get(id);
+    if (kept) {
+      if (r.index !== undefined) keptFor.set(r.index, kept.index);
+      if (isBareTitle(kept.title, kept.url) && !isBareTitle(r.title, r.url)) kept.title = r.title;
+      continue;
+    }
+    const ref: Reference = {
       index,
-      title: r.title || raw.citedTitles[r.url] || hostOf(r.url) || r.url,
+      title: titleOf(r.title, raw.citedTitles[id], r.url),
       url: r.url,
       site: r.site || hostOf(r.url),
       icon: r.icon ?? '',
-    });
+    };
+    referenceList.push(ref);
+    byPage.set(id, ref);
   }
   // Annotation URLs the platform never listed become references too.
   for (const url of raw.citedUrls) {
-    if (referenceList.some((r) => r.url === url)) continue;
+    const id = urlIdentity(url);
+    if (byPage.has(id)) continue;
     const index = Math.max(0, ...referenceList.map((r) => r.index)) + 1;
-    const title = raw.citedTitles[url] || hostOf(url) || url;
-    referenceList.push({ index, title, url, site: hostOf(url), icon: '' });
+    const ref: Reference = {
+      index,
+      title: titleOf('', raw.citedTitles[id], url),
+      url,
+      site: hostOf(url),
+      icon: '',
+    };
+    referenceList.push(ref);
+    byPage.set(id, ref);
   }
   const { answer, reasoning: inline } = splitThink(raw.content);
-  const cited = new Set<number>([...citationMarkers(answer), ...raw.citedIndices]);
+  const cited = new Set<number>();
+  for (const n of [...citationMarkers(answer), ...raw.citedIndices]) cited.add(keptFor.get(n) ?? n);
   for (const url of raw.citedUrls) {
-    const ref = referenceList.find((r) => r.url === url);
+    const ref = byPage.get(urlIdentity(url));
     if (ref) cited.add(ref.index);
   }
   const citationList = referenceList.filter((r) => cited.has(r.index)).map((r) => ({ ...r }));

@@ -6,13 +6,17 @@
  *
  * The terminal event carries the whole response object, which is
  * authoritative; the deltas before it are kept for a terminal event without
- * `output`. Sources: `web_search_call.action.sources` (OpenAI, asked for with
- * `include`), else the annotations' URLs (xAI gives only `url`; Ark gives
- * `title`, `site_name`, `logo_url`, `cover_image`, but no offsets).
+ * `output`. Sources, in the platform's order: `web_search_call.action.sources`
+ * (OpenAI, asked for with `include`), the response's `citations` (xAI: every
+ * URL its tools encountered, cited or not; docs.x.ai "Citations"), else the
+ * annotations' URLs (Ark gives `title`, `site_name`, `logo_url`,
+ * `cover_image`, but no offsets). The annotations are the cited subset (xAI's
+ * carry only `url`).
  */
 import { addCitedUrl, emptyRaw, type RawAnswer, type RawSearchResult } from './raw-answer.js';
 import { arr, isObj, str } from './openai-stream.js';
 import type { VendorError } from './errors.js';
+import { urlIdentity } from './url-identity.js';
 
 type Obj = Record<string, unknown>;
 
@@ -82,7 +86,12 @@ export class ResponsesAccumulator {
       this.incompleteReason = str(response.incomplete_details.reason);
     }
     const output = arr(response.output).filter(isObj);
-    if (output.length === 0) return;
+    if (output.length > 0) this.raw = this.fromOutput(output);
+    for (const url of arr(response.citations))
+      if (str(url)) this.addSource(this.raw, { title: '', url: url as string });
+  }
+
+  private fromOutput(output: Obj[]): RawAnswer {
     const raw = emptyRaw();
     const summaries: string[] = [];
     const thoughts: string[] = [];
@@ -105,7 +114,7 @@ export class ResponsesAccumulator {
     for (const item of output) if (item.type === 'web_search_call') this.searchCall(item, raw);
     raw.reasoningSummary = summaries.join('\n\n');
     raw.reasoningContent = thoughts.join('\n\n');
-    this.raw = raw;
+    return raw;
   }
 
   private annotation(a: unknown, raw = this.raw): void {
@@ -139,7 +148,8 @@ export class ResponsesAccumulator {
   }
 
   private addSource(raw: RawAnswer, r: RawSearchResult): void {
-    if (raw.searchResults.some((x) => x.url === r.url)) return;
+    const id = urlIdentity(r.url);
+    if (raw.searchResults.some((x) => urlIdentity(x.url) === id)) return;
     raw.searchResults.push({ ...r, index: raw.searchResults.length + 1 });
   }
 }

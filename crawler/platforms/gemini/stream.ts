@@ -53,6 +53,8 @@ export class GeminiAccumulator {
     if (isObj(chunk.error)) {
       const f = errorFields(chunk);
       this.error = { status: 0, code: f.code, message: f.message };
+      if (f.retry !== undefined) this.error.retryAfterSeconds = f.retry;
+      if (f.quota) this.error.quota = f.quota;
       return;
     }
     if (isObj(chunk.promptFeedback) && str(chunk.promptFeedback.blockReason)) {

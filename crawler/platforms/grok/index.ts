@@ -2,7 +2,9 @@
  * xAI Grok. Chat Completions for standard and reasoning (grok-3-mini streams
  * its `reasoning_content`); search goes through the Responses API with the
  * `web_search` tool, since Live Search on Chat Completions is gone (HTTP 410).
- * xAI's `url_citation` annotations may carry only the URL.
+ * The response's `citations` lists every URL the search encountered: that is
+ * the referenceList, in xAI's order. The `url_citation` annotations (which may
+ * carry only the URL) are the cited subset.
  */
 import type { Answer, ApiContext, Job, PlatformDriver } from '../types.js';
 import { hasReasoning, hasSearch } from '../common/answer.js';

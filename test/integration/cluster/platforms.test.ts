@@ -76,4 +76,24 @@ t.test('a batch across all twelve vendor platforms completes with exact answers'
     [...standins.values()].flatMap((s) => s.server.requests.map((r) => r.remoteAddress)),
   );
   t.same([...sources], [EXIT], 'every vendor request left through the regional proxy');
+
+  // Gemini's 429s: a spent day or plan ends the sub task at once, a per-minute limit is retried.
+  const gemini = await cluster.submit({
+    monitorKeywords: '阿克米',
+    prompts: ['CRM #fail:quota_day', 'CRM #fail:quota_plan', 'CRM #fail:rate #once'],
+    platforms: [{ platform: 'gemini', mode: 'standard' }],
+  });
+  const quota = await cluster.finished(gemini, 60_000);
+  const geminiAttempts = new Map(
+    (await conn.collection('subtasks').find({ taskId: gemini }).toArray()).map((d) => [
+      d.prompt as string,
+      d.attempts as number,
+    ]),
+  );
+  for (const sub of quota.subTaskList) {
+    const final = !sub.prompt.includes('#fail:rate');
+    t.equal(sub.status, final ? 'error' : 'completed', `${sub.prompt}: ${sub.errorMessage}`);
+    t.equal(geminiAttempts.get(sub.prompt), final ? 1 : 2, `${sub.prompt}: attempts`);
+    if (final) t.match(sub.errorMessage, /^gemini reports a billing, balance or quota problem/);
+  }
 });

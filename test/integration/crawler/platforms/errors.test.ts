@@ -81,3 +81,27 @@ t.test('vendor quirks are classified by their own codes', async (t) => {
   t.match(await msg('doubao', 'billing', 'search'), /FreeTokensExhausted/);
   t.equal(ERRORS.anthropic!.overload.status, 529);
 });
+
+t.test(
+  'Gemini 429s: a spent day or plan is final at once, a per-minute limit is retried',
+  async (t) => {
+    const gemini = standins.get('gemini')!;
+    for (const mode of ['standard', 'search'] as const) {
+      const day = await failure(ask(gemini, `q #fail:quota_day`, mode));
+      t.match(day, { status: 'error', retryable: false }, `${mode} per day: ${day.message}`);
+      t.match(
+        day.message,
+        /^gemini reports a billing, balance or quota problem \(HTTP 429 RESOURCE_EXHAUSTED\/GenerateRequestsPerDayPerProjectPerModel-FreeTier\)/,
+      );
+      const plan = await failure(ask(gemini, `q #fail:quota_plan`, mode));
+      t.match(plan, { status: 'error', retryable: false }, `${mode} plan: ${plan.message}`);
+      t.match(plan.message, /HTTP 429 RESOURCE_EXHAUSTED\): You exceeded your current quota/);
+      const minute = await failure(ask(gemini, `q #fail:rate`, mode));
+      t.match(minute, { status: 'failed', retryable: true, retryAfterSeconds: 2 });
+      t.match(
+        minute.message,
+        /^gemini rate limit \(HTTP 429 RESOURCE_EXHAUSTED\/GenerateRequestsPerMinutePerProjectPerModel-FreeTier\)/,
+      );
+    }
+  },
+);

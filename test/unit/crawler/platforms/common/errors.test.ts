@@ -100,3 +100,127 @@ t.test('<think> blocks move out of the answer, even with a tag missing', async (
   t.same(splitThink('<think>never closed'), { answer: '', reasoning: 'never closed' });
   t.same(splitThink('plain'), { answer: 'plain', reasoning: '' });
 });
+
+t.test(
+  'Google RESOURCE_EXHAUSTED: a spent day or plan is final, a short window is not',
+  async (t) => {
+    const PLAN_MSG = 'You exceeded your current quota, please check your plan and billing details.';
+    const quotaFailure = (...violations: object[]) => ({
+      '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+      violations,
+    });
+    const retryInfo = { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '31s' };
+    const help = { '@type': 'type.googleapis.com/google.rpc.Help', links: [] };
+    const google = (message: string, ...details: object[]) => ({
+      error: { code: 429, status: 'RESOURCE_EXHAUSTED', message, details },
+    });
+    const perMinute = { quotaId: 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier' };
+    const cases: [string, unknown, string, boolean][] = [
+      [
+        'per minute, plan words in the message',
+        google(PLAN_MSG, quotaFailure(perMinute), retryInfo),
+        'failed',
+        true,
+      ],
+      [
+        'per minute, tokens',
+        google(
+          PLAN_MSG,
+          quotaFailure({
+            quotaId: 'GenerateContentInputTokensPerModelPerMinute-FreeTier',
+            quotaValue: '250000',
+          }),
+        ),
+        'failed',
+        true,
+      ],
+      ['RetryInfo alone', google(PLAN_MSG, retryInfo), 'failed', true],
+      [
+        'per day, with a RetryInfo beside it',
+        google(
+          PLAN_MSG,
+          quotaFailure({
+            quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier',
+            quotaValue: '250',
+          }),
+          retryInfo,
+        ),
+        'error',
+        false,
+      ],
+      [
+        'per day among per-minute ones',
+        google(
+          PLAN_MSG,
+          quotaFailure(perMinute, { quotaId: 'GenerateRequestsPerDayPerProjectPerModel' }),
+        ),
+        'error',
+        false,
+      ],
+      [
+        'per day in the metric only',
+        google(
+          'Quota exceeded',
+          quotaFailure({
+            quotaMetric: 'generativelanguage.googleapis.com/generate_requests_per_model_per_day',
+          }),
+        ),
+        'error',
+        false,
+      ],
+      [
+        'a zero limit: the plan has none',
+        google(PLAN_MSG, quotaFailure({ ...perMinute, quotaValue: '0' }), retryInfo),
+        'error',
+        false,
+      ],
+      [
+        'a zero limit named in the message',
+        google(
+          `${PLAN_MSG}\n* Quota exceeded for metric: x, limit: 0, model: gemini-2.5-pro`,
+          help,
+          retryInfo,
+        ),
+        'error',
+        false,
+      ],
+      ['no quota details, billing and plan in the message', google(PLAN_MSG, help), 'error', false],
+      [
+        'no details, free tier exhausted',
+        google('Free tier exhausted for this project'),
+        'error',
+        false,
+      ],
+      [
+        'no details, nothing about a plan',
+        google('Resource has been exhausted (e.g. check quota).'),
+        'failed',
+        true,
+      ],
+    ];
+    for (const [what, body, want, retryable] of cases) {
+      const err = c(429, body);
+      t.match(err, { status: want, retryable }, `${what} → ${err.message}`);
+    }
+    t.match(
+      c(
+        429,
+        google(
+          PLAN_MSG,
+          quotaFailure(perMinute, { quotaId: 'GenerateRequestsPerDayPerProjectPerModel' }),
+        ),
+      ).message,
+      /^p reports a billing, balance or quota problem \(HTTP 429 RESOURCE_EXHAUSTED\/GenerateRequestsPerDayPerProjectPerModel\)/,
+      'the code names the quota that decided',
+    );
+    t.match(
+      classify('p', {
+        status: 0,
+        code: 'RESOURCE_EXHAUSTED/GenerateRequestsPerDayPerProjectPerModel',
+        quota: 'spent',
+      }),
+      { status: 'error', retryable: false },
+      'in a stream too',
+    );
+  },
+);

@@ -71,3 +71,80 @@ t.test(
     t.match(errored, { finished: true, error: { code: 'server_error' } });
   },
 );
+
+t.test('OpenAI: a citation on a `utm_source=openai` URL is the listed source', async (t) => {
+  const acc = new ResponsesAccumulator();
+  acc.push({
+    type: 'response.output_item.done',
+    item: {
+      type: 'web_search_call',
+      action: {
+        sources: [
+          { type: 'url', url: 'https://a.example/' },
+          { type: 'url', url: 'https://b.example/p' },
+          { type: 'url', url: 'https://b.example/p?utm_source=openai' },
+        ],
+      },
+    },
+  });
+  acc.push({ type: 'response.output_text.delta', delta: 'B 更好' });
+  acc.push({
+    type: 'response.output_text.annotation.added',
+    annotation: {
+      type: 'url_citation',
+      url: 'https://b.example/p?utm_source=openai',
+      title: 'B 站点',
+      start_index: 0,
+      end_index: 4,
+    },
+  });
+  acc.push({ type: 'response.completed', response: { status: 'completed' } });
+  const a = buildAnswer(acc.raw);
+  t.same(
+    a.referenceList.map((r) => [r.index, r.title, r.url]),
+    [
+      [1, 'a.example', 'https://a.example/'],
+      [2, 'B 站点', 'https://b.example/p'],
+    ],
+  );
+  t.same(a.citationList, [a.referenceList[1]]);
+});
+
+t.test('xAI: `citations` lists every source in its order; annotations cite', async (t) => {
+  const message = (annotations: object[]) => ({
+    type: 'message',
+    content: [{ type: 'output_text', text: 'xAI 是一家公司。', annotations }],
+  });
+  const response = {
+    status: 'completed',
+    output: [
+      { type: 'web_search_call', name: 'web_search', arguments: '{}', status: 'completed' },
+      message([{ type: 'url_citation', url: 'https://x.ai/company' }]),
+    ],
+    citations: ['https://en.wikipedia.example/XAI', 'https://x.ai/company', 'https://x.ai/'],
+  };
+  const streamed = new ResponsesAccumulator();
+  streamed.push({ type: 'response.output_text.delta', delta: 'xAI 是一家公司。' });
+  streamed.push({
+    type: 'response.output_text.annotation.added',
+    annotation: { type: 'url_citation', url: 'https://x.ai/company' },
+  });
+  streamed.push({
+    type: 'response.done',
+    response: { status: 'completed', citations: response.citations },
+  });
+  const whole = new ResponsesAccumulator();
+  whole.absorb(response);
+  for (const acc of [streamed, whole]) {
+    const a = buildAnswer(acc.raw);
+    t.same(
+      a.referenceList.map((r) => [r.index, r.title, r.url]),
+      [
+        [1, 'en.wikipedia.example', 'https://en.wikipedia.example/XAI'],
+        [2, 'x.ai', 'https://x.ai/company'],
+        [3, 'x.ai', 'https://x.ai/'],
+      ],
+    );
+    t.same(a.citationList, [a.referenceList[1]]);
+  }
+});

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { GeminiAccumulator, segmentText } from '../../../../../crawler/platforms/gemini/stream.js';
 import { buildAnswer } from '../../../../../crawler/platforms/common/raw-answer.js';
+import { classify } from '../../../../../crawler/platforms/common/errors.js';
 import { eventsAtEveryCut } from '../../../../helpers/sse-cuts.js';
 
 const TEXT = '阿克米很好。Acme 🚀 评价高。';
@@ -87,4 +88,28 @@ t.test('blocked answers and error chunks', async (t) => {
   const err = new GeminiAccumulator();
   err.push({ error: { code: 503, status: 'UNAVAILABLE', message: 'overloaded' } });
   t.match(err.error, { status: 0, code: 'UNAVAILABLE' });
+  const exhausted = (quotaId: string) => {
+    const acc = new GeminiAccumulator();
+    acc.push({
+      error: {
+        code: 429,
+        status: 'RESOURCE_EXHAUSTED',
+        message: 'You exceeded your current quota, please check your plan and billing details.',
+        details: [
+          { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaId }] },
+          { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '31s' },
+        ],
+      },
+    });
+    return classify('gemini', acc.error!);
+  };
+  t.match(exhausted('GenerateRequestsPerDayPerProjectPerModel'), {
+    status: 'error',
+    retryable: false,
+  });
+  t.match(exhausted('GenerateRequestsPerMinutePerProjectPerModel'), {
+    status: 'failed',
+    retryable: true,
+    retryAfterSeconds: 31,
+  });
 });
