@@ -139,16 +139,14 @@ t.test("only the platform's own requests leave through the regional proxies", as
 
   const sandboxTarget = `${new URL(c.sandbox.url).hostname}:${new URL(c.sandbox.url).port}`;
   const seen = [sh1!, sh2!, bj!].flatMap((p) => p.requests);
-  t.ok(
-    seen.filter((r) => r.target === sandboxTarget).length >= 12,
-    'the work itself went through the proxies',
-  );
+  // Chromium sends plain http through a proxy as absolute-URI requests (the port checks CONNECT):
+  // each web sub task of this test loads the chat page and posts the prompt.
+  const pageRequests = seen.filter((r) => r.method !== 'CONNECT' && r.target === sandboxTarget);
+  t.ok(pageRequests.length >= 8, `the web work went through the proxies (${pageRequests.length})`);
   const foreign = seen.filter((r) => r.target !== sandboxTarget);
-  t.same(
-    [...new Set(foreign.map((r) => r.target))].sort(),
-    [],
-    "every host the proxies carried to is the platform's own",
-  );
+  const perHost: { [target: string]: number } = {};
+  for (const r of foreign) perHost[r.target] = (perHost[r.target] ?? 0) + 1;
+  t.same(perHost, {}, "every host the proxies carried to is the platform's own");
   t.equal(foreign.length, 0, 'foreign requests through the regional proxies');
 });
 
