@@ -107,7 +107,7 @@ export class BrowserRunner {
             (_pageId, _controller, pageOptions) => {
               if (!pageOptions) return;
               // Service workers fetch outside the context's routes: a page gets none.
-              Object.assign(pageOptions, { serviceWorkers: 'block' });
+              pageOptions.serviceWorkers = 'block';
               pageOptions.proxy ??= DIRECT;
             },
           ],
