@@ -6,38 +6,39 @@
  * fixed viewport and user agent. Retries belong to the scheduler, so Crawlee
  * never retries (`maxRequestRetries: 0`). Each request may name its own proxy:
  * its incognito page gets a browser context through that proxy.
+ *
+ * Only the work's declared origins are reachable from its context: every other
+ * request is aborted before it leaves (origin-allow.ts). The browser itself
+ * never takes a regional proxy: Crawlee would otherwise launch it with the
+ * first page's proxy, and Chromium's own traffic and every page without a
+ * proxy (answer-page screenshots) would leave through that region.
  */
 import { randomUUID } from 'node:crypto';
 import { Configuration, ProxyConfiguration } from '@crawlee/core';
 import { PlaywrightCrawler } from '@crawlee/playwright';
 import { chromium, type Page } from 'playwright';
+import { CHROMIUM_ARGS, NO_EGRESS_HOST } from './chromium-flags.js';
+import { originAllowList, type OriginAllowList } from './origin-allow.js';
 
 export const VIEWPORT = { width: 1280, height: 900 };
 export const USER_AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 
-/** Flags that keep headless Chromium quiet on a machine without internet (ENVIRONMENT.md). */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+export { CHROMIUM_ARGS };
 
 export interface PageWork<T> {
   url: string;
   /** The regional proxy the page goes through; direct when absent. */
   proxyUrl?: string;
+  /** Origin patterns the page may reach (origin-allow.ts); every other request is aborted. */
+  allowedOrigins: readonly string[];
   run(page: Page): Promise<T>;
   signal: AbortSignal;
 }
 
 interface Waiting {
   work: PageWork<unknown>;
+  allowed: OriginAllowList;
   resolve(value: unknown): void;
   reject(err: unknown): void;
 }
@@ -80,7 +81,6 @@ export class BrowserRunner {
         },
         requestHandlerTimeoutSecs: o.maxWorkSeconds,
         navigationTimeoutSecs: Math.min(60, o.maxWorkSeconds),
-        browserPoolOptions: { useFingerprints: false },
         // The proxy of each page is the one its lease chose (null: direct).
         proxyConfiguration: new ProxyConfiguration({
           newUrlFunction: (_session, options) =>
@@ -92,7 +92,41 @@ export class BrowserRunner {
           userAgent: USER_AGENT,
           launchOptions: { executablePath: o.chromiumPath, headless: true, args: CHROMIUM_ARGS },
         },
-        preNavigationHooks: [async ({ page }) => page.setViewportSize(VIEWPORT)],
+        browserPoolOptions: {
+          useFingerprints: false,
+          preLaunchHooks: [
+            (_pageId, launchContext) => {
+              launchContext.proxyUrl = undefined;
+              launchContext.launchOptions = {
+                ...launchContext.launchOptions,
+                proxy: { server: NO_EGRESS_PROXY },
+              };
+            },
+          ],
+          prePageCreateHooks: [
+            (_pageId, _controller, pageOptions) => {
+              if (!pageOptions) return;
+              // Service workers fetch outside the context's routes: a page gets none.
+              pageOptions.serviceWorkers = 'block';
+              pageOptions.proxy ??= DIRECT;
+            },
+          ],
+        },
+        preNavigationHooks: [
+          async ({ page, request }) => {
+            const allowed = this.waiting.get(request.uniqueKey)?.allowed ?? NOTHING_ALLOWED;
+            const context = page.context();
+            await context.route(
+              (url) => !allowed(url.href),
+              (route) => route.abort('blockedbyclient'),
+            );
+            await context.routeWebSocket(
+              (url) => !allowed(url.href),
+              (ws) => ws.close(),
+            );
+            await page.setViewportSize(VIEWPORT);
+          },
+        ],
         requestHandler: async ({ page, request }) => {
           const key = request.uniqueKey;
           const w = this.waiting.get(key);
@@ -118,11 +152,13 @@ export class BrowserRunner {
 
   /** Opens the URL in a fresh incognito page and runs the work on it. */
   async open<T>(work: PageWork<T>): Promise<T> {
+    const allowed = originAllowList(work.allowedOrigins);
     this.start();
     const key = randomUUID();
     const done = new Promise<T>((resolve, reject) => {
       this.waiting.set(key, {
         work: work as PageWork<unknown>,
+        allowed,
         resolve: resolve as (v: unknown) => void,
         reject,
       });
@@ -155,6 +191,22 @@ export class BrowserRunner {
     this.running = undefined;
   }
 }
+
+const NOTHING_ALLOWED = originAllowList([]);
+
+/**
+ * The browser's own proxy: a reserved name that never resolves (RFC 2606, and
+ * unresolvable by chromium-flags.ts), so what Chromium sends outside any page's
+ * context (component updates, account lists) fails on the machine.
+ */
+const NO_EGRESS_PROXY = `http://${NO_EGRESS_HOST}`;
+/**
+ * A page without a regional proxy goes direct. Playwright has no "direct" proxy
+ * setting and a context without one inherits the browser's, so: bypass it for
+ * every host, loopback included (naming 127.0.0.1 stops Playwright from
+ * forcing loopback through the proxy).
+ */
+const DIRECT = { server: NO_EGRESS_PROXY, bypass: '*,127.0.0.1' };
 
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);

@@ -219,6 +219,7 @@ export class Executor {
       return this.d.browser.open({
         url: web.startUrl(job, { settings }),
         proxyUrl: port?.url,
+        allowedOrigins: web.origins({ settings }),
         signal: job.signal,
         run: async (page) => {
           const answer = await web.ask(page, job, { settings });
@@ -235,7 +236,12 @@ export class Executor {
     try {
       return {
         answer,
-        png: await this.d.browser.open({ url: page.url, signal: job.signal, run: shoot }),
+        png: await this.d.browser.open({
+          url: page.url,
+          allowedOrigins: [new URL(page.url).origin],
+          signal: job.signal,
+          run: shoot,
+        }),
       };
     } finally {
       page.dispose();

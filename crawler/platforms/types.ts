@@ -71,6 +71,13 @@ export interface ApiDriver {
 export interface WebDriver {
   /** The page the executor opens before calling ask. */
   startUrl(job: Job, ctx: WebContext): string;
+  /**
+   * Every origin the platform's pages need: the site, its API and login hosts,
+   * its CDNs (`https://*.cdn.example` for any subdomain; syntax in
+   * crawler/origin-allow.ts). The browser aborts every other request, so
+   * nothing foreign leaves through the customer's regional proxy.
+   */
+  origins(ctx: WebContext): readonly string[];
   /** Drives the opened page to an answer; the page stays open for the screenshot. */
   ask(page: Page, job: Job, ctx: WebContext): Promise<Answer>;
 }

@@ -180,5 +180,7 @@ export async function askSandboxWeb(page: Page, job: Job, ctx: WebContext): Prom
 
 export const sandboxWeb: WebDriver = {
   startUrl: (_job, ctx) => ctx.settings.webUrl,
+  // The chat page, its script and its answer stream are all served by the one stand-in.
+  origins: (ctx) => [new URL(ctx.settings.webUrl).origin],
   ask: askSandboxWeb,
 };

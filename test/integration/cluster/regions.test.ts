@@ -120,6 +120,36 @@ t.test('each sub task leaves through a port of its own region, on both channels'
   t.same(seenFrom('anywhere'), [any.subTaskList[0]!.proxyIp]);
 });
 
+t.test("only the platform's own requests leave through the regional proxies", async (t) => {
+  const platforms = [
+    { platform: 'sandbox-web', mode: 'search', screenshot: 1 },
+    { platform: 'sandbox', mode: 'search', screenshot: 1 },
+  ];
+  const tasks = await Promise.all(
+    [['310100'], ['110100']].map((regionCode) =>
+      c.submit({ prompts: ['egress one', 'egress two'], platforms, regionCode }),
+    ),
+  );
+  for (const result of await Promise.all(tasks.map((id) => c.finished(id)))) {
+    t.equal(result.status, 'completed');
+    for (const sub of result.subTaskList) t.ok(sub.pageScreenshot, `${sub.platform}: screenshot`);
+  }
+  // Chromium's own requests trail the pages (sign-in, autofill, updates): give them time to show.
+  await new Promise((r) => setTimeout(r, 3000));
+
+  const sandboxTarget = `${new URL(c.sandbox.url).hostname}:${new URL(c.sandbox.url).port}`;
+  const seen = [sh1!, sh2!, bj!].flatMap((p) => p.requests);
+  // Chromium sends plain http through a proxy as absolute-URI requests (the port checks CONNECT):
+  // each web sub task of this test loads the chat page and posts the prompt.
+  const pageRequests = seen.filter((r) => r.method !== 'CONNECT' && r.target === sandboxTarget);
+  t.ok(pageRequests.length >= 8, `the web work went through the proxies (${pageRequests.length})`);
+  const foreign = seen.filter((r) => r.target !== sandboxTarget);
+  const perHost: { [target: string]: number } = {};
+  for (const r of foreign) perHost[r.target] = (perHost[r.target] ?? 0) + 1;
+  t.same(perHost, {}, "every host the proxies carried to is the platform's own");
+  t.equal(foreign.length, 0, 'foreign requests through the regional proxies');
+});
+
 t.test('a stopped proxy turns inactive, refuses its region, and comes back', async (t) => {
   await bj!.stop();
   await until('the Beijing port inactive', async () =>
