@@ -12,6 +12,7 @@ import type { Backend } from './backend.js';
 import { ok } from './envelope.js';
 import { requireToken, rateLimit } from './middleware/auth.js';
 import { errorEnvelope, type Logger } from './middleware/errors.js';
+import { methodRules } from './middleware/methods.js';
 import { RateLimiter } from './ratelimit.js';
 import { authRoutes } from './routes/auth.js';
 import { callbackRoutes } from './routes/callbacks.js';
@@ -56,13 +57,13 @@ export function createApp({ config, backend, clock, logger, verifier, screenshot
   mount(eipEdge, proxyRoutes(backend));
 
   app.use(errorEnvelope(logger));
+  app.use(methodRules());
   for (const router of [business, screenshotRoutes(screenshot), monitor, eipEdge]) {
     app.use(router.routes());
-    app.use(router.allowedMethods({ throw: true }));
   }
   return app;
 }
 
 function mount(parent: Router, child: Router): void {
-  parent.use(child.routes(), child.allowedMethods({ throw: true }));
+  parent.use(child.routes());
 }
