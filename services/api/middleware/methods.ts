@@ -34,7 +34,7 @@ export class MethodProblem extends Error {
 export function methodRules() {
   const allowed = new Router({ methods: KNOWN_METHODS }).allowedMethods({ throw: false });
   return async function methods(ctx: Context, next: Next): Promise<void> {
-    await allowed(ctx, next);
+    await allowed(ctx as Parameters<typeof allowed>[0], next);
     if (ctx.body != null || (ctx.status !== 405 && ctx.status !== 501)) return;
     if (ctx.status === 501 && ctx.response.get('Allow') === '') ctx.remove('Allow');
     throw ctx.status === 405
