@@ -183,3 +183,77 @@ t.test('a submitted sub task crash between writes is completed on restart', asyn
   );
   t.match(await conn.collection('tasks').findOne({ _id: taskId }), { subtasksWritten: true });
 });
+
+t.test('text that is not Unicode is a 400 naming the field, and nothing is stored', async (t) => {
+  const svc = await startEmbedded(t);
+  const u = await svc.newUser();
+  const conn = await svc.db();
+  const before = await snapshotCounts(conn);
+  const json = { 'content-type': 'application/json' };
+  const cases: [string, Uint8Array | string, { field: string; message: RegExp }[]][] = [
+    [
+      'invalid UTF-8 in a prompt',
+      Buffer.concat([
+        Buffer.from('{"prompts":["fine","caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('"],"platforms":[{"platform":"sandbox","mode":"standard"}]}'),
+      ]),
+      [{ field: 'prompts[1]', message: /not valid UTF-8 \(byte 23\)/ }],
+    ],
+    [
+      'an encoded surrogate in the keywords',
+      Buffer.concat([
+        Buffer.from('{"monitorKeywords":"'),
+        Buffer.from([0xed, 0xa0, 0x80]),
+        Buffer.from('","prompts":["p"],"platforms":[{"platform":"sandbox","mode":"standard"}]}'),
+      ]),
+      [{ field: 'monitorKeywords', message: /not valid UTF-8/ }],
+    ],
+    [
+      'lone surrogates in JSON escapes',
+      '{"prompts":["\\ud800","ok","x\\udfff"],"platforms":[{"platform":"sandbox","mode":"standard"}]}',
+      [
+        { field: 'prompts[0]', message: /lone surrogate/ },
+        { field: 'prompts[2]', message: /lone surrogate/ },
+      ],
+    ],
+  ];
+  for (const [name, rawBody, errors] of cases) {
+    const res = await svc.client.request('POST', SUBMIT, {
+      token: u.token,
+      rawBody,
+      headers: json,
+    });
+    t.equal(res.status, 400, name);
+    t.match(errorEnvelopeSchema.parse(res.body), { code: 400, errors }, name);
+    t.equal(res.body.errors.length, errors.length, `${name}: only those`);
+  }
+  const token = await svc.client.request('POST', '/api/business/auth/token', {
+    rawBody: `{"apiKey":"${u.apiKey}\\udc00"}`,
+    headers: json,
+  });
+  t.match(token.body, { code: 400, errors: [{ field: 'apiKey', message: /lone surrogate/ }] });
+  const callback = await svc.client.request('PUT', '/api/business/monitor/callback', {
+    token: u.token,
+    rawBody: Buffer.concat([
+      Buffer.from('{"callbackUrl":"https://example.com/h'),
+      Buffer.from([0xc0, 0xaf]),
+      Buffer.from('"}'),
+    ]),
+    headers: json,
+  });
+  t.match(callback.body, { code: 400, errors: [{ field: 'callbackUrl', message: /UTF-8/ }] });
+  const settings = await svc.client.get('/api/business/monitor/callback', u.token);
+  t.equal(settings.body.data.callbackUrl, null, 'the default address is unchanged');
+  t.same(await snapshotCounts(conn), before, 'nothing stored');
+
+  const paired = await svc.client.request('POST', SUBMIT, {
+    token: u.token,
+    rawBody:
+      '{"prompts":["\\ud83d\\ude00 caf\u00e9"],"platforms":[{"platform":"sandbox","mode":"standard"}]}',
+    headers: json,
+  });
+  t.equal(paired.status, 200, 'surrogate pairs and real UTF-8 are fine');
+  const stored = await conn.collection('subtasks').findOne({ taskId: paired.body.data.taskId });
+  t.equal(stored?.prompt, '😀 café');
+});
