@@ -38,7 +38,7 @@ export function createApp({ config, backend, clock, logger, verifier, screenshot
 
   const business = new Router({ prefix: '/api/business' });
   business.get('/health', (ctx) => ok(ctx, { status: 'ok', version: VERSION }));
-  mount(business, docsRoutes(VERSION, config.publicBaseUrl));
+  mount(business, docsRoutes(VERSION, config.publicBaseUrl, config.scheduling.platformChannels));
   // The token endpoint is limited per client address to slow down key guessing.
   business.use('/auth', rateLimit(limiter));
   mount(business, authRoutes(backend, config.maxBodyBytes));
