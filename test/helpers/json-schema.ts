@@ -122,6 +122,11 @@ export class JsonSchemas {
       base = fc.webUrl({ withQueryParameters: true, withFragments: true });
     else if (patterns[0]) base = fc.stringMatching(patterns[0]);
     else base = fc.string({ unit: 'binary', minLength: s.minLength ?? 0, maxLength: 40 });
+    if (s.maxLength !== undefined && !s.format) {
+      // The longest allowed text, in characters outside the BMP too: JSON Schema counts code points.
+      const longest = fc.constantFrom('a', 'é', '中', '😀').map((c) => c.repeat(s.maxLength));
+      base = fc.oneof({ arbitrary: base, weight: 4 }, { arbitrary: longest, weight: 1 });
+    }
     return base.filter(
       (v) =>
         !this.stringProblem({ ...s, format: undefined }, v, '') && patterns.every((p) => p.test(v)),
@@ -135,7 +140,7 @@ export class JsonSchemas {
   invalid(schema: Schema, hints: Hints = {}): fc.Arbitrary<unknown> {
     return fc
       .tuple(this.valid(schema, hints), fc.integer({ min: 0, max: 1_000 }), breaker())
-      .map(([value, pick, broken]) => this.breakOnePlace(schema, value, pick, broken))
+      .map(([value, pick, broken]) => asSent(this.breakOnePlace(schema, value, pick, broken)))
       .filter((v) => this.problem(schema, v) !== undefined);
   }
 
@@ -183,6 +188,11 @@ function breaker(): fc.Arbitrary<Broken> {
       .map((text) => () => text),
     fc.constantFrom(0, -1, 1.5, true, null, [], {}).map((other) => () => other),
   );
+}
+
+/** What the server receives: JSON drops undefined members and turns NaN into null. */
+function asSent(value: unknown): unknown {
+  return value === undefined ? null : JSON.parse(JSON.stringify(value));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -11,7 +11,7 @@ import t from 'tap';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { JsonSchemas, type Hints, type Schema } from '../../helpers/json-schema.js';
 
-const RUNS_PER_OPERATION = 24;
+const RUNS_PER_OPERATION = 30;
 const REFUSALS = [400, 413, 415];
 
 const svc = await startEmbedded(t, {
