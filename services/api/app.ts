@@ -56,12 +56,27 @@ export function createApp({ config, backend, clock, logger, verifier, screenshot
   eipEdge.use(rateLimit(limiter));
   mount(eipEdge, proxyRoutes(backend));
 
+  // Only a failing request or response stream reaches here (the middleware catches the
+  // rest). Koa would print each with its stack; a client hanging up is no news at all.
+  app.silent = true;
+  app.on('error', (err: Error & { code?: string }) => {
+    if (!clientGone(err.code)) logger.warn(`response failed: ${err.message}`);
+  });
   app.use(errorEnvelope(logger));
   app.use(methodRules());
   for (const router of [business, screenshotRoutes(screenshot), monitor, eipEdge]) {
     app.use(router.routes());
   }
   return app;
+}
+
+/** Sockets the client closed, or cut mid-request (llhttp's HPE_ codes). */
+function clientGone(code: string | undefined): boolean {
+  return (
+    code !== undefined &&
+    (code.startsWith('HPE_') ||
+      ['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE'].includes(code))
+  );
 }
 
 function mount(parent: Router, child: Router): void {

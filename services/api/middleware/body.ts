@@ -33,10 +33,17 @@ function tooLarge(maxBytes: number): AppError {
 async function readLimited(ctx: Context, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of ctx.req) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size <= maxBytes) chunks.push(buf);
+  try {
+    for await (const chunk of ctx.req) {
+      const buf = chunk as Buffer;
+      size += buf.length;
+      if (size <= maxBytes) chunks.push(buf);
+    }
+  } catch {
+    // The client hung up mid-body: nobody reads the answer, and it is no fault of ours to log.
+    throw AppError.invalid([
+      { field: 'body', message: 'the connection closed before the body ended' },
+    ]);
   }
   if (size > maxBytes) {
     ctx.set('Connection', 'close');

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import t from 'tap';
 import { errorEnvelopeSchema } from '../../../services/api/contract.js';
 import { snapshotCounts, startEmbedded } from '../../helpers/cluster.js';
@@ -256,4 +258,41 @@ t.test('text that is not Unicode is a 400 naming the field, and nothing is store
   t.equal(paired.status, 200, 'surrogate pairs and real UTF-8 are fine');
   const stored = await conn.collection('subtasks').findOne({ taskId: paired.body.data.taskId });
   t.equal(stored?.prompt, '😀 café');
+});
+
+t.test('a client that hangs up mid-request leaves nothing in the log', async (t) => {
+  const svc = await startEmbedded(t);
+  const logger = svc.broker.getLocalService('api')!.logger;
+  const logged: unknown[][] = [];
+  const { error, warn } = logger;
+  logger.error = (...args: unknown[]) => void logged.push(args);
+  logger.warn = (...args: unknown[]) => void logged.push(args);
+  t.teardown(() => Object.assign(logger, { error, warn }));
+  const stderr: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    stderr.push(String(chunk));
+    return write(chunk, ...rest);
+  }) as typeof process.stderr.write;
+  t.teardown(() => void (process.stderr.write = write));
+
+  const { port } = new URL(svc.client.baseUrl);
+  for (const path of ['/api/business/auth/token', SUBMIT]) {
+    const socket = connect(Number(port), '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"apiKey":`,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    socket.destroy();
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  t.same(logged, [], 'nothing logged');
+  t.same(
+    stderr.filter((s) => /Error/.test(s)),
+    [],
+    'no stack printed',
+  );
+  const health = await svc.client.get('/api/business/health');
+  t.equal(health.status, 200, 'the service carries on');
 });
