@@ -266,7 +266,7 @@ export function buildOpenApi(
       title: 'Batch AI-answer monitoring service',
       version,
       description:
-        'Submit prompts × AI platforms, poll status or wait for the callback, read structured answers, sources and citations. Every error is the envelope with code = HTTP status. On any path, a method the path does not allow is a 405 with an Allow header, and a method the service does not know (QUERY, PROPFIND, …) is a 501.',
+        'Submit prompts × AI platforms, poll status or wait for the callback, read structured answers, sources and citations. Every error is the envelope with code = HTTP status. Request bodies are UTF-8 JSON whose strings are Unicode text: invalid UTF-8 or a lone surrogate escape (\\ud800) is a 400 naming the field. On any path, a method the path does not allow is a 405 with an Allow header, and a method the service does not know (QUERY, PROPFIND, …) is a 501.',
     },
     servers: [{ url: serverUrl }],
     paths,
