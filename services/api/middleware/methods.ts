@@ -12,9 +12,9 @@ import type { Context, Next } from 'koa';
  * The methods of RFC 9110 plus PATCH. CONNECT never reaches Koa (Node answers
  * it on its own socket event), so it is left out.
  */
-export const KNOWN_METHODS = ['HEAD', 'OPTIONS', 'GET', 'PUT', 'PATCH', 'POST', 'DELETE', 'TRACE'];
+const KNOWN_METHODS = ['HEAD', 'OPTIONS', 'GET', 'PUT', 'PATCH', 'POST', 'DELETE', 'TRACE'];
 
-export class MethodProblem extends Error {
+class MethodProblem extends Error {
   readonly expose = true;
 
   constructor(
