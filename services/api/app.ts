@@ -12,6 +12,7 @@ import type { Backend } from './backend.js';
 import { ok } from './envelope.js';
 import { requireToken, rateLimit } from './middleware/auth.js';
 import { errorEnvelope, type Logger } from './middleware/errors.js';
+import { methodRules } from './middleware/methods.js';
 import { RateLimiter } from './ratelimit.js';
 import { authRoutes } from './routes/auth.js';
 import { callbackRoutes } from './routes/callbacks.js';
@@ -37,7 +38,7 @@ export function createApp({ config, backend, clock, logger, verifier, screenshot
 
   const business = new Router({ prefix: '/api/business' });
   business.get('/health', (ctx) => ok(ctx, { status: 'ok', version: VERSION }));
-  mount(business, docsRoutes(VERSION, config.publicBaseUrl));
+  mount(business, docsRoutes(VERSION, config.publicBaseUrl, config.scheduling.platformChannels));
   // The token endpoint is limited per client address to slow down key guessing.
   business.use('/auth', rateLimit(limiter));
   mount(business, authRoutes(backend, config.maxBodyBytes));
@@ -55,14 +56,29 @@ export function createApp({ config, backend, clock, logger, verifier, screenshot
   eipEdge.use(rateLimit(limiter));
   mount(eipEdge, proxyRoutes(backend));
 
+  // Only a failing request or response stream reaches here (the middleware catches the
+  // rest). Koa would print each with its stack; a client hanging up is no news at all.
+  app.silent = true;
+  app.on('error', (err: Error & { code?: string }) => {
+    if (!clientGone(err.code)) logger.warn(`response failed: ${err.message}`);
+  });
   app.use(errorEnvelope(logger));
+  app.use(methodRules());
   for (const router of [business, screenshotRoutes(screenshot), monitor, eipEdge]) {
     app.use(router.routes());
-    app.use(router.allowedMethods({ throw: true }));
   }
   return app;
 }
 
+/** Sockets the client closed, or cut mid-request (llhttp's HPE_ codes). */
+function clientGone(code: string | undefined): boolean {
+  return (
+    code !== undefined &&
+    (code.startsWith('HPE_') ||
+      ['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE'].includes(code))
+  );
+}
+
 function mount(parent: Router, child: Router): void {
-  parent.use(child.routes(), child.allowedMethods({ throw: true }));
+  parent.use(child.routes());
 }

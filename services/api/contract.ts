@@ -113,7 +113,18 @@ export const listDataSchema = z
   })
   .strict();
 
-export const tokenRequestSchema = z.object({ apiKey: z.string() }).meta({ id: 'TokenRequest' });
+export const tokenRequestSchema = z
+  .object({
+    apiKey: z
+      .string({
+        error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string'),
+      })
+      .min(1, 'is required')
+      .meta({ description: 'An API key an operator created (amk_…)' }),
+  })
+  .meta({ id: 'TokenRequest' });
+
+export const healthDataSchema = z.object({ status: z.literal('ok'), version: z.string() }).strict();
 
 export const tokenDataSchema = z
   .object({

@@ -1,6 +1,7 @@
 /**
  * The OpenAPI 3.1 document, generated from the zod schemas that validate
- * requests (services/tasks) and describe answers (contract.ts).
+ * requests (services/tasks, services/callbacks, contract.ts) and describe
+ * answers (contract.ts). Every status a route can answer is listed with it.
  */
 import { z } from 'zod';
 import { submissionSchema } from '../tasks/submission.js';
@@ -12,7 +13,7 @@ import {
   callbackSettingsDataSchema,
   cityInfoDataSchema,
   envelopeOf,
-  errorEnvelopeSchema,
+  healthDataSchema,
   listDataSchema,
   platformsDataSchema,
   resultDataSchema,
@@ -22,36 +23,24 @@ import {
   tokenDataSchema,
   tokenRequestSchema,
 } from './contract.js';
+import {
+  documentedPlatformConfig,
+  errorResponses,
+  JSON_BODY,
+  PROTECTED,
+  SchemaSet,
+  type Json,
+} from './openapi-parts.js';
 
-type Json = Record<string, unknown>;
-
-export function buildOpenApi(version: string, serverUrl: string): Json {
-  const components: Record<string, Json> = {};
-  const schema = (s: z.ZodType, io: 'input' | 'output' = 'output'): Json => {
-    const json = z.toJSONSchema(s, {
-      target: 'draft-2020-12',
-      io,
-      unrepresentable: 'any',
-    }) as Json;
-    const defs = (json.$defs ?? {}) as Record<string, Json>;
-    delete json.$defs;
-    delete json.$schema;
-    for (const [id, def] of Object.entries(defs)) components[id] = toComponentRefs(def);
-    return toComponentRefs(json);
-  };
-  const jsonContent = (s: z.ZodType, io: 'input' | 'output' = 'output') => ({
-    content: { 'application/json': { schema: schema(s, io) } },
-  });
-  const errorResponse = (description: string) => ({
-    description,
-    ...jsonContent(errorEnvelopeSchema),
-  });
-  const protectedErrors = {
-    '400': errorResponse('Invalid input: every violated rule is listed in `errors`'),
-    '401': errorResponse('Missing, invalid or expired token'),
-    '429': errorResponse('Rate limited; see the Retry-After header'),
-    '500': errorResponse('Internal error; the message carries a request id'),
-  };
+export function buildOpenApi(
+  version: string,
+  serverUrl: string,
+  channelChoices: Readonly<Record<string, string>> = {},
+): Json {
+  const set = new SchemaSet();
+  const security = [{ bearerAuth: [] }];
+  const jsonContent = (s: z.ZodType, io: 'input' | 'output' = 'output') => set.content(s, io);
+  const errors = errorResponses.bind(null, set);
   const taskIdParam = {
     name: 'taskId',
     in: 'path',
@@ -59,34 +48,76 @@ export function buildOpenApi(version: string, serverUrl: string): Json {
     schema: { type: 'string', format: 'uuid' },
     description: 'Task id (UUID); a non-UUID is a 400',
   };
-  const queryParams = (query: z.ZodType) =>
-    Object.entries((schema(query, 'input').properties ?? {}) as Record<string, Json>).map(
-      ([name, s]) => ({
-        name,
-        in: 'query',
-        required: false,
-        schema: s,
-        description: s.description,
-      }),
-    );
-  const security = [{ bearerAuth: [] }];
+  const taskRead = (summary: string, data: z.ZodType, extraParams: Json[] = []) => ({
+    get: {
+      summary,
+      tags: ['tasks'],
+      security,
+      parameters: [taskIdParam, ...extraParams],
+      responses: {
+        '200': { description: 'Success', ...jsonContent(envelopeOf(data)) },
+        ...errors(['400', '404', ...PROTECTED], { '400': 'taskId is not a UUID' }),
+      },
+    },
+  });
 
   const paths: Json = {
+    '/api/business/health': {
+      get: {
+        summary: 'Liveness of this api node',
+        tags: ['service'],
+        responses: {
+          '200': { description: 'Up', ...jsonContent(envelopeOf(healthDataSchema)) },
+          ...errors(['500']),
+        },
+      },
+    },
+    '/api/business/openapi.json': {
+      get: {
+        summary: 'This document',
+        tags: ['service'],
+        responses: {
+          '200': {
+            description: 'OpenAPI 3.1 document',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+          ...errors(['500']),
+        },
+      },
+    },
+    '/api/business/docs': {
+      get: {
+        summary: 'Interactive documentation of this document',
+        tags: ['service'],
+        responses: {
+          '200': {
+            description: 'HTML page',
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
+          ...errors(['500']),
+        },
+      },
+    },
     '/api/business/auth/token': {
       post: {
         summary: 'Exchange an API key for an access token',
+        description: 'Public; limited per client address.',
         tags: ['auth'],
         requestBody: { required: true, ...jsonContent(tokenRequestSchema, 'input') },
         responses: {
           '200': { description: 'Token issued', ...jsonContent(envelopeOf(tokenDataSchema)) },
-          '400': errorResponse('Malformed request'),
-          '401': errorResponse('Invalid or revoked API key'),
+          ...errors([...JSON_BODY, '401', '429', '500', '503'], {
+            '401': 'Unknown or revoked API key',
+            '429': 'Rate limited per client address; see the Retry-After header',
+          }),
         },
       },
     },
     '/api/business/monitor/task/batch/shared': {
       post: {
         summary: 'Submit a batch monitoring task (prompts × platforms)',
+        description:
+          'Also refused with 400: a regionCode that GET /api/business/eip-edge/ports/city-info does not list with an active port now, a callbackUrl whose host is or resolves to a loopback, private, link-local or reserved address, and a platform no live crawler node can run. 429 also when the user has too many unfinished sub tasks (MAX_UNFINISHED_SUBTASKS).',
         tags: ['tasks'],
         security,
         requestBody: { required: true, ...jsonContent(submissionSchema, 'input') },
@@ -95,83 +126,41 @@ export function buildOpenApi(version: string, serverUrl: string): Json {
             description: 'Batch task submitted',
             ...jsonContent(envelopeOf(submitDataSchema)),
           },
-          ...protectedErrors,
-          '413': errorResponse('Body larger than the limit (1 MiB by default)'),
-          '415': errorResponse('Body is not application/json'),
+          ...errors([...JSON_BODY, ...PROTECTED]),
         },
       },
     },
-    '/api/business/monitor/task/status/{taskId}': {
-      get: {
-        summary: 'Query task status and progress',
-        tags: ['tasks'],
-        security,
-        parameters: [taskIdParam],
-        responses: {
-          '200': { description: 'Task status', ...jsonContent(envelopeOf(statusDataSchema)) },
-          '404': errorResponse('Unknown task (or one of another user)'),
-          ...protectedErrors,
-        },
-      },
-    },
-    '/api/business/monitor/task/result/{taskId}': {
-      get: {
-        summary: 'Full task result (partial while the task runs)',
-        tags: ['tasks'],
-        security,
-        parameters: [taskIdParam],
-        responses: {
-          '200': { description: 'Task result', ...jsonContent(envelopeOf(resultDataSchema)) },
-          '404': errorResponse('Unknown task (or one of another user)'),
-          ...protectedErrors,
-        },
-      },
-    },
-    '/api/business/monitor/task/result/{taskId}/{subTaskId}': {
-      get: {
-        summary: 'One sub task result',
-        tags: ['tasks'],
-        security,
-        parameters: [
-          taskIdParam,
-          { name: 'subTaskId', in: 'path', required: true, schema: { type: 'string' } },
-        ],
-        responses: {
-          '200': {
-            description: 'Sub task result',
-            ...jsonContent(envelopeOf(subTaskResultSchema)),
-          },
-          '404': errorResponse('Unknown task or sub task'),
-          ...protectedErrors,
-        },
-      },
-    },
+    '/api/business/monitor/task/status/{taskId}': taskRead(
+      'Query task status and progress',
+      statusDataSchema,
+    ),
+    '/api/business/monitor/task/result/{taskId}': taskRead(
+      'Full task result (partial while the task runs)',
+      resultDataSchema,
+    ),
+    '/api/business/monitor/task/result/{taskId}/{subTaskId}': taskRead(
+      'One sub task result',
+      subTaskResultSchema,
+      [{ name: 'subTaskId', in: 'path', required: true, schema: { type: 'string' } }],
+    ),
     '/api/business/monitor/task/list': {
       get: {
         summary: "List the caller's tasks, newest first",
+        description: 'A parameter given twice is a 400.',
         tags: ['tasks'],
         security,
-        parameters: queryParams(listQuerySchema),
+        parameters: set.queryParams(listQuerySchema),
         responses: {
           '200': { description: 'One page of tasks', ...jsonContent(envelopeOf(listDataSchema)) },
-          ...protectedErrors,
+          ...errors(['400', ...PROTECTED]),
         },
       },
     },
     '/api/business/monitor/task/{taskId}/callbacks': {
       get: {
+        ...taskRead('', callbackDeliveryDataSchema).get,
         summary: 'Callback delivery state and every attempt of a task',
         tags: ['callbacks'],
-        security,
-        parameters: [taskIdParam],
-        responses: {
-          '200': {
-            description: 'Delivery state',
-            ...jsonContent(envelopeOf(callbackDeliveryDataSchema)),
-          },
-          '404': errorResponse('Unknown task (or one of another user)'),
-          ...protectedErrors,
-        },
       },
     },
     '/api/business/monitor/callback': {
@@ -184,13 +173,13 @@ export function buildOpenApi(version: string, serverUrl: string): Json {
             description: 'Callback settings',
             ...jsonContent(envelopeOf(callbackSettingsDataSchema)),
           },
-          ...protectedErrors,
+          ...errors(PROTECTED),
         },
       },
       put: {
         summary: 'Set (or with null clear) the default callback address',
         description:
-          'Refused with 400 when the address is not http(s) or resolves to a loopback, private, link-local or reserved address.',
+          'Also refused with 400 when the address is or resolves to a loopback, private, link-local or reserved address.',
         tags: ['callbacks'],
         security,
         requestBody: { required: true, ...jsonContent(defaultCallbackSchema, 'input') },
@@ -199,9 +188,7 @@ export function buildOpenApi(version: string, serverUrl: string): Json {
             description: 'Saved',
             ...jsonContent(envelopeOf(callbackSettingsDataSchema)),
           },
-          ...protectedErrors,
-          '413': errorResponse('Body larger than the limit (1 MiB by default)'),
-          '415': errorResponse('Body is not application/json'),
+          ...errors([...JSON_BODY, ...PROTECTED]),
         },
       },
     },
@@ -215,7 +202,7 @@ export function buildOpenApi(version: string, serverUrl: string): Json {
             description: 'The new secret',
             ...jsonContent(envelopeOf(callbackSettingsDataSchema)),
           },
-          ...protectedErrors,
+          ...errors(PROTECTED),
         },
       },
     },
@@ -226,7 +213,30 @@ export function buildOpenApi(version: string, serverUrl: string): Json {
         security,
         responses: {
           '200': { description: 'Catalogue', ...jsonContent(envelopeOf(platformsDataSchema)) },
-          '401': errorResponse('Missing, invalid or expired token'),
+          ...errors(PROTECTED),
+        },
+      },
+    },
+    '/api/business/monitor/screenshot/{file}': {
+      get: {
+        summary: 'A stored screenshot (the pageScreenshot URL of a sub task)',
+        description: 'No token: the random 128-bit id is the capability.',
+        tags: ['tasks'],
+        parameters: [
+          {
+            name: 'file',
+            in: 'path',
+            required: true,
+            schema: { type: 'string' },
+            description: 'The 32 hex digits of the screenshot id + .png; any other name is a 404',
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'PNG image',
+            content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+          },
+          ...errors(['404', '500'], { '404': 'Unknown screenshot (or not a screenshot name)' }),
         },
       },
     },
@@ -235,16 +245,20 @@ export function buildOpenApi(version: string, serverUrl: string): Json {
         summary: 'Proxy ports and their cities; submit one of their regionCode values',
         description: 'Public: no token. Ordered by regionCode, then port.',
         tags: ['proxies'],
-        parameters: queryParams(cityInfoQuerySchema),
+        parameters: set.queryParams(cityInfoQuerySchema),
         responses: {
           '200': { description: 'Proxy ports', ...jsonContent(envelopeOf(cityInfoDataSchema)) },
-          '400': errorResponse('deduplicate is not true, false, 1 or 0'),
-          '429': errorResponse('Rate limited per client address; see the Retry-After header'),
-          '503': errorResponse('The proxy registry is unreachable'),
+          ...errors(['400', '429', '500', '503'], {
+            '400': 'deduplicate is not true, false, 1 or 0, or is given twice',
+            '429': 'Rate limited per client address; see the Retry-After header',
+            '503': 'The proxy registry is unreachable',
+          }),
         },
       },
     },
   };
+  // The submission check runs the catalogue, not a zod enum: document what it enforces.
+  set.components.PlatformConfig = set.json(documentedPlatformConfig(channelChoices), 'input');
 
   return {
     openapi: '3.1.0',
@@ -252,18 +266,13 @@ export function buildOpenApi(version: string, serverUrl: string): Json {
       title: 'Batch AI-answer monitoring service',
       version,
       description:
-        'Submit prompts × AI platforms, poll status or wait for the callback, read structured answers, sources and citations.',
+        'Submit prompts × AI platforms, poll status or wait for the callback, read structured answers, sources and citations. Every error is the envelope with code = HTTP status. Request bodies are UTF-8 JSON whose strings are Unicode text: invalid UTF-8 or a lone surrogate escape (\\ud800) is a 400 naming the field. On any path, a method the path does not allow is a 405 with an Allow header, and a method the service does not know (QUERY, PROPFIND, …) is a 501.',
     },
     servers: [{ url: serverUrl }],
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas: components,
+      schemas: set.components,
     },
   };
-}
-
-/** zod names shared schemas under $defs; OpenAPI keeps them under components. */
-function toComponentRefs(json: Json): Json {
-  return JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
 }

@@ -53,14 +53,16 @@ const platformConfigSchema = z
  * (PostgreSQL-backed ones refuse it), and no prompt or keyword needs one.
  */
 const text = () =>
-  z
-    .string({ error: 'must be a string' })
-    .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters');
+  z.string({ error: 'must be a string' }).regex(/^[^\u0000]*$/, 'must not contain NUL characters');
+
+const HTTP_URL = 'must be an absolute http:// or https:// URL';
 
 /** A callback address; whether its host may be reached is checked apart (services/callbacks). */
 export const callbackUrlSchema = text()
   .max(LIMITS.urlChars, `must be at most ${LIMITS.urlChars} characters`)
-  .refine(isHttpUrl, 'must be an absolute http:// or https:// URL');
+  .regex(/^https?:\/\//i, HTTP_URL)
+  .refine(isHttpUrl, HTTP_URL)
+  .meta({ format: 'uri', description: 'An absolute http(s) URL (WHATWG URL syntax)' });
 
 /** `null` is accepted as "not given" for optional fields, as many JSON clients send it. */
 const optional = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
@@ -76,7 +78,8 @@ export const submissionSchema = z
       .array(
         text()
           .max(LIMITS.promptChars, `must be at most ${LIMITS.promptChars} characters`)
-          .refine((s) => s.trim().length > 0, 'must not be blank'),
+          // \S is exactly what String.prototype.trim keeps, and a pattern reaches the OpenAPI document.
+          .regex(/\S/, 'must not be blank'),
         { error: 'is required and must be an array of strings' },
       )
       .min(1, 'must contain at least one prompt')

@@ -1,6 +1,8 @@
 /**
  * The one error middleware: every failure becomes the error envelope with
  * HTTP status = `code`; 5xx answers carry a request id and nothing internal.
+ * Only a genuine fault (500) is logged with its stack: whatever a client can
+ * cause on purpose must not be able to fill the log.
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
@@ -8,6 +10,7 @@ import { describeError } from '../../shared/errors.js';
 
 export interface Logger {
   error(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
 }
 
 export function errorEnvelope(logger: Logger) {
@@ -26,33 +29,43 @@ export function errorEnvelope(logger: Logger) {
       }
     } catch (err) {
       const problem = httpProblem(err);
-      if (problem.status >= 500)
+      const hidden = problem.status >= 500 && !problem.exposed;
+      if (problem.status === 500) {
         logger.error(`request ${requestId} ${ctx.method} ${ctx.path} failed:`, err);
+      } else if (hidden) {
+        // A dependency that is down: anyone can cause this while it lasts, so one line, no stack.
+        logger.warn(`request ${requestId} ${ctx.method} ${ctx.path}: ${problem.message}`);
+      }
       const retryAfter = problem.data?.retryAfter;
       if (typeof retryAfter === 'number') ctx.set('Retry-After', String(retryAfter));
       ctx.status = problem.status;
       ctx.body = {
         success: false,
         code: problem.status,
-        message:
-          problem.status >= 500 ? `${problem.message} (request id ${requestId})` : problem.message,
+        message: hidden ? `${problem.message} (request id ${requestId})` : problem.message,
         data: null,
         ...(Array.isArray(problem.data?.errors) ? { errors: problem.data.errors } : {}),
-        ...(problem.status >= 500 ? { requestId } : {}),
+        ...(hidden ? { requestId } : {}),
       };
     }
   };
 }
 
-/** Koa's own http errors (405 from the router, 404 above) keep their status when exposable. */
+/**
+ * Koa's own http errors (404 above, 405 and 501 from the method rules) keep
+ * their status when exposable; 501 is the only 5xx a client causes by design.
+ */
 function httpProblem(err: unknown) {
   const e = err as { status?: unknown; expose?: unknown; message?: unknown };
-  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true) {
+  const clientCaused =
+    typeof e?.status === 'number' && ((e.status >= 400 && e.status < 500) || e.status === 501);
+  if (clientCaused && e.expose === true) {
     return {
-      status: e.status,
+      status: e.status as number,
       message: String(e.message),
       data: undefined as Record<string, unknown> | undefined,
+      exposed: true,
     };
   }
-  return describeError(err);
+  return { ...describeError(err), exposed: false };
 }

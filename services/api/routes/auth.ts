@@ -1,7 +1,9 @@
 /** `POST /api/business/auth/token`: exchange an API key for an access token. */
 import { Router } from '@koa/router';
 import { AppError } from '../../shared/errors.js';
+import { zodProblems } from '../../shared/validation.js';
 import type { Backend } from '../backend.js';
+import { tokenRequestSchema } from '../contract.js';
 import { ok } from '../envelope.js';
 import { jsonBody } from '../middleware/body.js';
 
@@ -12,11 +14,9 @@ export function authRoutes(backend: Backend, maxBodyBytes: number): Router {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw AppError.invalid([{ field: 'body', message: 'must be a JSON object with apiKey' }]);
     }
-    const { apiKey } = body as { apiKey?: unknown };
-    if (apiKey !== undefined && typeof apiKey !== 'string') {
-      throw AppError.invalid([{ field: 'apiKey', message: 'must be a string' }]);
-    }
-    ok(ctx, await backend.call('users.issueToken', { apiKey }), 'token issued');
+    const parsed = tokenRequestSchema.safeParse(body);
+    if (!parsed.success) throw AppError.invalid(zodProblems(parsed.error));
+    ok(ctx, await backend.call('users.issueToken', parsed.data), 'token issued');
   });
   return router;
 }

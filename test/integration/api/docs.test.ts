@@ -9,19 +9,26 @@ t.test('OpenAPI 3.1 document generated from the validation schemas', async (t) =
   const doc = res.body;
   t.equal(doc.openapi, '3.1.0');
   t.match(doc.info, { version: /^\d+\.\d+\.\d+/ });
-  t.same(Object.keys(doc.paths).sort(), [
-    '/api/business/auth/token',
-    '/api/business/eip-edge/ports/city-info',
-    '/api/business/monitor/callback',
-    '/api/business/monitor/callback/secret/rotate',
-    '/api/business/monitor/platforms',
-    '/api/business/monitor/task/batch/shared',
-    '/api/business/monitor/task/list',
-    '/api/business/monitor/task/result/{taskId}',
-    '/api/business/monitor/task/result/{taskId}/{subTaskId}',
-    '/api/business/monitor/task/status/{taskId}',
-    '/api/business/monitor/task/{taskId}/callbacks',
-  ]);
+  t.same(
+    Object.keys(doc.paths).sort(),
+    [
+      '/api/business/auth/token',
+      '/api/business/docs',
+      '/api/business/eip-edge/ports/city-info',
+      '/api/business/monitor/callback',
+      '/api/business/monitor/callback/secret/rotate',
+      '/api/business/monitor/platforms',
+      '/api/business/monitor/screenshot/{file}',
+      '/api/business/monitor/task/batch/shared',
+      '/api/business/monitor/task/list',
+      '/api/business/monitor/task/result/{taskId}',
+      '/api/business/monitor/task/result/{taskId}/{subTaskId}',
+      '/api/business/monitor/task/status/{taskId}',
+      '/api/business/monitor/task/{taskId}/callbacks',
+      '/api/business/openapi.json',
+      '/api/business/health',
+    ].sort(),
+  );
   const submit = doc.paths['/api/business/monitor/task/batch/shared'].post;
   const body = submit.requestBody.content['application/json'].schema;
   t.equal(body.$ref, '#/components/schemas/BatchSubmission');
@@ -29,11 +36,38 @@ t.test('OpenAPI 3.1 document generated from the validation schemas', async (t) =
   t.same(schema.required, ['prompts', 'platforms']);
   t.equal(schema.properties.prompts.maxItems, 50, 'limits come from the validating schema');
   t.equal(schema.properties.platforms.maxItems, 50);
-  t.same(doc.components.schemas.PlatformConfig.properties.mode.enum, [
-    'standard',
-    'reasoning',
-    'search',
-    'reasoning_search',
+  const variants = doc.components.schemas.PlatformConfig.anyOf as {
+    properties: { platform: { enum: string[] }; mode: { enum: string[] } };
+  }[];
+  const modesOf = (name: string) =>
+    variants.find((v) => v.properties.platform.enum.includes(name))?.properties.mode.enum;
+  t.same(modesOf('chatgpt'), ['standard', 'reasoning', 'search', 'reasoning_search']);
+  t.same(modesOf('gpt'), modesOf('chatgpt'), 'aliases are listed with their platform');
+  t.same(modesOf('deepseek'), ['standard', 'reasoning'], "DeepSeek's API has no search");
+  const prompt = schema.properties.prompts.items;
+  t.same(prompt.allOf, [{ pattern: '^[^\\u0000]*$' }, { pattern: '\\S' }], 'no NUL, not blank');
+  t.match(schema.properties.callbackUrl.anyOf[0], { format: 'uri', pattern: undefined });
+  t.same(schema.properties.callbackUrl.anyOf[0].allOf[1], { pattern: '^https?:\\/\\/' });
+  t.same(doc.components.schemas.TokenRequest, {
+    type: 'object',
+    properties: {
+      apiKey: {
+        type: 'string',
+        minLength: 1,
+        description: 'An API key an operator created (amk_…)',
+      },
+    },
+    required: ['apiKey'],
+  });
+  t.same(Object.keys(doc.paths['/api/business/auth/token'].post.responses).sort(), [
+    '200',
+    '400',
+    '401',
+    '413',
+    '415',
+    '429',
+    '500',
+    '503',
   ]);
   t.ok(doc.components.schemas.SubTaskResult, 'response schemas are published');
   t.ok(doc.components.schemas.CallbackDelivery, 'callback delivery state is published');
@@ -49,6 +83,8 @@ t.test('OpenAPI 3.1 document generated from the validation schemas', async (t) =
     list.parameters.map((p: { name: string }) => p.name),
     ['page', 'size', 'status'],
   );
+  t.match(list.parameters[0].schema, { type: 'integer', minimum: 1 });
+  t.match(list.parameters[1].schema, { type: 'integer', minimum: 1, maximum: 100 });
   const cityInfo = doc.paths['/api/business/eip-edge/ports/city-info'].get;
   t.equal(cityInfo.security, undefined, 'the city lookup is public');
   t.same(

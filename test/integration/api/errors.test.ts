@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import t from 'tap';
 import { errorEnvelopeSchema } from '../../../services/api/contract.js';
 import { snapshotCounts, startEmbedded } from '../../helpers/cluster.js';
@@ -182,4 +184,115 @@ t.test('a submitted sub task crash between writes is completed on restart', asyn
     'the same sub task ids are restored',
   );
   t.match(await conn.collection('tasks').findOne({ _id: taskId }), { subtasksWritten: true });
+});
+
+t.test('text that is not Unicode is a 400 naming the field, and nothing is stored', async (t) => {
+  const svc = await startEmbedded(t);
+  const u = await svc.newUser();
+  const conn = await svc.db();
+  const before = await snapshotCounts(conn);
+  const json = { 'content-type': 'application/json' };
+  const cases: [string, Uint8Array | string, { field: string; message: RegExp }[]][] = [
+    [
+      'invalid UTF-8 in a prompt',
+      Buffer.concat([
+        Buffer.from('{"prompts":["fine","caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('"],"platforms":[{"platform":"sandbox","mode":"standard"}]}'),
+      ]),
+      [{ field: 'prompts[1]', message: /not valid UTF-8 \(byte 23\)/ }],
+    ],
+    [
+      'an encoded surrogate in the keywords',
+      Buffer.concat([
+        Buffer.from('{"monitorKeywords":"'),
+        Buffer.from([0xed, 0xa0, 0x80]),
+        Buffer.from('","prompts":["p"],"platforms":[{"platform":"sandbox","mode":"standard"}]}'),
+      ]),
+      [{ field: 'monitorKeywords', message: /not valid UTF-8/ }],
+    ],
+    [
+      'lone surrogates in JSON escapes',
+      '{"prompts":["\\ud800","ok","x\\udfff"],"platforms":[{"platform":"sandbox","mode":"standard"}]}',
+      [
+        { field: 'prompts[0]', message: /lone surrogate/ },
+        { field: 'prompts[2]', message: /lone surrogate/ },
+      ],
+    ],
+  ];
+  for (const [name, rawBody, errors] of cases) {
+    const res = await svc.client.request('POST', SUBMIT, {
+      token: u.token,
+      rawBody,
+      headers: json,
+    });
+    t.equal(res.status, 400, name);
+    t.match(errorEnvelopeSchema.parse(res.body), { code: 400, errors }, name);
+    t.equal(res.body.errors.length, errors.length, `${name}: only those`);
+  }
+  const token = await svc.client.request('POST', '/api/business/auth/token', {
+    rawBody: `{"apiKey":"${u.apiKey}\\udc00"}`,
+    headers: json,
+  });
+  t.match(token.body, { code: 400, errors: [{ field: 'apiKey', message: /lone surrogate/ }] });
+  const callback = await svc.client.request('PUT', '/api/business/monitor/callback', {
+    token: u.token,
+    rawBody: Buffer.concat([
+      Buffer.from('{"callbackUrl":"https://example.com/h'),
+      Buffer.from([0xc0, 0xaf]),
+      Buffer.from('"}'),
+    ]),
+    headers: json,
+  });
+  t.match(callback.body, { code: 400, errors: [{ field: 'callbackUrl', message: /UTF-8/ }] });
+  const settings = await svc.client.get('/api/business/monitor/callback', u.token);
+  t.equal(settings.body.data.callbackUrl, null, 'the default address is unchanged');
+  t.same(await snapshotCounts(conn), before, 'nothing stored');
+
+  const paired = await svc.client.request('POST', SUBMIT, {
+    token: u.token,
+    rawBody:
+      '{"prompts":["\\ud83d\\ude00 caf\u00e9"],"platforms":[{"platform":"sandbox","mode":"standard"}]}',
+    headers: json,
+  });
+  t.equal(paired.status, 200, 'surrogate pairs and real UTF-8 are fine');
+  const stored = await conn.collection('subtasks').findOne({ taskId: paired.body.data.taskId });
+  t.equal(stored?.prompt, '😀 café');
+});
+
+t.test('a client that hangs up mid-request leaves nothing in the log', async (t) => {
+  const svc = await startEmbedded(t);
+  const logger = svc.broker.getLocalService('api')!.logger;
+  const logged: unknown[][] = [];
+  const { error, warn } = logger;
+  logger.error = (...args: unknown[]) => void logged.push(args);
+  logger.warn = (...args: unknown[]) => void logged.push(args);
+  t.teardown(() => Object.assign(logger, { error, warn }));
+  const stderr: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    stderr.push(String(chunk));
+    return write(chunk, ...rest);
+  }) as typeof process.stderr.write;
+  t.teardown(() => void (process.stderr.write = write));
+
+  const { port } = new URL(svc.client.baseUrl);
+  for (const path of ['/api/business/auth/token', SUBMIT]) {
+    const socket = connect(Number(port), '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"apiKey":`,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    socket.destroy();
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  t.same(logged, [], 'nothing logged');
+  t.same(
+    stderr.filter((s) => /Error/.test(s)),
+    [],
+    'no stack printed',
+  );
+  const health = await svc.client.get('/api/business/health');
+  t.equal(health.status, 200, 'the service carries on');
 });

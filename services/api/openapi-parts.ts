@@ -1,0 +1,114 @@
+/**
+ * Building blocks of the OpenAPI document: zod → JSON Schema with shared
+ * schemas under components, the error answers each route can give, and the
+ * documented form of a platform configuration.
+ */
+import { z } from 'zod';
+import { activeChannel, PLATFORMS, supportedModes, type Mode } from '../shared/platforms.js';
+import { errorEnvelopeSchema } from './contract.js';
+
+export type Json = Record<string, unknown>;
+
+/** Converts zod schemas, collecting every `meta({ id })` schema into `components`. */
+export class SchemaSet {
+  readonly components: Record<string, Json> = {};
+
+  json(s: z.ZodType, io: 'input' | 'output' = 'output'): Json {
+    const json = z.toJSONSchema(s, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+    const defs = (json.$defs ?? {}) as Record<string, Json>;
+    delete json.$defs;
+    delete json.$schema;
+    for (const [id, def] of Object.entries(defs)) this.components[id] = toComponentRefs(def);
+    return toComponentRefs(json);
+  }
+
+  content(s: z.ZodType, io: 'input' | 'output' = 'output') {
+    return { content: { 'application/json': { schema: this.json(s, io) } } };
+  }
+
+  /**
+   * Query parameters as the values they stand for (`page` an integer from 1),
+   * which is how OpenAPI describes them; the query string carries their text.
+   */
+  queryParams(query: z.ZodType) {
+    const values = (this.json(query, 'output').properties ?? {}) as Record<string, Json>;
+    const texts = (this.json(query, 'input').properties ?? {}) as Record<string, Json>;
+    // A value JSON Schema cannot show (a transform's result) is documented by its text.
+    const typed = (name: string) => ('type' in values[name]! ? values[name]! : texts[name]!);
+    return Object.keys(values)
+      .map((name) => [name, typed(name)] as const)
+      .map(([name, schema]) => ({
+        name,
+        in: 'query',
+        required: false,
+        schema,
+        description: schema.description,
+      }));
+  }
+}
+
+export type Status = '400' | '401' | '404' | '413' | '415' | '429' | '500' | '503';
+
+const DEFAULT_REASONS: Record<Status, string> = {
+  '400': 'Invalid input: every violated rule is listed in `errors`, by field',
+  '401': 'Missing, invalid or expired token',
+  '404': 'Unknown task or sub task (or one of another user)',
+  '413': 'Body larger than the limit (MAX_BODY_BYTES, 1 MiB by default)',
+  '415': 'Body is not application/json',
+  '429': 'Rate limited; see the Retry-After header',
+  '500': 'Internal error; the message carries a request id and nothing internal',
+  '503': 'A service this route needs is down; try again later',
+};
+
+/** Error answers in the envelope; `reasons` replaces the generic text of some. */
+export function errorResponses(
+  set: SchemaSet,
+  statuses: readonly Status[],
+  reasons: Partial<Record<Status, string>> = {},
+): Record<string, Json> {
+  const envelope = set.content(errorEnvelopeSchema);
+  return Object.fromEntries(
+    statuses.map((s) => [s, { description: reasons[s] ?? DEFAULT_REASONS[s], ...envelope }]),
+  );
+}
+
+/** The statuses of an authenticated route; `extra` adds the input-related ones. */
+export const PROTECTED: readonly Status[] = ['401', '429', '500', '503'];
+export const JSON_BODY: readonly Status[] = ['400', '413', '415'];
+
+/**
+ * A platform configuration as the submission check enforces it: a catalogue
+ * name or alias, and a mode its active channel runs. Platforms with the same
+ * modes share one variant, so the document stays short.
+ */
+export function documentedPlatformConfig(channelChoices: Readonly<Record<string, string>>) {
+  const groups = new Map<string, { names: string[]; modes: readonly Mode[] }>();
+  for (const p of PLATFORMS) {
+    const modes = supportedModes(p, activeChannel(p, channelChoices));
+    const group = groups.get(modes.join()) ?? { names: [], modes };
+    group.names.push(p.name, ...p.aliases);
+    groups.set(modes.join(), group);
+  }
+  const variants = [...groups.values()].map(({ names, modes }) =>
+    z.object({
+      platform: z.enum(names as [string, ...string[]]).meta({
+        description:
+          'Platform name or alias (case-insensitive). GET /api/business/monitor/platforms lists them; one whose `available` is false there is refused.',
+      }),
+      mode: z.enum(modes as [Mode, ...Mode[]]),
+      screenshot: z
+        .union([z.literal(0), z.literal(1), z.literal(2)])
+        .nullable()
+        .default(0)
+        .meta({
+          description: '0 none (default; null too), 1 screenshot, 2 screenshot of mentions',
+        }),
+    }),
+  );
+  return z.union(variants as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+}
+
+/** zod names shared schemas under $defs; OpenAPI keeps them under components. */
+function toComponentRefs(json: Json): Json {
+  return JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
+}
