@@ -21,6 +21,8 @@ export interface CrawlerAdvert {
   proxyPorts?: ProxyPortInfo[];
   channels: Channel[];
   platforms: string[];
+  /** The node is stopping: it finishes what it runs and takes nothing new. */
+  draining?: boolean;
 }
 
 export interface CrawlerNode extends CrawlerAdvert {
@@ -54,6 +56,11 @@ export function offeredPlatforms(
     for (const p of n.platforms) if (n.channels.includes(channelOf(p))) offered.add(p);
   }
   return offered;
+}
+
+/** Nodes that may be given new work: every live one that is not draining. */
+export function placeableNodes(nodes: readonly CrawlerNode[]): CrawlerNode[] {
+  return nodes.filter((n) => n.draining !== true);
 }
 
 export interface Placement {
