@@ -10,7 +10,7 @@ import { driverFor } from '../../../crawler/platforms/index.js';
 import { startSandboxServer } from '../../../crawler/platforms/sandbox/server.js';
 import { settingsResolver } from '../../../crawler/settings.js';
 import { ProxyPool } from '../../../crawler/proxy-pool.js';
-import type { BrowserRunner } from '../../../crawler/browser.js';
+import { BrowserRunner } from '../../../crawler/browser.js';
 import type { RenderServer } from '../../../crawler/render-server.js';
 import type { LeaseMessage } from '../../../services/scheduler/dispatcher.js';
 
@@ -40,6 +40,7 @@ function executor(
   capacity: number,
   prefetch: number,
   renew: (leases: LeaseMessage[]) => Promise<boolean[]> = async (ls) => ls.map(() => true),
+  browser = {} as BrowserRunner,
 ) {
   const reports: { id: string; outcome: Outcome; at: number }[] = [];
   const released: string[] = [];
@@ -55,7 +56,7 @@ function executor(
     fetchVia: () => fetch,
     portFailed: () => undefined,
     // API-channel leases without a screenshot never open the browser.
-    browser: {} as BrowserRunner,
+    browser,
     render: {} as RenderServer,
     saveScreenshot: () => Promise.reject(new Error('no screenshot was asked for')),
     renew,
@@ -188,4 +189,32 @@ t.test('leases of one dispatch pass share a token: each is held and run', async 
   t.equal(ex.running + ex.queued, 3);
   await until(() => reports.length === 3);
   t.same(reports.map((r) => r.id).sort(), ['s10', 's8', 's9']);
+});
+
+t.test('at the drain deadline web work finishes its answer; API work goes back', async (t) => {
+  const browser = new BrowserRunner({
+    chromiumPath: '/usr/bin/chromium',
+    concurrency: 1,
+    maxWorkSeconds: 60,
+  });
+  t.teardown(() => browser.stop());
+  const { ex, reports, released } = executor(2, 0, undefined, browser);
+  const slow = (n: number, channel: 'api' | 'web') => ({
+    ...lease(n),
+    channel,
+    prompt: `question ${n} #latency:2500`,
+  });
+  ex.accept(slow(23, 'web'));
+  ex.accept(slow(24, 'api'));
+  await until(() => sandbox.stats.requests.some((r) => r.prompt?.includes('question 24')));
+  const started = Date.now();
+  await ex.drain(300, new AbortController().signal);
+  t.ok(Date.now() - started >= 1_000, 'the drain waited past its deadline for the web answer');
+  t.same(released, ['s24'], 'the API lease went back at the deadline');
+  t.same(
+    reports.map((r) => r.id),
+    ['s23'],
+    'the web lease reported its answer',
+  );
+  t.ok(reports[0]?.outcome.result?.answerContent, 'an answer, not a failure');
 });
