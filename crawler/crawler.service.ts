@@ -115,7 +115,12 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
         await this.advertiseDraining();
         await executor.drain(config.crawler.drainMs, now);
       },
-      /** Re-sends this node's INFO with `draining` in its advert; the scheduler reads it every pass. */
+      /**
+       * Re-sends this node's INFO with `draining` in its advert; the scheduler
+       * reads adverts every pass, and one that starts later sees it too.
+       * Moleculer 0.14 has no public call for changed metadata: these two are
+       * what its own broker.stop() uses to announce a changed node.
+       */
       async advertiseDraining() {
         const metadata = this.broker.metadata as { crawler?: CrawlerAdvert };
         if (!metadata.crawler) return;

@@ -91,6 +91,12 @@ t.test('SIGTERM mid-batch: running work finishes and is reported, nothing is red
     byDrainingNode.every((d) => held.includes(String(d._id))),
     'crawler-1 took no new lease after the signal',
   );
+  // Its slots free only when its answers end, long after it said it was draining.
+  t.notMatch(
+    c.nodes.get('scheduler-1')!.output(),
+    /crawler-1 did not take the work/,
+    'the scheduler placed nothing on the draining node',
+  );
   t.ok(
     byDrainingNode.every((d) => (d.time as number) <= signalled + exitedAfter),
     'its results were recorded before it exited',
