@@ -1,10 +1,22 @@
 /**
  * The life of a node process: start the broker, announce readiness on stdout
  * (`READY node=… services=… api=http://…`, which tests and scripts wait for),
- * and stop cleanly on SIGINT/SIGTERM. Returns the function that stops it.
+ * and stop cleanly on SIGINT/SIGTERM. The first signal drains: every local
+ * service with a `drain(now)` method finishes or hands back its work while the
+ * node is still fully connected (`DRAINING node=…` on stdout), then the broker
+ * stops (`DRAINED node=… in … ms`). A second signal cuts the drain short.
+ * Returns the function that stops at once.
  */
-import type { ServiceBroker } from 'moleculer';
+import type { Service, ServiceBroker } from 'moleculer';
 import type { Config } from '../services/shared/config.js';
+
+/** A service that holds work to finish or hand back before its node stops. */
+interface Draining {
+  drain(now: AbortSignal): Promise<void>;
+}
+
+const drains = (s: Service): s is Service & Draining =>
+  typeof (s as Partial<Draining>).drain === 'function';
 
 export async function runNode(
   broker: ServiceBroker,
@@ -17,8 +29,25 @@ export async function runNode(
     await broker.stop().catch((err: unknown) => console.error(err));
     process.exit(code);
   };
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
+  const cutShort = new AbortController();
+  let draining = false;
+  const onSignal = (signal: string) => {
+    if (draining || stopping) {
+      cutShort.abort();
+      return;
+    }
+    draining = true;
+    const since = Date.now();
+    console.log(`DRAINING node=${config.nodeId} on ${signal} (again to stop at once)`);
+    void Promise.all(broker.services.filter(drains).map((s) => s.drain(cutShort.signal)))
+      .catch((err: unknown) => console.error('drain failed:', err))
+      .then(() => {
+        console.log(`DRAINED node=${config.nodeId} in ${Date.now() - since} ms`);
+        return stop(0);
+      });
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
 
   try {
     await broker.start();

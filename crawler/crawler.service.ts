@@ -1,7 +1,8 @@
 /**
  * The `crawler` service of a crawler node: accepts leases from the active
  * scheduler (up to the capacity it advertises in its node metadata), runs them
- * through the Executor, renews leases and reports outcomes to `tasks`.
+ * through the Executor, renews leases and reports outcomes to `tasks`. On a
+ * graceful stop it drains (see `drain`) before the broker stops.
  * Without SANDBOX_URL it runs its own local sandbox stand-in, so the simulated
  * platforms work offline. It checks its own proxy ports and broadcasts their
  * health (`proxies.health`) after every round that changed something, and
@@ -21,7 +22,13 @@ import { startSandboxServer, type SandboxServer } from '../sandbox/server.js';
 import { RenderServer } from './render-server.js';
 import { ReportBatch } from './report-batch.js';
 import type { SettleReport } from '../services/tasks/ledger.js';
-import type { SettleAnswer, SettleRequest } from '../services/tasks/tasks.service.js';
+import type {
+  RenewAnswer,
+  RenewRequest,
+  SettleAnswer,
+  SettleRequest,
+} from '../services/tasks/tasks.service.js';
+import type { CrawlerAdvert } from '../services/scheduler/nodes.js';
 import { settingsResolver } from './settings.js';
 import { ProxyPool, type ChosenPort } from './proxy-pool.js';
 import { portCheck, proxiedFetch } from './proxy-check.js';
@@ -89,12 +96,44 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
             queued: executor.queued,
             capacity: config.crawler.capacity,
             prefetch: config.crawler.prefetch,
+            draining: executor.draining,
           };
         },
       },
     },
 
     methods: {
+      /**
+       * A graceful stop (bin/lifecycle.ts calls it before stopping the broker,
+       * so reports and hand-backs still travel): the node tells the cluster it
+       * is draining, so the scheduler places nothing more here, then lets its
+       * work finish within DRAIN_MS (see Executor.drain). `now` (a second
+       * signal) hands back what is left at once.
+       */
+      async drain(now: AbortSignal) {
+        if (!executor) return;
+        await this.advertiseDraining();
+        await executor.drain(config.crawler.drainMs, now);
+      },
+      /**
+       * Re-sends this node's INFO with `draining` in its advert; the scheduler
+       * reads adverts every pass, and one that starts later sees it too.
+       * Moleculer 0.14 has no public call for changed metadata: these two are
+       * what its own broker.stop() uses to announce a changed node.
+       */
+      async advertiseDraining() {
+        const metadata = this.broker.metadata as { crawler?: CrawlerAdvert };
+        if (!metadata.crawler) return;
+        metadata.crawler = { ...metadata.crawler, draining: true };
+        const registry = this.broker.registry as unknown as {
+          regenerateLocalRawInfo(incSeq: boolean): void;
+          discoverer: { sendLocalNodeInfo(): Promise<void> };
+        };
+        registry.regenerateLocalRawInfo(true);
+        await registry.discoverer
+          .sendLocalNodeInfo()
+          .catch((err: unknown) => this.logger.warn('announcing the drain failed:', err));
+      },
       /** One round of port checks; reports when something changed (or when asked to anyway). */
       async checkPorts(reportAnyway: boolean) {
         if (proxies.size === 0) return;
@@ -178,15 +217,19 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
         render,
         saveScreenshot: async (png, subTaskId) =>
           screenshotPath(await screenshots.save(png, subTaskId, clock.now())),
-        renew: async (lease) =>
+        renew: async (leases) =>
           (
-            await this.broker.call<{ held: boolean }, object>('tasks.renew', {
-              subTaskId: lease.subTaskId,
-              token: lease.token,
+            await this.broker.call<RenewAnswer, RenewRequest>('tasks.renewBatch', {
+              leases: leases.map((l) => ({ subTaskId: l.subTaskId, token: l.token })),
             })
           ).held,
         report: (lease, outcome) =>
-          reports.add({ subTaskId: lease.subTaskId, token: lease.token, ...outcome }),
+          reports.add({
+            subTaskId: lease.subTaskId,
+            token: lease.token,
+            attempt: lease.attempt,
+            ...outcome,
+          }),
         release: async (lease) => {
           await this.broker.call('tasks.release', {
             subTaskId: lease.subTaskId,

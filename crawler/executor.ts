@@ -1,19 +1,22 @@
 /**
  * Runs the leases a crawler node accepted: the platform's driver on the
- * leased channel, the screenshot when one was asked for, renewal of the lease
- * at half its length, a deadline, and one report of the outcome. A lease that
- * is lost (renewal refused) stops the work and reports nothing: the sub task
- * already belongs to someone else.
+ * leased channel, the screenshot when one was asked for, renewal of the
+ * leases (all together, see Renewals), a deadline, and one report of the
+ * outcome. A lease that is lost (renewal refused) stops the work and reports
+ * nothing: the sub task already belongs to someone else. A node that stops
+ * drains: it takes no more leases and hands back what it will not finish,
+ * without using up an attempt.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Page } from 'playwright';
 import type { AcceptAnswer, LeaseMessage } from '../services/scheduler/dispatcher.js';
-import { renewalInterval } from '../services/scheduler/lease.js';
 import type { Failure } from '../services/tasks/state.js';
 import { findPlatform } from '../services/shared/platforms.js';
 import { renderAnswerPage } from './answer-page.js';
 import type { BrowserRunner } from './browser.js';
 import type { RenderServer } from './render-server.js';
 import type { ChosenPort, ProxyPool } from './proxy-pool.js';
+import { Renewals } from './renewals.js';
 import {
   PlatformError,
   type Answer,
@@ -47,15 +50,17 @@ export interface ExecutorDeps {
   render: RenderServer;
   /** Stores a PNG and returns its public URL. */
   saveScreenshot(png: Buffer, subTaskId: string): Promise<string>;
-  /** false: the lease is gone. */
-  renew(lease: LeaseMessage): Promise<boolean>;
+  /** Extends the leases together; per lease, in order, false when it is gone. */
+  renew(leases: LeaseMessage[]): Promise<boolean[]>;
   report(lease: LeaseMessage, outcome: Outcome): Promise<void>;
-  /** Hands back a lease that never started, without using up an attempt. */
+  /** Hands back a lease this node will not finish, without using up an attempt. */
   release(lease: LeaseMessage): Promise<void>;
   log: { warn(...args: unknown[]): void };
 }
 
 class LeaseLost extends Error {}
+/** The node is stopping and gives the lease back (uncharged) instead of reporting it. */
+class HandedBack extends Error {}
 
 /** A lease this node holds, running or waiting for a slot. */
 interface Held {
@@ -64,7 +69,6 @@ interface Held {
   settings: PlatformSettings;
   port: ChosenPort | null;
   controller: AbortController;
-  renewal: NodeJS.Timeout;
 }
 
 /** A lease is its sub task plus its token (one token serves a whole dispatch pass). */
@@ -73,11 +77,21 @@ const heldKey = (lease: LeaseMessage) => `${lease.subTaskId} ${lease.token}`;
 export class Executor {
   private readonly held = new Map<string, Held>();
   private readonly waiting: Held[] = [];
-  /** Reports on their way, so that stopping waits for them. */
-  private readonly reporting = new Set<Promise<void>>();
+  /** Reports and hand-backs on their way, so that stopping waits for them. */
+  private readonly outgoing = new Set<Promise<void>>();
+  private readonly renewals: Renewals<LeaseMessage>;
+  /** Called when nothing runs any more. */
+  private idleWaiters: (() => void)[] = [];
   private runningCount = 0;
+  private drainingSince: number | undefined;
 
-  constructor(private readonly d: ExecutorDeps) {}
+  constructor(private readonly d: ExecutorDeps) {
+    this.renewals = new Renewals((leases) => d.renew(leases), d.log.warn.bind(d.log));
+  }
+
+  get draining(): boolean {
+    return this.drainingSince !== undefined;
+  }
 
   get running(): number {
     return this.runningCount;
@@ -89,6 +103,7 @@ export class Executor {
 
   accept(lease: LeaseMessage): AcceptAnswer['results'][number] {
     if (this.held.has(heldKey(lease))) return { accepted: true };
+    if (this.draining) return { accepted: false, reason: 'the node is draining (stopping)' };
     if (this.held.size >= this.d.capacity + this.d.prefetch)
       return {
         accepted: false,
@@ -109,13 +124,8 @@ export class Executor {
       return { accepted: false, reason: `no active proxy port for region ${lease.regionCode}` };
     const controller = new AbortController();
     // Renewed from the moment it is held: a waiting lease must not expire either.
-    const renewal = setInterval(() => {
-      this.d
-        .renew(lease)
-        .then((held) => held || controller.abort(new LeaseLost('lease lost')))
-        .catch((err: unknown) => this.d.log.warn(`renewing ${lease.subTaskId} failed:`, err));
-    }, renewalInterval(lease.leaseMs));
-    const h: Held = { lease, driver, settings, port, controller, renewal };
+    this.renewals.add(lease, () => controller.abort(new LeaseLost('lease lost')));
+    const h: Held = { lease, driver, settings, port, controller };
     this.held.set(heldKey(lease), h);
     controller.signal.addEventListener('abort', () => {
       // A waiting lease that is lost or stopped just leaves the queue.
@@ -131,23 +141,59 @@ export class Executor {
   }
 
   /**
-   * Stops all work: running leases are reported as retryable failures so they
-   * run elsewhere at once; waiting ones are handed back unstarted.
+   * A graceful stop. Takes no more leases and hands the waiting ones back at
+   * once; lets the running ones finish and report until `deadlineMs`. Then API
+   * work still running is handed back, while web work finishes its answer (a
+   * browser answer cut off is wasted on the account; its own deadline bounds
+   * it). Once `now` is aborted, everything left is handed back at once. No
+   * hand-back uses up an attempt. Resolves when every outcome is reported or
+   * handed back.
    */
+  async drain(deadlineMs: number, now: AbortSignal): Promise<void> {
+    this.drainingSince ??= Date.now();
+    for (const h of this.waiting.splice(0)) this.handBack(h);
+    await this.untilIdle(now, this.drainingSince + deadlineMs - Date.now());
+    this.abortRunning((h) => h.lease.channel !== 'web');
+    await this.untilIdle(now);
+    this.abortRunning(() => true);
+    await this.untilIdle();
+    await Promise.all(this.outgoing);
+  }
+
+  /** Stops at once: every lease held goes back uncharged. */
   async stop(): Promise<void> {
-    const unstarted = this.waiting.splice(0);
-    for (const h of unstarted) this.forget(h);
+    await this.drain(0, AbortSignal.abort());
+    this.renewals.stop();
+  }
+
+  private abortRunning(which: (h: Held) => boolean): void {
     for (const h of this.held.values())
-      h.controller.abort(new PlatformError('crawler node stopping', 'failed', true));
-    await Promise.all(
-      unstarted.map((h) =>
-        this.d
-          .release(h.lease)
-          .catch((err: unknown) => this.d.log.warn(`handing back ${h.lease.subTaskId}:`, err)),
-      ),
-    );
-    while (this.held.size > 0) await new Promise((r) => setTimeout(r, 20));
-    await Promise.all(this.reporting);
+      if (which(h)) h.controller.abort(new HandedBack('crawler node stopping'));
+  }
+
+  /**
+   * Resolves when nothing runs, when `stop` is aborted or after `timeoutMs`,
+   * whichever is first. (Plain listeners and a timer: a signal combined with
+   * AbortSignal.any can be collected before it fires.)
+   */
+  private untilIdle(stop?: AbortSignal, timeoutMs?: number): Promise<void> {
+    if (this.runningCount === 0 || stop?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        stop?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = timeoutMs === undefined ? undefined : setTimeout(done, Math.max(0, timeoutMs));
+      stop?.addEventListener('abort', done, { once: true });
+      this.idleWaiters.push(done);
+    });
+  }
+
+  /** A lease this node will not run (or finish): back to pending, uncharged. */
+  private handBack(h: Held): void {
+    this.forget(h);
+    this.send(`handing back ${h.lease.subTaskId}`, () => this.d.release(h.lease));
   }
 
   private startWaiting(): void {
@@ -159,7 +205,7 @@ export class Executor {
   }
 
   private forget(h: Held): void {
-    clearInterval(h.renewal);
+    this.renewals.delete(h.lease);
     this.held.delete(heldKey(h.lease));
   }
 
@@ -179,6 +225,7 @@ export class Executor {
       settings.timeoutMs,
     );
     let outcome: Outcome | undefined;
+    let handedBack = false;
     try {
       const job: Job = { prompt: lease.prompt, mode: lease.mode as Job['mode'], signal };
       const { answer, png } = await this.answer(lease, driver, settings, port, job);
@@ -186,7 +233,8 @@ export class Executor {
       outcome = { result: { ...answer, pageScreenshot }, ...via };
     } catch (err) {
       const reason = signal.aborted ? signal.reason : err;
-      if (!(reason instanceof LeaseLost)) {
+      handedBack = reason instanceof HandedBack;
+      if (!(reason instanceof LeaseLost) && !handedBack) {
         outcome = { failure: toFailure(reason), ...via };
         // Was it the port? Its check says so at once, before the retry picks one.
         if (port && outcome.failure!.retryable) this.d.portFailed(port.key);
@@ -198,12 +246,13 @@ export class Executor {
       // the report below makes the scheduler lease the next one to this node.
       this.runningCount -= 1;
       this.startWaiting();
+      if (this.runningCount === 0) for (const idle of this.idleWaiters.splice(0)) idle();
     }
-    if (!outcome) return;
-    const reported = this.report(lease, outcome);
-    this.reporting.add(reported);
-    await reported;
-    this.reporting.delete(reported);
+    if (handedBack) this.handBack(h);
+    else if (outcome) {
+      const done = outcome;
+      await this.send(`reporting ${lease.subTaskId}`, () => this.d.report(lease, done));
+    }
   }
 
   private async answer(
@@ -248,17 +297,25 @@ export class Executor {
     }
   }
 
-  /** Reports the outcome, retrying briefly: if it never arrives, the lease expires and the work is redone. */
-  private async report(lease: LeaseMessage, outcome: Outcome): Promise<void> {
-    for (let attempt = 1; attempt <= 5; attempt++) {
-      try {
-        await this.d.report(lease, outcome);
-        return;
-      } catch (err) {
-        this.d.log.warn(`reporting ${lease.subTaskId} failed (attempt ${attempt}):`, err);
-        await new Promise((r) => setTimeout(r, 500 * attempt));
+  /**
+   * A report or a hand-back, retried briefly (if it never arrives, the lease
+   * expires and the work is redone); stopping waits for it.
+   */
+  private send(what: string, call: () => Promise<void>): Promise<void> {
+    const sending = (async () => {
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        try {
+          await call();
+          return;
+        } catch (err) {
+          this.d.log.warn(`${what} failed (attempt ${attempt}):`, err);
+          await delay(500 * attempt);
+        }
       }
-    }
+    })();
+    this.outgoing.add(sending);
+    void sending.finally(() => this.outgoing.delete(sending));
+    return sending;
   }
 }
 

@@ -5,12 +5,13 @@
  * never send the same attempt.
  */
 import type { Model } from 'mongoose';
+import { leases } from '../shared/claim.js';
 import type { TaskStatus } from '../tasks/models.js';
 import type { AttemptRecord, DeliveryDoc } from './models.js';
 import type { Verdict } from './schedule.js';
 import { webhookIdFor } from './sign.js';
 
-const NO_LEASE = { leaseToken: null, leaseNode: null, leaseExpiresAt: null };
+const NO_LEASE = leases.free();
 
 export interface NewDelivery {
   taskId: string;
@@ -57,12 +58,7 @@ export class DeliveryStore {
       .findOneAndUpdate(
         { status: 'PENDING', nextAttemptAt: { $lte: now } },
         {
-          $set: {
-            status: 'SENDING',
-            leaseToken: token,
-            leaseNode: node,
-            leaseExpiresAt: now + leaseMs,
-          },
+          $set: { status: 'SENDING', ...leases.take(token, node, now + leaseMs) },
           $inc: { attemptCount: 1 },
         },
         { sort: { nextAttemptAt: 1 }, returnDocument: 'after' },
@@ -74,7 +70,7 @@ export class DeliveryStore {
   /** Records the outcome of the attempt held under `token`; false when the lease was lost. */
   async record(id: string, token: string, attempt: AttemptRecord, verdict: Verdict, now: number) {
     const res = await this.model.updateOne(
-      { _id: id, status: 'SENDING', leaseToken: token },
+      { _id: id, status: 'SENDING', ...leases.heldWith(token) },
       {
         $set: {
           ...NO_LEASE,
@@ -91,7 +87,7 @@ export class DeliveryStore {
   /** Hands an attempt that never completed back, due at once and not counted. */
   async giveBack(id: string, token: string, now: number): Promise<boolean> {
     const res = await this.model.updateOne(
-      { _id: id, status: 'SENDING', leaseToken: token },
+      { _id: id, status: 'SENDING', ...leases.heldWith(token) },
       { $set: { ...NO_LEASE, status: 'PENDING', nextAttemptAt: now }, $inc: { attemptCount: -1 } },
     );
     return res.modifiedCount === 1;
@@ -100,7 +96,7 @@ export class DeliveryStore {
   /** Attempts whose instance stopped answering before recording an outcome. */
   async lapsed(now: number): Promise<DeliveryDoc[]> {
     return this.model
-      .find({ status: 'SENDING', leaseExpiresAt: { $lte: now } }, { attempts: 0 })
+      .find({ status: 'SENDING', ...leases.lapsed(now) }, { attempts: 0 })
       .lean<DeliveryDoc[]>();
   }
 

@@ -4,7 +4,7 @@
  * verdict of the schedule. Attempts whose instance died are recorded as
  * interrupted failures once their lease lapses, and the schedule goes on.
  */
-import { randomBytes } from 'node:crypto';
+import { newToken } from '../shared/claim.js';
 import type { Clock } from '../shared/clock.js';
 import type { TaskStore } from '../tasks/store.js';
 import type { UserStore } from '../users/store.js';
@@ -52,7 +52,7 @@ export class Worker {
     try {
       await this.recordLapsed();
       while (this.inFlight.size < MAX_PARALLEL && !this.stopping) {
-        const token = randomBytes(16).toString('hex');
+        const token = newToken();
         const now = this.clock.now();
         const doc = await this.deliveries.claim(now, token, this.o.node, this.o.leaseMs);
         if (!doc) break;

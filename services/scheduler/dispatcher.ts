@@ -8,7 +8,7 @@ import type { Clock } from '../shared/clock.js';
 import type { Channel } from '../shared/platforms.js';
 import { groupBy } from '../shared/group-by.js';
 import { FairQueue, type QueueItem } from './fair-queue.js';
-import { newLease } from './lease.js';
+import { newLease } from '../shared/claim.js';
 import { capableNodes, pairKey, pickNode, type CrawlerNode, type Placement } from './nodes.js';
 
 /** What a crawler node receives to run one sub task. */

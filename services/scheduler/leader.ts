@@ -4,12 +4,16 @@
  * it has expired, so a dead leader is replaced within one TTL plus one check.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
+import { claims } from '../shared/claim.js';
 
 interface LockDoc {
   _id: string;
   owner: string;
   expiresAt: number;
 }
+
+/** The owner's node id is both its token and its name. */
+const lockClaims = claims({ token: 'owner', holder: 'owner', expiresAt: 'expiresAt' });
 
 const schema = new Schema<LockDoc>(
   { _id: String, owner: String, expiresAt: Number },
@@ -31,8 +35,8 @@ export class LeaderLock {
     try {
       const doc = await this.model
         .findOneAndUpdate(
-          { _id: this.name, $or: [{ owner }, { expiresAt: { $lte: now } }] },
-          { $set: { owner, expiresAt: now + ttlMs } },
+          { _id: this.name, ...lockClaims.takeable(owner, now) },
+          { $set: lockClaims.take(owner, owner, now + ttlMs) },
           { upsert: true, returnDocument: 'after' },
         )
         .lean<LockDoc>();
@@ -45,6 +49,6 @@ export class LeaderLock {
   }
 
   async release(owner: string): Promise<void> {
-    await this.model.deleteOne({ _id: this.name, owner });
+    await this.model.deleteOne({ _id: this.name, ...lockClaims.heldWith(owner) });
   }
 }

@@ -27,6 +27,8 @@ export interface CrawlerAdvert {
    * counts on every channel it lists.
    */
   pairs?: string[];
+  /** The node is stopping: it finishes what it runs and takes nothing new. */
+  draining?: boolean;
 }
 
 export interface CrawlerNode extends CrawlerAdvert {
@@ -68,6 +70,11 @@ export function offeredPlatforms(
     for (const p of n.platforms) if (runsPair(n, p, channelOf(p))) offered.add(p);
   }
   return offered;
+}
+
+/** Nodes that may be given new work: every live one that is not draining. */
+export function placeableNodes(nodes: readonly CrawlerNode[]): CrawlerNode[] {
+  return nodes.filter((n) => n.draining !== true);
 }
 
 export interface Placement {

@@ -25,7 +25,7 @@ import { taskModels, type SubTaskDoc, type TaskModels } from '../tasks/models.js
 import { Dispatcher, refusalsOf, type AcceptAnswer, type AcceptRequest } from './dispatcher.js';
 import { toQueueItem } from './fair-queue.js';
 import { LeaderLock } from './leader.js';
-import { crawlerNodes } from './nodes.js';
+import { crawlerNodes, placeableNodes } from './nodes.js';
 
 const DISPATCH_EVERY_MS = 100;
 /**
@@ -166,6 +166,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
           leases.map((lease) => ({
             subTaskId: lease._id,
             token: lease.leaseToken!,
+            attempt: lease.attempts,
             failure: {
               status: 'failed',
               retryable: true,
@@ -244,8 +245,10 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
           clock,
           nodes: () =>
             regionHealth.apply(
-              crawlerNodes(
-                this.broker.registry.nodes.list({ onlyAvailable: true, withServices: false }),
+              placeableNodes(
+                crawlerNodes(
+                  this.broker.registry.nodes.list({ onlyAvailable: true, withServices: false }),
+                ),
               ),
             ),
           channelOf,

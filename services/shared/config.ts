@@ -87,6 +87,7 @@ const envSchema = z.object({
     z.string().regex(LIST_OF_PAIRS, 'must look like "deepseek=web"').optional(),
   ),
   CRAWLER_CAPACITY: int(4, 1, 1000),
+  DRAIN_MS: int(60_000, 0, 24 * 3600 * 1000),
   CRAWLER_PROXIES: optionalText,
   CRAWLER_PROXIES_FILE: optionalText,
   PROXY_CHECK_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
@@ -176,6 +177,8 @@ export interface Config {
     readonly proxyCheckMs: number;
     readonly channels: readonly ('api' | 'web')[];
     readonly chromiumPath: string;
+    /** How long a stopping node lets its running API work finish before handing it back. */
+    readonly drainMs: number;
   };
   /** Vendor APIs by canonical platform name (see README "AI platforms"). */
   readonly platforms: Readonly<Record<string, VendorPlatformConfig>>;
@@ -386,6 +389,7 @@ export function loadConfig(rawEnv: Env): Config {
       proxyCheckMs: e.PROXY_CHECK_MS,
       channels: Object.freeze([...new Set(e.CRAWLER_CHANNELS.split(','))] as ('api' | 'web')[]),
       chromiumPath: e.CHROMIUM_PATH,
+      drainMs: e.DRAIN_MS,
     }),
     platforms: Object.freeze(vendors.platforms),
     sandbox: Object.freeze({

@@ -7,6 +7,7 @@
 import type { Clock } from '../shared/clock.js';
 import type { Config } from '../shared/config.js';
 import { backoffDelay } from '../scheduler/backoff.js';
+import { leases } from '../shared/claim.js';
 import { ClaimBookkeeping } from './claim-bookkeeping.js';
 import { groupBy } from '../shared/group-by.js';
 import type { Answer } from '../../crawler/platforms/types.js';
@@ -55,6 +56,11 @@ export interface CompletedResult extends Answer {
 export interface SettleReport {
   subTaskId: string;
   token: string;
+  /**
+   * The lease's attempt number (1 = first), so a failure's retry is decided
+   * without reading the sub task first; absent from nodes of earlier versions.
+   */
+  attempt?: number;
   result?: CompletedResult;
   failure?: Failure;
   proxyIp?: string | null;
@@ -74,7 +80,13 @@ const IDENTITY = { taskId: 1, leaseNode: 1, platform: 1 } as const;
 const COUNTERS = { userId: 1, totalItems: 1, completedItems: 1, failedItems: 1 } as const;
 type Identity = Pick<SubTaskDoc, '_id' | 'taskId' | 'leaseNode' | 'platform'>;
 type Counters = Pick<TaskDoc, '_id' | 'userId' | 'totalItems' | 'completedItems' | 'failedItems'>;
-const RELEASE = { leaseToken: null, leaseNode: null, leaseExpiresAt: null };
+const RELEASE = leases.free();
+/** The guard of every write a lease holder makes. */
+const held = (id: string, token: string) => ({
+  _id: id as never,
+  ...leases.heldWith(token),
+  status: 'processing' as const,
+});
 
 export class Ledger {
   private readonly claimBookkeeping: ClaimBookkeeping;
@@ -109,13 +121,7 @@ export class Ledger {
     const res = await col.updateMany(
       { _id: { $in: ids as never[] }, status: 'pending' },
       {
-        $set: {
-          status: 'processing',
-          leaseToken: token,
-          leaseNode: node,
-          leaseExpiresAt: expiresAt,
-          lastNode: node,
-        },
+        $set: { status: 'processing', ...leases.take(token, node, expiresAt), lastNode: node },
         $inc: { attempts: 1 },
       },
     );
@@ -124,7 +130,10 @@ export class Ledger {
         ? ids
         : (
             await col
-              .find({ _id: { $in: ids as never[] }, leaseToken: token }, { projection: { _id: 1 } })
+              .find(
+                { _id: { $in: ids as never[] }, ...leases.heldWith(token) },
+                { projection: { _id: 1 } },
+              )
               .toArray()
           ).map((d) => String(d._id));
     // The task's own bookkeeping stays off the lease's critical path: the lease
@@ -142,10 +151,10 @@ export class Ledger {
   async unclaim(id: string, token: string): Promise<Settled | undefined> {
     // A short pause, so a node that keeps refusing is not asked again in a tight loop.
     const notBefore = this.clock.now() + 250;
-    const doc = await this.m.SubTask.findOneAndUpdate(
-      { _id: id, leaseToken: token, status: 'processing' },
-      { $set: { ...RELEASE, status: 'pending', notBefore }, $inc: { attempts: -1 } },
-    ).lean<SubTaskDoc>();
+    const doc = await this.m.SubTask.findOneAndUpdate(held(id, token), {
+      $set: { ...RELEASE, status: 'pending', notBefore },
+      $inc: { attempts: -1 },
+    }).lean<SubTaskDoc>();
     if (!doc) return undefined;
     await this.bumpVersion(doc.taskId);
     return { ...identity(doc), outcome: 'retry', notBefore };
@@ -153,11 +162,42 @@ export class Ledger {
 
   /** Extends a lease; false means it is no longer held and the work must stop. */
   async renew(id: string, token: string, expiresAt: number): Promise<boolean> {
-    const res = await this.m.SubTask.updateOne(
-      { _id: id, leaseToken: token, status: 'processing' },
-      { $set: { leaseExpiresAt: expiresAt } },
+    return (await this.renewMany([{ subTaskId: id, token }], expiresAt))[0]!;
+  }
+
+  /**
+   * Extends every lease a node holds, in one round trip: one guarded update
+   * per token (leases of one dispatch pass share theirs). Per lease, in the
+   * order given, false when it is no longer held. Only when fewer matched than
+   * asked, a read finds which.
+   */
+  async renewMany(held: { subTaskId: string; token: string }[], expiresAt: number) {
+    if (held.length === 0) return [];
+    const col = this.m.SubTask.collection;
+    const byToken = groupBy(held, (l) => l.token);
+    const res = await col.bulkWrite(
+      [...byToken].map(([token, group]) => ({
+        updateMany: {
+          filter: {
+            _id: { $in: group.map((l) => l.subTaskId) as never[] },
+            ...leases.heldWith(token),
+            status: 'processing',
+          },
+          update: { $set: leases.extend(expiresAt) },
+        },
+      })),
+      { ordered: false },
     );
-    return res.matchedCount === 1;
+    if (res.matchedCount === new Set(held.map((l) => `${l.subTaskId} ${l.token}`)).size)
+      return held.map(() => true);
+    const still = await col
+      .find(
+        { _id: { $in: held.map((l) => l.subTaskId) as never[] }, status: 'processing' },
+        { projection: { leaseToken: 1 } },
+      )
+      .toArray();
+    const tokenOf = new Map(still.map((d) => [String(d._id), d.leaseToken as string | null]));
+    return held.map((l) => tokenOf.get(l.subTaskId) === l.token);
   }
 
   /**
@@ -192,7 +232,7 @@ export class Ledger {
     result: CompletedResult,
   ): Promise<Settled | undefined> {
     const doc = (await this.m.SubTask.collection.findOneAndUpdate(
-      { _id: r.subTaskId as never, leaseToken: r.token, status: 'processing' },
+      held(r.subTaskId, r.token),
       {
         $set: {
           ...RELEASE,
@@ -214,14 +254,29 @@ export class Ledger {
     return doc ? { ...identity(doc), outcome: 'completed' } : undefined;
   }
 
+  /**
+   * A report that carries its attempt number is decided and written at once,
+   * guarded by that number too; one without it (an earlier node version), or
+   * whose number is not the stored one, reads the sub task first.
+   */
   private async recordFailure(r: SettleReport): Promise<Settled | undefined> {
-    const failure = r.failure!;
-    const guard = { _id: r.subTaskId, leaseToken: r.token, status: 'processing' };
-    const current = await this.m.SubTask.findOne(guard).lean<SubTaskDoc>();
+    if (r.attempt !== undefined) {
+      const settled = await this.writeFailure(r, r.attempt);
+      if (settled !== null) return settled;
+    }
+    const current = (await this.m.SubTask.collection.findOne(held(r.subTaskId, r.token), {
+      projection: { attempts: 1 },
+    })) as Pick<SubTaskDoc, 'attempts'> | null;
     if (!current) return undefined;
+    return (await this.writeFailure(r, current.attempts)) ?? undefined;
+  }
+
+  /** null: the lease is not held at this attempt number. */
+  private async writeFailure(r: SettleReport, attempt: number): Promise<Settled | null> {
+    const failure = r.failure!;
     const decision = decideRetry(
       failure,
-      current.attempts,
+      attempt,
       this.o.maxAttempts,
       this.clock.now(),
       this.o.backoff,
@@ -243,12 +298,12 @@ export class Ledger {
             proxyIp: r.proxyIp ?? null,
             lastProxy: r.proxyKey ?? null,
           };
-    const doc = await this.m.SubTask.findOneAndUpdate(
-      guard,
+    const doc = (await this.m.SubTask.collection.findOneAndUpdate(
+      { ...held(r.subTaskId, r.token), attempts: attempt },
       { $set: set },
-      { returnDocument: 'before' },
-    ).lean<SubTaskDoc>();
-    if (!doc) return undefined;
+      { returnDocument: 'before', projection: IDENTITY },
+    )) as Identity | null;
+    if (!doc) return null;
     if (decision.kind === 'final') return { ...identity(doc), outcome: decision.status };
     await this.bumpVersion(doc.taskId);
     return { ...identity(doc), outcome: 'retry', notBefore: decision.notBefore };
@@ -273,21 +328,17 @@ export class Ledger {
     return { ...identity(doc), outcome: failure.status, finished };
   }
 
-  /** Leases past their expiry, or held by the given node (which is gone). */
+  /** Leases past their expiry, or held by the given node (which is gone), with their attempt. */
   async staleLeases(
     node?: string,
-  ): Promise<Pick<SubTaskDoc, '_id' | 'leaseToken' | 'leaseNode'>[]> {
+  ): Promise<Pick<SubTaskDoc, '_id' | 'leaseToken' | 'leaseNode' | 'attempts'>[]> {
     const filter =
       node === undefined
-        ? { status: 'processing' as const }
+        ? { status: 'processing' as const, ...leases.lapsed(this.clock.now()) }
         : { status: 'processing' as const, leaseNode: node };
-    const docs = await this.m.SubTask.find(filter, {
-      leaseToken: 1,
-      leaseNode: 1,
-      leaseExpiresAt: 1,
-    }).lean<SubTaskDoc[]>();
-    const now = this.clock.now();
-    return docs.filter((d) => node !== undefined || (d.leaseExpiresAt ?? 0) <= now);
+    return this.m.SubTask.find(filter, { leaseToken: 1, leaseNode: 1, attempts: 1 }).lean<
+      SubTaskDoc[]
+    >();
   }
 
   /**

@@ -38,6 +38,7 @@ type UserParams = { userId: number };
 const REPORT_PROPS = {
   subTaskId: 'string',
   token: 'string',
+  attempt: { type: 'number', integer: true, positive: true, optional: true },
   result: { type: 'object', optional: true },
   failure: { type: 'object', optional: true },
   proxyIp: { type: 'string', optional: true, nullable: true },
@@ -51,6 +52,15 @@ export interface SettleAnswer {
   results: { accepted: boolean; outcome?: Settled['outcome'] }[];
 }
 type TaskParams = UserParams & { taskId: string };
+/** `tasks.renewBatch`: every lease a crawler node holds, renewed together. */
+export interface RenewRequest {
+  leases: { subTaskId: string; token: string }[];
+}
+/** Per lease, in the order asked: still held (false: stop, it belongs to someone else). */
+export interface RenewAnswer {
+  held: boolean[];
+  expiresAt: number;
+}
 
 export function tasksService(config: Config, clock: Clock = systemClock): ServiceSchema {
   let store: TaskStore;
@@ -135,7 +145,23 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         },
       },
 
-      /** Crawler nodes extend their lease at half its length; false = stop, the lease is gone. */
+      /**
+       * A crawler node extends all its leases at once, at half their length;
+       * each false means that lease is gone and its work must stop.
+       */
+      renewBatch: {
+        params: {
+          leases: {
+            type: 'array',
+            items: { type: 'object', props: { subTaskId: 'string', token: 'string' } },
+          },
+        },
+        async handler(ctx: Context<RenewRequest>): Promise<RenewAnswer> {
+          const expiresAt = clock.now() + config.scheduling.leaseMs;
+          return { held: await ledger.renewMany(ctx.params.leases, expiresAt), expiresAt };
+        },
+      },
+      /** One lease at a time, as crawler nodes before `renewBatch` renew them. */
       renew: {
         params: { subTaskId: 'string', token: 'string' },
         async handler(ctx: Context<{ subTaskId: string; token: string }>) {

@@ -1,7 +1,8 @@
 /**
  * The executor against the real sandbox stand-in (API channel): it runs at
  * most `capacity` leases at once, holds `prefetch` more and starts them as
- * slots free, and hands back unstarted leases when it stops.
+ * slots free, renews its leases in one call per interval, and drains or stops
+ * without using up attempts.
  */
 import t from 'tap';
 import { Executor, type Outcome } from '../../../crawler/executor.js';
@@ -9,7 +10,7 @@ import { driverFor } from '../../../crawler/platforms/index.js';
 import { startSandboxServer } from '../../../sandbox/server.js';
 import { settingsResolver } from '../../../crawler/settings.js';
 import { ProxyPool } from '../../../crawler/proxy-pool.js';
-import type { BrowserRunner } from '../../../crawler/browser.js';
+import { BrowserRunner } from '../../../crawler/browser.js';
 import type { RenderServer } from '../../../crawler/render-server.js';
 import type { LeaseMessage } from '../../../services/scheduler/dispatcher.js';
 
@@ -35,7 +36,12 @@ function lease(n: number): LeaseMessage {
   };
 }
 
-function executor(capacity: number, prefetch: number) {
+function executor(
+  capacity: number,
+  prefetch: number,
+  renew: (leases: LeaseMessage[]) => Promise<boolean[]> = async (ls) => ls.map(() => true),
+  browser = {} as BrowserRunner,
+) {
   const reports: { id: string; outcome: Outcome; at: number }[] = [];
   const released: string[] = [];
   const ex = new Executor({
@@ -50,10 +56,10 @@ function executor(capacity: number, prefetch: number) {
     fetchVia: () => fetch,
     portFailed: () => undefined,
     // API-channel leases without a screenshot never open the browser.
-    browser: {} as BrowserRunner,
+    browser,
     render: {} as RenderServer,
     saveScreenshot: () => Promise.reject(new Error('no screenshot was asked for')),
-    renew: async () => true,
+    renew,
     report: async (l, outcome) => {
       reports.push({ id: l.subTaskId, outcome, at: Date.now() });
     },
@@ -93,18 +99,82 @@ t.test('runs up to capacity, holds prefetch more, refuses beyond', async (t) => 
   t.equal(ex.running + ex.queued, 0);
 });
 
-t.test('stopping hands back waiting leases unstarted and fails running ones', async (t) => {
+t.test('stopping hands back every lease, running or waiting, and reports none', async (t) => {
   const { ex, reports, released } = executor(1, 2);
   for (const n of [5, 6, 7]) ex.accept(lease(n));
   t.equal(ex.queued, 2);
   await ex.stop();
-  t.same(released.sort(), ['s6', 's7'], 'the waiting leases go back');
-  t.equal(reports.length, 1);
-  t.match(reports[0], {
-    id: 's5',
-    outcome: { failure: { status: 'failed', retryable: true, message: 'crawler node stopping' } },
-  });
+  t.same(released.sort(), ['s5', 's6', 's7'], 'all go back, uncharged');
+  t.equal(reports.length, 0, 'nothing is reported as failed');
   t.equal(ex.running + ex.queued, 0);
+});
+
+t.test('a drain lets running work finish and report, and hands back the rest', async (t) => {
+  const { ex, reports, released } = executor(2, 2);
+  for (const n of [11, 12, 13, 14]) ex.accept(lease(n));
+  const started = Date.now();
+  const drained = ex.drain(60_000, new AbortController().signal);
+  t.ok(ex.draining);
+  t.same(released.sort(), ['s13', 's14'], 'the waiting leases go back at once');
+  t.match(ex.accept(lease(15)), { accepted: false, reason: /draining/ }, 'no new lease');
+  await drained;
+  t.ok(Date.now() - started >= LATENCY_MS - 50, 'the drain waited for the running answers');
+  t.same(reports.map((r) => r.id).sort(), ['s11', 's12'], 'the running ones reported');
+  t.ok(
+    reports.every((r) => r.outcome.result?.answerContent),
+    'with their answers',
+  );
+  t.same(released.sort(), ['s13', 's14'], 'nothing else went back');
+});
+
+t.test('at the drain deadline running API work is handed back, not reported', async (t) => {
+  const { ex, reports, released } = executor(2, 0);
+  const slow = (n: number) => ({ ...lease(n), prompt: `question ${n} #latency:5000` });
+  for (const n of [16, 17]) ex.accept(slow(n));
+  const started = Date.now();
+  await ex.drain(200, new AbortController().signal);
+  const took = Date.now() - started;
+  t.ok(took >= 150 && took < 3_000, `handed back at the deadline (${took} ms)`);
+  t.same(released.sort(), ['s16', 's17']);
+  t.equal(reports.length, 0);
+});
+
+t.test('cutting a drain short hands back the running work at once', async (t) => {
+  const { ex, reports, released } = executor(2, 0);
+  const slow = (n: number) => ({ ...lease(n), prompt: `question ${n} #latency:5000` });
+  for (const n of [18, 19]) ex.accept(slow(n));
+  const now = new AbortController();
+  const started = Date.now();
+  const drained = ex.drain(60_000, now.signal);
+  setTimeout(() => now.abort(), 100);
+  await drained;
+  const took = Date.now() - started;
+  t.ok(took < 3_000, `stopped at the second signal (${took} ms)`);
+  t.same(released.sort(), ['s18', 's19']);
+  t.equal(reports.length, 0);
+});
+
+t.test('leases are renewed together, one call per interval; a lost one stops', async (t) => {
+  const calls: string[][] = [];
+  const { ex, reports, released } = executor(3, 0, async (ls) => {
+    calls.push(ls.map((l) => l.subTaskId).sort());
+    return ls.map((l) => l.subTaskId !== 's21');
+  });
+  const short = (n: number) => ({
+    ...lease(n),
+    leaseMs: 400,
+    prompt: `question ${n} #latency:700`,
+  });
+  for (const n of [20, 21, 22]) ex.accept(short(n));
+  await until(() => reports.length === 2);
+  t.same(calls[0], ['s20', 's21', 's22'], 'the first renewal carries every lease');
+  t.ok(calls.length >= 2 && calls.length <= 4, `one call per 200 ms tick (${calls.length})`);
+  t.ok(
+    calls.slice(1).every((c) => !c.includes('s21')),
+    'the lost lease is not renewed again',
+  );
+  t.same(reports.map((r) => r.id).sort(), ['s20', 's22'], 'the lost lease reports nothing');
+  t.same(released, []);
 });
 
 t.test('leases of one dispatch pass share a token: each is held and run', async (t) => {
@@ -119,4 +189,32 @@ t.test('leases of one dispatch pass share a token: each is held and run', async 
   t.equal(ex.running + ex.queued, 3);
   await until(() => reports.length === 3);
   t.same(reports.map((r) => r.id).sort(), ['s10', 's8', 's9']);
+});
+
+t.test('at the drain deadline web work finishes its answer; API work goes back', async (t) => {
+  const browser = new BrowserRunner({
+    chromiumPath: '/usr/bin/chromium',
+    concurrency: 1,
+    maxWorkSeconds: 60,
+  });
+  t.teardown(() => browser.stop());
+  const { ex, reports, released } = executor(2, 0, undefined, browser);
+  const slow = (n: number, channel: 'api' | 'web') => ({
+    ...lease(n),
+    channel,
+    prompt: `question ${n} #latency:2500`,
+  });
+  ex.accept(slow(23, 'web'));
+  ex.accept(slow(24, 'api'));
+  await until(() => sandbox.stats.requests.some((r) => r.prompt?.includes('question 24')));
+  const started = Date.now();
+  await ex.drain(300, new AbortController().signal);
+  t.ok(Date.now() - started >= 1_000, 'the drain waited past its deadline for the web answer');
+  t.same(released, ['s24'], 'the API lease went back at the deadline');
+  t.same(
+    reports.map((r) => r.id),
+    ['s23'],
+    'the web lease reported its answer',
+  );
+  t.ok(reports[0]?.outcome.result?.answerContent, 'an answer, not a failure');
 });

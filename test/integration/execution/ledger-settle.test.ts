@@ -1,7 +1,9 @@
 /**
  * Settling a crawler node's batch of reports, against the real MongoDB-wire
  * server: each report is taken or dropped on its own, the counters of every
- * task are right, and a task finished by the batch is reported once.
+ * task are right, and a task finished by the batch is reported once. A report
+ * carrying its attempt settles without a read; a node's leases renew in one
+ * round trip.
  */
 import t from 'tap';
 import mongoose from 'mongoose';
@@ -11,8 +13,23 @@ import { mongoUrl, uniqueDbName } from '../../helpers/servers.js';
 import { plainResult } from '../../helpers/results.js';
 
 const conn = await mongoose
-  .createConnection(mongoUrl(), { dbName: uniqueDbName('ledgersettle') })
+  .createConnection(mongoUrl(), { dbName: uniqueDbName('ledgersettle'), monitorCommands: true })
   .asPromise();
+/** The commands the driver sends to `subtasks` while `run` runs. */
+async function subTaskCommands(run: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const listen = (e: { commandName: string; command: Record<string, unknown> }) => {
+    if (e.command[e.commandName] === 'subtasks') seen.push(e.commandName);
+  };
+  const client = conn.getClient();
+  client.on('commandStarted', listen);
+  try {
+    await run();
+  } finally {
+    client.off('commandStarted', listen);
+  }
+  return seen;
+}
 const ledger = new Ledger(
   taskModels(conn),
   { now: () => 5_000 },
@@ -152,3 +169,63 @@ t.test(
     t.match(await tasks.findOne({ _id: 'D' as never }), { status: 'completed', completedItems: n });
   },
 );
+
+t.test('a failure that carries its attempt is decided and written without a read', async (t) => {
+  await seed('E', [1, 3, 2]);
+  const commands = await subTaskCommands(async () => {
+    const settled = await ledger.settle([
+      { ...broke('E-0', 'tok-E', true), attempt: 1 },
+      { ...broke('E-1', 'tok-E', true), attempt: 3 },
+    ]);
+    t.strictSame(
+      settled.map((s) => s?.outcome),
+      ['retry', 'failed'],
+      'a retry below the limit, final at it',
+    );
+  });
+  t.strictSame(commands, ['findAndModify', 'findAndModify'], 'one write each, no read');
+
+  const wrong = await subTaskCommands(async () => {
+    const [s] = await ledger.settle([{ ...broke('E-2', 'tok-E', true), attempt: 1 }]);
+    t.equal(s?.outcome, 'retry', 'decided with the stored attempt (2 of 3)');
+  });
+  t.strictSame(wrong, ['findAndModify', 'find', 'findAndModify'], 'a wrong number reads first');
+  t.match(await subtasks.findOne({ _id: 'E-2' as never }), { status: 'pending', attempts: 2 });
+
+  const [late] = await ledger.settle([{ ...broke('E-1', 'tok-E', true), attempt: 3 }]);
+  t.equal(late, undefined, 'a late report is still dropped');
+});
+
+t.test('a failure without its attempt (an older node) reads it first', async (t) => {
+  await seed('F', [3]);
+  const [s] = await ledger.settle([broke('F-0', 'tok-F', true)]);
+  t.equal(s?.outcome, 'failed', 'the third attempt was the last');
+});
+
+t.test("a node's leases renew in one round trip; each answer is its own", async (t) => {
+  await seed('G', [1, 1, 1]);
+  await subtasks.updateOne({ _id: 'G-2' as never }, { $set: { leaseToken: 'tok-G2' } });
+  const held = [
+    { subTaskId: 'G-0', token: 'tok-G' },
+    { subTaskId: 'G-1', token: 'tok-G' },
+    { subTaskId: 'G-2', token: 'tok-G2' },
+  ];
+  const commands = await subTaskCommands(async () => {
+    t.strictSame(await ledger.renewMany(held, 90_000), [true, true, true]);
+  });
+  t.strictSame(commands, ['update'], 'one command for two tokens');
+  t.equal(
+    await subtasks.countDocuments({ taskId: 'G', leaseExpiresAt: 90_000 }),
+    3,
+    'every lease extended',
+  );
+
+  await ledger.settle([done('G-1', 'tok-G')]);
+  t.strictSame(
+    await ledger.renewMany([...held, { subTaskId: 'G-0', token: 'stale' }], 95_000),
+    [true, false, true, false],
+    'a settled lease and a stale token are no longer held',
+  );
+  t.match(await subtasks.findOne({ _id: 'G-1' as never }), { status: 'completed' });
+  t.strictSame(await ledger.renewMany([], 1), []);
+});

@@ -138,3 +138,29 @@ t.test('malformed reports are refused whole, before anything is written', async 
   t.match(await conn.collection('tasks').findOne({ _id: taskId as never }), { completedItems: 0 });
   t.strictSame(broadcasts, []);
 });
+
+t.test('renewBatch extends every lease of a node in one call; renew still takes one', async (t) => {
+  const { ids } = await leasedTask(['r1', 'r2'], 'tok-r');
+  const answer = await svc.broker.call<{ held: boolean[]; expiresAt: number }, object>(
+    'tasks.renewBatch',
+    {
+      leases: [
+        { subTaskId: ids[0], token: 'tok-r' },
+        { subTaskId: ids[1], token: 'other' },
+      ],
+    },
+  );
+  t.strictSame(answer.held, [true, false], 'each lease answered in order');
+  const doc = await conn.collection('subtasks').findOne({ _id: ids[0] as never });
+  t.equal(doc!.leaseExpiresAt, answer.expiresAt, 'the held one extended');
+  t.match(
+    await svc.broker.call('tasks.renew', { subTaskId: ids[1], token: 'tok-r' }),
+    { held: true },
+    'the one-lease action of earlier crawler nodes still works',
+  );
+  await t.rejects(
+    svc.broker.call('tasks.renewBatch', { leases: [{ subTaskId: ids[0] }] }),
+    { name: 'ValidationError' },
+    'a lease without its token is refused',
+  );
+});

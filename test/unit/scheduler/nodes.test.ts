@@ -5,6 +5,7 @@ import {
   offeredPlatforms,
   pickNode,
   runsPair,
+  placeableNodes,
   type CrawlerNode,
   type Placement,
 } from '../../../services/scheduler/nodes.js';
@@ -46,6 +47,23 @@ t.test('crawlerNodes: available undefined counts as available', async (t) => {
     crawlerNodes([{ id: 'c', metadata: { crawler: advert(1) } }]).map((n) => n.id),
     ['c'],
   );
+});
+
+t.test('a draining node is live but takes no new work', async (t) => {
+  const live = crawlerNodes([
+    { id: 'staying', metadata: { crawler: advert(2) } },
+    { id: 'leaving', metadata: { crawler: advert(2, { draining: true }) } },
+  ]);
+  t.strictSame(
+    live.map((n) => n.id),
+    ['staying', 'leaving'],
+    'still listed (its platforms and ports stay known)',
+  );
+  t.strictSame(
+    placeableNodes(live).map((n) => n.id),
+    ['staying'],
+  );
+  t.strictSame(placeableNodes([]), []);
 });
 
 const nodes: CrawlerNode[] = [

@@ -65,6 +65,7 @@ t.test('an empty environment gives every default', async (t) => {
       proxyCheckMs: 30000,
       channels: ['api', 'web'],
       chromiumPath: '/usr/bin/chromium',
+      drainMs: 60000,
     },
     sandbox: { url: undefined, latencyMs: 1500, failureRate: 0, timeoutMs: 60000 },
     callbacks: {
