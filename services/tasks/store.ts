@@ -23,7 +23,8 @@ export class TaskStore {
    * The task document is the commit point: it is written first, flagged
    * `subtasksWritten: false`, then the sub tasks, then the flag. A crash in
    * between leaves a flagged task that `repairUnwritten` completes with the
-   * same derived ids, so nothing is lost and nothing is doubled.
+   * same derived ids, so nothing is lost and nothing is doubled; meanwhile
+   * reads fill in the sub tasks not written yet from the same plan.
    */
   async create(taskId: string, userId: number, submission: Submission) {
     const task = planTask(taskId, userId, submission, this.clock.now());
@@ -80,11 +81,18 @@ export class TaskStore {
     return this.models.SubTask.find({ taskId }).sort({ seq: 1 }).lean<SubTaskDoc[]>();
   }
 
+  /** Every sub task of the task: planned ones stand in for those not written yet. */
+  async resultsOf(task: TaskDoc): Promise<SubTaskDoc[]> {
+    const stored = await this.subTasksOf(task._id);
+    return unwritten(task) ? withPlanned(task, stored) : stored;
+  }
+
   /**
    * The status view's fields of a task's sub tasks, from the cache when the
    * task has not changed since; only these fields, as answers can be large.
    */
-  async summariesOf(task: Pick<TaskDoc, '_id' | 'version'>): Promise<SubTaskSummaryDoc[]> {
+  async summariesOf(task: TaskDoc): Promise<SubTaskSummaryDoc[]> {
+    if (unwritten(task)) return withPlanned(task, await this.readSummaries(task._id));
     const version = task.version ?? 0;
     const cached = this.summaries.get(task._id, version);
     if (cached) return cached;
@@ -108,8 +116,14 @@ export class TaskStore {
       taskId,
       userId,
     }).lean<SubTaskDoc>();
-    if (!sub) throw AppError.notFound('sub task');
-    return sub;
+    if (sub) return sub;
+    const task = await this.models.Task.findOne({ _id: taskId, userId }).lean<TaskDoc>();
+    const planned =
+      task && unwritten(task)
+        ? planSubTasks(task).find((s) => s._id === subTaskId.toLowerCase())
+        : undefined;
+    if (!planned) throw AppError.notFound('sub task');
+    return planned;
   }
 
   async list(userId: number, q: ListQuery): Promise<{ total: number; tasks: TaskDoc[] }> {
@@ -134,6 +148,17 @@ export class TaskStore {
     ).lean<Pick<TaskDoc, 'totalItems' | 'completedItems' | 'failedItems'>[]>();
     return open.reduce((sum, t) => sum + t.totalItems - t.completedItems - t.failedItems, 0);
   }
+}
+
+/** A task whose sub tasks are still being written (or whose write was interrupted). */
+function unwritten(task: Pick<TaskDoc, 'subtasksWritten'>): boolean {
+  return task.subtasksWritten === false;
+}
+
+/** The stored sub tasks, and the planned ones in place of those not written yet. */
+function withPlanned<T extends { _id: string }>(task: TaskDoc, stored: T[]): (T | SubTaskDoc)[] {
+  const byId = new Map(stored.map((s) => [s._id, s]));
+  return planSubTasks(task).map((planned) => byId.get(planned._id) ?? planned);
 }
 
 function isOnlyDuplicateKeys(err: unknown): boolean {

@@ -122,7 +122,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         params: { userId: 'number', taskId: 'any' },
         async handler(ctx: Context<TaskParams>) {
           const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
-          return taskResultView(task, await store.subTasksOf(task._id));
+          return taskResultView(task, await store.resultsOf(task));
         },
       },
 

@@ -235,6 +235,8 @@ t.test(
         { _id: task.subTaskList[0]!.subTaskId as never },
         { $set: { status: 'processing' } },
       );
+    // Past the api's own status cache (services/api/status-cache.ts), which no event dropped here.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     t.equal(
       (await svc.client.get(path, alice.token)).body.data.subTaskList[0].status,
       'pending',
@@ -243,6 +245,7 @@ t.test(
     await conn
       .collection('tasks')
       .updateOne({ _id: task.taskId as never }, { $inc: { version: 1 } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
     t.equal(
       (await svc.client.get(path, alice.token)).body.data.subTaskList[0].status,
       'processing',
