@@ -144,9 +144,10 @@ async function startService(env: Record<string, string>): Promise<Service> {
       return res.body.data as { taskId: string; totalTask: number };
     },
     async stop() {
+      // The service first, so nothing of it still writes to a dropped database.
+      await broker.stop();
       await db.dropDatabase().catch(() => undefined);
       await db.close();
-      await broker.stop();
     },
   };
 }

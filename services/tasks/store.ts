@@ -7,6 +7,17 @@ import type { Submission } from './submission.js';
 import { SummaryCache } from './summary-cache.js';
 import type { ListQuery } from './queries.js';
 
+const STATUS_FIELDS = {
+  status: 1,
+  totalItems: 1,
+  completedItems: 1,
+  failedItems: 1,
+  createdAt: 1,
+  completedAt: 1,
+  version: 1,
+  subtasksWritten: 1,
+} as const;
+
 export class TaskStore {
   private readonly summaries = new SummaryCache();
 
@@ -75,6 +86,20 @@ export class TaskStore {
     const task = await this.models.Task.findOne({ _id: taskId, userId }).lean<TaskDoc>();
     if (!task) throw AppError.notFound('task');
     return task;
+  }
+
+  /**
+   * The task as the status view needs it: counters and dates, not the
+   * prompts and settings (the whole document only while its sub tasks are
+   * being written, to fill them in from the plan). Polls read it often.
+   */
+  async findTaskStatus(userId: number, taskId: string): Promise<TaskDoc> {
+    const task = await this.models.Task.findOne(
+      { _id: taskId, userId },
+      STATUS_FIELDS,
+    ).lean<TaskDoc>();
+    if (!task) throw AppError.notFound('task');
+    return unwritten(task) ? this.findTask(userId, taskId) : task;
   }
 
   async subTasksOf(taskId: string): Promise<SubTaskDoc[]> {

@@ -113,7 +113,8 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
       status: {
         params: { userId: 'number', taskId: 'any' },
         async handler(ctx: Context<TaskParams>) {
-          const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
+          const taskId = checkTaskId(ctx.params.taskId);
+          const task = await store.findTaskStatus(ctx.params.userId, taskId);
           return taskStatusView(task, await store.summariesOf(task));
         },
       },
