@@ -284,12 +284,10 @@ async function finalSubTasks(svc: Service): Promise<number> {
 async function waitFinished(svc: Service, taskIds: string[]): Promise<boolean> {
   const deadline = performance.now() + BATCH_FINISH_MS;
   while (performance.now() < deadline) {
-    const open = await svc.db
-      .collection('tasks')
-      .countDocuments({
-        _id: { $in: taskIds as never[] },
-        status: { $in: ['pending', 'processing'] },
-      });
+    const open = await svc.db.collection('tasks').countDocuments({
+      _id: { $in: taskIds as never[] },
+      status: { $in: ['pending', 'processing'] },
+    });
     if (open === 0) return true;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
