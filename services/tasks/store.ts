@@ -4,7 +4,6 @@ import type { Clock } from '../shared/clock.js';
 import type { SubTaskDoc, SubTaskSummaryDoc, TaskDoc, TaskModels, TaskStatus } from './models.js';
 import { planSubTasks, planTask } from './plan.js';
 import type { Submission } from './submission.js';
-import { SummaryCache } from './summary-cache.js';
 import type { ListQuery } from './queries.js';
 
 const STATUS_FIELDS = {
@@ -19,8 +18,6 @@ const STATUS_FIELDS = {
 } as const;
 
 export class TaskStore {
-  private readonly summaries = new SummaryCache();
-
   constructor(
     private readonly models: TaskModels,
     private readonly clock: Clock,
@@ -113,17 +110,19 @@ export class TaskStore {
   }
 
   /**
-   * The status view's fields of a task's sub tasks, from the cache when the
-   * task has not changed since; only these fields, as answers can be large.
+   * A task's status fields and its sub tasks' summaries, read side by side;
+   * only these fields, as answers can be large. The api keeps the answer
+   * between changes (services/api/status-cache.ts), so every read is fresh.
    */
-  async summariesOf(task: TaskDoc): Promise<SubTaskSummaryDoc[]> {
-    if (unwritten(task)) return withPlanned(task, await this.readSummaries(task._id));
-    const version = task.version ?? 0;
-    const cached = this.summaries.get(task._id, version);
-    if (cached) return cached;
-    const fresh = await this.readSummaries(task._id);
-    this.summaries.set(task._id, version, fresh);
-    return fresh;
+  async statusOf(
+    userId: number,
+    taskId: string,
+  ): Promise<{ task: TaskDoc; summaries: SubTaskSummaryDoc[] }> {
+    const [task, stored] = await Promise.all([
+      this.findTaskStatus(userId, taskId),
+      this.readSummaries(taskId),
+    ]);
+    return { task, summaries: unwritten(task) ? withPlanned(task, stored) : stored };
   }
 
   private async readSummaries(taskId: string): Promise<SubTaskSummaryDoc[]> {

@@ -113,9 +113,11 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
       status: {
         params: { userId: 'number', taskId: 'any' },
         async handler(ctx: Context<TaskParams>) {
-          const taskId = checkTaskId(ctx.params.taskId);
-          const task = await store.findTaskStatus(ctx.params.userId, taskId);
-          return taskStatusView(task, await store.summariesOf(task));
+          const { task, summaries } = await store.statusOf(
+            ctx.params.userId,
+            checkTaskId(ctx.params.taskId),
+          );
+          return taskStatusView(task, summaries);
         },
       },
 
