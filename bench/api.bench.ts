@@ -1,46 +1,66 @@
 /**
- * API benchmark: starts the service in-process (the embedded default) on its
- * own database and a free loopback port, then measures
- *   a) submit latency of a 50 prompts × 10 platforms batch (500 sub tasks),
- *   b) status endpoint latency under 50 concurrent keep-alive pollers.
- * Run through bench/run.sh, which starts the MongoDB-wire server and passes
- * BENCH_MONGO_URL. Other knobs: BENCH_SECONDS (poll phase, default 10),
- * BENCH_POLLERS (default 50), BENCH_SUBMITS (default 20).
+ * API benchmark, in two phases, each on its own database:
+ *
+ * 1. Submission, on a quiet service whose crawler node advertises what it can
+ *    run but no scheduler leases anything: 50 prompts × every configuration
+ *    GET /platforms offers (available platform × mode × screenshot variant),
+ *    in as few submissions as deduplication by platform allows. Then, side by
+ *    side, the status endpoint of a 100-sub-task task and a bare Koa handler
+ *    serialising the same body, each under 50 keep-alive pollers.
+ * 2. Status under load: the same pollers on a 100-sub-task task while a
+ *    400-sub-task batch runs in the same process (the embedded default: every
+ *    service and a crawler node with capacity 50 on its sandbox, 1 s latency).
+ *
+ * The pollers run in a child process (bench/api/load.ts). Run through
+ * bench/run.sh, which starts the MongoDB-wire server and passes
+ * BENCH_MONGO_URL. Knobs (BENCH_*): PROMPTS (50), SUBMIT_ROUNDS (3, timed
+ * after one warm-up), POLLERS (50), SECONDS (10 per polling run),
+ * BATCH_TASKS (4 tasks of PROMPTS × 2 sub tasks), CAPACITY (50), LATENCY_MS (1000).
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import type { ServiceBroker } from 'moleculer';
 import mongoose from 'mongoose';
 import { createBroker } from '../services/index.js';
 import { loadConfig } from '../services/shared/config.js';
+import { startBare, stopBare, BARE_PATH } from './api/bare.js';
+import { loadFromChild } from './api/client.js';
+import {
+  availableConfigurations,
+  packSubmissions,
+  type CatalogueEntry,
+  type PlatformConfiguration,
+} from './api/configurations.js';
+import type { LoadFigures } from './api/load.js';
 import { envInt, percentile, request } from './common.js';
 
-const SUBMIT_PATH = '/api/business/monitor/task/batch/shared';
-const STATUS_PATH = '/api/business/monitor/task/status/';
-const PLATFORMS = [
-  'chatgpt',
-  'claude',
-  'gemini',
-  'perplexity',
-  'doubao',
-  'kimi',
-  'qwen',
-  'yuanbao',
-  'wenxin',
-  'zhipu',
-] as const;
-const PROMPTS = 50;
-const WARMUP_SUBMITS = 2;
+const M = '/api/business/monitor';
+const SUBMIT_PATH = `${M}/task/batch/shared`;
+const STATUS_PATH = `${M}/task/status/`;
+/** The contract's limit of platform entries per submission. */
+const PLATFORMS_PER_SUBMISSION = 50;
+/** The polled task and the batch: API-channel sandboxes, no screenshots (no browser work). */
+const LOAD_PLATFORMS: PlatformConfiguration[] = [
+  { platform: 'sandbox', mode: 'standard', screenshot: 0 },
+  { platform: 'sandbox-cn', mode: 'standard', screenshot: 0 },
+];
 /** Whole-run ceiling: the process exits non-zero if it is exceeded. */
 const RUN_TIMEOUT_MS = 10 * 60_000;
+/** How long the batch may take to finish after polling before the run gives up waiting. */
+const BATCH_FINISH_MS = 120_000;
 
 const mongoUrl = process.env.BENCH_MONGO_URL;
 if (!mongoUrl) {
   console.error('BENCH_MONGO_URL is not set: run `bash bench/run.sh` (it starts the server)');
   process.exit(2);
 }
-const seconds = envInt('BENCH_SECONDS', 10, 0.1);
+const prompts = envInt('BENCH_PROMPTS', 50, 1);
+const submitRounds = envInt('BENCH_SUBMIT_ROUNDS', 3, 1);
 const pollers = envInt('BENCH_POLLERS', 50, 1);
-const submits = envInt('BENCH_SUBMITS', 20, 1);
+const seconds = envInt('BENCH_SECONDS', 10, 0.1);
+const batchTasks = envInt('BENCH_BATCH_TASKS', 4, 1);
+const capacity = envInt('BENCH_CAPACITY', 50, 1);
+const latencyMs = envInt('BENCH_LATENCY_MS', 1000, 0);
 
 const watchdog = setTimeout(() => {
   console.error(`bench: gave up after ${RUN_TIMEOUT_MS / 1000} s`);
@@ -49,21 +69,6 @@ const watchdog = setTimeout(() => {
 watchdog.unref();
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-
-function batchBody(run: number) {
-  return {
-    monitorKeywords: 'Acme, 阿克米; AcmeCRM',
-    prompts: Array.from(
-      { length: PROMPTS },
-      (_, i) =>
-        `Benchmark run ${run}, question ${i + 1}: which CRM vendors would you recommend ` +
-        `for a mid-sized company in 2025, and why? 请列出理由。`,
-    ),
-    platforms: PLATFORMS.map((platform) => ({ platform, mode: 'standard', screenshot: 0 })),
-    regionCode: ['110000'],
-  };
-}
-
 const started = performance.now();
 let phaseStart = started;
 /** Logs how long the phase that just ended took (stderr, next to the service's own logs). */
@@ -72,153 +77,235 @@ function phase(name: string): void {
   console.error(`bench: ${name} took ${((now - phaseStart) / 1000).toFixed(1)} s`);
   phaseStart = now;
 }
-const config = loadConfig({
-  MONGO_URL: mongoUrl,
-  MONGO_DB: `bench_${randomBytes(4).toString('hex')}`,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  RATE_LIMIT_RPS: '1000000',
-  RATE_LIMIT_BURST: '1000000',
-  MAX_UNFINISHED_SUBTASKS: '100000000',
-});
-const broker = await createBroker(config, config.services);
 
-let failed = false;
-/** Our own connection to the bench database: server identification and the final drop. */
-let admin: mongoose.Connection | undefined;
-try {
-  admin = await mongoose
+function submission(run: string, platforms: PlatformConfiguration[]) {
+  return {
+    monitorKeywords: 'Acme, 阿克米; AcmeCRM',
+    prompts: Array.from(
+      { length: prompts },
+      (_, i) =>
+        `Benchmark ${run}, question ${i + 1}: which CRM vendors would you recommend ` +
+        `for a mid-sized company in 2025, and why? 请列出理由。`,
+    ),
+    platforms,
+  };
+}
+
+interface Service {
+  broker: ServiceBroker;
+  base: string;
+  db: mongoose.Connection;
+  /** A new user's access token. */
+  token(name: string): Promise<string>;
+  submit(token: string, body: object): Promise<{ taskId: string; totalTask: number }>;
+  stop(): Promise<void>;
+}
+
+async function startService(env: Record<string, string>): Promise<Service> {
+  const config = loadConfig({
+    MONGO_URL: mongoUrl!,
+    MONGO_DB: `bench_${randomBytes(4).toString('hex')}`,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_RPS: '1000000',
+    RATE_LIMIT_BURST: '1000000',
+    MAX_UNFINISHED_SUBTASKS: '100000000',
+    CRAWLER_CAPACITY: String(capacity),
+    SANDBOX_LATENCY_MS: String(latencyMs),
+    ...env,
+  });
+  const broker = await createBroker(config, config.services);
+  const db = await mongoose
     .createConnection(config.mongoUrl, { dbName: config.mongoDb, serverSelectionTimeoutMS: 10_000 })
     .asPromise();
-  const info = await admin.db!.admin().command({ buildInfo: 1 });
-  const server =
-    'ferretdbVersion' in info
-      ? `FerretDB, MongoDB ${String(info.version)} wire`
-      : `MongoDB ${String(info.version)}`;
   await broker.start();
-  const port = broker.getLocalService('api')!.settings.port as number;
-  const base = `http://127.0.0.1:${port}`;
-  console.error(`bench: service on ${base}, database ${config.mongoDb}`);
-
-  const user = await broker.call<{ userId: number }, object>('users.createUser', {
-    name: 'bench',
-  });
-  const key = await broker.call<{ apiKey: string }, object>('users.createApiKey', {
-    userId: user.userId,
-  });
-  const tokenRes = await request(base, 'POST', '/api/business/auth/token', undefined, {
-    apiKey: key.apiKey,
-  });
-  if (tokenRes.status !== 200) {
-    throw new Error(`token exchange failed: ${tokenRes.status} ${JSON.stringify(tokenRes.body)}`);
-  }
-  const token = tokenRes.body.data.accessToken as string;
-  phase('start, user and token');
-
-  // a) submit latency, sequential.
-  const taskIds: string[] = [];
-  const submitMs: number[] = [];
-  let submitBytes = 0;
-  for (let i = 0; i < WARMUP_SUBMITS + submits; i++) {
-    const body = batchBody(i);
-    const t0 = performance.now();
-    const res = await request(base, 'POST', SUBMIT_PATH, token, body);
-    const elapsed = performance.now() - t0;
-    if (res.status !== 200 || res.body?.data?.totalTask !== PROMPTS * PLATFORMS.length) {
-      throw new Error(
-        `submit ${i} failed: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`,
-      );
-    }
-    taskIds.push(res.body.data.taskId as string);
-    submitBytes = res.bytes;
-    if (i >= WARMUP_SUBMITS) submitMs.push(elapsed);
-  }
-  submitMs.sort((a, b) => a - b);
-  phase(`${taskIds.length} submissions`);
-
-  // One sequential status request per task: checks every task and gives a single-client baseline.
-  let statusBytes = 0;
-  const seqStatusMs: number[] = [];
-  for (const id of taskIds) {
-    const t0 = performance.now();
-    const res = await request(base, 'GET', STATUS_PATH + id, token);
-    seqStatusMs.push(performance.now() - t0);
-    if (res.status !== 200 || res.body?.data?.subTaskList?.length !== PROMPTS * PLATFORMS.length) {
-      throw new Error(`status warm-up failed: ${res.status} ${JSON.stringify(res.body)}`);
-    }
-    statusBytes = res.bytes;
-  }
-  seqStatusMs.sort((a, b) => a - b);
-  phase('sequential status');
-
-  // b) status latency under concurrent keep-alive pollers (undici's pooled global dispatcher).
-  const statusMs: number[] = [];
-  const errorKinds = new Map<string, number>();
-  let errors = 0;
-  const elu0 = performance.eventLoopUtilization();
-  const pollStart = performance.now();
-  const deadline = pollStart + seconds * 1000;
-  const poll = async (n: number) => {
-    let k = n;
-    while (performance.now() < deadline) {
-      const id = taskIds[k % taskIds.length]!;
-      k += pollers;
-      const t0 = performance.now();
-      let kind: string | undefined;
-      try {
-        const res = await request(base, 'GET', STATUS_PATH + id, token);
-        if (res.status !== 200) kind = `HTTP ${res.status}`;
-      } catch (err) {
-        kind = (err as Error).name;
+  const base = `http://127.0.0.1:${broker.getLocalService('api')!.settings.port as number}`;
+  return {
+    broker,
+    base,
+    db,
+    async token(name) {
+      const user = await broker.call<{ userId: number }, object>('users.createUser', { name });
+      const key = await broker.call<{ apiKey: string }, object>('users.createApiKey', {
+        userId: user.userId,
+      });
+      const res = await request(base, 'POST', '/api/business/auth/token', undefined, {
+        apiKey: key.apiKey,
+      });
+      if (res.status !== 200) throw new Error(`token exchange failed: ${res.status}`);
+      return res.body.data.accessToken as string;
+    },
+    async submit(token, body) {
+      const res = await request(base, 'POST', SUBMIT_PATH, token, body);
+      if (res.status !== 200) {
+        throw new Error(`submit failed: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
       }
-      statusMs.push(performance.now() - t0);
-      if (kind) {
-        errors += 1;
-        errorKinds.set(kind, (errorKinds.get(kind) ?? 0) + 1);
-      }
-    }
+      return res.body.data as { taskId: string; totalTask: number };
+    },
+    async stop() {
+      // The service first, so nothing of it still writes to a dropped database.
+      await broker.stop();
+      await db.dropDatabase().catch(() => undefined);
+      await db.close();
+    },
   };
-  await Promise.all(Array.from({ length: pollers }, (_, n) => poll(n)));
-  const pollSeconds = (performance.now() - pollStart) / 1000;
-  const elu = performance.eventLoopUtilization(elu0);
-  statusMs.sort((a, b) => a - b);
-  phase('polling');
+}
 
-  const rps = statusMs.length / pollSeconds;
-  const okCount = statusMs.length - errors;
-  const kinds = [...errorKinds].map(([k, v]) => `${k}: ${v}`).join(', ');
-  console.log('');
-  console.log('== figures');
-  console.log(
-    `submit ${PROMPTS}x${PLATFORMS.length} (${submits} sequential after ${WARMUP_SUBMITS} warm-ups): ` +
-      `p50 ${ms(percentile(submitMs, 50))}, p90 ${ms(percentile(submitMs, 90))}, ` +
-      `max ${ms(submitMs[submitMs.length - 1]!)}`,
+/** The crawler node advertises; with no scheduler nothing is leased, so submissions stay put. */
+const QUIET_SERVICES = 'api,tasks,users,proxies,callbacks,crawler';
+
+function pollStatus(svc: Service, token: string, taskId: string): Promise<LoadFigures> {
+  return loadFromChild({
+    origin: svc.base,
+    path: STATUS_PATH + taskId,
+    token,
+    connections: pollers,
+    seconds,
+    maxRequests: Number.MAX_SAFE_INTEGER,
+  });
+}
+
+function describe(f: LoadFigures): string {
+  const kinds = Object.entries(f.errorKinds).map(([k, v]) => `${k}: ${v}`);
+  return (
+    `${f.rps.toFixed(0)} req/s, p50 ${ms(f.p50)}, p99 ${ms(f.p99)}, max ${ms(f.max)}, ` +
+    `${f.requests} requests, errors ${f.errors}${kinds.length ? ` (${kinds.join(', ')})` : ''}`
   );
-  console.log(
-    `status x1 sequential (${seqStatusMs.length} requests, one per task): ` +
-      `p50 ${ms(percentile(seqStatusMs, 50))}, max ${ms(seqStatusMs[seqStatusMs.length - 1]!)}`,
-  );
-  console.log(
-    `status x${pollers} pollers (${pollSeconds.toFixed(1)} s over ${taskIds.length} tasks of ` +
-      `${PROMPTS * PLATFORMS.length} sub tasks): ${rps.toFixed(1)} req/s ` +
-      `(${(okCount / pollSeconds).toFixed(1)} ok/s), ` +
-      `p50 ${ms(percentile(statusMs, 50))}, p99 ${ms(percentile(statusMs, 99))}, ` +
-      `max ${ms(statusMs[statusMs.length - 1] ?? NaN)}, errors ${errors}${kinds ? ` (${kinds})` : ''}`,
-  );
-  console.log(
-    `(${statusMs.length} status requests; response ${statusBytes} bytes; submit response ` +
-      `${submitBytes} bytes; event loop utilisation during polling ${(elu.utilization * 100).toFixed(0)}%; ` +
-      `client and service share one process; database ${server})`,
-  );
+}
+
+async function submissionPhase(lines: string[]): Promise<{ bare: LoadFigures }> {
+  const svc = await startService({ SERVICES: QUIET_SERVICES });
+  try {
+    const token = await svc.token('bench-submit');
+    const catalogue = await request(svc.base, 'GET', `${M}/platforms`, token);
+    if (catalogue.status !== 200) throw new Error(`GET /platforms: ${catalogue.status}`);
+    const configurations = availableConfigurations(catalogue.body.data as CatalogueEntry[]);
+    const submissions = packSubmissions(configurations, PLATFORMS_PER_SUBMISSION);
+    const subTasks = configurations.length * prompts;
+    phase('start (quiet service), user and catalogue');
+
+    const rounds: number[] = [];
+    const perRequest: number[] = [];
+    for (let round = 0; round <= submitRounds; round++) {
+      const t0 = performance.now();
+      for (const [i, platforms] of submissions.entries()) {
+        const r0 = performance.now();
+        const { totalTask } = await svc.submit(token, submission(`${round}.${i}`, platforms));
+        if (totalTask !== prompts * platforms.length)
+          throw new Error(`totalTask ${totalTask}, expected ${prompts * platforms.length}`);
+        if (round > 0) perRequest.push(performance.now() - r0);
+      }
+      if (round > 0) rounds.push(performance.now() - t0);
+    }
+    rounds.sort((a, b) => a - b);
+    perRequest.sort((a, b) => a - b);
+    const median = percentile(rounds, 50);
+    const stored = await svc.db.collection('subtasks').countDocuments();
+    if (stored !== subTasks * (submitRounds + 1))
+      throw new Error(`stored ${stored} sub tasks, expected ${subTasks * (submitRounds + 1)}`);
+    phase(`${submitRounds + 1} submission rounds`);
+    lines.push(
+      `submit ${prompts} prompts × ${configurations.length} configurations ` +
+        `(${[...new Set(configurations.map((c) => c.platform))].join(', ')} × modes × screenshot 0/1/2) ` +
+        `= ${subTasks} sub tasks in ${submissions.length} requests: ` +
+        `median round ${ms(median)} (${ms((median * 2500) / subTasks)} per 2,500 sub tasks), ` +
+        `per request p50 ${ms(percentile(perRequest, 50))}, max ${ms(perRequest.at(-1)!)} ` +
+        `(${submitRounds} rounds after a warm-up)`,
+    );
+
+    // The status endpoint and the bare handler, side by side on a quiet machine.
+    const polled = await svc.submit(token, submission('status', LOAD_PLATFORMS));
+    const status = await request(svc.base, 'GET', STATUS_PATH + polled.taskId, token);
+    if (status.status !== 200) throw new Error(`status: ${status.status}`);
+    const bareServer = await startBare(status.body.data);
+    const bare = await loadFromChild({
+      origin: bareServer.origin,
+      path: BARE_PATH,
+      connections: pollers,
+      seconds,
+      maxRequests: Number.MAX_SAFE_INTEGER,
+    }).finally(() => stopBare(bareServer.server));
+    if (bare.bytes !== status.bytes)
+      throw new Error(`bare body ${bare.bytes} bytes, status ${status.bytes}`);
+    phase('bare handler');
+    const quiet = await pollStatus(svc, token, polled.taskId);
+    phase('status, quiet');
+    lines.push(`bare Koa handler, same ${bare.bytes}-byte body, x${pollers}: ${describe(bare)}`);
+    lines.push(`status x${pollers}, quiet (${polled.totalTask} sub tasks): ${describe(quiet)}`);
+    return { bare };
+  } finally {
+    await svc.stop();
+  }
+}
+
+async function loadPhase(lines: string[], bare: LoadFigures): Promise<boolean> {
+  const svc = await startService({});
+  try {
+    const batchToken = await svc.token('bench-batch');
+    const pollToken = await svc.token('bench-poll');
+    phase('start (embedded default), users');
+    const batch: string[] = [];
+    for (let i = 0; i < batchTasks; i++)
+      batch.push((await svc.submit(batchToken, submission(`batch ${i}`, LOAD_PLATFORMS))).taskId);
+    const polled = await svc.submit(pollToken, submission('polled', LOAD_PLATFORMS));
+    const all = [...batch, polled.taskId];
+    const settledBefore = await finalSubTasks(svc);
+    const figures = await pollStatus(svc, pollToken, polled.taskId);
+    const settledDuring = (await finalSubTasks(svc)) - settledBefore;
+    phase('status under load');
+    const finished = await waitFinished(svc, all);
+    phase('batch finish');
+    const batchSubTasks = batchTasks * prompts * LOAD_PLATFORMS.length;
+    const rateShare = figures.rps / bare.rps;
+    const p99Ratio = figures.p99 / bare.p99;
+    lines.push(
+      `status x${pollers} under load (${polled.totalTask}-sub-task task polled while a ` +
+        `${batchSubTasks}-sub-task batch ran; ${settledDuring} sub tasks settled during polling; ` +
+        `capacity ${capacity}, latency ${latencyMs} ms): ${describe(figures)}`,
+    );
+    lines.push(
+      `under load vs bare: ${(rateShare * 100).toFixed(0)} % of the rate (target >= 30 %), ` +
+        `p99 ${p99Ratio.toFixed(2)}x (target <= 2x)`,
+    );
+    if (!finished) lines.push(`batch not finished ${BATCH_FINISH_MS / 1000} s after polling`);
+    return figures.errors === 0 && finished;
+  } finally {
+    await svc.stop();
+  }
+}
+
+async function finalSubTasks(svc: Service): Promise<number> {
+  return svc.db
+    .collection('subtasks')
+    .countDocuments({ status: { $nin: ['pending', 'processing'] } });
+}
+
+async function waitFinished(svc: Service, taskIds: string[]): Promise<boolean> {
+  const deadline = performance.now() + BATCH_FINISH_MS;
+  while (performance.now() < deadline) {
+    const open = await svc.db.collection('tasks').countDocuments({
+      _id: { $in: taskIds as never[] },
+      status: { $in: ['pending', 'processing'] },
+    });
+    if (open === 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return false;
+}
+
+let failed = false;
+const lines: string[] = [];
+try {
+  const { bare } = await submissionPhase(lines);
+  failed = !(await loadPhase(lines, bare));
 } catch (err) {
   failed = true;
   console.error(`bench failed: ${(err as Error).stack ?? String(err)}`);
 } finally {
-  await admin?.dropDatabase().catch(() => undefined);
-  await admin?.close();
-  await broker.stop().catch((err: unknown) => console.error(err));
-  phase('drop database and stop');
+  console.log('');
+  console.log('== figures');
+  for (const line of lines) console.log(line);
   console.error(`bench: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   clearTimeout(watchdog);
 }

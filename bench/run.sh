@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # API benchmark: sets up what is missing, starts a MongoDB-wire server on
 # loopback (as infra/test.sh does), runs bench/api.bench.ts against it and
-# stops the server. Knobs: BENCH_SECONDS, BENCH_POLLERS, BENCH_SUBMITS.
+# stops the server. Knobs: see the header of bench/api.bench.ts (BENCH_*).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"

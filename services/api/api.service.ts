@@ -4,20 +4,50 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ServiceSchema } from 'moleculer';
+import type { Context, ServiceSchema } from 'moleculer';
 import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { TokenVerifier, type VerificationMaterial } from '../users/tokens.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import { ScreenshotStore } from '../tasks/screenshots.js';
+import type { SubTasksSettled, TaskCreated, TaskFinished } from '../tasks/events.js';
 import { createApp } from './app.js';
+import { StatusCache } from './status-cache.js';
+
+/**
+ * How long a status answer is served without a new read. Events drop it at
+ * once on a settle, a finish or a new task; this bounds the changes no event
+ * announces (a lease taken shows as `processing`, mended counters, a purge).
+ */
+const STATUS_MAX_AGE_MS = 250;
+/** About 1,300 status answers of a 100-sub-task task. */
+const STATUS_CACHE_BYTES = 32 * 1024 * 1024;
 
 export function apiService(config: Config, clock: Clock = systemClock): ServiceSchema {
   let server: Server | undefined;
   let screenshots: ScreenshotStore | undefined;
+  const statusCache = new StatusCache({
+    maxAgeMs: STATUS_MAX_AGE_MS,
+    maxBytes: STATUS_CACHE_BYTES,
+    clock,
+  });
   return {
     name: 'api',
     settings: { port: config.port, host: config.host },
+
+    // Settles and new tasks are broadcast, so every api node hears them; a finish is emitted
+    // to one api node, and the others see it within STATUS_MAX_AGE_MS.
+    events: {
+      'subtasks.settled'(ctx: Context<SubTasksSettled>) {
+        statusCache.invalidate(ctx.params.settled.map((s) => s.taskId));
+      },
+      'task.created'(ctx: Context<TaskCreated>) {
+        statusCache.invalidate([ctx.params.taskId]);
+      },
+      'task.finished'(ctx: Context<TaskFinished>) {
+        statusCache.invalidate([ctx.params.taskId]);
+      },
+    },
 
     created() {
       let verifier: Promise<TokenVerifier> | undefined;
@@ -40,6 +70,7 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
         logger: this.logger,
         backend: { call: (action, params) => this.broker.call(action, params) },
         verifier: loadVerifier,
+        statusCache,
         screenshot: async (id) => screenshots?.load(id),
       });
       server = createServer(app.callback());

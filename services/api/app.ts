@@ -14,6 +14,7 @@ import { requireToken, rateLimit } from './middleware/auth.js';
 import { errorEnvelope, type Logger } from './middleware/errors.js';
 import { methodRules } from './middleware/methods.js';
 import { RateLimiter } from './ratelimit.js';
+import type { StatusCache } from './status-cache.js';
 import { authRoutes } from './routes/auth.js';
 import { callbackRoutes } from './routes/callbacks.js';
 import { docsRoutes } from './routes/docs.js';
@@ -29,9 +30,19 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   verifier: () => Promise<TokenVerifier>;
+  /** Status answers, kept between the events that change them (api.service.ts feeds it). */
+  statusCache: StatusCache;
 }
 
-export function createApp({ config, backend, clock, logger, verifier, screenshot }: AppDeps): Koa {
+export function createApp({
+  config,
+  backend,
+  clock,
+  logger,
+  verifier,
+  screenshot,
+  statusCache,
+}: AppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
   const limiter = new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, clock);
@@ -48,7 +59,7 @@ export function createApp({ config, backend, clock, logger, verifier, screenshot
     requireToken({ verifier, issuer: config.jwtIssuer, audience: config.jwtAudience, clock }),
   );
   monitor.use(rateLimit(limiter));
-  mount(monitor, taskRoutes(backend, config.maxBodyBytes, config.publicBaseUrl));
+  mount(monitor, taskRoutes(backend, config.maxBodyBytes, config.publicBaseUrl, statusCache));
   mount(monitor, callbackRoutes(backend, config.maxBodyBytes));
 
   // The city lookup is public (spec 4.6), so it is limited per client address.

@@ -5,3 +5,14 @@ export function ok(ctx: Context, data: unknown, message = 'success'): void {
   ctx.status = 200;
   ctx.body = { success: true, code: 200, message, data };
 }
+
+/** The same envelope, serialised once, for answers served many times from memory. */
+export function serialisedOk(data: unknown, message = 'success'): Buffer {
+  return Buffer.from(JSON.stringify({ success: true, code: 200, message, data }));
+}
+
+export function okSerialised(ctx: Context, body: Buffer): void {
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  ctx.body = body;
+}

@@ -4,12 +4,20 @@ import type { Clock } from '../shared/clock.js';
 import type { SubTaskDoc, SubTaskSummaryDoc, TaskDoc, TaskModels, TaskStatus } from './models.js';
 import { planSubTasks, planTask } from './plan.js';
 import type { Submission } from './submission.js';
-import { SummaryCache } from './summary-cache.js';
 import type { ListQuery } from './queries.js';
 
-export class TaskStore {
-  private readonly summaries = new SummaryCache();
+const STATUS_FIELDS = {
+  status: 1,
+  totalItems: 1,
+  completedItems: 1,
+  failedItems: 1,
+  createdAt: 1,
+  completedAt: 1,
+  version: 1,
+  subtasksWritten: 1,
+} as const;
 
+export class TaskStore {
   constructor(
     private readonly models: TaskModels,
     private readonly clock: Clock,
@@ -23,7 +31,8 @@ export class TaskStore {
    * The task document is the commit point: it is written first, flagged
    * `subtasksWritten: false`, then the sub tasks, then the flag. A crash in
    * between leaves a flagged task that `repairUnwritten` completes with the
-   * same derived ids, so nothing is lost and nothing is doubled.
+   * same derived ids, so nothing is lost and nothing is doubled; meanwhile
+   * reads fill in the sub tasks not written yet from the same plan.
    */
   async create(taskId: string, userId: number, submission: Submission) {
     const task = planTask(taskId, userId, submission, this.clock.now());
@@ -76,21 +85,44 @@ export class TaskStore {
     return task;
   }
 
+  /**
+   * The task as the status view needs it: counters and dates, not the
+   * prompts and settings (the whole document only while its sub tasks are
+   * being written, to fill them in from the plan). Polls read it often.
+   */
+  async findTaskStatus(userId: number, taskId: string): Promise<TaskDoc> {
+    const task = await this.models.Task.findOne(
+      { _id: taskId, userId },
+      STATUS_FIELDS,
+    ).lean<TaskDoc>();
+    if (!task) throw AppError.notFound('task');
+    return unwritten(task) ? this.findTask(userId, taskId) : task;
+  }
+
   async subTasksOf(taskId: string): Promise<SubTaskDoc[]> {
     return this.models.SubTask.find({ taskId }).sort({ seq: 1 }).lean<SubTaskDoc[]>();
   }
 
+  /** Every sub task of the task: planned ones stand in for those not written yet. */
+  async resultsOf(task: TaskDoc): Promise<SubTaskDoc[]> {
+    const stored = await this.subTasksOf(task._id);
+    return unwritten(task) ? withPlanned(task, stored) : stored;
+  }
+
   /**
-   * The status view's fields of a task's sub tasks, from the cache when the
-   * task has not changed since; only these fields, as answers can be large.
+   * A task's status fields and its sub tasks' summaries, read side by side;
+   * only these fields, as answers can be large. The api keeps the answer
+   * between changes (services/api/status-cache.ts), so every read is fresh.
    */
-  async summariesOf(task: Pick<TaskDoc, '_id' | 'version'>): Promise<SubTaskSummaryDoc[]> {
-    const version = task.version ?? 0;
-    const cached = this.summaries.get(task._id, version);
-    if (cached) return cached;
-    const fresh = await this.readSummaries(task._id);
-    this.summaries.set(task._id, version, fresh);
-    return fresh;
+  async statusOf(
+    userId: number,
+    taskId: string,
+  ): Promise<{ task: TaskDoc; summaries: SubTaskSummaryDoc[] }> {
+    const [task, stored] = await Promise.all([
+      this.findTaskStatus(userId, taskId),
+      this.readSummaries(taskId),
+    ]);
+    return { task, summaries: unwritten(task) ? withPlanned(task, stored) : stored };
   }
 
   private async readSummaries(taskId: string): Promise<SubTaskSummaryDoc[]> {
@@ -108,8 +140,14 @@ export class TaskStore {
       taskId,
       userId,
     }).lean<SubTaskDoc>();
-    if (!sub) throw AppError.notFound('sub task');
-    return sub;
+    if (sub) return sub;
+    const task = await this.models.Task.findOne({ _id: taskId, userId }).lean<TaskDoc>();
+    const planned =
+      task && unwritten(task)
+        ? planSubTasks(task).find((s) => s._id === subTaskId.toLowerCase())
+        : undefined;
+    if (!planned) throw AppError.notFound('sub task');
+    return planned;
   }
 
   async list(userId: number, q: ListQuery): Promise<{ total: number; tasks: TaskDoc[] }> {
@@ -134,6 +172,17 @@ export class TaskStore {
     ).lean<Pick<TaskDoc, 'totalItems' | 'completedItems' | 'failedItems'>[]>();
     return open.reduce((sum, t) => sum + t.totalItems - t.completedItems - t.failedItems, 0);
   }
+}
+
+/** A task whose sub tasks are still being written (or whose write was interrupted). */
+function unwritten(task: Pick<TaskDoc, 'subtasksWritten'>): boolean {
+  return task.subtasksWritten === false;
+}
+
+/** The stored sub tasks, and the planned ones in place of those not written yet. */
+function withPlanned<T extends { _id: string }>(task: TaskDoc, stored: T[]): (T | SubTaskDoc)[] {
+  const byId = new Map(stored.map((s) => [s._id, s]));
+  return planSubTasks(task).map((planned) => byId.get(planned._id) ?? planned);
 }
 
 function isOnlyDuplicateKeys(err: unknown): boolean {

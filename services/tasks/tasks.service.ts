@@ -123,8 +123,11 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
       status: {
         params: { userId: 'number', taskId: 'any' },
         async handler(ctx: Context<TaskParams>) {
-          const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
-          return taskStatusView(task, await store.summariesOf(task));
+          const { task, summaries } = await store.statusOf(
+            ctx.params.userId,
+            checkTaskId(ctx.params.taskId),
+          );
+          return taskStatusView(task, summaries);
         },
       },
 
@@ -132,7 +135,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         params: { userId: 'number', taskId: 'any' },
         async handler(ctx: Context<TaskParams>) {
           const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
-          return taskResultView(task, await store.subTasksOf(task._id));
+          return taskResultView(task, await store.resultsOf(task));
         },
       },
 

@@ -2,6 +2,9 @@
  * Access tokens: short-lived JWTs signed with EdDSA (a key pair kept in
  * MongoDB, so every node shares it) or HS256 when JWT_SECRET is configured.
  * The algorithm is pinned on verification, and iss/aud/exp are checked.
+ * Verified tokens are remembered until they expire: a client polls with the
+ * same token many times a second, and a signature check costs far more than
+ * the request it guards.
  */
 import {
   type CryptoKey,
@@ -84,18 +87,42 @@ export class TokenSigner {
   }
 }
 
+/** Verified tokens remembered at most; the oldest is forgotten first. */
+export const VERIFIED_TOKENS_KEPT = 10_000;
+
+/** What a verification established about a token, valid while its time window holds. */
+interface Verified {
+  userId: number;
+  issuer: string;
+  audience: string;
+  /** Seconds since the epoch, as in the claims. */
+  exp: number;
+  nbf: number | undefined;
+}
+
 export class TokenVerifier {
+  private readonly verified = new Map<string, Verified>();
+
   private constructor(
     private readonly alg: Alg,
     private readonly key: Key,
+    private readonly kept: number,
   ) {}
 
-  static async from(material: VerificationMaterial): Promise<TokenVerifier> {
+  static async from(
+    material: VerificationMaterial,
+    kept = VERIFIED_TOKENS_KEPT,
+  ): Promise<TokenVerifier> {
     const key =
       material.alg === 'HS256'
         ? new TextEncoder().encode(material.key)
         : await importSPKI(material.key, 'EdDSA');
-    return new TokenVerifier(material.alg, key);
+    return new TokenVerifier(material.alg, key, kept);
+  }
+
+  /** How many verified tokens are remembered now. */
+  get remembered(): number {
+    return this.verified.size;
   }
 
   /** Returns the user id, or throws a 401 AppError saying why the token is refused. */
@@ -104,6 +131,32 @@ export class TokenVerifier {
     s: Pick<TokenSettings, 'issuer' | 'audience'>,
     nowMs: number,
   ): Promise<number> {
+    const known = this.verified.get(token);
+    // The same comparisons jose makes, in whole seconds, so a remembered token ends when it would.
+    const now = Math.floor(nowMs / 1000);
+    if (
+      known &&
+      known.issuer === s.issuer &&
+      known.audience === s.audience &&
+      now < known.exp &&
+      (known.nbf === undefined || known.nbf <= now)
+    ) {
+      return known.userId;
+    }
+    if (known) this.verified.delete(token);
+    const verified = await this.check(token, s, nowMs);
+    if (this.verified.size >= this.kept) {
+      this.verified.delete(this.verified.keys().next().value!);
+    }
+    this.verified.set(token, verified);
+    return verified.userId;
+  }
+
+  private async check(
+    token: string,
+    s: Pick<TokenSettings, 'issuer' | 'audience'>,
+    nowMs: number,
+  ): Promise<Verified> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: [this.alg],
@@ -115,7 +168,13 @@ export class TokenVerifier {
       const userId = Number(payload.sub);
       if (!Number.isSafeInteger(userId) || userId < 1)
         throw AppError.unauthorized('invalid token: bad subject');
-      return userId;
+      return {
+        userId,
+        issuer: s.issuer,
+        audience: s.audience,
+        exp: payload.exp!,
+        nbf: payload.nbf,
+      };
     } catch (err) {
       if (err instanceof errors.JWTExpired)
         throw AppError.unauthorized('token expired: request a new one');

@@ -3,14 +3,16 @@ import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { PLATFORMS, supportedModes } from '../../shared/platforms.js';
 import { absoluteScreenshot } from '../../tasks/views.js';
-import { ok } from '../envelope.js';
+import { ok, okSerialised, serialisedOk } from '../envelope.js';
 import type { Backend } from '../backend.js';
 import { jsonBody } from '../middleware/body.js';
+import type { StatusCache } from '../status-cache.js';
 
 export function taskRoutes(
   backend: Backend,
   maxBodyBytes: number,
   publicBaseUrl: string | undefined,
+  statusCache: StatusCache,
 ): Router {
   const router = new Router();
   const userId = (ctx: Context) => ctx.state.userId as number;
@@ -21,7 +23,11 @@ export function taskRoutes(
   });
 
   router.get('/task/status/:taskId', async (ctx) => {
-    ok(ctx, await backend.call('tasks.status', { userId: userId(ctx), taskId: ctx.params.taskId }));
+    const params = { userId: userId(ctx), taskId: ctx.params.taskId ?? '' };
+    const body = await statusCache.get(params.taskId.toLowerCase(), params.userId, async () =>
+      serialisedOk(await backend.call('tasks.status', params)),
+    );
+    okSerialised(ctx, body);
   });
 
   router.get('/task/result/:taskId', async (ctx) => {

@@ -210,3 +210,44 @@ t.test('the subject must be a positive integer user id', async (t) => {
     );
   }
 });
+
+t.test('a remembered token is still refused from its exp on, and for other settings', async (t) => {
+  const verifier = await TokenVerifier.from(edSigner.verification);
+  const token = await edSigner.issue({ userId: 42, keyId: 'k' }, SETTINGS, NOW);
+  t.equal(await verifier.verify(token, SETTINGS, NOW), 42);
+  t.equal(verifier.remembered, 1, 'remembered after one verification');
+  t.equal(await verifier.verify(token, SETTINGS, NOW + 59_999), 42);
+  await t.rejects(
+    verifier.verify(token, { ...SETTINGS, audience: 'other-api' }, NOW),
+    unauthorized('invalid token: aud claim check failed'),
+  );
+  t.equal(await verifier.verify(token, SETTINGS, NOW), 42);
+  await t.rejects(
+    verifier.verify(token, SETTINGS, NOW + 60_000),
+    unauthorized('token expired: request a new one'),
+  );
+  t.equal(verifier.remembered, 0, 'forgotten once expired');
+});
+
+t.test('a token before its nbf is refused even once remembered', async (t) => {
+  const verifier = await TokenVerifier.from(hsSigner.verification);
+  const key = new TextEncoder().encode(SECRET);
+  const nbf = Math.floor(NOW / 1000) + 10;
+  const token = await new SignJWT(claims({ nbf })).setProtectedHeader({ alg: 'HS256' }).sign(key);
+  t.equal(await verifier.verify(token, SETTINGS, NOW + 10_000), 42);
+  await t.rejects(verifier.verify(token, SETTINGS, NOW + 9_000), { code: 401 });
+});
+
+t.test('refused tokens are not remembered, and the memory is bounded', async (t) => {
+  const verifier = await TokenVerifier.from(edSigner.verification, 3);
+  await t.rejects(verifier.verify('garbage', SETTINGS, NOW));
+  t.equal(verifier.remembered, 0);
+  const tokens = await Promise.all(
+    [1, 2, 3, 4, 5].map((userId) => edSigner.issue({ userId, keyId: 'k' }, SETTINGS, NOW)),
+  );
+  for (const [i, token] of tokens.entries())
+    t.equal(await verifier.verify(token, SETTINGS, NOW), i + 1);
+  t.equal(verifier.remembered, 3, 'at most the bound');
+  for (const [i, token] of tokens.entries())
+    t.equal(await verifier.verify(token, SETTINGS, NOW), i + 1);
+});

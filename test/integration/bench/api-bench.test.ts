@@ -1,0 +1,53 @@
+/**
+ * `npm run bench` must keep working: the API benchmark runs here with tiny
+ * knobs, as a child process against the test's MongoDB-wire server, and must
+ * exit 0 and print each of its figures.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { mongoUrl } from '../../helpers/servers.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+t.test('the API benchmark runs end to end with tiny knobs', async (t) => {
+  const child = spawn(`${root}node_modules/.bin/tsx`, ['bench/api.bench.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      BENCH_MONGO_URL: mongoUrl(),
+      BENCH_PROMPTS: '2',
+      BENCH_SUBMIT_ROUNDS: '1',
+      BENCH_POLLERS: '4',
+      BENCH_SECONDS: '0.5',
+      BENCH_BATCH_TASKS: '2',
+      BENCH_CAPACITY: '4',
+      BENCH_LATENCY_MS: '50',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const kill = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearTimeout(kill);
+  t.equal(code, 0, `exit code (stderr: ${err.slice(-2000)})`);
+  t.match(out, /== figures/);
+  t.match(
+    out,
+    /^submit 2 prompts × \d+ configurations .* = \d+ sub tasks in \d+ requests: median round [\d.]+ ms/m,
+  );
+  t.match(
+    out,
+    /^bare Koa handler, same \d+-byte body, x4: \d+ req\/s, p50 [\d.]+ ms, p99 [\d.]+ ms/m,
+  );
+  t.match(out, /^status x4, quiet \(4 sub tasks\): \d+ req\/s, .* errors 0$/m);
+  t.match(
+    out,
+    /^status x4 under load \(4-sub-task task polled while a 8-sub-task batch ran;.* errors 0$/m,
+  );
+  t.match(out, /^under load vs bare: \d+ % of the rate/m);
+  t.notMatch(out, /batch not finished/);
+});
