@@ -6,7 +6,7 @@
  * status matches the stored sub task list exactly.
  */
 import t from 'tap';
-import { startSandboxServer } from '../../../crawler/platforms/sandbox/server.js';
+import { startSandboxServer } from '../../../sandbox/server.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { FINAL_TASK, until } from '../../helpers/wait.js';
 
