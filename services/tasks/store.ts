@@ -8,12 +8,14 @@ import { SummaryCache } from './summary-cache.js';
 import type { ListQuery } from './queries.js';
 
 export class TaskStore {
-  private readonly summaries = new SummaryCache();
+  private readonly summaries: SummaryCache;
 
   constructor(
     private readonly models: TaskModels,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.summaries = new SummaryCache({ now: () => clock.now() });
+  }
 
   async ensureIndexes(): Promise<void> {
     await Promise.all([this.models.Task.createIndexes(), this.models.SubTask.createIndexes()]);
@@ -88,8 +90,9 @@ export class TaskStore {
     const version = task.version ?? 0;
     const cached = this.summaries.get(task._id, version);
     if (cached) return cached;
+    const readAt = this.clock.now();
     const fresh = await this.readSummaries(task._id);
-    this.summaries.set(task._id, version, fresh);
+    this.summaries.set(task._id, version, fresh, readAt);
     return fresh;
   }
 

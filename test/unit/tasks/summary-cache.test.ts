@@ -29,7 +29,7 @@ t.test('a hit needs the same version', async (t) => {
 });
 
 t.test('least recently used tasks go first once the budget is spent', async (t) => {
-  const cache = new SummaryCache(10);
+  const cache = new SummaryCache({ maxSummaries: 10 });
   cache.set('a', 0, summaries(4));
   cache.set('b', 0, summaries(4));
   t.ok(cache.get('a', 0), 'a is now the most recently used');
@@ -43,4 +43,20 @@ t.test('least recently used tasks go first once the budget is spent', async (t) 
   cache.set('a', 1, summaries(7));
   t.equal(cache.get('c', 0), undefined, 'replacing an entry recounts its size');
   t.ok(cache.get('a', 1));
+});
+
+t.test('an entry expires after its maximum age, whatever the version says', async (t) => {
+  // A process killed between a sub task's write and its task's version bump
+  // leaves the version standing over a changed list.
+  let now = 1_000;
+  const cache = new SummaryCache({ maxAgeMs: 500, now: () => now });
+  const v0 = summaries(2);
+  cache.set('a', 0, v0, now - 100);
+  now += 399;
+  t.equal(cache.get('a', 0), v0, 'fresh within its age, counted from when it was read');
+  now += 1;
+  t.equal(cache.get('a', 0), undefined, 'expired at its maximum age');
+  t.equal(cache.get('a', 0), undefined, 'and gone');
+  cache.set('a', 0, summaries(2, 'completed'));
+  t.equal(cache.get('a', 0)![0]!.status, 'completed', 'the next read refills it');
 });
