@@ -28,23 +28,62 @@ async function batchThrough(
   t: Test,
   c: FaultCluster,
   name: string,
-  fault: () => Promise<void>,
+  fault: (taskIds: string[]) => Promise<void>,
 ): Promise<Outcome[]> {
   const tags = Array.from({ length: TASKS }, (_, i) => `${name}-${i}`);
   const ids = await Promise.all(tags.map((tag) => c.submit(tag, PER_TASK)));
   await finalCount(c, ids[0]!, PER_TASK / 3);
-  await fault();
+  await fault(ids);
   const outcomes: Outcome[] = [];
   for (const [i, id] of ids.entries())
     outcomes.push(await checkOutcome(t, c, id, tags[i]!, PER_TASK));
   return outcomes;
 }
 
-t.test('kill -9 of the api+tasks process, restarted at once', async (t) => {
-  const outcomes = await batchThrough(t, c, 'front', async () => {
-    await c.kill('front');
+/** Final sub tasks of these tasks that their counters do not include yet. */
+async function uncounted(c: FaultCluster, taskIds: string[]): Promise<number> {
+  const conn = await c.db();
+  // Counters first: both only grow, so a settle in between can only add to the difference.
+  const tasks = await conn
+    .collection('tasks')
+    .find({ _id: { $in: taskIds as never[] } })
+    .toArray();
+  const counted = tasks.reduce((sum, t) => sum + t.completedItems + t.failedItems, 0);
+  const finals = await conn
+    .collection('subtasks')
+    .countDocuments({ taskId: { $in: taskIds }, status: { $nin: ['pending', 'processing'] } });
+  return finals - counted;
+}
+
+/**
+ * kill -9 of the api+tasks process while it is between writing sub tasks and
+ * counting them, which is what left tasks `processing` in issue 12. Seen from
+ * outside, then confirmed with the process frozen (SIGSTOP), so the kill is
+ * known to fall in the gap; otherwise it is let go on and tried again.
+ */
+async function killBetweenWriteAndCount(c: FaultCluster, taskIds: string[]): Promise<number> {
+  const front = c.nodes.get('front')!.child;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if ((await uncounted(c, taskIds)) <= 0) continue;
+    front.kill('SIGSTOP');
+    const lost = await uncounted(c, taskIds);
+    if (lost > 0) {
+      await c.kill('front');
+      return lost;
+    }
+    front.kill('SIGCONT');
+  }
+  throw new Error('never caught the tasks node between a write and its count');
+}
+
+t.test('kill -9 of the api+tasks process between a write and its count', async (t) => {
+  let lost = 0;
+  const outcomes = await batchThrough(t, c, 'front', async (taskIds) => {
+    lost = await killBetweenWriteAndCount(c, taskIds);
     await c.start('front', FRONT);
   });
+  t.ok(lost > 0, `the kill left ${lost} final sub task(s) uncounted`);
   for (const o of outcomes)
     t.ok(o.finishLagMs < 5_000, `final ${o.finishLagMs} ms after its last sub task (target: 5 s)`);
 });
@@ -71,8 +110,12 @@ t.test('kill -9 of a crawler node, restarted at once', async (t) => {
 });
 
 t.test('SIGTERM of a crawler node, restarted at once', async (t) => {
-  await batchThrough(t, c, 'crawler-term', async () => {
+  // Outcome-level guarantees only: until crawler nodes drain on SIGTERM, the
+  // leases it was running are aborted and run again (an attempt and a
+  // platform request more each), which the checks above allow.
+  const outcomes = await batchThrough(t, c, 'crawler-term', async () => {
     await c.kill('crawler-2', 'SIGTERM');
     await c.start('crawler-2', 'crawler');
   });
+  t.comment(`platform requests beyond one per sub task: ${outcomes.map((o) => o.extraRequests)}`);
 });
