@@ -25,7 +25,7 @@ export interface ReportSenderOptions {
   retryMaxMs: number;
   /** How long a node that failed a call is avoided while others are there. */
   avoidMs: number;
-  /** Once the broker is stopping, a batch that keeps failing is given up after this long. */
+  /** Once the broker is stopping, sends that keep failing are given up after this long. */
   stopGraceMs: number;
 }
 
@@ -63,6 +63,8 @@ export function reportSender<T>(
   o: ReportSenderOptions = REPORT_SENDING,
 ): (reports: T[]) => Promise<void> {
   const avoided = new Map<string, number>();
+  /** When a send first failed after the broker began stopping; the grace counts from there. */
+  let failingSinceStop: number | undefined;
   let turn = 0;
   /** Pending calls, each with the check that aborts it when its node is gone. */
   const watchers = new Set<() => void>();
@@ -79,6 +81,7 @@ export function reportSender<T>(
     if (live.length === 0) return undefined;
     const now = Date.now();
     const key = (e: Endpoint) => `${e.id}/${nodeOf(e.id)?.instanceID ?? ''}`;
+    for (const [k, until] of avoided) if (until <= now) avoided.delete(k);
     const fresh = live.filter((e) => (avoided.get(key(e)) ?? 0) <= now);
     const pool = fresh.length > 0 ? fresh : live;
     const chosen = pool.find((e) => e.local) ?? pool[turn++ % pool.length]!;
@@ -103,7 +106,6 @@ export function reportSender<T>(
     });
 
   return async (reports) => {
-    const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       const target = pick();
       try {
@@ -114,7 +116,10 @@ export function reportSender<T>(
         if (!worthRetrying(err)) throw err;
         if (target)
           avoided.set(`${target.nodeID}/${target.instanceID ?? ''}`, Date.now() + o.avoidMs);
-        if (stopping(broker) && Date.now() - started > o.stopGraceMs) throw err;
+        if (stopping(broker)) {
+          failingSinceStop ??= Date.now();
+          if (Date.now() - failingSinceStop > o.stopGraceMs) throw err;
+        }
         broker.logger.warn(
           `reports to ${target?.nodeID ?? 'tasks'} not taken (${(err as Error).message}); trying again`,
         );
