@@ -39,8 +39,8 @@ const INTERRUPTED_AFTER_MS = 60_000;
  * it writes the sub task, so a recount inside that moment would count the sub
  * task twice. The recount is also guarded by the task's version.
  */
-const MEND_QUIET_MS = 2_000;
-const MEND_EVERY_MS = 1_000;
+const MEND_QUIET_MS = 1_500;
+const MEND_EVERY_MS = 500;
 const MEND_PER_TICK = 50;
 
 type UserParams = { userId: number };

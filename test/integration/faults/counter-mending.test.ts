@@ -3,7 +3,7 @@
  * is final, its task's counters never saw it. The crawler node sends the
  * report again (its call got no answer); the tasks node that takes it drops it
  * (the lease is gone), announces the orphan and mends the task's counters as
- * soon as every sub task is final and quiet (2 s), so the task is final within
+ * soon as every sub task is final and quiet (1.5 s), so the task is final within
  * seconds of its last sub task, without any scheduler. And a tasks node that
  * starts mends every unfinished task it finds.
  */
@@ -135,7 +135,7 @@ t.test('a tasks node that starts mends the unfinished tasks it finds', async (t)
   // The rest were written by a tasks node that died before counting them, and
   // the crawler node that reported them died too: no report comes again.
   await writtenByADeadNode(ids.slice(1));
-  await new Promise((r) => setTimeout(r, 2_500));
+  await new Promise((r) => setTimeout(r, 2_000));
   t.match(await status(taskId), { status: 'processing', completedItems: 1 }, 'still short');
 
   const restarted = await createBroker({ ...svc.config, nodeId: `${svc.config.nodeId}-2` }, [

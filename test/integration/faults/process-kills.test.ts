@@ -18,6 +18,9 @@ import {
 } from '../../helpers/fault-cluster.js';
 import { checkOutcome, type Outcome } from '../../helpers/fault-checks.js';
 
+// Child processes start slowly on a busy machine; the default 120 s is too short.
+t.setTimeout(420_000);
+
 const TASKS = 3;
 const PER_TASK = 50;
 

@@ -11,6 +11,9 @@ import { startProcess, type Running } from '../../helpers/processes.js';
 import { natsUrl, uniqueDbName } from '../../helpers/servers.js';
 import type { TapLike } from '../../helpers/cluster.js';
 
+// Child processes start slowly on a busy machine; the default 120 s is too short.
+t.setTimeout(240_000);
+
 async function setup(t: TapLike, timeoutMs: number) {
   const namespace = uniqueDbName(t.name);
   const crawler = new ServiceBroker({
@@ -68,11 +71,11 @@ t.test('a tasks node killed and restarted under its ID: sent again at once', asy
   const delivered = send(['x']);
   await dying.waitFor(/GOT \["x"\]/, 10_000);
   await dying.stop('SIGKILL');
-  const restartedAt = Date.now();
   const restarted = await startTasks('tasks-1', 'ok');
+  const listedAt = Date.now();
   await delivered;
-  const took = Date.now() - restartedAt;
-  t.ok(took < 8_000, `delivered ${took} ms after the restart began`);
+  const took = Date.now() - listedAt;
+  t.ok(took < 3_000, `delivered ${took} ms after the restarted node was listed`);
   t.match(restarted.output(), 'TOOK ["x"]');
 });
 

@@ -15,6 +15,9 @@ import {
 } from '../../helpers/fault-cluster.js';
 import { checkOutcome } from '../../helpers/fault-checks.js';
 
+// Child processes start slowly on a busy machine; the default 120 s is too short.
+t.setTimeout(300_000);
+
 const TASKS = 2;
 const PER_TASK = 50;
 
