@@ -43,8 +43,11 @@ async function batchThrough(
   return outcomes;
 }
 
-/** Final sub tasks of these tasks that their counters do not include yet. */
-async function uncounted(c: FaultCluster, taskIds: string[]): Promise<number> {
+/** Final sub tasks of these tasks that their counters do not include yet, and those still open. */
+async function uncounted(
+  c: FaultCluster,
+  taskIds: string[],
+): Promise<{ lost: number; open: number }> {
   const conn = await c.db();
   // Counters first: both only grow, so a settle in between can only add to the difference.
   const tasks = await conn
@@ -55,7 +58,7 @@ async function uncounted(c: FaultCluster, taskIds: string[]): Promise<number> {
   const finals = await conn
     .collection('subtasks')
     .countDocuments({ taskId: { $in: taskIds }, status: { $nin: ['pending', 'processing'] } });
-  return finals - counted;
+  return { lost: finals - counted, open: TASKS * PER_TASK - finals };
 }
 
 /**
@@ -68,9 +71,11 @@ async function killBetweenWriteAndCount(c: FaultCluster, taskIds: string[]): Pro
   const front = c.nodes.get('front')!.child;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if ((await uncounted(c, taskIds)) <= 0) continue;
+    const seen = await uncounted(c, taskIds);
+    if (seen.open === 0) break;
+    if (seen.lost <= 0) continue;
     front.kill('SIGSTOP');
-    const lost = await uncounted(c, taskIds);
+    const { lost } = await uncounted(c, taskIds);
     if (lost > 0) {
       await c.kill('front');
       return lost;
