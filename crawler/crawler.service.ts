@@ -21,13 +21,9 @@ import { driverFor } from './platforms/index.js';
 import { startSandboxServer, type SandboxServer } from '../sandbox/server.js';
 import { RenderServer } from './render-server.js';
 import { ReportBatch } from './report-batch.js';
+import { reportSender } from './report-sender.js';
 import type { SettleReport } from '../services/tasks/ledger.js';
-import type {
-  RenewAnswer,
-  RenewRequest,
-  SettleAnswer,
-  SettleRequest,
-} from '../services/tasks/tasks.service.js';
+import type { RenewAnswer, RenewRequest } from '../services/tasks/tasks.service.js';
 import type { CrawlerAdvert } from '../services/scheduler/nodes.js';
 import { settingsResolver } from './settings.js';
 import { ProxyPool, type ChosenPort } from './proxy-pool.js';
@@ -179,11 +175,7 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
       render = new RenderServer();
       await render.start();
       const reports = new ReportBatch<SettleReport>(
-        async (batch) => {
-          await this.broker.call<SettleAnswer, SettleRequest>('tasks.settleBatch', {
-            reports: batch,
-          });
-        },
+        reportSender(this.broker),
         REPORT_GATHER_MS,
         REPORT_BATCH_MAX,
       );

@@ -15,6 +15,7 @@ import type { SubTaskDoc, TaskDoc, TaskModels, TaskStatus } from './models.js';
 import {
   counterFor,
   decideRetry,
+  FINAL_SUBTASK_STATUSES,
   finalTaskStatus,
   type Failure,
   type FinalSubTaskStatus,
@@ -67,8 +68,14 @@ export interface SettleReport {
   proxyKey?: string | null;
 }
 
+/** What `mend` did: `done` when the task needs no more mending; the finish if it made it. */
+export interface Mended {
+  done: boolean;
+  finished?: Finished;
+}
+
 /** A sub task that ended (its task's counters to add), as `settle` records it. */
-type FinalSettled = Settled & { outcome: FinalSubTaskStatus };
+export type FinalSettled = Settled & { outcome: FinalSubTaskStatus };
 
 const UNFINISHED: TaskStatus[] = ['pending', 'processing'];
 /**
@@ -345,32 +352,65 @@ export class Ledger {
    * Recounts a task from its sub tasks, fixes drifted counters and finishes it.
    * It only acts on a task whose sub tasks are all final and quiet for
    * `quietMs`: a settle adds to the counters a moment after it writes the sub
-   * task, and recounting inside that moment would count it twice.
+   * task, and recounting inside that moment would count it twice. The new
+   * counts are written only if the task's `version` has not moved since they
+   * were taken (a settle in between bumps it), so a settle that lands while the
+   * recount runs is never overwritten or counted twice.
    * Returns the finish when this call made it.
    */
   async reconcile(taskId: string, quietMs: number): Promise<Finished | undefined> {
+    return (await this.mend(taskId, quietMs)).finished;
+  }
+
+  /**
+   * As `reconcile`, and says whether the task needs no more mending: it is
+   * final (now or before), or gone. Not done: sub tasks still open, not quiet
+   * yet, or a settle raced the recount; ask again later.
+   */
+  async mend(taskId: string, quietMs: number): Promise<Mended> {
     const task = await this.m.Task.findById(taskId).lean<TaskDoc>();
-    if (!task || !UNFINISHED.includes(task.status)) return undefined;
+    if (!task || !UNFINISHED.includes(task.status)) return { done: true };
     const open = await this.m.SubTask.countDocuments({
       taskId,
       status: { $in: ['pending', 'processing'] },
     });
-    if (open > 0) return undefined;
+    if (open > 0) return { done: false };
     const latest = await this.m.SubTask.findOne({ taskId }, { time: 1 })
       .sort({ time: -1 })
       .lean<SubTaskDoc>();
-    if ((latest?.time ?? 0) > this.clock.now() - quietMs) return undefined;
+    if ((latest?.time ?? 0) > this.clock.now() - quietMs) return { done: false };
     const [completed, failed] = await Promise.all([
       this.m.SubTask.countDocuments({ taskId, status: 'completed' }),
       this.m.SubTask.countDocuments({ taskId, status: { $in: ['failed', 'timeout', 'error'] } }),
     ]);
     if (completed !== task.completedItems || failed !== task.failedItems) {
-      await this.m.Task.updateOne(
-        { _id: taskId },
+      const res = await this.m.Task.updateOne(
+        { _id: taskId, version: task.version ?? null },
         { $set: { completedItems: completed, failedItems: failed }, $inc: { version: 1 } },
       );
+      if (res.matchedCount === 0) return { done: false };
     }
-    return this.finishIfDone({ ...task, completedItems: completed, failedItems: failed });
+    const finished = await this.finishIfDone({
+      ...task,
+      completedItems: completed,
+      failedItems: failed,
+    });
+    return { done: true, finished };
+  }
+
+  /**
+   * The final ones among these sub tasks, as settled. A report dropped because
+   * its sub task is already final was most likely sent again after a call
+   * whose answer never came: the tasks node that wrote the result may have
+   * died before counting it and announcing it.
+   */
+  async finalAmong(ids: string[]): Promise<FinalSettled[]> {
+    if (ids.length === 0) return [];
+    const docs = await this.m.SubTask.find(
+      { _id: { $in: ids }, status: { $in: [...FINAL_SUBTASK_STATUSES] } },
+      { taskId: 1, leaseNode: 1, platform: 1, status: 1 },
+    ).lean<(Identity & { status: FinalSubTaskStatus })[]>();
+    return docs.map((d) => ({ ...identity(d), outcome: d.status }));
   }
 
   /** Unfinished tasks created before the cutoff, for periodic reconciliation. */

@@ -13,9 +13,10 @@ import { refusedCallbackField } from '../callbacks/address.js';
 import { AddressPolicy } from '../callbacks/ssrf.js';
 import { activeChannel, findPlatform } from '../shared/platforms.js';
 import { crawlerNodes, offeredPlatforms } from '../scheduler/nodes.js';
-import { announceSettled, type TaskCreated } from './events.js';
+import { announceFinished, announceSettled, type TaskCreated } from './events.js';
 import { toQueueItem } from '../scheduler/fair-queue.js';
 import { createLedger, type Ledger, type Settled, type SettleReport } from './ledger.js';
+import { CounterMender } from './mender.js';
 import { taskModels } from './models.js';
 import { checkListQuery, checkTaskId } from './queries.js';
 import { TaskStore } from './store.js';
@@ -32,6 +33,15 @@ export const STATUS_PATH = '/api/business/monitor/task/status/';
 
 /** A submission older than this with unwritten sub tasks was interrupted by a crash. */
 const INTERRUPTED_AFTER_MS = 60_000;
+/**
+ * How long a task's sub tasks must all have been final before its counters
+ * are recounted: a settle adds to the counters a moment (milliseconds) after
+ * it writes the sub task, so a recount inside that moment would count the sub
+ * task twice. The recount is also guarded by the task's version.
+ */
+const MEND_QUIET_MS = 1_500;
+const MEND_EVERY_MS = 500;
+const MEND_PER_TICK = 50;
 
 type UserParams = { userId: number };
 /** A crawler node's report of one attempt (a SettleReport), as the actions check it. */
@@ -65,6 +75,7 @@ export interface RenewAnswer {
 export function tasksService(config: Config, clock: Clock = systemClock): ServiceSchema {
   let store: TaskStore;
   let ledger: Ledger;
+  let mender: CounterMender | undefined;
   const callbackPolicy = new AddressPolicy(config.callbacks.allowCidrs);
   return {
     name: 'tasks',
@@ -228,9 +239,23 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
       async settleReports(reports: SettleReport[]): Promise<SettleAnswer['results']> {
         const settled = await ledger.settle(reports);
         await announceSettled(this.broker, settled);
+        await this.orphansOf(reports.filter((_, i) => !settled[i]));
         return settled.map((s) =>
           s ? { accepted: true, outcome: s.outcome } : { accepted: false },
         );
+      },
+
+      /**
+       * Dropped reports whose sub task is final: the result was written by a
+       * call that got no answer, maybe by a tasks node that died before it
+       * counted and announced it. Announce it (the scheduler may still count
+       * it as running) and have its task's counters mended.
+       */
+      async orphansOf(dropped: SettleReport[]) {
+        const finals = await ledger.finalAmong(dropped.map((r) => r.subTaskId));
+        if (finals.length === 0) return;
+        await announceSettled(this.broker, finals);
+        mender?.suspect(finals.map((f) => f.taskId));
       },
 
       offeredPlatforms(): Set<string> | undefined {
@@ -254,9 +279,21 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
       await store.ensureIndexes();
       const repaired = await store.repairUnwritten(INTERRUPTED_AFTER_MS);
       if (repaired > 0) this.logger.warn(`completed ${repaired} interrupted submission(s)`);
+      mender = new CounterMender({
+        mend: (taskId) => ledger.mend(taskId, MEND_QUIET_MS),
+        announce: (finished) => announceFinished(this.broker, finished),
+        warn: (message, err) => this.logger.warn(message, err),
+        everyMs: MEND_EVERY_MS,
+        perTick: MEND_PER_TICK,
+      });
+      // The tasks node before this one may have died between a sub task's
+      // write and its count: every unfinished task is a suspect.
+      mender.suspect(await ledger.unfinishedTaskIds(clock.now() + 1));
+      mender.start();
     },
 
     async stopped() {
+      await mender?.stop();
       await ledger.close();
       await releaseConnection(config.mongoUrl, config.mongoDb);
     },

@@ -116,8 +116,12 @@ t.test('one report at a time, as older crawler nodes send it', async (t) => {
     { accepted: false },
     'a repeat is dropped',
   );
-  t.strictSame(settled(), [[ids[0], 'completed']]);
-  t.equal(broadcasts.length, 1, 'a dropped report is not broadcast');
+  // A repeat of a final sub task is announced again: the call that wrote it may
+  // have died with its tasks node before announcing it. Never finished twice.
+  t.strictSame(settled(), [
+    [ids[0], 'completed'],
+    [ids[0], 'completed'],
+  ]);
   t.strictSame(finishes, [taskId]);
 });
 

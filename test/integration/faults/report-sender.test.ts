@@ -1,0 +1,89 @@
+/**
+ * Reports reach a live tasks node at once: a stuck node costs one short call
+ * timeout, a node killed and restarted under the same ID costs nothing more
+ * than its restart, and with no tasks node at all the reports wait for one.
+ * Real NATS; the tasks nodes are child processes with a stand-in service.
+ */
+import t from 'tap';
+import { ServiceBroker } from 'moleculer';
+import { reportSender, REPORT_SENDING } from '../../../crawler/report-sender.js';
+import { startProcess, type Running } from '../../helpers/processes.js';
+import { natsUrl, uniqueDbName } from '../../helpers/servers.js';
+import type { TapLike } from '../../helpers/cluster.js';
+
+// Child processes start slowly on a busy machine; the default 120 s is too short.
+t.setTimeout(240_000);
+
+async function setup(t: TapLike, timeoutMs: number) {
+  const namespace = uniqueDbName(t.name);
+  const crawler = new ServiceBroker({
+    nodeID: 'crawler-under-test',
+    namespace,
+    transporter: natsUrl(),
+    logger: false,
+    heartbeatInterval: 2,
+    heartbeatTimeout: 6,
+    requestTimeout: 10_000,
+    retryPolicy: { enabled: false },
+  });
+  await crawler.start();
+  const nodes: Running[] = [];
+  t.teardown(async () => {
+    await Promise.all(nodes.map((n) => n.stop('SIGKILL')));
+    await crawler.stop();
+  });
+  const send = reportSender<string>(crawler, { ...REPORT_SENDING, timeoutMs });
+  const startTasks = async (id: string, mode: 'ok' | 'hang') => {
+    const node = startProcess('test/helpers/tasks-stand-in-node.ts', [], {
+      NODE_ID: id,
+      NAMESPACE: namespace,
+      TRANSPORTER: natsUrl(),
+      MODE: mode,
+    });
+    nodes.push(node);
+    await node.waitFor(/READY/, 30_000);
+    // Until the crawler's registry lists it, it cannot be picked.
+    const deadline = Date.now() + 10_000;
+    while (!crawler.registry.nodes.get(id)?.available && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    return node;
+  };
+  return { send, startTasks };
+}
+
+t.test('a stuck tasks node costs one short timeout: the batch goes to the other', async (t) => {
+  const { send, startTasks } = await setup(t, 1_000);
+  const stuck = await startTasks('tasks-stuck', 'hang');
+  const live = await startTasks('tasks-live', 'ok');
+  const started = Date.now();
+  await Promise.all(['a', 'b', 'c', 'd'].map((r) => send([r])));
+  const took = Date.now() - started;
+  t.ok(took < 4_000, `all four delivered in ${took} ms`);
+  for (const r of ['a', 'b', 'c', 'd'])
+    t.match(live.output(), `TOOK ["${r}"]`, `${r} was taken by the live node`);
+  t.match(stuck.output(), /GOT/, 'the stuck node was tried (and timed out)');
+});
+
+t.test('a tasks node killed and restarted under its ID: sent again at once', async (t) => {
+  // A call timeout far beyond the test: only the restart may end the wait.
+  const { send, startTasks } = await setup(t, 60_000);
+  const dying = await startTasks('tasks-1', 'hang');
+  const delivered = send(['x']);
+  await dying.waitFor(/GOT \["x"\]/, 10_000);
+  await dying.stop('SIGKILL');
+  const restarted = await startTasks('tasks-1', 'ok');
+  const listedAt = Date.now();
+  await delivered;
+  const took = Date.now() - listedAt;
+  t.ok(took < 3_000, `delivered ${took} ms after the restarted node was listed`);
+  t.match(restarted.output(), 'TOOK ["x"]');
+});
+
+t.test('with no tasks node, the reports wait for one', async (t) => {
+  const { send, startTasks } = await setup(t, 1_000);
+  const delivered = send(['early']);
+  await new Promise((r) => setTimeout(r, 1_500));
+  const node = await startTasks('tasks-late', 'ok');
+  await delivered;
+  t.match(node.output(), 'TOOK ["early"]');
+});
