@@ -4,7 +4,7 @@
  * so an operator sees at a glance where to add nodes.
  */
 import type { ServiceBroker } from 'moleculer';
-import { crawlerNodes, type CrawlerNode } from '../services/scheduler/nodes.js';
+import { crawlerNodes, type CrawlerNode } from '../services/shared/contracts/advert.js';
 import type { ProxyHealthReport } from '../services/shared/proxy-ports.js';
 
 export interface NodeState {

@@ -1,6 +1,6 @@
 /** What a crawler node advertises in its Moleculer node metadata. */
 import type { Config } from '../services/shared/config.js';
-import { pairKey, type CrawlerAdvert } from '../services/scheduler/nodes.js';
+import { pairKey, type CrawlerAdvert } from '../services/shared/contracts/advert.js';
 import { availablePlatforms, driverFor, vendorPlatforms } from './platforms/index.js';
 import { credentialedPlatforms } from './settings.js';
 import { resolvePorts } from './proxy-ports.js';

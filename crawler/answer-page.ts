@@ -2,7 +2,7 @@
  * The answer of an API-channel sub task rendered as a platform-styled answer
  * page, which Chromium screenshots (spec: screenshot of the answer). Pure.
  */
-import type { Answer } from './platforms/types.js';
+import type { Answer } from '../services/shared/contracts/answer.js';
 import { escapeHtml, renderMarkdown } from './markdown.js';
 
 export interface AnswerPageInput {

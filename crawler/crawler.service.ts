@@ -13,8 +13,13 @@ import { log as crawleeLog, LogLevel } from '@crawlee/core';
 import type { Config } from '../services/shared/config.js';
 import { systemClock, type Clock } from '../services/shared/clock.js';
 import { acquireConnection, releaseConnection } from '../services/shared/mongo.js';
-import type { AcceptAnswer, AcceptRequest } from '../services/scheduler/dispatcher.js';
-import { ScreenshotStore, screenshotPath } from '../services/tasks/screenshots.js';
+import type {
+  AcceptAnswer,
+  AcceptRequest,
+  RenewAnswer,
+  RenewRequest,
+} from '../services/shared/contracts/lease.js';
+import { ScreenshotStore, screenshotPath } from '../services/shared/screenshots.js';
 import { BrowserRunner } from './browser.js';
 import { Executor } from './executor.js';
 import { driverFor } from './platforms/index.js';
@@ -22,9 +27,8 @@ import { startSandboxServer, type SandboxServer } from '../sandbox/server.js';
 import { RenderServer } from './render-server.js';
 import { ReportBatch } from './report-batch.js';
 import { reportSender } from './report-sender.js';
-import type { SettleReport } from '../services/tasks/ledger.js';
-import type { RenewAnswer, RenewRequest } from '../services/tasks/tasks.service.js';
-import type { CrawlerAdvert } from '../services/scheduler/nodes.js';
+import type { SettleReport } from '../services/shared/contracts/report.js';
+import type { CrawlerAdvert } from '../services/shared/contracts/advert.js';
 import { settingsResolver } from './settings.js';
 import { ProxyPool, type ChosenPort } from './proxy-pool.js';
 import { portCheck, proxiedFetch } from './proxy-check.js';

@@ -9,8 +9,8 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Page } from 'playwright';
-import type { AcceptAnswer, LeaseMessage } from '../services/scheduler/dispatcher.js';
-import type { Failure } from '../services/tasks/state.js';
+import type { AcceptAnswer, LeaseMessage } from '../services/shared/contracts/lease.js';
+import type { Failure } from '../services/shared/contracts/status.js';
 import { findPlatform } from '../services/shared/platforms.js';
 import { renderAnswerPage } from './answer-page.js';
 import type { BrowserRunner } from './browser.js';
@@ -19,11 +19,11 @@ import type { ChosenPort, ProxyPool } from './proxy-pool.js';
 import { Renewals } from './renewals.js';
 import {
   PlatformError,
-  type Answer,
   type Job,
   type PlatformDriver,
   type PlatformSettings,
 } from './platforms/types.js';
+import { type Answer } from '../services/shared/contracts/answer.js';
 
 export interface Outcome {
   result?: Answer & { pageScreenshot: string | null };

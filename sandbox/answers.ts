@@ -8,7 +8,7 @@
  * derived, so `best CRM #fail:500x2` answers like `best CRM` once it succeeds.
  */
 import type { Mode } from '../services/shared/platforms.js';
-import type { Answer, Media, Reference } from '../crawler/platforms/types.js';
+import type { Answer, Media, Reference } from '../services/shared/contracts/answer.js';
 
 export interface SandboxBrand {
   name: string;

@@ -6,7 +6,7 @@
  * order give the same outcomes.
  */
 import type { Mode } from '../services/shared/platforms.js';
-import type { Answer } from '../crawler/platforms/types.js';
+import type { Answer } from '../services/shared/contracts/answer.js';
 import { mulberry32, REFUSAL_TEXT, sandboxAnswer } from './answers.js';
 import { parseDirectives, type FailKind } from './directives.js';
 import type { WireOptions } from './stream.js';

@@ -20,7 +20,7 @@
  * character or between the two newlines that end an event, and the finish
  * chunk and the sentinel in one write.
  */
-import type { Answer } from '../crawler/platforms/types.js';
+import type { Answer } from '../services/shared/contracts/answer.js';
 
 export interface WireOptions {
   id: string;

@@ -6,33 +6,7 @@
  */
 import type { Page } from 'playwright';
 import type { Mode } from '../../services/shared/platforms.js';
-
-export interface Reference {
-  index: number;
-  title: string;
-  url: string;
-  site: string;
-  icon: string;
-}
-
-export interface Media {
-  type: 'image' | 'video' | 'audio' | 'card';
-  url: string;
-  title?: string;
-  thumbnail?: string;
-  sourceUrl?: string;
-}
-
-/** What a driver extracts: the spec 2.3 answer fields. */
-export interface Answer {
-  answerContent: string;
-  referenceList: Reference[];
-  /** The cited subset of referenceList (the same objects' values). */
-  citationList: Reference[];
-  reasoningProcess: { summary: string; content: string } | null;
-  recommendedQuestions: string[];
-  mediaContent: Media[];
-}
+import type { Answer } from '../../services/shared/contracts/answer.js';
 
 /** The work a driver is asked to do. */
 export interface Job {

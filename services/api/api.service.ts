@@ -9,8 +9,8 @@ import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { TokenVerifier, type VerificationMaterial } from '../users/tokens.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
-import { ScreenshotStore } from '../tasks/screenshots.js';
-import type { SubTasksSettled, TaskCreated, TaskFinished } from '../tasks/events.js';
+import { ScreenshotStore } from '../shared/screenshots.js';
+import type { SubTasksSettled, TaskCreated, TaskFinished } from '../shared/contracts/events.js';
 import { createApp } from './app.js';
 import { StatusCache } from './status-cache.js';
 

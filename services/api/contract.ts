@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { DELIVERY_STATUSES } from '../callbacks/schedule.js';
 import { MODES } from '../shared/platforms.js';
-import { SUBTASK_STATUSES, TASK_STATUSES } from '../tasks/models.js';
+import { SUBTASK_STATUSES, TASK_STATUSES } from '../shared/contracts/status.js';
 
 const int = () => z.int();
 const timestamp = () => z.int().meta({ description: 'Milliseconds since the epoch (Long)' });

@@ -8,7 +8,7 @@ import type { Context, ServiceSchema } from 'moleculer';
 import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
-import type { TaskFinished } from '../tasks/events.js';
+import type { TaskFinished } from '../shared/contracts/events.js';
 import { taskModels } from '../tasks/models.js';
 import { checkTaskId } from '../tasks/queries.js';
 import { TaskStore } from '../tasks/store.js';

@@ -4,7 +4,7 @@
  * the instance sending it, and every attempt made.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { TaskStatus } from '../tasks/models.js';
+import type { TaskStatus } from '../shared/contracts/status.js';
 import type { DeliveryStatus } from './schedule.js';
 
 export interface AttemptRecord {

@@ -6,7 +6,7 @@
  */
 import type { Model } from 'mongoose';
 import { leases } from '../shared/claim.js';
-import type { TaskStatus } from '../tasks/models.js';
+import type { TaskStatus } from '../shared/contracts/status.js';
 import type { AttemptRecord, DeliveryDoc } from './models.js';
 import type { Verdict } from './schedule.js';
 import { webhookIdFor } from './sign.js';

@@ -7,7 +7,7 @@
 import type { Context, ServiceSchema } from 'moleculer';
 import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
-import { crawlerNodes } from '../scheduler/nodes.js';
+import { crawlerNodes } from '../shared/contracts/advert.js';
 import { ProxyRegistry } from './registry.js';
 import { asReport } from './report.js';
 

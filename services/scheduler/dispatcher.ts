@@ -7,44 +7,16 @@
 import type { Clock } from '../shared/clock.js';
 import type { Channel } from '../shared/platforms.js';
 import { groupBy } from '../shared/group-by.js';
-import { FairQueue, type QueueItem } from './fair-queue.js';
+import { FairQueue } from './fair-queue.js';
+import { type QueueItem } from '../shared/contracts/events.js';
 import { newLease } from '../shared/claim.js';
-import { capableNodes, pairKey, pickNode, type CrawlerNode, type Placement } from './nodes.js';
+import { capableNodes, pickNode, type Placement } from './nodes.js';
+import { pairKey, type CrawlerNode } from '../shared/contracts/advert.js';
+import type { LeaseMessage, AcceptAnswer } from '../shared/contracts/lease.js';
 
 /** What a crawler node receives to run one sub task. */
 /** How long a claim or release is trusted over a database snapshot that may predate it. */
 const RECENT_MS = 5_000;
-
-export interface LeaseMessage {
-  subTaskId: string;
-  taskId: string;
-  token: string;
-  expiresAt: number;
-  leaseMs: number;
-  platform: string;
-  channel: Channel;
-  mode: string;
-  prompt: string;
-  screenshot: 0 | 1 | 2;
-  regionCode: string | null;
-  /** Proxy port of the previous attempt: the node picks another one of the region if it can. */
-  avoidProxy: string | null;
-  attempt: number;
-}
-
-/** `crawler.accept`: the leases of one dispatch pass for that node. */
-export interface AcceptRequest {
-  leases: LeaseMessage[];
-}
-
-/**
- * Per lease, in the order sent: taken, or refused and why. `cannotRun` marks
- * a refusal that will not change by waiting: the node has no driver for the
- * lease's platform and channel (as opposed to being full for a moment).
- */
-export interface AcceptAnswer {
-  results: { accepted: boolean; reason?: string; cannotRun?: boolean }[];
-}
 
 export interface Refusal {
   reason: string;

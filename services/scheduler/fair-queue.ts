@@ -1,31 +1,3 @@
-/**
- * The pending sub tasks the scheduler may lease, in fair order: round-robin
- * across users, then across each user's tasks, each task in sub task order.
- * A small task of one user is therefore never stuck behind another user's
- * 2,500-sub-task batch. Pure: the caller decides eligibility (due time,
- * platform caps, a node with room).
- */
-export interface QueueItem {
-  id: string;
-  taskId: string;
-  userId: number;
-  seq: number;
-  platform: string;
-  mode: string;
-  prompt: string;
-  screenshot: 0 | 1 | 2;
-  regionCode: string | null;
-  /** Not before this time (retry backoff); 0 = at once. */
-  notBefore: number;
-  /** Node of the previous attempt, avoided when another can take it. */
-  lastNode: string | null;
-  /** Proxy port (`host:port`) of the previous attempt, avoided when the region has another. */
-  lastProxy: string | null;
-  attempts: number;
-  /** When the sub task first became due with no node for its region (REGION_WAIT). */
-  waitingSince?: number;
-}
-
 interface UserQueue {
   tasks: Map<string, QueueItem[]>;
   taskOrder: string[];
@@ -126,6 +98,7 @@ export class FairQueue {
 }
 
 import type { SubTaskDoc } from '../tasks/models.js';
+import type { QueueItem } from '../shared/contracts/events.js';
 
 /** A pending sub task document as the queue holds it. */
 export function toQueueItem(d: SubTaskDoc): QueueItem {

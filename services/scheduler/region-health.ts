@@ -6,7 +6,7 @@
  * bouncing off the node. Until a node has reported, its advert stands.
  */
 import type { ProxyHealthReport } from '../shared/proxy-ports.js';
-import type { CrawlerNode } from './nodes.js';
+import type { CrawlerNode } from '../shared/contracts/advert.js';
 
 export class RegionHealth {
   private readonly active = new Map<string, string[]>();

@@ -10,22 +10,20 @@ import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import { activeChannel, findPlatform, type Channel } from '../shared/platforms.js';
-import {
-  announceFinished,
-  announceSettled,
-  type SubTasksSettled,
-  type TaskCreated,
-} from '../tasks/events.js';
+import { announceFinished, announceSettled } from '../tasks/events.js';
+import { type SubTasksSettled, type TaskCreated } from '../shared/contracts/events.js';
 import { createLedger, type Ledger } from '../tasks/ledger.js';
 import type { ProxyHealthReport } from '../shared/proxy-ports.js';
 import { RegionHealth } from './region-health.js';
 import { purgeExpiredTasks } from '../tasks/retention.js';
 import type { Connection } from 'mongoose';
 import { taskModels, type SubTaskDoc, type TaskModels } from '../tasks/models.js';
-import { Dispatcher, refusalsOf, type AcceptAnswer, type AcceptRequest } from './dispatcher.js';
+import { Dispatcher, refusalsOf } from './dispatcher.js';
+import { type AcceptAnswer, type AcceptRequest } from '../shared/contracts/lease.js';
 import { toQueueItem } from './fair-queue.js';
 import { LeaderLock } from './leader.js';
-import { crawlerNodes, placeableNodes } from './nodes.js';
+import { placeableNodes } from './nodes.js';
+import { crawlerNodes } from '../shared/contracts/advert.js';
 
 const DISPATCH_EVERY_MS = 100;
 /**

@@ -5,23 +5,13 @@
  * so one instance of each listening service handles it.
  */
 import type { ServiceBroker } from 'moleculer';
-import type { Finished, Settled } from './ledger.js';
-import type { QueueItem } from '../scheduler/fair-queue.js';
-
-export interface TaskCreated {
-  taskId: string;
-  /** The new sub tasks as the scheduler queues them (absent: it reads them). */
-  items?: QueueItem[];
-}
-
-export type SubTaskSettled = Omit<Settled, 'finished'>;
-
-/** Sub tasks settled together (one crawler report batch, or expired leases). */
-export interface SubTasksSettled {
-  settled: SubTaskSettled[];
-}
-
-export type TaskFinished = Finished;
+import type {
+  Finished,
+  Settled,
+  SubTaskSettled,
+  SubTasksSettled,
+  TaskFinished,
+} from '../shared/contracts/events.js';
 
 /**
  * One broadcast for all of them, then each task they finished. Takes what a

@@ -10,62 +10,22 @@ import { backoffDelay } from '../scheduler/backoff.js';
 import { leases } from '../shared/claim.js';
 import { ClaimBookkeeping } from './claim-bookkeeping.js';
 import { groupBy } from '../shared/group-by.js';
-import type { Answer } from '../../crawler/platforms/types.js';
-import type { SubTaskDoc, TaskDoc, TaskModels, TaskStatus } from './models.js';
+import type { SubTaskDoc, TaskDoc, TaskModels } from './models.js';
 import {
-  counterFor,
-  decideRetry,
+  type TaskStatus,
   FINAL_SUBTASK_STATUSES,
-  finalTaskStatus,
   type Failure,
   type FinalSubTaskStatus,
-} from './state.js';
+} from '../shared/contracts/status.js';
+import { counterFor, decideRetry, finalTaskStatus } from './state.js';
+import type { CompletedResult, SettleReport } from '../shared/contracts/report.js';
+import type { Finished, Settled } from '../shared/contracts/events.js';
 
 export interface LedgerOptions {
   maxAttempts: number;
   backoff: (attempt: number) => number;
   /** How long claims' task bookkeeping is gathered before one write (see ClaimBookkeeping). */
   claimBookkeepingMs: number;
-}
-
-export interface Finished {
-  taskId: string;
-  userId: number;
-  status: TaskStatus;
-  completedAt: number;
-}
-
-export interface Settled {
-  subTaskId: string;
-  taskId: string;
-  node: string | null;
-  platform: string;
-  /** 'retry': back to pending until notBefore; otherwise the final status. */
-  outcome: 'retry' | FinalSubTaskStatus;
-  notBefore?: number;
-  finished?: Finished;
-}
-
-export interface CompletedResult extends Answer {
-  pageScreenshot: string | null;
-}
-
-/**
- * What a crawler node reports of one attempt: an answer or a classified
- * failure, and the proxy port it went through (absent or null: direct).
- */
-export interface SettleReport {
-  subTaskId: string;
-  token: string;
-  /**
-   * The lease's attempt number (1 = first), so a failure's retry is decided
-   * without reading the sub task first; absent from nodes of earlier versions.
-   */
-  attempt?: number;
-  result?: CompletedResult;
-  failure?: Failure;
-  proxyIp?: string | null;
-  proxyKey?: string | null;
 }
 
 /** What `mend` did: `done` when the task needs no more mending; the finish if it made it. */

@@ -12,7 +12,8 @@
  * and finished the task. So a task is final a few seconds after its last sub
  * task, instead of after the scheduler's periodic recount.
  */
-import type { Finished, Mended } from './ledger.js';
+import type { Mended } from './ledger.js';
+import type { Finished } from '../shared/contracts/events.js';
 
 export interface MenderDeps {
   mend(taskId: string): Promise<Mended>;

@@ -5,31 +5,8 @@
  */
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { Mode } from '../shared/platforms.js';
-import type { Reference } from '../../crawler/platforms/types.js';
-
-export const TASK_STATUSES = [
-  'pending',
-  'processing',
-  'completed',
-  'partial_completed',
-  'failed',
-] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
-export const FINAL_TASK_STATUSES: readonly TaskStatus[] = [
-  'completed',
-  'partial_completed',
-  'failed',
-];
-
-export const SUBTASK_STATUSES = [
-  'pending',
-  'processing',
-  'completed',
-  'failed',
-  'timeout',
-  'error',
-] as const;
-export type SubTaskStatus = (typeof SUBTASK_STATUSES)[number];
+import type { Reference } from '../shared/contracts/answer.js';
+import type { TaskStatus, SubTaskStatus } from '../shared/contracts/status.js';
 
 export interface TaskDoc {
   _id: string;

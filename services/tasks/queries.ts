@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../shared/errors.js';
 import { isUuid } from '../shared/ids.js';
 import { zodProblems } from '../shared/validation.js';
-import { TASK_STATUSES, type TaskStatus } from './models.js';
+import { TASK_STATUSES, type TaskStatus } from '../shared/contracts/status.js';
 
 const positiveInt = (name: string, max?: number) =>
   z

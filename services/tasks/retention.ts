@@ -5,7 +5,8 @@
  * halfway finds the task again next time and finishes the job.
  */
 import type { Connection } from 'mongoose';
-import { FINAL_TASK_STATUSES, type TaskModels } from './models.js';
+import { type TaskModels } from './models.js';
+import { FINAL_TASK_STATUSES } from '../shared/contracts/status.js';
 
 /** Tasks purged per call; the next round takes the rest. */
 const BATCH = 200;

@@ -5,10 +5,14 @@
  * processing → pending again for a retry round. Task: pending → processing →
  * completed | partial_completed | failed once every sub task is final.
  */
-import type { SubTaskStatus, TaskStatus } from './models.js';
-
-export const FINAL_SUBTASK_STATUSES = ['completed', 'failed', 'timeout', 'error'] as const;
-export type FinalSubTaskStatus = (typeof FINAL_SUBTASK_STATUSES)[number];
+import {
+  type SubTaskStatus,
+  type TaskStatus,
+  FINAL_SUBTASK_STATUSES,
+  type FinalSubTaskStatus,
+  type FailureStatus,
+  type Failure,
+} from '../shared/contracts/status.js';
 
 const MOVES: Record<SubTaskStatus, readonly SubTaskStatus[]> = {
   pending: ['processing', 'failed'],
@@ -42,15 +46,6 @@ export function finalTaskStatus(
   if (failed === 0) return 'completed';
   if (completed === 0) return 'failed';
   return 'partial_completed';
-}
-
-export type FailureStatus = Exclude<FinalSubTaskStatus, 'completed'>;
-
-export interface Failure {
-  status: FailureStatus;
-  retryable: boolean;
-  message: string;
-  retryAfterSeconds?: number;
 }
 
 export type RetryDecision =

@@ -12,10 +12,16 @@ import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import { refusedCallbackField } from '../callbacks/address.js';
 import { AddressPolicy } from '../callbacks/ssrf.js';
 import { activeChannel, findPlatform } from '../shared/platforms.js';
-import { crawlerNodes, offeredPlatforms } from '../scheduler/nodes.js';
-import { announceFinished, announceSettled, type TaskCreated } from './events.js';
+import { crawlerNodes, offeredPlatforms } from '../shared/contracts/advert.js';
+import { announceFinished, announceSettled } from './events.js';
+import { type TaskCreated } from '../shared/contracts/events.js';
 import { toQueueItem } from '../scheduler/fair-queue.js';
-import { createLedger, type Ledger, type Settled, type SettleReport } from './ledger.js';
+import { createLedger, type Ledger } from './ledger.js';
+import {
+  type SettleReport,
+  type SettleRequest,
+  type SettleAnswer,
+} from '../shared/contracts/report.js';
 import { CounterMender } from './mender.js';
 import { taskModels } from './models.js';
 import { checkListQuery, checkTaskId } from './queries.js';
@@ -28,6 +34,7 @@ import {
   taskResultView,
   taskStatusView,
 } from './views.js';
+import type { RenewRequest, RenewAnswer } from '../shared/contracts/lease.js';
 
 export const STATUS_PATH = '/api/business/monitor/task/status/';
 
@@ -54,23 +61,7 @@ const REPORT_PROPS = {
   proxyIp: { type: 'string', optional: true, nullable: true },
   proxyKey: { type: 'string', optional: true, nullable: true },
 } as const;
-/** A crawler node's reports, gathered for a moment; each is taken or dropped on its own. */
-export interface SettleRequest {
-  reports: SettleReport[];
-}
-export interface SettleAnswer {
-  results: { accepted: boolean; outcome?: Settled['outcome'] }[];
-}
 type TaskParams = UserParams & { taskId: string };
-/** `tasks.renewBatch`: every lease a crawler node holds, renewed together. */
-export interface RenewRequest {
-  leases: { subTaskId: string; token: string }[];
-}
-/** Per lease, in the order asked: still held (false: stop, it belongs to someone else). */
-export interface RenewAnswer {
-  held: boolean[];
-  expiresAt: number;
-}
 
 export function tasksService(config: Config, clock: Clock = systemClock): ServiceSchema {
   let store: TaskStore;

@@ -6,7 +6,7 @@
  * their own ports.
  */
 import { ServiceBroker } from 'moleculer';
-import type { CrawlerAdvert } from '../../services/scheduler/nodes.js';
+import type { CrawlerAdvert } from '../../services/shared/contracts/advert.js';
 import type { ProxyHealthReport, ProxyPortHealth } from '../../services/shared/proxy-ports.js';
 import type { TapLike } from './cluster.js';
 

@@ -1,5 +1,5 @@
 /** A pending sub task as the scheduler's queue holds it, for scheduler unit tests. */
-import type { QueueItem } from '../../services/scheduler/fair-queue.js';
+import type { QueueItem } from '../../services/shared/contracts/events.js';
 
 export function queueItem(
   taskId: string,

@@ -1,5 +1,5 @@
 /** A result as a crawler node reports it: a plain answer without references or a screenshot. */
-import type { CompletedResult } from '../../services/tasks/ledger.js';
+import type { CompletedResult } from '../../services/shared/contracts/report.js';
 
 export const plainResult: CompletedResult = {
   answerContent: 'an answer',

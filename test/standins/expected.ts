@@ -4,7 +4,7 @@
  * has, whether it gives a reasoning summary only, follow-ups, media).
  */
 import type { Mode } from '../../services/shared/platforms.js';
-import type { Answer, Reference } from '../../crawler/platforms/types.js';
+import type { Answer, Reference } from '../../services/shared/contracts/answer.js';
 import { summarize } from '../../crawler/platforms/common/raw-answer.js';
 import { domainOf, redirectOf } from './gemini.js';
 import { answerText, CITED, IMAGES, REASONING, RELATED, segments, SOURCES } from './scenario.js';

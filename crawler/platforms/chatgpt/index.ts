@@ -5,7 +5,8 @@
  * (`include: web_search_call.action.sources`) next to the cited
  * `url_citation` annotations.
  */
-import type { Answer, ApiContext, Job, PlatformDriver } from '../types.js';
+import type { ApiContext, Job, PlatformDriver } from '../types.js';
+import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { hasReasoning, hasSearch } from '../common/answer.js';
 import { chatDriver } from '../common/chat.js';
 import { askResponses } from '../common/responses-driver.js';

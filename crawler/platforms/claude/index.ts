@@ -4,7 +4,8 @@
  * thinking); search is the server-side `web_search` tool. Authentication is
  * `x-api-key` plus the pinned `anthropic-version`.
  */
-import type { Answer, ApiContext, Job, PlatformDriver } from '../types.js';
+import type { ApiContext, Job, PlatformDriver } from '../types.js';
+import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { apiKeyOf, finalAnswer, hasReasoning, hasSearch, modelFor } from '../common/answer.js';
 import { classify, refusalError } from '../common/errors.js';
 import { accumulate, deadlineSignal, joinUrl, post } from '../common/http.js';

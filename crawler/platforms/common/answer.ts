@@ -1,5 +1,6 @@
 /** The last checks before a RawAnswer is recorded as an answer, shared by every API driver. */
-import { PlatformError, type Answer, type PlatformSettings } from '../types.js';
+import { PlatformError, type PlatformSettings } from '../types.js';
+import { type Answer } from '../../../services/shared/contracts/answer.js';
 import type { Mode } from '../../../services/shared/platforms.js';
 import { refusalError } from './errors.js';
 import { buildAnswer, type RawAnswer } from './raw-answer.js';

@@ -7,7 +7,8 @@
  * errors and extraction are shared.
  */
 import type { Mode } from '../../../services/shared/platforms.js';
-import type { Answer, ApiContext, ApiDriver, Job, PlatformSettings } from '../types.js';
+import type { ApiContext, ApiDriver, Job, PlatformSettings } from '../types.js';
+import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { apiKeyOf, finalAnswer, modelFor } from './answer.js';
 import { classify } from './errors.js';
 import {

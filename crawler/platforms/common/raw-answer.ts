@@ -4,7 +4,7 @@
  * `buildAnswer` is the one place that numbers references, picks the cited
  * subset and separates reasoning from the answer. Pure.
  */
-import type { Answer, Media, Reference } from '../types.js';
+import type { Answer, Media, Reference } from '../../../services/shared/contracts/answer.js';
 import { urlIdentity } from './url-identity.js';
 
 export interface RawSearchResult {

@@ -3,7 +3,8 @@
  * accumulated. The vendors differ in the body only (tools, reasoning,
  * thinking, include), which the platform's driver builds.
  */
-import type { Answer, ApiContext, Job } from '../types.js';
+import type { ApiContext, Job } from '../types.js';
+import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { apiKeyOf, finalAnswer, modelFor } from './answer.js';
 import { classify, refusalError } from './errors.js';
 import { accumulate, deadlineSignal, joinUrl, post } from './http.js';

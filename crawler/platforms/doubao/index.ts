@@ -5,7 +5,8 @@
  * and returns rich `url_citation` annotations (title, site, logo, cover
  * image) that are both the sources and the citations.
  */
-import type { Answer, ApiContext, Job, PlatformDriver } from '../types.js';
+import type { ApiContext, Job, PlatformDriver } from '../types.js';
+import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { hasReasoning, hasSearch } from '../common/answer.js';
 import { chatDriver } from '../common/chat.js';
 import { askResponses } from '../common/responses-driver.js';

@@ -4,7 +4,8 @@
  * thought summaries (`includeThoughts`); search is the `google_search` tool
  * (grounding). A bad key is a 400 `API_KEY_INVALID`, classified as `error`.
  */
-import type { Answer, ApiContext, Job, PlatformDriver } from '../types.js';
+import type { ApiContext, Job, PlatformDriver } from '../types.js';
+import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { apiKeyOf, finalAnswer, hasReasoning, hasSearch, modelFor } from '../common/answer.js';
 import { classify, refusalError } from '../common/errors.js';
 import {

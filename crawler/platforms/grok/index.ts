@@ -6,7 +6,8 @@
  * the referenceList, in xAI's order. The `url_citation` annotations (which may
  * carry only the URL) are the cited subset.
  */
-import type { Answer, ApiContext, Job, PlatformDriver } from '../types.js';
+import type { ApiContext, Job, PlatformDriver } from '../types.js';
+import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { hasReasoning, hasSearch } from '../common/answer.js';
 import { chatDriver } from '../common/chat.js';
 import { askResponses } from '../common/responses-driver.js';

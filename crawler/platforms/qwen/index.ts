@@ -5,7 +5,8 @@
  * `enable_citation` (`[n]` markers) and `prepend_search_result` switches
  * search; streaming needs `X-DashScope-SSE: enable`.
  */
-import type { Answer, ApiContext, Job, PlatformDriver } from '../types.js';
+import type { ApiContext, Job, PlatformDriver } from '../types.js';
+import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { apiKeyOf, finalAnswer, hasReasoning, hasSearch, modelFor } from '../common/answer.js';
 import { classify, refusalError } from '../common/errors.js';
 import {

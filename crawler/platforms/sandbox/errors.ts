@@ -3,7 +3,8 @@
  * The page shows a refusal as the answer text, as consumer chat sites do, so
  * it is recognised by its wording. Pure.
  */
-import { PlatformError, type Answer } from '../types.js';
+import { PlatformError } from '../types.js';
+import { type Answer } from '../../../services/shared/contracts/answer.js';
 
 /** Whether an answer text is a refusal rather than an answer. */
 export function isRefusal(text: string): boolean {

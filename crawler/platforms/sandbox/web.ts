@@ -6,7 +6,8 @@
  * (tsx/esbuild's keepNames would inject helpers that do not exist there).
  */
 import { errors, type Page } from 'playwright';
-import { PlatformError, type Answer, type Job, type WebContext, type WebDriver } from '../types.js';
+import { PlatformError, type Job, type WebContext, type WebDriver } from '../types.js';
+import { type Answer } from '../../../services/shared/contracts/answer.js';
 import { hasReasoning, hasSearch } from '../common/answer.js';
 import { classify, parseRetryAfter, timeoutError } from '../common/errors.js';
 import { buildAnswer, emptyRaw, type RawAnswer } from '../common/raw-answer.js';

@@ -12,7 +12,7 @@ import { settingsResolver } from '../../../crawler/settings.js';
 import { ProxyPool } from '../../../crawler/proxy-pool.js';
 import { BrowserRunner } from '../../../crawler/browser.js';
 import type { RenderServer } from '../../../crawler/render-server.js';
-import type { LeaseMessage } from '../../../services/scheduler/dispatcher.js';
+import type { LeaseMessage } from '../../../services/shared/contracts/lease.js';
 
 const LATENCY_MS = 300;
 const sandbox = await startSandboxServer({ latencyMs: LATENCY_MS });

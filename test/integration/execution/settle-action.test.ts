@@ -7,7 +7,7 @@
 import t from 'tap';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { plainResult } from '../../helpers/results.js';
-import type { SubTasksSettled } from '../../../services/tasks/events.js';
+import type { SubTasksSettled } from '../../../services/shared/contracts/events.js';
 
 const svc = await startEmbedded(t, { SERVICES: 'api,tasks,users' });
 const user = await svc.newUser();

@@ -12,7 +12,7 @@ import { createBroker } from '../../../services/index.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { plainResult } from '../../helpers/results.js';
 import { until } from '../../helpers/wait.js';
-import type { SubTasksSettled } from '../../../services/tasks/events.js';
+import type { SubTasksSettled } from '../../../services/shared/contracts/events.js';
 
 const svc = await startEmbedded(t, { SERVICES: 'api,tasks,users' });
 const user = await svc.newUser();

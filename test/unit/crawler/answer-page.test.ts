@@ -1,6 +1,6 @@
 import t from 'tap';
 import { renderAnswerPage } from '../../../crawler/answer-page.js';
-import type { Answer, Reference } from '../../../crawler/platforms/types.js';
+import type { Answer, Reference } from '../../../services/shared/contracts/answer.js';
 
 const ref = (index: number, extra: Partial<Reference> = {}): Reference => ({
   index,

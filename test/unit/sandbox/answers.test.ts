@@ -12,7 +12,7 @@ import {
   topicOf,
 } from '../../../sandbox/answers.js';
 import { parseDirectives } from '../../../sandbox/directives.js';
-import type { Answer } from '../../../crawler/platforms/types.js';
+import type { Answer } from '../../../services/shared/contracts/answer.js';
 
 /** The properties every sandbox answer has; returns the failures. */
 function check(a: Answer, mode: (typeof MODES)[number]): string[] {

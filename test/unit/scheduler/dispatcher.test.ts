@@ -1,13 +1,9 @@
 import t from 'tap';
 import { queueItem as item } from '../../helpers/queue-items.js';
-import {
-  Dispatcher,
-  refusalsOf,
-  type LeaseMessage,
-  type Refusal,
-} from '../../../services/scheduler/dispatcher.js';
-import type { QueueItem } from '../../../services/scheduler/fair-queue.js';
-import type { CrawlerNode } from '../../../services/scheduler/nodes.js';
+import { Dispatcher, refusalsOf, type Refusal } from '../../../services/scheduler/dispatcher.js';
+import { type LeaseMessage } from '../../../services/shared/contracts/lease.js';
+import type { QueueItem } from '../../../services/shared/contracts/events.js';
+import type { CrawlerNode } from '../../../services/shared/contracts/advert.js';
 import type { Channel } from '../../../services/shared/platforms.js';
 
 /** One dispatch pass, waiting for its claims and sends; returns the leases sent. */

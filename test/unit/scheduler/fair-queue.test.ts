@@ -1,6 +1,7 @@
 import t from 'tap';
 import { queueItem as item } from '../../helpers/queue-items.js';
-import { FairQueue, type QueueItem } from '../../../services/scheduler/fair-queue.js';
+import { FairQueue } from '../../../services/scheduler/fair-queue.js';
+import { type QueueItem } from '../../../services/shared/contracts/events.js';
 
 const NOW = 1_700_000_000_000;
 const all = (_item: QueueItem) => true;

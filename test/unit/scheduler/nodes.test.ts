@@ -1,14 +1,16 @@
 import t from 'tap';
 import {
   capableNodes,
-  crawlerNodes,
-  offeredPlatforms,
   pickNode,
-  runsPair,
   placeableNodes,
-  type CrawlerNode,
   type Placement,
 } from '../../../services/scheduler/nodes.js';
+import {
+  crawlerNodes,
+  offeredPlatforms,
+  runsPair,
+  type CrawlerNode,
+} from '../../../services/shared/contracts/advert.js';
 
 const advert = (capacity: number, extra: Partial<CrawlerNode> = {}) => ({
   capacity,

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { RegionHealth } from '../../../services/scheduler/region-health.js';
-import type { CrawlerNode } from '../../../services/scheduler/nodes.js';
+import type { CrawlerNode } from '../../../services/shared/contracts/advert.js';
 import { portHealth } from '../../helpers/crawler-ports.js';
 
 const node = (id: string, regions: string[]): CrawlerNode => ({

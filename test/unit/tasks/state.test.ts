@@ -1,14 +1,17 @@
 import t from 'tap';
 import {
-  FINAL_SUBTASK_STATUSES,
   canMove,
   counterFor,
   decideRetry,
   finalTaskStatus,
   isFinalSubTask,
-  type Failure,
 } from '../../../services/tasks/state.js';
-import { SUBTASK_STATUSES, type SubTaskStatus } from '../../../services/tasks/models.js';
+import {
+  FINAL_SUBTASK_STATUSES,
+  type Failure,
+  SUBTASK_STATUSES,
+  type SubTaskStatus,
+} from '../../../services/shared/contracts/status.js';
 
 const NOW = 1_700_000_000_000;
 

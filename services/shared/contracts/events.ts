@@ -1,0 +1,66 @@
+/**
+ * Payloads of the task life cycle events: `task.created` and
+ * `subtasks.settled` (broadcast) and `task.finished` (emitted once per task).
+ */
+import type { FinalSubTaskStatus, TaskStatus } from './status.js';
+
+export interface Finished {
+  taskId: string;
+  userId: number;
+  status: TaskStatus;
+  completedAt: number;
+}
+
+export interface Settled {
+  subTaskId: string;
+  taskId: string;
+  node: string | null;
+  platform: string;
+  /** 'retry': back to pending until notBefore; otherwise the final status. */
+  outcome: 'retry' | FinalSubTaskStatus;
+  notBefore?: number;
+  finished?: Finished;
+}
+
+/**
+ * The pending sub tasks the scheduler may lease, in fair order: round-robin
+ * across users, then across each user's tasks, each task in sub task order.
+ * A small task of one user is therefore never stuck behind another user's
+ * 2,500-sub-task batch. Pure: the caller decides eligibility (due time,
+ * platform caps, a node with room).
+ */
+export interface QueueItem {
+  id: string;
+  taskId: string;
+  userId: number;
+  seq: number;
+  platform: string;
+  mode: string;
+  prompt: string;
+  screenshot: 0 | 1 | 2;
+  regionCode: string | null;
+  /** Not before this time (retry backoff); 0 = at once. */
+  notBefore: number;
+  /** Node of the previous attempt, avoided when another can take it. */
+  lastNode: string | null;
+  /** Proxy port (`host:port`) of the previous attempt, avoided when the region has another. */
+  lastProxy: string | null;
+  attempts: number;
+  /** When the sub task first became due with no node for its region (REGION_WAIT). */
+  waitingSince?: number;
+}
+
+export interface TaskCreated {
+  taskId: string;
+  /** The new sub tasks as the scheduler queues them (absent: it reads them). */
+  items?: QueueItem[];
+}
+
+export type SubTaskSettled = Omit<Settled, 'finished'>;
+
+/** Sub tasks settled together (one crawler report batch, or expired leases). */
+export interface SubTasksSettled {
+  settled: SubTaskSettled[];
+}
+
+export type TaskFinished = Finished;

@@ -1,0 +1,47 @@
+/**
+ * Leases on the wire: what the scheduler sends a crawler node
+ * (`crawler.accept`) and how the node keeps them (`tasks.renewBatch`).
+ */
+import type { Channel } from '../platforms.js';
+
+export interface LeaseMessage {
+  subTaskId: string;
+  taskId: string;
+  token: string;
+  expiresAt: number;
+  leaseMs: number;
+  platform: string;
+  channel: Channel;
+  mode: string;
+  prompt: string;
+  screenshot: 0 | 1 | 2;
+  regionCode: string | null;
+  /** Proxy port of the previous attempt: the node picks another one of the region if it can. */
+  avoidProxy: string | null;
+  attempt: number;
+}
+
+/** `crawler.accept`: the leases of one dispatch pass for that node. */
+export interface AcceptRequest {
+  leases: LeaseMessage[];
+}
+
+/**
+ * Per lease, in the order sent: taken, or refused and why. `cannotRun` marks
+ * a refusal that will not change by waiting: the node has no driver for the
+ * lease's platform and channel (as opposed to being full for a moment).
+ */
+export interface AcceptAnswer {
+  results: { accepted: boolean; reason?: string; cannotRun?: boolean }[];
+}
+
+/** `tasks.renewBatch`: every lease a crawler node holds, renewed together. */
+export interface RenewRequest {
+  leases: { subTaskId: string; token: string }[];
+}
+
+/** Per lease, in the order asked: still held (false: stop, it belongs to someone else). */
+export interface RenewAnswer {
+  held: boolean[];
+  expiresAt: number;
+}

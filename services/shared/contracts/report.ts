@@ -1,0 +1,35 @@
+/** What a crawler node reports of each attempt (`tasks.settleBatch`) and what it hears back. */
+import type { Answer } from './answer.js';
+import type { Failure } from './status.js';
+import type { Settled } from './events.js';
+
+export interface CompletedResult extends Answer {
+  pageScreenshot: string | null;
+}
+
+/**
+ * What a crawler node reports of one attempt: an answer or a classified
+ * failure, and the proxy port it went through (absent or null: direct).
+ */
+export interface SettleReport {
+  subTaskId: string;
+  token: string;
+  /**
+   * The lease's attempt number (1 = first), so a failure's retry is decided
+   * without reading the sub task first; absent from nodes of earlier versions.
+   */
+  attempt?: number;
+  result?: CompletedResult;
+  failure?: Failure;
+  proxyIp?: string | null;
+  proxyKey?: string | null;
+}
+
+/** A crawler node's reports, gathered for a moment; each is taken or dropped on its own. */
+export interface SettleRequest {
+  reports: SettleReport[];
+}
+
+export interface SettleAnswer {
+  results: { accepted: boolean; outcome?: Settled['outcome'] }[];
+}

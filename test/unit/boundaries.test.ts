@@ -1,0 +1,53 @@
+/**
+ * The seams between the parts: crawler nodes share only the wire contracts
+ * and the shared modules with the services (services/shared/), and services
+ * reach crawler code only where a process loads the crawler role.
+ */
+import t from 'tap';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '../..');
+
+function sources(dir: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(dir, f));
+}
+
+/** The project files a source file imports, relative to the root. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  const specs = [...text.matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)].map((m) => m[1]!);
+  return specs.map((s) => relative(root, resolve(root, dirname(file), s)));
+}
+
+t.test('crawler code imports nothing from services/ but services/shared/', async (t) => {
+  const crossings = sources('crawler').flatMap((f) =>
+    importsOf(f)
+      .filter((i) => i.startsWith('services/') && !i.startsWith('services/shared/'))
+      .map((i) => `${f} -> ${i}`),
+  );
+  t.strictSame(crossings, []);
+});
+
+t.test('services reach crawler code only to load the crawler role', async (t) => {
+  const crossings = sources('services').flatMap((f) =>
+    importsOf(f)
+      .filter((i) => i.startsWith('crawler/'))
+      .map((i) => `${f} -> ${i}`),
+  );
+  t.strictSame(crossings, [
+    'services/index.ts -> crawler/crawler.service.js',
+    'services/index.ts -> crawler/advert.js',
+  ]);
+});
+
+t.test('the wire contracts depend only on each other and shared vocabulary', async (t) => {
+  const outside = sources('services/shared/contracts').flatMap((f) =>
+    importsOf(f)
+      .filter((i) => !i.startsWith('services/shared/'))
+      .map((i) => `${f} -> ${i}`),
+  );
+  t.strictSame(outside, []);
+});
