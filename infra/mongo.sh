@@ -13,20 +13,14 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 action="${1:?start|restart|stop}"
 name="${2:-local}"
+# shellcheck source=infra/pidfile.sh
+. "$root/infra/pidfile.sh"
 dir="$root/var/mongo-$name"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-stop_server() {
-  if [ -f "$dir/pid" ]; then
-    pid="$(cat "$dir/pid")"
-    kill "$pid" 2>/dev/null || true
-    # Wait for the store to be flushed and closed.
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    rm -f "$dir/pid"
-  fi
-}
+stop_server() { stop_pidfile "$dir"; }
 
 # Launches the server on port $1 (0: a free one) and prints its URL once it listens.
 launch() {

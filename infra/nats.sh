@@ -9,19 +9,14 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 action="${1:?start|restart|stop}"
 name="${2:-local}"
+# shellcheck source=infra/pidfile.sh
+. "$root/infra/pidfile.sh"
 dir="$root/var/nats-$name"
 
 running() { [ -f "$dir/pid" ] && kill -0 "$(cat "$dir/pid")" 2>/dev/null; }
 port_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["nats"][0].rsplit(":",1)[1])' "$1"; }
 
-stop_server() {
-  if [ -f "$dir/pid" ]; then
-    pid="$(cat "$dir/pid")"
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    rm -f "$dir/pid"
-  fi
-}
+stop_server() { stop_pidfile "$dir"; }
 
 # Launches nats-server on port $1 (-1: a free one) and prints its URL once it listens.
 launch() {

@@ -6,7 +6,8 @@
 import mongoose from 'mongoose';
 import { startSandboxServer, type SandboxServer } from '../../sandbox/server.js';
 import { Client } from './http.js';
-import { runProcess, startProcess, type Running } from './processes.js';
+import { clusterUserToken } from './cluster-user.js';
+import { startProcess, type Running } from './processes.js';
 import { mongoUrl, natsUrl, uniqueDbName } from './servers.js';
 import type { TapLike } from './cluster.js';
 import { FINAL_TASK, until } from './wait.js';
@@ -91,13 +92,7 @@ export async function startCluster(t: TapLike, o: ClusterOptions = {}): Promise<
   await Promise.all(others);
   const client = new Client(url!);
 
-  const created = await runProcess('bin/admin.ts', ['create-user', '--name', 'e2e', '--json'], env);
-  if (created.code !== 0) throw new Error(created.output);
-  const { apiKey } = JSON.parse(created.output.trim()) as { apiKey: string };
-  const token = await until('a token from the cluster', async () => {
-    const r = await client.post('/api/business/auth/token', { apiKey });
-    return r.status === 200 ? (r.body.data.accessToken as string) : undefined;
-  });
+  const token = await clusterUserToken(client, env, 'e2e');
   return {
     client,
     token,

@@ -14,7 +14,8 @@ import { rm } from 'node:fs/promises';
 import mongoose from 'mongoose';
 import { startSandboxServer, type SandboxServer } from '../../sandbox/server.js';
 import { Client } from './http.js';
-import { ROOT, runProcess, startProcess, type Running } from './processes.js';
+import { clusterUserToken } from './cluster-user.js';
+import { ROOT, startProcess, type Running } from './processes.js';
 import { freePort, startReceiver, type Receiver } from './receiver.js';
 import { mongoUrl, natsUrl, uniqueDbName } from './servers.js';
 import type { TapLike } from './cluster.js';
@@ -138,17 +139,7 @@ export async function startFaultCluster(t: TapLike, o: FaultClusterOptions): Pro
   await Promise.all(others);
   const client = new Client(`http://127.0.0.1:${apiPort}`);
 
-  const created = await runProcess(
-    'bin/admin.ts',
-    ['create-user', '--name', 'faults', '--json'],
-    env,
-  );
-  if (created.code !== 0) throw new Error(created.output);
-  const { apiKey } = JSON.parse(created.output.trim()) as { apiKey: string };
-  const token = await until('a token from the cluster', async () => {
-    const r = await client.post('/api/business/auth/token', { apiKey });
-    return r.status === 200 ? (r.body.data.accessToken as string) : undefined;
-  });
+  const token = await clusterUserToken(client, env, 'faults');
 
   return {
     client,

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import t from 'tap';
 import { errorEnvelopeSchema } from '../../../services/api/contract.js';
 import { snapshotCounts, startEmbedded } from '../../helpers/cluster.js';
+import { captureApiWarnings } from '../../helpers/api-log.js';
 
 const SUBMIT = '/api/business/monitor/task/batch/shared';
 const GOOD = { prompts: ['p'], platforms: [{ platform: 'sandbox', mode: 'standard' }] };
@@ -262,12 +263,7 @@ t.test('text that is not Unicode is a 400 naming the field, and nothing is store
 
 t.test('a client that hangs up mid-request leaves nothing in the log', async (t) => {
   const svc = await startEmbedded(t);
-  const logger = svc.broker.getLocalService('api')!.logger;
-  const logged: unknown[][] = [];
-  const { error, warn } = logger;
-  logger.error = (...args: unknown[]) => void logged.push(args);
-  logger.warn = (...args: unknown[]) => void logged.push(args);
-  t.teardown(() => Object.assign(logger, { error, warn }));
+  const logged = captureApiWarnings(t, svc);
   const stderr: string[] = [];
   const write = process.stderr.write.bind(process.stderr);
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {

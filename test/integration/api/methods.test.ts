@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import t from 'tap';
 import { errorEnvelopeSchema } from '../../../services/api/contract.js';
 import { startEmbedded } from '../../helpers/cluster.js';
+import { captureApiWarnings } from '../../helpers/api-log.js';
 
 interface Raw {
   status: number;
@@ -46,12 +47,7 @@ const PATHS = [
 
 t.test('unknown methods are 501 and disallowed ones 405 with Allow, never logged', async (t) => {
   const svc = await startEmbedded(t);
-  const logger = svc.broker.getLocalService('api')!.logger;
-  const logged: unknown[][] = [];
-  const { error, warn } = logger;
-  logger.error = (...args: unknown[]) => void logged.push(args);
-  logger.warn = (...args: unknown[]) => void logged.push(args);
-  t.teardown(() => Object.assign(logger, { error, warn }));
+  const logged = captureApiWarnings(t, svc);
 
   for (const path of PATHS) {
     for (const method of ['QUERY', 'PROPFIND', 'MKCOL', 'PURGE']) {
