@@ -19,12 +19,23 @@ if [ -n "$local_mongo" ]; then
   command -v javac >/dev/null 2>&1 || need_apt+=(default-jdk-headless)
   command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
 fi
+sudo_cmd=""
+[ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]} (apt)" >&2
-  sudo_cmd=""
-  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+
+# Chromium's managed policies (Debian's chromium reads them from here): no
+# network prediction, whose preconnects to a page's foreign hosts (an https
+# iframe) would reach the regional proxy before the crawler's route blocks the
+# request; no sign-in, sync, autofill or component traffic either.
+policy=/etc/chromium/policies/managed/ai-answer-monitor.json
+if ! cmp -s infra/chromium-policy.json "$policy"; then
+  echo "setup: installing Chromium policies ($policy)" >&2
+  $sudo_cmd mkdir -p "$(dirname "$policy")"
+  $sudo_cmd cp infra/chromium-policy.json "$policy"
 fi
 
 # npm ci only when the lock file changed since the last install.

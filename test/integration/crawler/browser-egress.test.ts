@@ -2,7 +2,7 @@
  * What the crawler's Chromium sends, seen from outside: a recording forward
  * proxy (the region), the platform's site, and a foreign server the site's
  * page tries to reach in every way a page can (image, script, fetch, beacon,
- * WebSocket). Only the site's own origin may leave, and a page without a
+ * WebSocket, an https iframe). Only the site's own origin may leave, and a page without a
  * regional proxy must never borrow one.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -33,6 +33,7 @@ const site = await recordingServer(
   (own) => `<!doctype html><html><body>
 <form><input id="name" name="name" autocomplete="name"><input name="email" type="email"></form>
 <img src="${foreign.origin}/pixel.png">
+<iframe src="https://frame.foreign.test/embed"></iframe>
 <script src="${foreign.origin}/tracker.js"></script>
 <script>
   fetch('${foreign.origin}/collect').catch(() => {});
@@ -72,6 +73,9 @@ t.test('through a region, only the declared origin leaves', async (t) => {
   t.equal(own, 'yes', 'the page reached its own origin');
   t.same(foreign.hits, [], 'the foreign server saw nothing');
   const targets = [...new Set(region.requests.map((r) => r.target))];
+  // Not even a connection to the iframe's host: Chromium would preconnect to it
+  // before the route sees the request, unless its network prediction is off
+  // (the managed policy infra/setup.sh installs).
   t.same(targets, [site.target], 'the proxy carried only requests to the site');
   t.ok(
     site.hits.every((h) => h.from === '127.0.0.2'),
