@@ -78,7 +78,7 @@ export async function startCluster(t: TapLike, o: ClusterOptions = {}): Promise<
       ...extra,
     });
     nodes.set(id, node);
-    await node.waitFor(new RegExp(`READY node=${id}`), 60_000);
+    await node.waitFor(new RegExp(`READY node=${id}`), 90_000);
     return node;
   };
 
