@@ -5,6 +5,8 @@
 # Which server: MONGO_URL if set; else mongod if on PATH; else mongo-java-server
 # (infra/mongo-java, H2 backend) with its data file in var/mongo-NAME. See the
 # README, "Local MongoDB-wire server", for why not FerretDB.
+# MONGO_JFR=FILE (mongo-java-server only) records a JDK Flight Recording of the
+# server's first 120 s into FILE; read it with `jfr print --events jdk.ExecutionSample FILE`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 action="${1:?start|stop}"
@@ -29,7 +31,9 @@ start)
     free_port >"$dir/port"
     mongod --bind_ip 127.0.0.1 --port "$(cat "$dir/port")" --dbpath "$dir/data" --quiet >"$dir/log" 2>&1 &
   else
-    java -Xss512k -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$root/var/mongo-java/classes:$root/var/mongo-java/lib/*" LocalMongo \
+    profile=()
+    if [ -n "${MONGO_JFR:-}" ]; then profile=("-XX:StartFlightRecording=duration=120s,settings=profile,filename=$MONGO_JFR"); fi
+    java "${profile[@]}" -Xss512k -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$root/var/mongo-java/classes:$root/var/mongo-java/lib/*" LocalMongo \
       --file "$dir/data.mv" --port-file "$dir/port" >"$dir/log" 2>&1 &
   fi
   echo $! >"$dir/pid"

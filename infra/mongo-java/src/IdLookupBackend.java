@@ -3,6 +3,8 @@ import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.backend.IndexKey;
+import de.bwaldvogel.mongo.backend.KeyValue;
 import de.bwaldvogel.mongo.backend.Missing;
 import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
@@ -31,6 +33,10 @@ import org.h2.mvstore.MVStore;
  * collection, and they are serialised per collection. Here the documents with
  * those `_id`s (documents are keyed by it) are the only candidates, and the
  * whole query is still matched against them, as MongoDB does with its `_id` index.
+ *
+ * Unique indexes (`_id`'s among them) are kept in maps ordered without
+ * serialising their keys (KeyValueType), under names of their own: a data file
+ * written before is reindexed when opened, and its old index maps are removed.
  */
 public class IdLookupBackend extends H2Backend {
   public IdLookupBackend(String fileName) {
@@ -56,6 +62,28 @@ public class IdLookupBackend extends H2Backend {
       MVMap<Object, Document> data = store.openMap("databases." + namespace);
       MVMap<String, Object> meta = store.openMap("meta." + namespace);
       return new IdCollection(this, name, options, data, meta, cursorRegistry);
+    }
+
+    @Override
+    protected Index<Object> openOrCreateUniqueIndex(
+        String collection, String indexName, List<IndexKey> keys, boolean sparse) {
+      MVStore store = getMvStore();
+      String legacy = getFullCollectionNamespace(collection) + "._index_" + indexName;
+      if (store.hasMap(legacy)) store.removeMap(legacy);
+      MVMap<KeyValue, Object> map =
+          store.openMap(keyIndexMapName(collection, indexName), new MVMap.Builder<KeyValue, Object>().keyType(new KeyValueType()));
+      return new KeyIndex(map, indexName, keys, sparse);
+    }
+
+    @Override
+    protected void dropIndex(MongoCollection<Object> collection, String indexName) {
+      super.dropIndex(collection, indexName);
+      getMvStore().removeMap(keyIndexMapName(collection.getCollectionName(), indexName));
+    }
+
+    /** Under the database's prefix, so that dropping the database removes it too (H2Database.drop). */
+    private String keyIndexMapName(String collection, String indexName) {
+      return getFullCollectionNamespace(collection) + "._keyindex_" + indexName;
     }
   }
 
