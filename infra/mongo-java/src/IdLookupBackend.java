@@ -2,16 +2,20 @@ import de.bwaldvogel.mongo.MongoCollection;
 import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
+import de.bwaldvogel.mongo.backend.DatabaseResolver;
 import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.IndexKey;
 import de.bwaldvogel.mongo.backend.KeyValue;
 import de.bwaldvogel.mongo.backend.Missing;
 import de.bwaldvogel.mongo.backend.QueryResult;
+import de.bwaldvogel.mongo.backend.Utils;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.h2.H2Collection;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.bson.ObjectId;
+import de.bwaldvogel.mongo.oplog.Oplog;
+import io.netty.channel.Channel;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -56,12 +60,30 @@ public class IdLookupBackend extends H2Backend {
 
     @Override
     protected MongoCollection<Object> openOrCreateCollection(String name, CollectionOptions options) {
-      // The same maps, by the same names, as H2Database opens.
+      // The same maps, by the same names, as H2Database opens; documents stored as BSON (DocumentType).
       String namespace = getFullCollectionNamespace(name);
       MVStore store = getMvStore();
-      MVMap<Object, Document> data = store.openMap("databases." + namespace);
+      MVMap<Object, Document> data =
+          store.openMap("databases." + namespace, new MVMap.Builder<Object, Document>().valueType(new DocumentType()));
       MVMap<String, Object> meta = store.openMap("meta." + namespace);
       return new IdCollection(this, name, options, data, meta, cursorRegistry);
+    }
+
+    /**
+     * mongo-java-server answers an insert with `n` = every document sent, also
+     * when some were refused; MongoDB counts those stored: with `ordered` the
+     * ones before the first error, else all but the refused.
+     */
+    @Override
+    public Document handleCommand(Channel channel, String command, Document query, DatabaseResolver resolver, Oplog oplog) {
+      Document result = super.handleCommand(channel, command, query, resolver, oplog);
+      if (command.equalsIgnoreCase("insert") && result.get("writeErrors") instanceof List<?> errors && !errors.isEmpty()) {
+        int sent = ((List<?>) query.get("documents")).size();
+        boolean ordered = Utils.isTrue(query.get("ordered"));
+        Object firstIndex = ((Document) errors.get(0)).get("index");
+        result.put("n", ordered ? ((Number) firstIndex).intValue() : sent - errors.size());
+      }
+      return result;
     }
 
     @Override
