@@ -50,6 +50,10 @@ async function insertError(
   throw new Error('insertMany succeeded');
 }
 
+/** [index, code] of each write error the driver reports. */
+const writeErrors = (err: MongoBulkWriteError) =>
+  [err.writeErrors].flat().map((w) => [w.index, w.code]);
+
 const batch = (from: number, to: number) =>
   Array.from({ length: to - from }, (_, i) => ({ _id: `s${from + i}` as never, n: from + i }));
 
@@ -59,10 +63,7 @@ t.test('ordered insert: stops at the duplicate in the middle and reports it', as
   const err = await insertError(col, batch(0, 10), true);
   t.equal(err.code, 11000);
   t.equal(err.result.insertedCount, 5, 's0 to s4');
-  t.strictSame(
-    err.writeErrors instanceof Array ? err.writeErrors.map((w) => [w.index, w.code]) : [],
-    [[5, 11000]],
-  );
+  t.strictSame(writeErrors(err), [[5, 11000]]);
   t.strictSame(await ids(col), ['s0', 's1', 's2', 's3', 's4', 's5']);
   t.strictSame(await col.findOne({ _id: 's5' as never }), { _id: 's5', n: -1 }, 'not replaced');
 });
@@ -74,7 +75,7 @@ t.test('unordered insert: stores the rest and reports every duplicate', async (t
   const err = await insertError(col, docs, false);
   t.equal(err.result.insertedCount, 8);
   t.strictSame(
-    (err.writeErrors as { index: number; code: number }[]).map((w) => [w.index, w.code]),
+    writeErrors(err),
     [
       [3, 11000],
       [7, 11000],
