@@ -10,6 +10,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
+  BSON,
   Binary,
   Decimal128,
   Double,
@@ -143,6 +144,18 @@ t.test('a unique compound index refuses duplicates, by insert and by update', as
   await col.dropIndex('taskId_1_seq_1');
   await col.insertOne({ _id: 'w' as never, taskId: 't', seq: 2 });
   t.equal(await col.countDocuments({ seq: 2 }), 2, 'no longer unique once dropped');
+});
+
+t.test('collStats: the size of the documents stored now', async (t) => {
+  const col = db.collection<Document>('sizes');
+  await col.insertMany(batch(0, 50).map((d) => ({ ...d, text: 'x'.repeat(d.n) })));
+  await col.updateMany({ n: { $lt: 10 } }, { $set: { text: 'longer '.repeat(30) } });
+  await col.deleteMany({ n: { $gte: 40 } });
+  const stored = await col.find({}).toArray();
+  const expected = stored.reduce((sum, d) => sum + BSON.calculateObjectSize(d), 0);
+  const stats = await db.command({ collStats: 'sizes' });
+  t.equal(stats.count, 40);
+  t.equal(stats.size, expected);
 });
 
 /** Every BSON type the service or a driver may store, to read back after a restart. */
