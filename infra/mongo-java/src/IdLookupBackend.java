@@ -41,9 +41,13 @@ import org.h2.mvstore.MVStore;
  * those `_id`s (documents are keyed by it) are the only candidates, and the
  * whole query is still matched against them, as MongoDB does with its `_id` index.
  *
- * Unique indexes (`_id`'s among them) are kept in maps ordered without
- * serialising their keys (KeyValueType), under names of their own: a data file
- * written before is reindexed when opened, and its old index maps are removed.
+ * Writes, made cheap for submissions of thousands of sub tasks:
+ * - unique indexes (`_id`'s among them) are kept in maps ordered without
+ *   serialising their keys (KeyValueType, KeyIndex), under names of their own:
+ *   a data file written before is reindexed when opened, its old index maps removed;
+ * - documents are stored as BSON, not Java-serialised (DocumentType);
+ * - a collection's data size is summed when asked, not kept at every write.
+ * And an insert reports how many documents it stored, as MongoDB does.
  */
 public class IdLookupBackend extends H2Backend {
   public IdLookupBackend(String fileName) {
