@@ -9,6 +9,8 @@
 # README, "Local MongoDB-wire server", for why not FerretDB. mongo-java-server
 # writes its file store about once a second, so a restart stops it with SIGTERM
 # (which flushes it): killed with -9 it would lose the last writes.
+# MONGO_JFR=FILE (mongo-java-server only) records a JDK Flight Recording of the
+# server's first 120 s into FILE; read it with `jfr print --events jdk.ExecutionSample FILE`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 action="${1:?start|restart|stop}"
@@ -31,7 +33,9 @@ launch() {
     if [ "$1" = 0 ]; then free_port >"$dir/port"; else echo "$1" >"$dir/port"; fi
     mongod --bind_ip 127.0.0.1 --port "$(cat "$dir/port")" --dbpath "$dir/data" --quiet >>"$dir/log" 2>&1 &
   else
-    java -Xss512k -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$root/var/mongo-java/classes:$root/var/mongo-java/lib/*" LocalMongo \
+    profile=()
+    if [ -n "${MONGO_JFR:-}" ]; then profile=("-XX:StartFlightRecording=duration=120s,settings=profile,filename=$MONGO_JFR"); fi
+    java "${profile[@]}" -Xss512k -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$root/var/mongo-java/classes:$root/var/mongo-java/lib/*" LocalMongo \
       --file "$dir/data.mv" --port "$1" --port-file "$dir/port" >>"$dir/log" 2>&1 &
   fi
   echo $! >"$dir/pid"

@@ -38,20 +38,24 @@ export interface SubTaskDoc {
   platform: string;
   mode: Mode;
   screenshot: 0 | 1 | 2;
-  regionCode: string | null;
   status: SubTaskStatus;
-  time: number | null;
-  pageScreenshot: string | null;
-  answerContent: string | null;
-  referenceList: Reference[];
-  citationList: Reference[];
-  reasoningProcess: { summary: string; content: string } | null;
-  recommendedQuestions: string[];
-  mediaContent: unknown[];
-  errorMessage: string | null;
-  proxyIp: string | null;
   attempts: number;
   createdAt: number;
+  /**
+   * Absent means null (or an empty list): a sub task is written without
+   * them (plan.ts) and they are set with its result or failure.
+   */
+  regionCode?: string | null;
+  time?: number | null;
+  pageScreenshot?: string | null;
+  answerContent?: string | null;
+  referenceList?: Reference[];
+  citationList?: Reference[];
+  reasoningProcess?: { summary: string; content: string } | null;
+  recommendedQuestions?: string[];
+  mediaContent?: unknown[];
+  errorMessage?: string | null;
+  proxyIp?: string | null;
   /** A pending sub task is not leased before this time (retry backoff). */
   notBefore?: number;
   /** The current lease: token, holder node and expiry; null when not leased. */

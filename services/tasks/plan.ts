@@ -24,13 +24,19 @@ export function planTask(taskId: string, userId: number, s: Submission, now: num
   };
 }
 
-/** Sub tasks in prompt-major order: every platform of prompt 1, then of prompt 2, … */
+/**
+ * Sub tasks in prompt-major order: every platform of prompt 1, then of prompt 2, …
+ * Only what a sub task is: its result fields (time, answer, lists, error, proxy)
+ * and a null region are absent until set, and readers take absence as null or
+ * empty (views.subTaskResult, fair-queue.toQueueItem). A leaner document is a
+ * cheaper insert, and a submission writes up to 2,500 of them.
+ */
 export function planSubTasks(task: TaskDoc): SubTaskDoc[] {
   const subtasks: SubTaskDoc[] = [];
   task.prompts.forEach((prompt, p) => {
     task.platforms.forEach((cfg, c) => {
       const seq = p * task.platforms.length + c;
-      subtasks.push({
+      const sub: SubTaskDoc = {
         _id: subTaskIdFor(task._id, seq),
         taskId: task._id,
         userId: task.userId,
@@ -39,21 +45,12 @@ export function planSubTasks(task: TaskDoc): SubTaskDoc[] {
         platform: cfg.platform,
         mode: cfg.mode,
         screenshot: cfg.screenshot,
-        regionCode: task.regionCode,
         status: 'pending',
-        time: null,
-        pageScreenshot: null,
-        answerContent: null,
-        referenceList: [],
-        citationList: [],
-        reasoningProcess: null,
-        recommendedQuestions: [],
-        mediaContent: [],
-        errorMessage: null,
-        proxyIp: null,
         attempts: 0,
         createdAt: task.createdAt,
-      });
+      };
+      if (task.regionCode !== null) sub.regionCode = task.regionCode;
+      subtasks.push(sub);
     });
   });
   return subtasks;

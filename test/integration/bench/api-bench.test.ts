@@ -41,6 +41,10 @@ t.test('the API benchmark runs end to end with tiny knobs', async (t) => {
   );
   t.match(
     out,
+    /^submission per 2,500 sub tasks: [\d.]+ ms \(median round × 2,500 \/ \d+; target < 300 ms: (met|missed)\)$/m,
+  );
+  t.match(
+    out,
     /^bare Koa handler, same \d+-byte body, x4: \d+ req\/s, p50 [\d.]+ ms, p99 [\d.]+ ms/m,
   );
   t.match(out, /^status x4, quiet \(4 sub tasks\): \d+ req\/s, .* errors 0$/m);

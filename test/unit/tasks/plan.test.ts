@@ -1,6 +1,7 @@
 import t from 'tap';
 import { planSubTasks, planTask } from '../../../services/tasks/plan.js';
 import { subTaskIdFor } from '../../../services/shared/ids.js';
+import { subTaskResult } from '../../../services/tasks/views.js';
 import type { Submission } from '../../../services/tasks/submission.js';
 
 const TASK = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
@@ -78,10 +79,10 @@ t.test('planSubTasks: prompt-major order with seq and derived ids', async (t) =>
   t.equal(new Set(subs.map((s) => s._id)).size, 6);
 });
 
-t.test('planSubTasks: every sub task starts pending and empty', async (t) => {
+t.test('planSubTasks: every sub task starts pending, without result fields', async (t) => {
   const task = planTask(TASK, 42, submission, NOW);
   const [first] = planSubTasks(task);
-  t.same(first, {
+  t.strictSame(first, {
     _id: subTaskIdFor(TASK, 0),
     taskId: TASK,
     userId: 42,
@@ -90,7 +91,24 @@ t.test('planSubTasks: every sub task starts pending and empty', async (t) => {
     platform: 'chatgpt',
     mode: 'search',
     screenshot: 1,
+    status: 'pending',
+    attempts: 0,
+    createdAt: NOW,
     regionCode: '110000',
+  });
+  for (const s of planSubTasks(task)) {
+    t.equal(s.status, 'pending');
+    t.equal(s.attempts, 0);
+    t.equal(s.taskId, TASK);
+    t.equal(s.createdAt, NOW);
+  }
+  const anywhere = planTask(TASK, 42, { ...submission, regionCode: null }, NOW);
+  t.notOk('regionCode' in planSubTasks(anywhere)[0]!, 'no region: the field is absent');
+});
+
+t.test('a planned sub task reads as an empty result', async (t) => {
+  const [first] = planSubTasks(planTask(TASK, 42, submission, NOW));
+  t.match(subTaskResult(first!), {
     status: 'pending',
     time: null,
     pageScreenshot: null,
@@ -102,23 +120,12 @@ t.test('planSubTasks: every sub task starts pending and empty', async (t) => {
     mediaContent: [],
     errorMessage: null,
     proxyIp: null,
-    attempts: 0,
-    createdAt: NOW,
   });
-  for (const s of planSubTasks(task)) {
-    t.equal(s.status, 'pending');
-    t.equal(s.attempts, 0);
-    t.equal(s.taskId, TASK);
-    t.equal(s.createdAt, NOW);
-  }
 });
 
 t.test('planning is deterministic, so a half-written task can be completed', async (t) => {
   const task = planTask(TASK, 42, submission, NOW);
   t.same(planSubTasks(task), planSubTasks(task));
-  const subs = planSubTasks(task);
-  subs[0]!.referenceList.push({ index: 1, title: 't', url: 'u', site: 's', icon: 'i' });
-  t.same(subs[1]!.referenceList, [], 'sub tasks do not share arrays');
 });
 
 t.test('a single prompt and platform', async (t) => {
