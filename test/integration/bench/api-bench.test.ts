@@ -37,7 +37,11 @@ t.test('the API benchmark runs end to end with tiny knobs', async (t) => {
   t.match(out, /== figures/);
   t.match(
     out,
-    /^submit 2 prompts × \d+ configurations .* = \d+ sub tasks in \d+ requests: median round [\d.]+ ms/m,
+    /^submit 2 prompts × \d+ configurations .* = \d+ sub tasks in \d+ requests, one after another: median round [\d.]+ ms/m,
+  );
+  t.match(
+    out,
+    /^the same by 4 clients side by side: median round [\d.]+ ms \([\d.]+ ms per 2,500\), per request p50 [\d.]+ ms$/m,
   );
   t.match(
     out,
