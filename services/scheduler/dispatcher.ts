@@ -259,10 +259,19 @@ export class Dispatcher {
     return taken;
   }
 
-  /** The nodes that can run the placement and have not refused its pair lately. */
-  private willing(nodes: readonly CrawlerNode[], p: Placement, now: number): CrawlerNode[] {
+  /**
+   * The nodes that have not refused the placement's pair lately (pickNode and
+   * capableNodes then check what they advertise). With no refusal on record,
+   * the common case, the list itself.
+   */
+  private willing(
+    nodes: readonly CrawlerNode[],
+    p: Placement,
+    now: number,
+  ): readonly CrawlerNode[] {
+    if (this.cannotRun.size === 0) return nodes;
     const pair = pairKey(p.platform, p.channel);
-    return capableNodes(nodes, p).filter((n) => {
+    return nodes.filter((n) => {
       const key = `${n.id} ${pair}`;
       const until = this.cannotRun.get(key);
       if (until === undefined) return true;
@@ -270,6 +279,11 @@ export class Dispatcher {
       this.cannotRun.delete(key);
       return true;
     });
+  }
+
+  /** The nodes that can run the placement and have not refused its pair lately. */
+  private able(nodes: readonly CrawlerNode[], p: Placement, now: number): CrawlerNode[] {
+    return capableNodes(this.willing(nodes, p, now), p);
   }
 
   /**
@@ -292,7 +306,7 @@ export class Dispatcher {
         regionCode: item.regionCode,
         lastNode: null,
       };
-      if (this.willing(nodes, placement, now).length > 0) {
+      if (this.able(nodes, placement, now).length > 0) {
         delete item.waitingSince;
         continue;
       }
@@ -301,7 +315,7 @@ export class Dispatcher {
       const anyRegion = { ...placement, regionCode: null };
       const waited = `(waited ${Math.round(this.d.regionWaitMs / 1000)} s)`;
       const message =
-        item.regionCode !== null && this.willing(nodes, anyRegion, now).length > 0
+        item.regionCode !== null && this.able(nodes, anyRegion, now).length > 0
           ? `no crawler node with an active proxy serves region ${item.regionCode} ${waited}`
           : `no live crawler node runs ${item.platform} on the ${placement.channel} channel ${waited}`;
       expired.push({ item, message });
