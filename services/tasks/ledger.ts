@@ -49,7 +49,7 @@ type Identity = Pick<SubTaskDoc, '_id' | 'taskId' | 'leaseNode' | 'platform'>;
 type Counters = Pick<TaskDoc, '_id' | 'userId' | 'totalItems' | 'completedItems' | 'failedItems'>;
 const RELEASE = leases.free();
 /** The guard of every write a lease holder makes. */
-const held = (id: string, token: string) => ({
+const held = (id: string | { $in: string[] }, token: string) => ({
   _id: id as never,
   ...leases.heldWith(token),
   status: 'processing' as const,
@@ -138,33 +138,29 @@ export class Ledger {
    * order given, false when it is no longer held. Only when fewer matched than
    * asked, a read finds which.
    */
-  async renewMany(held: { subTaskId: string; token: string }[], expiresAt: number) {
-    if (held.length === 0) return [];
+  async renewMany(asked: { subTaskId: string; token: string }[], expiresAt: number) {
+    if (asked.length === 0) return [];
     const col = this.m.SubTask.collection;
-    const byToken = groupBy(held, (l) => l.token);
+    const byToken = groupBy(asked, (l) => l.token);
     const res = await col.bulkWrite(
       [...byToken].map(([token, group]) => ({
         updateMany: {
-          filter: {
-            _id: { $in: group.map((l) => l.subTaskId) as never[] },
-            ...leases.heldWith(token),
-            status: 'processing',
-          },
+          filter: held({ $in: group.map((l) => l.subTaskId) }, token),
           update: { $set: leases.extend(expiresAt) },
         },
       })),
       { ordered: false },
     );
-    if (res.matchedCount === new Set(held.map((l) => `${l.subTaskId} ${l.token}`)).size)
-      return held.map(() => true);
+    if (res.matchedCount === new Set(asked.map((l) => `${l.subTaskId} ${l.token}`)).size)
+      return asked.map(() => true);
     const still = await col
       .find(
-        { _id: { $in: held.map((l) => l.subTaskId) as never[] }, status: 'processing' },
+        { _id: { $in: asked.map((l) => l.subTaskId) as never[] }, status: 'processing' },
         { projection: { leaseToken: 1 } },
       )
       .toArray();
     const tokenOf = new Map(still.map((d) => [String(d._id), d.leaseToken as string | null]));
-    return held.map((l) => tokenOf.get(l.subTaskId) === l.token);
+    return asked.map((l) => tokenOf.get(l.subTaskId) === l.token);
   }
 
   /**
