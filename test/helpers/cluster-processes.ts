@@ -10,9 +10,9 @@ import { clusterUserToken } from './cluster-user.js';
 import { startProcess, type Running } from './processes.js';
 import { mongoUrl, natsUrl, uniqueDbName } from './servers.js';
 import type { TapLike } from './cluster.js';
-import { FINAL_TASK, until } from './wait.js';
 import type { z } from 'zod';
 import { envelopeOf, resultDataSchema } from '../../services/api/contract.js';
+import { untilTaskFinal } from './task-final.js';
 
 export interface ClusterOptions {
   crawlers?: number;
@@ -110,15 +110,7 @@ export async function startCluster(t: TapLike, o: ClusterOptions = {}): Promise<
       return res.body.data.taskId as string;
     },
     async finished(taskId, timeoutMs = 120_000) {
-      await until(
-        `task ${taskId} to finish`,
-        async () => {
-          const s = await client.get(`${M}/task/status/${taskId}`, token);
-          return FINAL_TASK.includes(s.body.data.status) ? true : undefined;
-        },
-        timeoutMs,
-        250,
-      );
+      await untilTaskFinal(client, token, taskId, timeoutMs, 250);
       const res = await client.get(`${M}/task/result/${taskId}`, token);
       return envelopeOf(resultDataSchema).parse(res.body).data;
     },

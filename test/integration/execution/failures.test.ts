@@ -6,7 +6,8 @@
 import t from 'tap';
 import { startSandboxServer } from '../../../sandbox/server.js';
 import { startEmbedded } from '../../helpers/cluster.js';
-import { FINAL_TASK, until } from '../../helpers/wait.js';
+import { until } from '../../helpers/wait.js';
+import { untilTaskFinal } from '../../helpers/task-final.js';
 
 const sandbox = await startSandboxServer({ latencyMs: 50 });
 t.teardown(() => sandbox.close());
@@ -42,15 +43,7 @@ async function runToEnd(body: unknown) {
   const submitted = await svc.client.post(`${M}/task/batch/shared`, body, user.token);
   t.equal(submitted.status, 200, submitted.text);
   const taskId = submitted.body.data.taskId as string;
-  await until(
-    'the task to finish',
-    async () => {
-      const s = await svc.client.get(`${M}/task/status/${taskId}`, user.token);
-      return FINAL_TASK.includes(s.body.data.status) ? s : undefined;
-    },
-    90_000,
-    200,
-  );
+  await untilTaskFinal(svc.client, user.token, taskId, 90_000, 200);
   const result = await svc.client.get(`${M}/task/result/${taskId}`, user.token);
   await until('the finish event', async () => finishes.has(taskId), 5_000, 20);
   t.same(

@@ -5,7 +5,7 @@
 import t from 'tap';
 import { startSandboxServer } from '../../../sandbox/server.js';
 import { startEmbedded } from '../../helpers/cluster.js';
-import { FINAL_TASK, until } from '../../helpers/wait.js';
+import { untilTaskFinal } from '../../helpers/task-final.js';
 
 const sandbox = await startSandboxServer({ latencyMs: 150 });
 t.teardown(() => sandbox.close());
@@ -42,15 +42,7 @@ t.test('a small task finishes long before a big batch submitted earlier', async 
     small.token,
   );
   const smallTask = smallRes.body.data.taskId as string;
-  await until(
-    'the small task',
-    async () => {
-      const s = await svc.client.get(`${M}/task/status/${smallTask}`, small.token);
-      return FINAL_TASK.includes(s.body.data.status) ? true : undefined;
-    },
-    60_000,
-    50,
-  );
+  await untilTaskFinal(svc.client, small.token, smallTask, 60_000, 50);
   const conn = await svc.db();
   const bigDone = await conn
     .collection('subtasks')

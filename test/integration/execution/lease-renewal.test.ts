@@ -6,7 +6,7 @@
 import t from 'tap';
 import { startSandboxServer } from '../../../sandbox/server.js';
 import { startEmbedded } from '../../helpers/cluster.js';
-import { FINAL_TASK, until } from '../../helpers/wait.js';
+import { untilTaskFinal } from '../../helpers/task-final.js';
 
 const sandbox = await startSandboxServer({ latencyMs: 7_000 });
 t.teardown(() => sandbox.close());
@@ -38,15 +38,7 @@ t.test('four 7 s answers under 1 s leases: held throughout, one call per tick', 
   );
   t.equal(submitted.status, 200, submitted.text);
   const taskId = submitted.body.data.taskId as string;
-  await until(
-    'the task to finish',
-    async () => {
-      const s = await svc.client.get(`${M}/task/status/${taskId}`, user.token);
-      return FINAL_TASK.includes(s.body.data.status) ? true : undefined;
-    },
-    60_000,
-    200,
-  );
+  await untilTaskFinal(svc.client, user.token, taskId, 60_000, 200);
   const docs = await (await svc.db()).collection('subtasks').find({ taskId }).toArray();
   t.strictSame(
     docs.map((d) => [d.status, d.attempts]),
