@@ -17,6 +17,8 @@ import type { BrowserRunner } from './browser.js';
 import type { RenderServer } from './render-server.js';
 import type { ChosenPort, ProxyPool } from './proxy-pool.js';
 import { Renewals } from './renewals.js';
+import { EvidenceLog } from './web/evidence-log.js';
+import { startCapture } from './web/capture.js';
 import {
   PlatformError,
   type Job,
@@ -271,8 +273,14 @@ export class Executor {
         allowedOrigins: web.origins({ settings }),
         signal: job.signal,
         run: async (page) => {
-          const answer = await web.ask(page, job, { settings });
-          return { answer, png: lease.screenshot > 0 ? await shoot(page) : undefined };
+          const evidence = new EvidenceLog();
+          const capture = await startCapture(page, evidence);
+          try {
+            const answer = await web.ask(page, job, { settings, capture, evidence });
+            return { answer, png: lease.screenshot > 0 ? await shoot(page) : undefined };
+          } finally {
+            await capture.close();
+          }
         },
       });
     }

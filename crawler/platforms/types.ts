@@ -7,6 +7,9 @@
 import type { Page } from 'playwright';
 import type { Mode } from '../../services/shared/platforms.js';
 import type { Answer } from '../../services/shared/contracts/answer.js';
+import type { AccountVerdict } from '../../services/shared/contracts/accounts.js';
+import type { StreamCapture } from '../web/capture.js';
+import type { EvidenceLog } from '../web/evidence-log.js';
 
 /** The work a driver is asked to do. */
 export interface Job {
@@ -36,7 +39,22 @@ export interface ApiContext {
 
 export interface WebContext {
   settings: PlatformSettings;
+  /** The page's own network streams, read through CDP (crawler/web/capture.ts). */
+  capture: StreamCapture;
+  /** The raw evidence of this sub task: every captured frame, stored compressed. */
+  evidence: EvidenceLog;
 }
+
+/** A web driver's answer: the fields, plus what really ran and which stream format it read. */
+export interface WebAnswer extends Answer {
+  /** Read from the captured request body (e.g. DeepSeek `search_enabled`), never assumed. */
+  effectiveMode: Mode;
+  /** The stream parser version that recognised the frames, e.g. `deepseek-2026`. */
+  formatVersion: string;
+}
+
+/** What a login probe finds on an opened page of the site. */
+export type LoginState = { loggedIn: true } | { loggedIn: false; reason: string };
 
 export interface ApiDriver {
   ask(job: Job, ctx: ApiContext): Promise<Answer>;
@@ -44,16 +62,25 @@ export interface ApiDriver {
 
 export interface WebDriver {
   /** The page the executor opens before calling ask. */
-  startUrl(job: Job, ctx: WebContext): string;
+  startUrl(job: Job, ctx: Pick<WebContext, 'settings'>): string;
   /**
    * Every origin the platform's pages need: the site, its API and login hosts,
    * its CDNs (`https://*.cdn.example` for any subdomain; syntax in
    * crawler/origin-allow.ts). The browser aborts every other request, so
    * nothing foreign leaves through the customer's regional proxy.
    */
-  origins(ctx: WebContext): readonly string[];
-  /** Drives the opened page to an answer; the page stays open for the screenshot. */
-  ask(page: Page, job: Job, ctx: WebContext): Promise<Answer>;
+  origins(ctx: Pick<WebContext, 'settings'>): readonly string[];
+  /**
+   * Drives the opened page to an answer; the page stays open for the
+   * screenshot, with the answer and its sources panel in view. Login walls,
+   * challenges, rate messages and refusals throw PlatformError with the
+   * matching `account` verdict (crawler/web/signals.ts builds them).
+   */
+  ask(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer>;
+  /** Where a person logs in (`npm run admin -- account login`). */
+  loginUrl(ctx: Pick<WebContext, 'settings'>): string;
+  /** Whether the opened page (at startUrl) shows a logged-in session (`account check`). */
+  loginState(page: Page, ctx: Pick<WebContext, 'settings'>): Promise<LoginState>;
 }
 
 /** A vendor API's defaults, overridden by the operator's configuration. */
@@ -87,6 +114,8 @@ export class PlatformError extends Error {
     readonly retryable: boolean,
     /** Seconds the platform asked us to wait (Retry-After), if it did. */
     readonly retryAfterSeconds?: number,
+    /** Web channel: what the failure says about the account that ran it. */
+    readonly account?: Exclude<AccountVerdict, { state: 'healthy' }>,
   ) {
     super(message);
     this.name = 'PlatformError';

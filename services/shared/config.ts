@@ -108,6 +108,18 @@ const envSchema = z.object({
   SANDBOX_LATENCY_MS: int(1_500, 0),
   SANDBOX_TIMEOUT_MS: int(60_000, 100),
   SANDBOX_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0),
+  ACCOUNTS_KEY: optionalText.pipe(
+    z
+      .string()
+      .refine(
+        (v) => accountsKey(v) !== undefined,
+        'must be 32 random bytes as 64 hex digits or base64 (openssl rand -base64 32)',
+      )
+      .optional(),
+  ),
+  ACCOUNT_WAIT_MS: int(60_000, 0),
+  ACCOUNT_HOLD_MS: int(600_000, 10_000),
+  WEB_GAP_JITTER: z.coerce.number().min(0).max(1).default(0.3),
   CALLBACK_RETRY_DELAYS_MS: z
     .string()
     .regex(/^\s*\d+\s*(,\s*\d+\s*){0,19}$/, 'must be 1 to 20 delays in ms, comma-separated')
@@ -202,6 +214,17 @@ export interface Config {
     /** Ranges the operator allows although they are loopback, private or reserved. */
     readonly allowCidrs: readonly string[];
   };
+  /** Web-channel accounts (services/accounts). */
+  readonly accounts: {
+    /** AES-256-GCM key for storage states at rest; undefined: accounts cannot be stored or used. */
+    readonly key: Buffer | undefined;
+    /** How long a web sub task waits for a usable account before it fails. */
+    readonly waitMs: number;
+    /** How long a claim holds an account if its crawler node never releases it (a crash). */
+    readonly holdMs: number;
+    /** Pacing: each gap between two prompts of an account is stretched by up to this fraction. */
+    readonly gapJitter: number;
+  };
   readonly proxies: {
     /** How long the ports of a crawler node that left stay listed, inactive. */
     readonly forgetMs: number;
@@ -220,10 +243,32 @@ export interface VendorPlatformConfig {
   readonly models: Readonly<Partial<Record<Mode, string>>>;
   /** undefined: the driver's default deadline. */
   readonly timeoutMs: number | undefined;
+  /** The consumer site (web channel); every field undefined: the platform definition's default. */
+  readonly web: {
+    /** `<P>_WEB_URL`: the site's origin (a replica in tests). */
+    readonly url: string | undefined;
+    /** `<P>_WEB_QUOTA` "30/3h": prompts per account per window. */
+    readonly quota: { readonly prompts: number; readonly perMs: number } | undefined;
+    /** `<P>_WEB_GAP_MS`: least time between two prompts of one account. */
+    readonly gapMs: number | undefined;
+    /** `<P>_WEB_TIMEOUT_MS`: deadline of one web answer. */
+    readonly timeoutMs: number | undefined;
+  };
 }
 
 /** The real vendors: every catalogue platform but the built-in simulations. */
 export const VENDOR_PLATFORMS = PLATFORMS.filter((p) => p.vendor !== 'built-in').map((p) => p.name);
+
+const QUOTA = /^\s*(\d{1,6})\s*\/\s*(\d{0,4})\s*(s|m|h|d)\s*$/;
+
+/** The accounts key: 32 bytes given as 64 hex digits or as base64. */
+export function accountsKey(raw: string): Buffer | undefined {
+  const text = raw.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(text)
+    ? Buffer.from(text, 'hex')
+    : Buffer.from(text, 'base64');
+  return key.length === 32 ? key : undefined;
+}
 
 const MODEL_PAIRS = new RegExp(
   `^\\s*(${MODES.join('|')})\\s*=\\s*[^,=\\s]+\\s*(,\\s*(${MODES.join('|')})\\s*=\\s*[^,=\\s]+\\s*)*$`,
@@ -238,7 +283,24 @@ const vendorSchema = z.object({
   ),
   TIMEOUT_MS: z.coerce.number().int().min(100).optional(),
   CONCURRENCY: z.coerce.number().int().min(1).optional(),
+  WEB_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  WEB_QUOTA: optionalText.pipe(
+    z
+      .string()
+      .regex(QUOTA, 'must look like "30/3h" (prompts per window of s, m, h or d)')
+      .optional(),
+  ),
+  WEB_GAP_MS: z.coerce.number().int().min(0).optional(),
+  WEB_TIMEOUT_MS: z.coerce.number().int().min(100).optional(),
 });
+
+/** "30/3h" → 30 prompts per 3 hours. */
+function parseQuota(raw: string | undefined): { prompts: number; perMs: number } | undefined {
+  const m = raw === undefined ? null : QUOTA.exec(raw);
+  if (!m) return undefined;
+  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[3] as 's' | 'm' | 'h' | 'd'];
+  return { prompts: Number(m[1]), perMs: Number(m[2] || '1') * unit };
+}
 
 const envPrefix = (platform: string) => platform.toUpperCase().replace(/-/g, '_');
 
@@ -308,6 +370,12 @@ function vendorConfigs(
       baseUrl: v.BASE_URL?.replace(/\/+$/, ''),
       models: Object.freeze(pairs(v.MODELS) as Partial<Record<Mode, string>>),
       timeoutMs: v.TIMEOUT_MS,
+      web: Object.freeze({
+        url: v.WEB_URL?.replace(/\/+$/, ''),
+        quota: parseQuota(v.WEB_QUOTA),
+        gapMs: v.WEB_GAP_MS,
+        timeoutMs: v.WEB_TIMEOUT_MS,
+      }),
     });
     if (v.CONCURRENCY !== undefined) concurrency[name] = v.CONCURRENCY;
   }
@@ -410,6 +478,12 @@ export function loadConfig(rawEnv: Env): Config {
           .map((c) => c.trim())
           .filter(Boolean),
       ),
+    }),
+    accounts: Object.freeze({
+      key: e.ACCOUNTS_KEY === undefined ? undefined : accountsKey(e.ACCOUNTS_KEY),
+      waitMs: e.ACCOUNT_WAIT_MS,
+      holdMs: e.ACCOUNT_HOLD_MS,
+      gapJitter: e.WEB_GAP_JITTER,
     }),
     proxies: Object.freeze({
       forgetMs: e.PROXY_FORGET_MS,

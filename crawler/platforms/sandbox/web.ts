@@ -6,7 +6,13 @@
  * (tsx/esbuild's keepNames would inject helpers that do not exist there).
  */
 import { errors, type Page } from 'playwright';
-import { PlatformError, type Job, type WebContext, type WebDriver } from '../types.js';
+import {
+  PlatformError,
+  type Job,
+  type WebAnswer,
+  type WebContext,
+  type WebDriver,
+} from '../types.js';
 import { type Answer } from '../../../services/shared/contracts/answer.js';
 import { hasReasoning, hasSearch } from '../common/answer.js';
 import { classify, parseRetryAfter, timeoutError } from '../common/errors.js';
@@ -113,7 +119,7 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-async function drive(page: Page, job: Job, ctx: WebContext): Promise<Answer> {
+async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
   const waitMs = ctx.settings.timeoutMs > 0 ? ctx.settings.timeoutMs : 0;
   let state = (await page.evaluate(STATE_SCRIPT)) as string | null;
   if (state === null) {
@@ -162,10 +168,12 @@ async function drive(page: Page, job: Job, ctx: WebContext): Promise<Answer> {
       retryAfterSeconds: parseRetryAfter(snap.retryAfter),
     });
   }
-  return checkAnswer(buildAnswer(rawFromSnapshot(snap)));
+  const answer = checkAnswer(buildAnswer(rawFromSnapshot(snap)));
+  // The simulated page always runs the mode its toggles were set to.
+  return { ...answer, effectiveMode: job.mode, formatVersion: 'sandbox-dom-1' };
 }
 
-export async function askSandboxWeb(page: Page, job: Job, ctx: WebContext): Promise<Answer> {
+export async function askSandboxWeb(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
   if (job.signal.aborted) throw timeoutError('aborted before the page was used');
   try {
     return await raceAbort(drive(page, job, ctx), job.signal);
@@ -184,4 +192,11 @@ export const sandboxWeb: WebDriver = {
   // The chat page, its script and its answer stream are all served by the one stand-in.
   origins: (ctx) => [new URL(ctx.settings.webUrl).origin],
   ask: askSandboxWeb,
+  loginUrl: (ctx) => ctx.settings.webUrl,
+  loginState: async (page) => {
+    await page.waitForSelector('body[data-state]', { state: 'attached', timeout: UI_WAIT_MS });
+    return (await page.evaluate(STATE_SCRIPT)) === 'login'
+      ? { loggedIn: false, reason: 'the page shows its login form' }
+      : { loggedIn: true };
+  },
 };

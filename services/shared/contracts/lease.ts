@@ -19,6 +19,8 @@ export interface LeaseMessage {
   /** Proxy port of the previous attempt: the node picks another one of the region if it can. */
   avoidProxy: string | null;
   attempt: number;
+  /** Web channel: the account the scheduler claimed for this sub task (contracts/accounts.ts). */
+  account?: { id: string; proxyKey: string | null } | null;
 }
 
 /** `crawler.accept`: the leases of one dispatch pass for that node. */

@@ -1,10 +1,17 @@
 /** What a crawler node reports of each attempt (`tasks.settleBatch`) and what it hears back. */
 import type { Answer } from './answer.js';
+import type { Mode } from '../platforms.js';
 import type { Failure } from './status.js';
 import type { Settled } from './events.js';
 
 export interface CompletedResult extends Answer {
   pageScreenshot: string | null;
+  /** The mode that really ran (web: read from the captured request body); absent: the requested one. */
+  effectiveMode?: Mode;
+  /** Web channel: the stream format version the driver recognised, e.g. `deepseek-2026`. */
+  formatVersion?: string;
+  /** Web channel: id of the stored raw frames (services/shared/evidence.ts). */
+  evidenceId?: string | null;
 }
 
 /**
@@ -23,6 +30,8 @@ export interface SettleReport {
   failure?: Failure;
   proxyIp?: string | null;
   proxyKey?: string | null;
+  /** Web channel: the account that ran the attempt. */
+  accountId?: string | null;
 }
 
 /** A crawler node's reports, gathered for a moment; each is taken or dropped on its own. */

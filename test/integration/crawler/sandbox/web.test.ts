@@ -9,8 +9,10 @@ import { sandboxDriver } from '../../../../crawler/platforms/sandbox/index.js';
 import { sandboxAnswer } from '../../../../sandbox/answers.js';
 import { startSandboxServer } from '../../../../sandbox/server.js';
 import { CHROMIUM_ARGS } from '../../../../crawler/browser.js';
-import type { Job, PlatformSettings } from '../../../../crawler/platforms/types.js';
+import type { Job, PlatformSettings, WebAnswer } from '../../../../crawler/platforms/types.js';
+import type { Answer } from '../../../../services/shared/contracts/answer.js';
 import { failure } from '../../../helpers/platform-drivers.js';
+import { webContext } from '../../../helpers/web-context.js';
 
 const server = await startSandboxServer({ latencyMs: 60 });
 const browser = await chromium.launch({
@@ -36,6 +38,11 @@ function job(prompt: string, mode: Mode = 'standard', signal = new AbortControll
   return { prompt, mode, signal };
 }
 
+/** The spec's answer fields of a web answer (without what ran and the format version). */
+function answerOnly({ effectiveMode: _m, formatVersion: _f, ...answer }: WebAnswer): Answer {
+  return answer;
+}
+
 /** Opens a page the way the executor does, then lets the driver ask. */
 async function askWeb(
   j: Job,
@@ -44,7 +51,7 @@ async function askWeb(
   const page = await context.newPage();
   page.on('pageerror', (e) => t.fail(`page error: ${e.message}`));
   await page.goto(web.startUrl(j, { settings: s }));
-  return { page, answer: web.ask(page, j, { settings: s }) };
+  return { page, answer: web.ask(page, j, await webContext(page, s)).then(answerOnly) };
 }
 
 t.test('all four modes: the web answer equals the API answer and answers.ts', async (t) => {
@@ -92,8 +99,13 @@ t.test('a Chinese prompt with Markdown specials survives exactly', async (t) => 
 t.test('the same page can be asked twice', async (t) => {
   const { page, answer } = await askWeb(job('first question', 'standard'));
   await answer;
-  const second = await web.ask(page, job('second question', 'reasoning'), { settings });
-  t.same(second, sandboxAnswer('second question', 'reasoning'));
+  const second = await web.ask(
+    page,
+    job('second question', 'reasoning'),
+    await webContext(page, settings),
+  );
+  t.same(answerOnly(second), sandboxAnswer('second question', 'reasoning'));
+  t.equal(second.effectiveMode, 'reasoning');
   await page.close();
 });
 
@@ -130,7 +142,9 @@ t.test('web failures map like the API', async (t) => {
   const page = await context.newPage();
   await page.goto(settings.webUrl);
   for (const [directive, status, retryable, retryAfter, message] of cases) {
-    const e = await failure(web.ask(page, job(`web ${directive}`, 'reasoning'), { settings }));
+    const e = await failure(
+      web.ask(page, job(`web ${directive}`, 'reasoning'), await webContext(page, settings)),
+    );
     t.equal(e.status, status, `${directive} status`);
     t.equal(e.retryable, retryable, `${directive} retryable`);
     t.equal(e.retryAfterSeconds, retryAfter, `${directive} retry after`);
@@ -138,7 +152,9 @@ t.test('web failures map like the API', async (t) => {
   }
   t.equal(await page.getAttribute('body', 'data-state'), 'done');
   t.same(
-    await web.ask(page, job('after the failures', 'search'), { settings }),
+    answerOnly(
+      await web.ask(page, job('after the failures', 'search'), await webContext(page, settings)),
+    ),
     sandboxAnswer('after the failures', 'search'),
   );
   await page.close();
@@ -149,9 +165,11 @@ t.test('#fail:timeout on the web honours the job signal', async (t) => {
   await page.goto(settings.webUrl);
   // The deadline starts once the page is open, so a slow machine cannot end it before the send.
   const controller = new AbortController();
-  const answer = web.ask(page, job('web stall #fail:timeout', 'search', controller.signal), {
-    settings,
-  });
+  const answer = web.ask(
+    page,
+    job('web stall #fail:timeout', 'search', controller.signal),
+    await webContext(page, settings),
+  );
   await page.waitForSelector('body[data-state=streaming]');
   const started = Date.now();
   setTimeout(() => controller.abort(), 300);
@@ -176,7 +194,9 @@ t.test('#fail:503x1 on the web: fails once, then answers on a new page', async (
 t.test('a page without the chat UI is a retryable failure', async (t) => {
   const page = await context.newPage();
   await page.goto(`${server.url}/healthz`);
-  const e = await failure(web.ask(page, job('x'), { settings: { ...settings, timeoutMs: 500 } }));
+  const e = await failure(
+    web.ask(page, job('x'), await webContext(page, { ...settings, timeoutMs: 500 })),
+  );
   t.equal(e.status, 'failed');
   t.equal(e.retryable, true);
   t.match(e.message, /chat UI/);

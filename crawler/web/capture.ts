@@ -1,0 +1,311 @@
+/**
+ * Reads the page's own network streams through the Chrome DevTools Protocol,
+ * as they arrive. Playwright's `response.body()` gives nothing until a stream
+ * has closed and cannot be read while it runs (microsoft/playwright 7466,
+ * 17199), and an in-page fetch hook truncates large frames; CDP sees the bytes
+ * the site's own JavaScript receives, after the site computed its signatures.
+ *
+ * `Network.responseReceived` names a stream; `Network.streamResourceContent`
+ * then delivers its bytes with every `Network.dataReceived`; on
+ * `Network.loadingFinished` it has ended (`Network.getResponseBody` is the
+ * fallback for a response that could not be streamed). Calls made from a
+ * SharedWorker (Doubao's chat call) are seen by attaching to the worker target
+ * too (see attachWorkers).
+ */
+import type { CDPSession, Page } from 'playwright';
+import type { EvidenceLog } from './evidence-log.js';
+
+export interface CapturedStream {
+  url: string;
+  method: string;
+  /** The request body as sent (JSON for most sites): the effective mode is read from it. */
+  requestBody: string | undefined;
+  status: number;
+  mimeType: string;
+  /** The body's bytes as they arrive; ends with the response, throws if it fails. */
+  chunks: AsyncIterable<Buffer>;
+}
+
+export interface StreamCapture {
+  /**
+   * The next response whose URL matches (call it before the page sends the
+   * request). Rejects with the signal's reason if none comes first.
+   */
+  next(match: RegExp, signal: AbortSignal): Promise<CapturedStream>;
+  /** Detaches from the page and its workers; open streams end. */
+  close(): Promise<void>;
+}
+
+interface Pending {
+  url: string;
+  method: string;
+  requestBody?: string;
+  hasPostData?: boolean;
+}
+
+/** A queue of byte chunks read by one async iterator. */
+class ChunkQueue implements AsyncIterable<Buffer> {
+  private readonly items: Buffer[] = [];
+  private ended = false;
+  private failure: Error | undefined;
+  private wake: (() => void) | undefined;
+
+  push(chunk: Buffer): void {
+    if (this.ended || chunk.length === 0) return;
+    this.items.push(chunk);
+    this.wake?.();
+  }
+
+  end(failure?: Error): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.failure = failure;
+    this.wake?.();
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Buffer> {
+    for (;;) {
+      const item = this.items.shift();
+      if (item) {
+        yield item;
+        continue;
+      }
+      if (this.ended) {
+        if (this.failure) throw this.failure;
+        return;
+      }
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = undefined;
+    }
+  }
+}
+
+interface Waiter {
+  match: RegExp;
+  resolve(stream: CapturedStream): void;
+}
+
+/** Something that speaks CDP: the page's session, or a worker's through the browser session. */
+interface Cdp {
+  send(method: string, params?: Record<string, unknown>): Promise<unknown>;
+  on(event: string, listener: (params: never) => void): void;
+}
+
+/**
+ * Starts capturing on the page (before it navigates, or at least before the
+ * prompt is sent). Request and response lines of matched streams go to the
+ * evidence; the frames themselves are recorded by the driver's parser.
+ */
+export async function startCapture(page: Page, evidence?: EvidenceLog): Promise<StreamCapture> {
+  const session = await page.context().newCDPSession(page);
+  const waiters: Waiter[] = [];
+  const closers: (() => Promise<void>)[] = [async () => session.detach().catch(() => undefined)];
+  const open = new Set<ChunkQueue>();
+
+  const watch = async (cdp: Cdp) => {
+    const pending = new Map<string, Pending>();
+    const streams = new Map<string, ChunkQueue>();
+    cdp.on(
+      'Network.requestWillBeSent',
+      (p: {
+        requestId: string;
+        request: { url: string; method: string; postData?: string; hasPostData?: boolean };
+      }) => {
+        if (!waiters.some((w) => w.match.test(p.request.url))) return;
+        pending.set(p.requestId, {
+          url: p.request.url,
+          method: p.request.method,
+          requestBody: p.request.postData,
+          hasPostData: p.request.hasPostData,
+        });
+      },
+    );
+    cdp.on(
+      'Network.responseReceived',
+      (p: { requestId: string; response: { url: string; status: number; mimeType: string } }) => {
+        const req = pending.get(p.requestId);
+        pending.delete(p.requestId);
+        const at = waiters.findIndex((w) => w.match.test(p.response.url));
+        if (!req || at < 0) return;
+        const waiter = waiters.splice(at, 1)[0]!;
+        const queue = new ChunkQueue();
+        streams.set(p.requestId, queue);
+        open.add(queue);
+        void (async () => {
+          let body = req.requestBody;
+          if (body === undefined && req.hasPostData) {
+            body = await cdp
+              .send('Network.getRequestPostData', { requestId: p.requestId })
+              .then((r) => (r as { postData: string }).postData)
+              .catch(() => undefined);
+          }
+          evidence?.add({ kind: 'request', url: req.url, method: req.method, body });
+          evidence?.add({
+            kind: 'response',
+            url: p.response.url,
+            status: p.response.status,
+            mimeType: p.response.mimeType,
+          });
+          try {
+            const r = (await cdp.send('Network.streamResourceContent', {
+              requestId: p.requestId,
+            })) as { bufferedData: string };
+            queue.push(Buffer.from(r.bufferedData, 'base64'));
+          } catch {
+            // Finished before it could be streamed: read it whole at the end.
+            (queue as ChunkQueue & { whole?: boolean }).whole = true;
+          }
+          waiter.resolve({
+            url: p.response.url,
+            method: req.method,
+            requestBody: body,
+            status: p.response.status,
+            mimeType: p.response.mimeType,
+            chunks: queue,
+          });
+        })();
+      },
+    );
+    cdp.on('Network.dataReceived', (p: { requestId: string; data?: string }) => {
+      if (p.data) streams.get(p.requestId)?.push(Buffer.from(p.data, 'base64'));
+    });
+    cdp.on('Network.loadingFinished', (p: { requestId: string }) => {
+      const queue = streams.get(p.requestId) as (ChunkQueue & { whole?: boolean }) | undefined;
+      if (!queue) return;
+      streams.delete(p.requestId);
+      if (!queue.whole) return queue.end();
+      void cdp
+        .send('Network.getResponseBody', { requestId: p.requestId })
+        .then((r) => {
+          const { body, base64Encoded } = r as { body: string; base64Encoded: boolean };
+          queue.push(Buffer.from(body, base64Encoded ? 'base64' : 'utf8'));
+          queue.end();
+        })
+        .catch((err: unknown) => queue.end(err as Error));
+    });
+    cdp.on('Network.loadingFailed', (p: { requestId: string; errorText: string }) => {
+      pending.delete(p.requestId);
+      const queue = streams.get(p.requestId);
+      streams.delete(p.requestId);
+      queue?.end(new Error(`the stream failed: ${p.errorText}`));
+    });
+    await cdp.send('Network.enable', { maxPostDataSize: 1 << 20 });
+  };
+
+  await watch(session as unknown as Cdp);
+  const own = (await session.send('Target.getTargetInfo')) as {
+    targetInfo: { browserContextId?: string };
+  };
+  await attachWorkers(page, own.targetInfo.browserContextId, watch, closers);
+
+  return {
+    next(match, signal) {
+      return new Promise<CapturedStream>((resolve, reject) => {
+        const waiter: Waiter = {
+          match,
+          resolve: (s) => {
+            signal.removeEventListener('abort', onAbort);
+            resolve(s);
+          },
+        };
+        const onAbort = () => {
+          const at = waiters.indexOf(waiter);
+          if (at >= 0) waiters.splice(at, 1);
+          reject(signal.reason ?? new Error('aborted'));
+        };
+        if (signal.aborted) return onAbort();
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiters.push(waiter);
+      });
+    },
+    async close() {
+      for (const q of open) q.end();
+      await Promise.all(closers.map((c) => c()));
+    },
+  };
+}
+
+/**
+ * Watches the network of the page's shared workers as well: a browser-level
+ * session discovers them, and each one is reached through
+ * `Target.sendMessageToTarget` (a page-level session never sees a worker's
+ * traffic, and Playwright does not expose shared workers).
+ */
+async function attachWorkers(
+  page: Page,
+  contextId: string | undefined,
+  watch: (cdp: Cdp) => Promise<void>,
+  closers: (() => Promise<void>)[],
+): Promise<void> {
+  const browser = page.context().browser();
+  if (!browser) return;
+  let root: CDPSession;
+  try {
+    root = await browser.newBrowserCDPSession();
+  } catch {
+    return;
+  }
+  closers.push(async () => root.detach().catch(() => undefined));
+  const children = new Map<string, Map<string, ((params: never) => void)[]>>();
+  const calls = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  let nextId = 1;
+  root.on('Target.receivedMessageFromTarget', (p: { sessionId: string; message: string }) => {
+    const msg = JSON.parse(p.message) as {
+      id?: number;
+      method?: string;
+      params?: unknown;
+      result?: unknown;
+      error?: { message: string };
+    };
+    if (msg.id !== undefined) {
+      const call = calls.get(msg.id);
+      calls.delete(msg.id);
+      if (msg.error) call?.reject(new Error(msg.error.message));
+      else call?.resolve(msg.result);
+      return;
+    }
+    for (const l of children.get(p.sessionId)?.get(msg.method ?? '') ?? []) l(msg.params as never);
+  });
+  const attach = async (targetId: string) => {
+    const { sessionId } = (await root.send('Target.attachToTarget', {
+      targetId,
+      flatten: false,
+    })) as { sessionId: string };
+    const listeners = new Map<string, ((params: never) => void)[]>();
+    children.set(sessionId, listeners);
+    const cdp: Cdp = {
+      send: (method, params = {}) =>
+        new Promise((resolve, reject) => {
+          const id = nextId++;
+          calls.set(id, { resolve, reject });
+          root
+            .send('Target.sendMessageToTarget', {
+              sessionId,
+              message: JSON.stringify({ id, method, params }),
+            })
+            .catch((err: Error) => {
+              calls.delete(id);
+              reject(err);
+            });
+        }),
+      on: (event, listener) => listeners.set(event, [...(listeners.get(event) ?? []), listener]),
+    };
+    await watch(cdp);
+  };
+  const seen = new Set<string>();
+  root.on(
+    'Target.targetCreated',
+    (p: { targetInfo: { targetId: string; type: string; browserContextId?: string } }) => {
+      const { targetId, type, browserContextId } = p.targetInfo;
+      // Only this page's own context: other accounts' workers live in theirs.
+      if (type !== 'shared_worker' || browserContextId !== contextId || seen.has(targetId)) return;
+      seen.add(targetId);
+      void attach(targetId).catch(() => undefined);
+    },
+  );
+  await root.send('Target.setDiscoverTargets', { discover: true });
+}

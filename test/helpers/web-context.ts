@@ -1,0 +1,10 @@
+/** A driver's WebContext on an opened page, built as the executor builds it (real CDP capture). */
+import type { Page } from 'playwright';
+import type { PlatformSettings, WebContext } from '../../crawler/platforms/types.js';
+import { EvidenceLog } from '../../crawler/web/evidence-log.js';
+import { startCapture } from '../../crawler/web/capture.js';
+
+export async function webContext(page: Page, settings: PlatformSettings): Promise<WebContext> {
+  const evidence = new EvidenceLog();
+  return { settings, evidence, capture: await startCapture(page, evidence) };
+}
