@@ -24,7 +24,13 @@ t.test('an empty environment gives every default', async (t) => {
   delete rest.platforms;
   t.same(Object.keys(c.platforms), VENDOR_PLATFORMS, 'every vendor platform, none credentialed');
   for (const p of Object.values(c.platforms)) {
-    t.same(p, { apiKeys: [], baseUrl: undefined, models: {}, timeoutMs: undefined });
+    t.same(p, {
+      apiKeys: [],
+      baseUrl: undefined,
+      models: {},
+      timeoutMs: undefined,
+      web: { url: undefined, quota: undefined, gapMs: undefined, timeoutMs: undefined },
+    });
   }
   t.same(rest, {
     host: '127.0.0.1',
@@ -76,6 +82,7 @@ t.test('an empty environment gives every default', async (t) => {
       sweepMs: 30000,
       allowCidrs: [],
     },
+    accounts: { key: undefined, waitMs: 60000, holdMs: 600000, gapJitter: 0.3 },
     proxies: { forgetMs: 600000, resyncMs: 30000 },
   });
 });
@@ -153,23 +160,45 @@ t.test('vendor platform variables: keys, base URL, models, timeout, concurrency'
     CHATGPT_CONCURRENCY: '7',
     PLATFORM_CONCURRENCY: 'chatgpt=2,claude=3',
     WENXIN_API_KEY: 'bce-v3/x',
+    KIMI_WEB_URL: 'http://127.0.0.1:9000/',
+    KIMI_WEB_QUOTA: '30/3h',
+    KIMI_WEB_GAP_MS: '20000',
   });
   t.same(c.platforms.chatgpt, {
     apiKeys: ['sk-a', 'sk-b'],
     baseUrl: 'https://gateway.example/v1',
     models: { standard: 'gpt-4.1', reasoning_search: 'o3' },
     timeoutMs: 90000,
+    web: { url: undefined, quota: undefined, gapMs: undefined, timeoutMs: undefined },
+  });
+  t.same(c.platforms.kimi!.web, {
+    url: 'http://127.0.0.1:9000',
+    quota: { prompts: 30, perMs: 3 * 3_600_000 },
+    gapMs: 20000,
+    timeoutMs: undefined,
   });
   t.same(c.platforms.wenxin!.apiKeys, ['bce-v3/x']);
   t.same(c.scheduling.platformConcurrency, { chatgpt: 7, claude: 3 }, 'the platform variable wins');
   const err = (() => {
     try {
-      loadConfig({ CLAUDE_BASE_URL: 'ftp://x', GEMINI_MODELS: 'fast=x', QWEN_TIMEOUT_MS: '5' });
+      loadConfig({
+        CLAUDE_BASE_URL: 'ftp://x',
+        GEMINI_MODELS: 'fast=x',
+        QWEN_TIMEOUT_MS: '5',
+        DOUBAO_WEB_QUOTA: 'lots',
+        ACCOUNTS_KEY: 'short',
+      });
     } catch (e) {
       return e as AppError;
     }
   })();
-  t.same(fields(err!).sort(), ['CLAUDE_BASE_URL', 'GEMINI_MODELS', 'QWEN_TIMEOUT_MS']);
+  t.same(fields(err!).sort(), [
+    'ACCOUNTS_KEY',
+    'CLAUDE_BASE_URL',
+    'DOUBAO_WEB_QUOTA',
+    'GEMINI_MODELS',
+    'QWEN_TIMEOUT_MS',
+  ]);
 });
 
 t.test('two loads without NODE_ID get different node ids', async (t) => {
