@@ -24,7 +24,12 @@ import { requestJson } from '../../../crawler/platforms/kimi/web/request-mode.js
 import { webContext } from '../../helpers/web-context.js';
 import { CHAT_PATH, startKimiReplica } from '../../replicas/kimi/server.js';
 import { replicaAnswer } from '../../replicas/kimi/answers.js';
-import { connectMessages, QUOTA_MESSAGE, REFUSAL_NOTICE } from '../../replicas/kimi/frames.js';
+import {
+  connectMessages,
+  NO_END_MARKER,
+  QUOTA_MESSAGE,
+  REFUSAL_NOTICE,
+} from '../../replicas/kimi/frames.js';
 
 const replica = await startKimiReplica({ latencyMs: 5 });
 const browser = await chromium.launch({
@@ -154,6 +159,23 @@ t.test('the evidence holds the signed request and every frame as bytes', async (
   t.match(seen?.headers, { 'x-msh-signature': /^[0-9a-f]{64}$/, 'x-msh-device-id': /^\d+$/ });
 });
 
+t.test('no end marker: the page judges completion (stable text, no stop button)', async (t) => {
+  const prompt = `储能电池 ${NO_END_MARKER}`;
+  const { run, answer, error } = await ask(prompt, 'search');
+  t.teardown(() => run.context.close());
+  t.equal(error, undefined);
+  const a = answer as WebAnswer;
+  const want = expected(prompt, 'search');
+  t.equal(a.answerContent, want.answerContent);
+  t.same(a.referenceList, want.referenceList);
+  t.same(a.recommendedQuestions, want.recommendedQuestions);
+  t.equal(a.formatVersion, 'kimi-connect-1');
+  t.ok(
+    run.ctx.evidence.list().some((e) => e.kind === 'note' && /without its end marker/.test(e.text)),
+    'the evidence says how completion was judged',
+  );
+});
+
 t.test('the older build: legacy SSE, its effective mode and fields', async (t) => {
   for (const mode of ['search', 'reasoning_search'] as const) {
     const prompt = `光伏产业 #replica:old_format`;
@@ -215,7 +237,7 @@ const cases: Case[] = [
     status: 'failed',
     retryable: true,
     account: 'needs_human',
-    message: /session expired/,
+    message: /session expired|login wall: the page shows its login modal/,
   },
   {
     name: 'logged out (no storage state)',

@@ -18,6 +18,8 @@ export interface ConnectMessage {
 export const QUOTA_MESSAGE = '当前长文本对话次数已达上限（每 3 小时 30 轮），请稍后再试';
 export const REFUSAL_NOTICE = '抱歉，这个问题我暂时无法回答，我们换个话题吧';
 export const CAPTCHA_MESSAGE = '请完成滑块验证后继续';
+/** In a prompt: the stream ends without `done` and the end-of-stream envelope. */
+export const NO_END_MARKER = '#kimi:no_end_marker';
 export const EXPIRED_MESSAGE = 'auth.token.invalid: 登录已过期，请重新登录';
 
 const ids = (prompt: string) => {
@@ -155,6 +157,8 @@ export function connectMessages(
       message: { id: id.assistant, status: 'MESSAGE_STATUS_COMPLETED' },
     },
   });
+  // Kimi-only directive: the connection closes without the end marker (DOM fallback tests).
+  if (prompt.includes(NO_END_MARKER)) return out;
   out.push({ json: { done: {} } });
   out.push({ json: {}, end: true });
   return out;
