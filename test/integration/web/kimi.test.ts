@@ -31,6 +31,9 @@ import {
   REFUSAL_NOTICE,
 } from '../../replicas/kimi/frames.js';
 
+// Seventeen Chromium runs: room for a busy 2-core machine.
+t.setTimeout(300_000);
+
 const replica = await startKimiReplica({ latencyMs: 5 });
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
@@ -305,6 +308,26 @@ t.test('login: the QR page, then the session the site sets', async (t) => {
   t.ok(state.origins[0]?.localStorage.some((e) => e.name === 'access_token'));
   const answer = await kimiWeb.ask(run.page, job('登录后提问', 'standard'), run.ctx);
   t.equal(answer.answerContent, expected('登录后提问', 'standard').answerContent);
+});
+
+t.test('the job signal ends the ask mid-stream as a timeout', async (t) => {
+  const slow = await startKimiReplica({ latencyMs: 400 });
+  t.teardown(() => slow.close());
+  const context = await browser.newContext({ storageState: slow.storageState() });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  const ctx = await webContext(page, { ...settings, webUrl: slow.url });
+  await page.goto(`${slow.url}/`);
+  const started = Date.now();
+  const error = await kimiWeb
+    .ask(page, { prompt: '慢回答', mode: 'standard', signal: AbortSignal.timeout(3_000) }, ctx)
+    .then(
+      () => undefined,
+      (e: unknown) => e as PlatformError,
+    );
+  t.equal(error?.status, 'timeout');
+  t.equal(error?.retryable, true);
+  t.ok(Date.now() - started < 8_000, 'ended soon after the signal');
 });
 
 t.test('the chat call refuses a request the page did not sign', async (t) => {
