@@ -47,13 +47,3 @@ export class EnvelopeReader {
     return this.buffer.length;
   }
 }
-
-/** One envelope around a JSON message, as the page sends its request. */
-export function envelope(message: unknown, flags = 0): Uint8Array {
-  const payload = new TextEncoder().encode(JSON.stringify(message));
-  const out = new Uint8Array(5 + payload.length);
-  out[0] = flags;
-  new DataView(out.buffer).setUint32(1, payload.length);
-  out.set(payload, 5);
-  return out;
-}

@@ -17,13 +17,13 @@ export const kimiWeb: WebDriver = {
   origins: (ctx) => {
     const origin = siteOrigin(ctx.settings.webUrl);
     if (!REAL_HOSTS.test(new URL(origin).hostname)) return [origin];
-    return [
-      origin,
+    const hosts = [
       'https://www.kimi.com',
       'https://kimi.com',
       'https://*.kimi.com',
       'https://*.moonshot.cn',
     ];
+    return [...new Set([origin, ...hosts])];
   },
   ask: askKimiWeb,
   loginUrl: (ctx) => `${siteOrigin(ctx.settings.webUrl)}/`,
