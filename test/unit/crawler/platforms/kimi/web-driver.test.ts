@@ -24,7 +24,6 @@ t.test(
     const real = kimiWeb.origins(settings('https://www.kimi.com/'));
     t.same(real, [
       'https://www.kimi.com',
-      'https://www.kimi.com',
       'https://kimi.com',
       'https://*.kimi.com',
       'https://*.moonshot.cn',
