@@ -45,6 +45,12 @@ interface Pending {
 
 /** A queue of byte chunks read by one async iterator. */
 class ChunkQueue implements AsyncIterable<Buffer> {
+  /** Streaming is set up (or refused): how the body's end is read is known. */
+  ready = false;
+  /** `Network.streamResourceContent` was refused: the body is read whole at the end. */
+  whole = false;
+  /** `Network.loadingFinished` was seen. */
+  finished = false;
   private readonly items: Buffer[] = [];
   private ended = false;
   private failure: Error | undefined;
@@ -157,8 +163,11 @@ export async function startCapture(page: Page, evidence?: EvidenceLog): Promise<
             queue.push(Buffer.from(r.bufferedData, 'base64'));
           } catch {
             // Finished before it could be streamed: read it whole at the end.
-            (queue as ChunkQueue & { whole?: boolean }).whole = true;
+            queue.whole = true;
           }
+          queue.ready = true;
+          // A short body can finish loading while the calls above were under way.
+          if (queue.finished) finish(p.requestId, queue);
           waiter.resolve({
             url: p.response.url,
             method: req.method,
@@ -173,19 +182,24 @@ export async function startCapture(page: Page, evidence?: EvidenceLog): Promise<
     cdp.on('Network.dataReceived', (p: { requestId: string; data?: string }) => {
       if (p.data) streams.get(p.requestId)?.push(Buffer.from(p.data, 'base64'));
     });
-    cdp.on('Network.loadingFinished', (p: { requestId: string }) => {
-      const queue = streams.get(p.requestId) as (ChunkQueue & { whole?: boolean }) | undefined;
-      if (!queue) return;
-      streams.delete(p.requestId);
+    const finish = (requestId: string, queue: ChunkQueue) => {
       if (!queue.whole) return queue.end();
       void cdp
-        .send('Network.getResponseBody', { requestId: p.requestId })
+        .send('Network.getResponseBody', { requestId })
         .then((r) => {
           const { body, base64Encoded } = r as { body: string; base64Encoded: boolean };
           queue.push(Buffer.from(body, base64Encoded ? 'base64' : 'utf8'));
           queue.end();
         })
         .catch((err: unknown) => queue.end(err as Error));
+    };
+    cdp.on('Network.loadingFinished', (p: { requestId: string }) => {
+      const queue = streams.get(p.requestId);
+      if (!queue) return;
+      streams.delete(p.requestId);
+      queue.finished = true;
+      // Before streaming was set up, whether to read the body whole is not known yet.
+      if (queue.ready) finish(p.requestId, queue);
     });
     cdp.on('Network.loadingFailed', (p: { requestId: string; errorText: string }) => {
       pending.delete(p.requestId);
