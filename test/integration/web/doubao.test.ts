@@ -206,6 +206,35 @@ t.test('a stream without its end marker: the answer is read from the page', asyn
   await r.context.close();
 });
 
+t.test('a stream that stalls after the message ends: the page is read', async (t) => {
+  const prompt = '成都周末去哪 #doubao:stall';
+  const fast: PlatformSettings = { ...settings, timeoutMs: 6_000 };
+  const context = await open(replica.storageState());
+  const page = await context.newPage();
+  const ctx = await webContext(page, fast);
+  const job: Job = { prompt, mode: 'reasoning', signal: AbortSignal.timeout(30_000) };
+  await page.goto(doubaoWeb.startUrl(job, ctx));
+  const started = Date.now();
+  const answer = await doubaoWeb.ask(page, job, ctx);
+  t.ok(Date.now() - started >= 1_500, 'waited out the stall (a quarter of the platform time)');
+  t.equal(answer.formatVersion, 'doubao-dom');
+  t.same(fieldsOf(answer), expected(prompt, 'reasoning'));
+  t.equal(answer.effectiveMode, 'reasoning');
+  await context.close();
+});
+
+t.test('a refused chat call leaves its body in the evidence', async (t) => {
+  const r = await ask('北京今天天气 #replica:login_wall', 'standard');
+  t.match(r.error?.message, /^login wall: HTTP 401/);
+  t.match(
+    r.ctx.evidence.list().find((e) => e.kind === 'frame'),
+    {
+      data: '{"code":710012001,"msg":"not login"}',
+    },
+  );
+  await r.context.close();
+});
+
 const variants: [string, StorageState | undefined, RegExp, string, boolean, string | undefined][] =
   [
     [

@@ -56,6 +56,8 @@ export interface Options2026 {
   unknownFrame?: boolean;
   /** Leaves out SSE_REPLY_END (a stream that stops without its end marker). */
   noEnd?: boolean;
+  /** Ends the message (end_type 1) but not the stream (no end_type 3). */
+  noStreamEnd?: boolean;
 }
 
 export function frames2026(
@@ -146,7 +148,7 @@ export function frames2026(
   f.push(['STREAM_CHUNK', patch([], 50)]);
   if (!o.noEnd) {
     f.push(['SSE_REPLY_END', { end_type: 1, msg_finish_attr: { msgid: MESSAGE_ID } }]);
-    f.push(['SSE_REPLY_END', { end_type: 3 }]);
+    if (!o.noStreamEnd) f.push(['SSE_REPLY_END', { end_type: 3 }]);
   }
   return named(f);
 }

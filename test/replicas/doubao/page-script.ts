@@ -192,7 +192,7 @@ function newTurn() {
       for (const op of data.patch_op || [])
         if (op.patch_object === 1) for (const b of (op.patch_value || {}).content_block || []) block(b);
     } else if (name === 'CHUNK_DELTA') delta(data.text || '');
-    else if (name === 'SSE_REPLY_END') { if (data.end_type === 3) finish(); }
+    else if (name === 'SSE_REPLY_END') { if (data.end_type === 1 || data.end_type === 3) finish(); }
     else if (name === 'STREAM_ERROR') {
       let decision = null;
       try { decision = data.extra && JSON.parse(data.extra.decision); } catch (e) {}

@@ -17,8 +17,9 @@
  *   samantha format;
  * - unknown_frame: a frame type no parser knows, mid-stream;
  * - refusal: Doubao's stock refusal text.
- * `#doubao:no_end` (this replica's own) ends the stream without its end
- * marker, for the DOM fallback.
+ * This replica's own directives, for the DOM fallback: `#doubao:no_end` ends
+ * the stream without its end marker, `#doubao:stall` ends the message
+ * (end_type 1) and then keeps the stream open without a byte.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -157,6 +158,7 @@ export async function startDoubaoReplica(
       frames = frames2026(prompt, answer, c, {
         unknownFrame: variant === 'unknown_frame',
         noEnd: prompt.includes('#doubao:no_end'),
+        noStreamEnd: prompt.includes('#doubao:stall'),
       });
     record(200);
     res.writeHead(200, {
@@ -172,6 +174,12 @@ export async function startDoubaoReplica(
       res.write(bytes.subarray(cut));
       await sleep(latencyMs);
     }
+    // A stalled stream stays open without a byte until the client gives up.
+    if (prompt.includes('#doubao:stall'))
+      await new Promise((r) => {
+        const timer = setTimeout(r, 60_000);
+        res.once('close', () => r(clearTimeout(timer)));
+      });
     res.end();
   };
 

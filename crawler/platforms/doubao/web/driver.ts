@@ -32,8 +32,10 @@ export const CHAT_CALL = /\/(?:samantha\/)?chat\/completion(?:\?|$)/;
 const UI_WAIT_MS = 15_000;
 /** How long after send the page may take to make its chat call. */
 const SEND_WAIT_MS = 20_000;
-/** No byte for this long and the stream counts as stalled (DOM fallback). */
-const STALL_MS = 30_000;
+/** No byte for a quarter of the platform's time (at most 30 s) and the stream counts as stalled. */
+const stallMs = (timeoutMs: number) => Math.min(30_000, Math.max(1_000, timeoutMs / 4));
+/** How much of a refused chat call's body goes into the evidence. */
+const ERROR_BODY_WAIT_MS = 2_000;
 /** How long the answer's action bar and the sources panel may take to show. */
 const SETTLE_MS = 5_000;
 
@@ -78,6 +80,19 @@ async function send(page: Page, job: Job, ctx: WebContext): Promise<CapturedStre
   }
 }
 
+/** A refused call's body (the site's error JSON) goes into the evidence as its one frame. */
+async function recordBody(stream: CapturedStream, ctx: WebContext, signal: AbortSignal) {
+  const parts: Buffer[] = [];
+  await readChunks(
+    stream.chunks,
+    (c) => parts.push(c),
+    () => false,
+    ERROR_BODY_WAIT_MS,
+    signal,
+  );
+  if (parts.length > 0) ctx.evidence.frame(Buffer.concat(parts).toString('utf8'));
+}
+
 /** A site signal leaves its overlay on the page first, for the needs-human screenshot. */
 async function settleOverlay(page: Page): Promise<void> {
   await page
@@ -114,6 +129,7 @@ export async function askDoubaoWeb(page: Page, job: Job, ctx: WebContext): Promi
   await setSwitch(page, SWITCHES.webSearch, hasSearch(job.mode), job.signal);
 
   const stream = await send(page, job, ctx);
+  if (stream.status < 200 || stream.status >= 300) await recordBody(stream, ctx, job.signal);
   if (stream.status === 401 || stream.status === 403) {
     await settleOverlay(page);
     throw needsHuman(SITE, `login wall: HTTP ${stream.status} on the chat call`);
@@ -127,7 +143,7 @@ export async function askDoubaoWeb(page: Page, job: Job, ctx: WebContext): Promi
       stream.chunks,
       (chunk) => parser.push(chunk),
       () => parser.done,
-      STALL_MS,
+      stallMs(ctx.settings.timeoutMs),
       job.signal,
     );
     if (how === 'ended') parser.end();
@@ -144,6 +160,8 @@ export async function askDoubaoWeb(page: Page, job: Job, ctx: WebContext): Promi
   } else {
     ctx.evidence.note('no end marker in the stream: the answer is read from the page');
     await domSettled(page, job.signal);
+    // The page may show what the stream could not tell (an expired session's login dialog).
+    await assertNoWall(page);
     await openSources(page);
     const dom = await domAnswer(page);
     if (!dom || dom.raw.content.trim() === '')

@@ -74,7 +74,7 @@ export async function domSettled(page: Page, signal: AbortSignal): Promise<strin
       signal,
       'the page did not finish the answer in time',
     )) as Progress;
-    stable = p.text === last && p.text.trim() !== '' && !p.streaming ? stable + 1 : 0;
+    stable = p.text === last && !p.streaming ? stable + 1 : 0;
     last = p.text;
     if (stable >= STABLE_READS) return p.text;
     await delay(STABLE_INTERVAL_MS, signal);
