@@ -123,6 +123,20 @@ async function openSources(page: Page): Promise<void> {
 
 export async function askDoubaoWeb(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
   if (job.signal.aborted) throw timeoutError('aborted before the page was used');
+  try {
+    return await abortable(
+      drive(page, job, ctx),
+      job.signal,
+      'no complete answer before the deadline',
+    );
+  } catch (err) {
+    if (err instanceof PlatformError) throw err;
+    const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new PlatformError(`browser error: ${message}`, 'failed', true);
+  }
+}
+
+async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
   await waitForUi(page, job.signal);
   await assertNoWall(page);
   await setSwitch(page, SWITCHES.deepThink, hasReasoning(job.mode), job.signal);
