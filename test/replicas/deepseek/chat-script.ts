@@ -57,6 +57,9 @@ export const CHAT_SCRIPT = String.raw`
     send.setAttribute('aria-disabled', input.value.trim() ? 'false' : 'true');
   });
   send.addEventListener('click', function(){ if (!busy && input.value.trim()) ask(input.value.trim()); });
+  input.addEventListener('keydown', function(e){
+    if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); if (!busy && input.value.trim()) ask(input.value.trim()); }
+  });
   $('.ds-sources-close').addEventListener('click', function(){ panel.hidden = true; });
 
   function showToast(text){ toast.textContent = text; toast.hidden = false; }

@@ -112,6 +112,12 @@ export class DeepseekStream {
     return raw;
   }
 
+  /** The mode flags the stream's own response carries (the request body is the first witness). */
+  flags(): { thinking_enabled?: unknown; search_enabled?: unknown } {
+    const r = this.response();
+    return { thinking_enabled: r.thinking_enabled, search_enabled: r.search_enabled };
+  }
+
   private hint(data: string): void {
     let hint: unknown;
     try {

@@ -1,0 +1,143 @@
+/**
+ * The DeepSeek web driver: drives the logged-in chat page the way a person
+ * does (mode chips, composer, send), reads the page's own chat call through
+ * CDP, and parses its patch stream. The page's script creates the session
+ * and solves the proof-of-work for `X-Ds-Pow-Response`; the driver never
+ * calls the API itself.
+ *
+ * Completion: `response/status` FINISHED; a stream that ends or stalls
+ * without it falls back to the page (answer text stable 3 × 500 ms, no stop
+ * button). The effective mode is what the captured request asked for
+ * (`thinking_enabled`, `search_enabled`), or the stream's own flags.
+ */
+import { errors, type Page } from 'playwright';
+import { PlatformError, type Job, type WebAnswer, type WebContext } from '../../types.js';
+import type { Mode } from '../../../../services/shared/platforms.js';
+import { hasReasoning, hasSearch } from '../../common/answer.js';
+import { timeoutError } from '../../common/errors.js';
+import { buildAnswer } from '../../common/raw-answer.js';
+import { refused, unrecognisedFormat } from '../../../web/signals.js';
+import { waitForStableText } from '../../../web/dom-wait.js';
+import { chatCallFailure } from './envelope.js';
+import {
+  openSources,
+  SEARCH_LABEL,
+  SELECTORS,
+  setChip,
+  THINK_LABEL,
+  untilChatReady,
+  watchForWalls,
+} from './page.js';
+import { readAll, readStream } from './read-stream.js';
+import { DeepseekStream, SITE } from './stream.js';
+
+export const COMPLETION_URL = /\/api\/v0\/chat\/completion(?:\?|$)/;
+/** How long the opened page may take to show the composer. */
+const UI_WAIT_MS = 15_000;
+/** How long the page's script may take (session, proof-of-work) before its chat call starts. */
+const CALL_WAIT_MS = 30_000;
+
+function modeOf(think: boolean, search: boolean): Mode {
+  if (think) return search ? 'reasoning_search' : 'reasoning';
+  return search ? 'search' : 'standard';
+}
+
+/** The mode the page really asked for, from the captured request body. */
+export function effectiveMode(requestBody: string | undefined, stream: DeepseekStream): Mode {
+  let body: Record<string, unknown> | undefined;
+  try {
+    body = JSON.parse(requestBody ?? '') as Record<string, unknown>;
+  } catch {
+    body = undefined;
+  }
+  const flags =
+    body && typeof body.thinking_enabled === 'boolean' && typeof body.search_enabled === 'boolean'
+      ? body
+      : stream.flags();
+  if (typeof flags?.thinking_enabled !== 'boolean' || typeof flags.search_enabled !== 'boolean') {
+    throw unrecognisedFormat(SITE, 'the chat call names no thinking_enabled / search_enabled');
+  }
+  return modeOf(flags.thinking_enabled, flags.search_enabled);
+}
+
+async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
+  const { signal } = job;
+  await untilChatReady(page, UI_WAIT_MS, signal);
+  await setChip(page, THINK_LABEL, hasReasoning(job.mode), signal);
+  await setChip(page, SEARCH_LABEL, hasSearch(job.mode), signal);
+  await page.locator(SELECTORS.composer).fill(job.prompt);
+
+  const callSignal = AbortSignal.any([signal, AbortSignal.timeout(CALL_WAIT_MS)]);
+  const call = ctx.capture.next(COMPLETION_URL, callSignal);
+  // A short error envelope can finish before CDP starts streaming it, and then
+  // the capture holds no bytes of it; Playwright still has the finished body.
+  const finished = page
+    .waitForResponse((r) => COMPLETION_URL.test(r.url()), { timeout: CALL_WAIT_MS })
+    .catch(() => undefined);
+  const send = page.locator(SELECTORS.send).first();
+  if ((await send.count()) > 0 && (await send.isVisible())) await send.click();
+  else await page.locator(SELECTORS.composer).press('Enter');
+
+  const watching = new AbortController();
+  const walls = watchForWalls(page, AbortSignal.any([signal, watching.signal]));
+  walls.catch(() => undefined);
+  let stream;
+  try {
+    stream = await Promise.race([call, walls]);
+  } catch (err) {
+    if (signal.aborted) throw err;
+    if (callSignal.aborted) {
+      throw new PlatformError(`${SITE}: the page never sent its chat call`, 'failed', true);
+    }
+    throw err;
+  } finally {
+    watching.abort();
+  }
+
+  if (!/event-stream/.test(stream.mimeType) || stream.status !== 200) {
+    let body = await readAll(stream.chunks, signal);
+    if (body === '') body = (await (await finished)?.text().catch(() => '')) ?? '';
+    ctx.evidence.frame(body);
+    throw chatCallFailure(stream.status, body);
+  }
+  const parser = new DeepseekStream();
+  await readStream(stream.chunks, parser, ctx.evidence, signal);
+  const raw = parser.result();
+  let formatVersion = parser.formatVersion;
+  if (!parser.finished) {
+    ctx.evidence.note('no end marker: waiting for the page to finish the answer');
+    const shown = await waitForStableText(page, {
+      selector: SELECTORS.answer,
+      stopSelector: SELECTORS.stop,
+      signal,
+    });
+    if (raw.content.trim() === '') {
+      raw.content = shown.trim();
+      formatVersion = 'deepseek-dom';
+    }
+  }
+  if (raw.refusal) throw refused(SITE, raw.refusal);
+  const answer = buildAnswer(raw);
+  if (answer.answerContent.trim() === '') {
+    throw new PlatformError(`${SITE} returned no answer (empty content)`, 'failed', true);
+  }
+  const mode = effectiveMode(stream.requestBody, parser);
+  if (answer.referenceList.length > 0 && !(await openSources(page))) {
+    ctx.evidence.note('the sources panel opener was not found');
+  }
+  return { ...answer, effectiveMode: mode, formatVersion };
+}
+
+export async function askDeepseekWeb(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
+  if (job.signal.aborted) throw timeoutError('aborted before the page was used');
+  try {
+    return await drive(page, job, ctx);
+  } catch (err) {
+    if (err instanceof PlatformError) throw err;
+    if (job.signal.aborted || err instanceof errors.TimeoutError) {
+      throw timeoutError('the chat page did not finish the answer in time');
+    }
+    const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new PlatformError(`browser error: ${message}`, 'failed', true);
+  }
+}
