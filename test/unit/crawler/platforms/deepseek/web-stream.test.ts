@@ -5,7 +5,7 @@
  * byte and byte by byte: every cut gives the same answer or the same error.
  */
 import { readFileSync } from 'node:fs';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { buildAnswer } from '../../../../../crawler/platforms/common/raw-answer.js';
 import { PlatformError } from '../../../../../crawler/platforms/types.js';
 import { DeepseekStream, frameText } from '../../../../../crawler/platforms/deepseek/web/stream.js';
@@ -58,7 +58,7 @@ function run(chunks: Uint8Array[]): Outcome {
 }
 
 /** The outcome of the whole stream, after checking that every cut and byte-wise feeding agree. */
-function parse(t: Tap.Test, name: string): Outcome {
+function parse(t: Test, name: string): Outcome {
   const bytes = new TextEncoder().encode(fixture(name));
   const whole = run([bytes]);
   let differing = 0;
