@@ -12,11 +12,10 @@
  */
 import { errors, type Page } from 'playwright';
 import { PlatformError, type Job, type WebAnswer, type WebContext } from '../../types.js';
-import type { Mode } from '../../../../services/shared/platforms.js';
 import { hasReasoning, hasSearch } from '../../common/answer.js';
 import { timeoutError } from '../../common/errors.js';
 import { buildAnswer } from '../../common/raw-answer.js';
-import { refused, unrecognisedFormat } from '../../../web/signals.js';
+import { refused } from '../../../web/signals.js';
 import { waitForStableText } from '../../../web/dom-wait.js';
 import { chatCallFailure } from './envelope.js';
 import {
@@ -28,6 +27,7 @@ import {
   untilChatReady,
   watchForWalls,
 } from './page.js';
+import { effectiveMode } from './mode.js';
 import { readAll, readStream } from './read-stream.js';
 import { DeepseekStream, SITE } from './stream.js';
 
@@ -36,29 +36,6 @@ export const COMPLETION_URL = /\/api\/v0\/chat\/completion(?:\?|$)/;
 const UI_WAIT_MS = 15_000;
 /** How long the page's script may take (session, proof-of-work) before its chat call starts. */
 const CALL_WAIT_MS = 30_000;
-
-function modeOf(think: boolean, search: boolean): Mode {
-  if (think) return search ? 'reasoning_search' : 'reasoning';
-  return search ? 'search' : 'standard';
-}
-
-/** The mode the page really asked for, from the captured request body. */
-export function effectiveMode(requestBody: string | undefined, stream: DeepseekStream): Mode {
-  let body: Record<string, unknown> | undefined;
-  try {
-    body = JSON.parse(requestBody ?? '') as Record<string, unknown>;
-  } catch {
-    body = undefined;
-  }
-  const flags =
-    body && typeof body.thinking_enabled === 'boolean' && typeof body.search_enabled === 'boolean'
-      ? body
-      : stream.flags();
-  if (typeof flags?.thinking_enabled !== 'boolean' || typeof flags.search_enabled !== 'boolean') {
-    throw unrecognisedFormat(SITE, 'the chat call names no thinking_enabled / search_enabled');
-  }
-  return modeOf(flags.thinking_enabled, flags.search_enabled);
-}
 
 async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
   const { signal } = job;

@@ -10,6 +10,7 @@ import { buildAnswer } from '../../../../../crawler/platforms/common/raw-answer.
 import { PlatformError } from '../../../../../crawler/platforms/types.js';
 import { DeepseekStream, frameText } from '../../../../../crawler/platforms/deepseek/web/stream.js';
 import { chatCallFailure } from '../../../../../crawler/platforms/deepseek/web/envelope.js';
+import { effectiveMode } from '../../../../../crawler/platforms/deepseek/web/mode.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../../../fixtures/web/deepseek/${name}`, import.meta.url), 'utf8');
@@ -249,5 +250,23 @@ t.test(
     );
     const other = chatCallFailure(200, '{"code":40301,"msg":"INVALID_POW_RESPONSE"}');
     t.same([other.status, other.retryable, other.account], ['failed', true, undefined]);
+  },
+);
+
+t.test(
+  'the effective mode: the captured request body first, then the stream’s own flags',
+  async (t) => {
+    const empty = new DeepseekStream();
+    const body = (think: boolean, search: boolean) =>
+      JSON.stringify({ prompt: 'x', thinking_enabled: think, search_enabled: search });
+    t.equal(effectiveMode(body(false, false), empty), 'standard');
+    t.equal(effectiveMode(body(true, false), empty), 'reasoning');
+    t.equal(effectiveMode(body(false, true), empty), 'search');
+    t.equal(effectiveMode(body(true, true), empty), 'reasoning_search');
+    const streamed = new DeepseekStream();
+    streamed.feed(fixture('2026-reasoning-search.txt'));
+    t.equal(effectiveMode(undefined, streamed), 'reasoning_search', 'no body: the snapshot flags');
+    t.equal(effectiveMode(body(false, false), streamed), 'standard', 'the request wins');
+    t.throws(() => effectiveMode('{}', empty), /names no thinking_enabled/);
   },
 );
