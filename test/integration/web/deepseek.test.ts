@@ -300,6 +300,76 @@ t.test(
   },
 );
 
+t.test(
+  'a challenge shown on the opened page: captcha or Cloudflare, before anything is typed',
+  async (t) => {
+    const cases: [string, string, string][] = [
+      [
+        'captcha',
+        `document.querySelector('.ds-hcaptcha').hidden = false`,
+        'captcha: the page shows an hCaptcha challenge (deepseek)',
+      ],
+      ['cloudflare', `document.title = 'Just a moment...'`, 'Cloudflare interstitial (deepseek)'],
+    ];
+    for (const [what, script, message] of cases) {
+      const context = await browser.newContext({ storageState: replica.storageState() as never });
+      const page = await context.newPage();
+      const ctx = await webContext(page, settings);
+      await page.goto(deepseekWeb.startUrl(job('x', 'standard'), { settings }));
+      await page.locator('textarea#chat-input').waitFor();
+      await page.evaluate(script);
+      const err = await failure(deepseekWeb.ask(page, job('你好', 'standard'), ctx));
+      t.same([err.message, err.account?.state], [message, 'needs_human'], what);
+      t.equal(await page.inputValue('textarea#chat-input'), '', `${what}: nothing typed`);
+      await context.close();
+    }
+  },
+);
+
+t.test(
+  'a capture that missed the stream’s bytes: the finished response is read again',
+  async (t) => {
+    // CDP's race on short responses, forced: the captured stream ends with no bytes at all.
+    const dropBytes = (ctx: WebContext): WebContext => ({
+      ...ctx,
+      capture: {
+        next: async (match, signal) => {
+          const stream = await ctx.capture.next(match, signal);
+          return { ...stream, chunks: (async function* () {})() };
+        },
+        close: () => ctx.capture.close(),
+      },
+    });
+    for (const [prompt, mode] of [
+      ['丢字节测试', 'search'],
+      ['丢字节测试 #replica:rate_limit', 'standard'],
+    ] as const) {
+      const context = await browser.newContext({ storageState: replica.storageState() as never });
+      const page = await context.newPage();
+      const ctx = await webContext(page, settings);
+      await page.goto(deepseekWeb.startUrl(job(prompt, mode), { settings }));
+      const result = deepseekWeb.ask(page, job(prompt, mode), dropBytes(ctx));
+      if (mode === 'search') t.same(await result, expected(prompt, mode, 'deepseek-2026'));
+      else t.equal((await failure(result)).account?.state, 'cooling');
+      const entries = ctx.evidence.list();
+      t.ok(
+        entries.some((e) => e.kind === 'note' && /read again/.test(e.text)),
+        'the evidence says so',
+      );
+      const kind: StreamKind = mode === 'search' ? '2026' : 'rate_limit';
+      t.same(
+        entries.flatMap((e) => (e.kind === 'frame' ? [e.data] : [])),
+        chatFrames(prompt, mode, flagsOf(mode), kind, replica.url)
+          .map((f) => f.trimEnd())
+          // Reading stops at the hint that ends the attempt: the close after it is not read.
+          .slice(0, kind === 'rate_limit' ? -1 : undefined),
+        'and holds every frame it read',
+      );
+      await context.close();
+    }
+  },
+);
+
 t.test('login: the QR sign-in page, then the session the site sets', async (t) => {
   const context = await browser.newContext();
   t.teardown(() => context.close());

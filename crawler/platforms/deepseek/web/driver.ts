@@ -10,7 +10,7 @@
  * button). The effective mode is what the captured request asked for
  * (`thinking_enabled`, `search_enabled`), or the stream's own flags.
  */
-import { errors, type Page } from 'playwright';
+import { errors, type Page, type Response } from 'playwright';
 import { PlatformError, type Job, type WebAnswer, type WebContext } from '../../types.js';
 import { hasReasoning, hasSearch } from '../../common/answer.js';
 import { timeoutError } from '../../common/errors.js';
@@ -36,6 +36,22 @@ export const COMPLETION_URL = /\/api\/v0\/chat\/completion(?:\?|$)/;
 const UI_WAIT_MS = 15_000;
 /** How long the page's script may take (session, proof-of-work) before its chat call starts. */
 const CALL_WAIT_MS = 30_000;
+/** How long Playwright may take to hand over a response that has already ended. */
+const BODY_WAIT_MS = 3_000;
+
+/** The body of a response that has finished; undefined while it still streams. */
+async function finishedBody(response: Response | undefined): Promise<Buffer | undefined> {
+  if (!response) return undefined;
+  const body = response.body().catch(() => undefined);
+  return Promise.race([
+    body,
+    new Promise<undefined>((r) => setTimeout(() => r(undefined), BODY_WAIT_MS)),
+  ]);
+}
+
+async function* once(body: Buffer): AsyncIterable<Buffer> {
+  yield body;
+}
 
 async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
   const { signal } = job;
@@ -46,8 +62,9 @@ async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> 
 
   const callSignal = AbortSignal.any([signal, AbortSignal.timeout(CALL_WAIT_MS)]);
   const call = ctx.capture.next(COMPLETION_URL, callSignal);
-  // A short error envelope can finish before CDP starts streaming it, and then
-  // the capture holds no bytes of it; Playwright still has the finished body.
+  // A short response (an error envelope, a one-hint stream) can finish before
+  // CDP starts streaming it, and then the capture misses its bytes; Playwright
+  // still has the finished body.
   const finished = page
     .waitForResponse((r) => COMPLETION_URL.test(r.url()), { timeout: CALL_WAIT_MS })
     .catch(() => undefined);
@@ -77,8 +94,19 @@ async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> 
     ctx.evidence.frame(body);
     throw chatCallFailure(stream.status, body);
   }
-  const parser = new DeepseekStream();
-  await readStream(stream.chunks, parser, ctx.evidence, signal);
+  let parser = new DeepseekStream();
+  const ended = await readStream(stream.chunks, parser, ctx.evidence, signal);
+  if (ended && !parser.finished) {
+    const body = await finishedBody(await finished);
+    if (body) {
+      ctx.evidence.note(
+        `the capture ended after ${parser.frames} frames without the end marker: the finished response read again`,
+      );
+      const again = new DeepseekStream();
+      await readStream(once(body), again, ctx.evidence, signal, { alreadyRecorded: parser.frames });
+      if (again.frames > parser.frames) parser = again;
+    }
+  }
   const raw = parser.result();
   let formatVersion = parser.formatVersion;
   if (!parser.finished) {

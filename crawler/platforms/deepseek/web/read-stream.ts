@@ -3,7 +3,8 @@
  * the evidence before it is applied (so the frame that failed is kept too).
  * Stops at the end of the stream; after the end marker it waits only a
  * moment for the trailing title and close events; a stream that stalls
- * without its end marker is left to the DOM fallback.
+ * without its end marker is left to the DOM fallback. Resolves true when the
+ * stream itself ended (not stalled).
  */
 import type { EvidenceLog } from '../../../web/evidence-log.js';
 import { DeepseekStream, frameText } from './stream.js';
@@ -49,12 +50,15 @@ export async function readStream(
   parser: DeepseekStream,
   evidence: EvidenceLog,
   signal: AbortSignal,
-  stallMs = STALL_MS,
-): Promise<void> {
+  o: { stallMs?: number; alreadyRecorded?: number } = {},
+): Promise<boolean> {
+  const stallMs = o.stallMs ?? STALL_MS;
+  let skip = o.alreadyRecorded ?? 0;
   const it = chunks[Symbol.asyncIterator]();
   const take = (events: ReturnType<DeepseekStream['push']>) => {
     for (const e of events) {
-      evidence.frame(frameText(e));
+      if (skip > 0) skip--;
+      else evidence.frame(frameText(e));
       parser.apply(e);
     }
   };
@@ -62,9 +66,12 @@ export async function readStream(
     const next = await nextWithin(it, parser.finished ? TRAILER_MS : stallMs, signal);
     if (next === 'idle') {
       if (!parser.finished) evidence.note(`the stream stalled for ${stallMs} ms`);
-      return;
+      return false;
     }
-    if (next.done) return take(parser.end());
+    if (next.done) {
+      take(parser.end());
+      return true;
+    }
     take(parser.push(next.value));
   }
 }
