@@ -5,9 +5,10 @@
  * and solves the proof-of-work for `X-Ds-Pow-Response`; the driver never
  * calls the API itself.
  *
- * Completion: `response/status` FINISHED; a stream that ends or stalls
- * without it falls back to the page (answer text stable 3 × 500 ms, no stop
- * button). The effective mode is what the captured request asked for
+ * Completion: `response/status` FINISHED. A captured stream that ended
+ * without it is read again from the finished response (CDP can lose a short
+ * response's bytes); one that still lacks it, or stalls, falls back to the
+ * page (answer text stable 3 × 500 ms, no stop button). The effective mode is what the captured request asked for
  * (`thinking_enabled`, `search_enabled`), or the stream's own flags.
  */
 import { errors, type Page, type Response } from 'playwright';
@@ -45,7 +46,7 @@ async function finishedBody(response: Response | undefined): Promise<Buffer | un
   const body = response.body().catch(() => undefined);
   return Promise.race([
     body,
-    new Promise<undefined>((r) => setTimeout(() => r(undefined), BODY_WAIT_MS)),
+    new Promise<undefined>((r) => setTimeout(() => r(undefined), BODY_WAIT_MS).unref()),
   ]);
 }
 
