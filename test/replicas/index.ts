@@ -28,6 +28,7 @@ type Start = (opts?: ReplicaOptions) => Promise<Replica>;
 const REPLICAS: Readonly<Record<string, () => Promise<Start>>> = {
   doubao: async () => (await import('./doubao/server.js')).startDoubaoReplica,
   kimi: async () => (await import('./kimi/server.js')).startKimiReplica,
+  deepseek: async () => (await import('./deepseek/server.js')).startDeepseekReplica,
 };
 
 export const REPLICA_PLATFORMS = Object.keys(REPLICAS);
