@@ -194,9 +194,14 @@ export class Accounts {
   }
 
   async setState(c: StateChange): Promise<AccountView> {
-    await this.get(c.id);
+    const current = await this.get(c.id);
     let fields: Partial<AccountDoc>;
     if (c.state === 'healthy') {
+      if (current.stateCipher === null) {
+        throw AppError.invalid([
+          { field: 'id', message: `account ${c.id} has no login stored (run account login)` },
+        ]);
+      }
       fields = { state: 'healthy', coolUntil: null, reason: null, screenshotId: null };
     } else if (c.state === 'disabled') {
       fields = { state: 'disabled', reason: c.reason ?? 'disabled by an operator' };
