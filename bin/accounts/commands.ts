@@ -101,25 +101,27 @@ export const ACCOUNT_COMMANDS = {
     usage: '[--platform P]',
     description: 'accounts with state, reason, last use and quota left (never the login)',
     options: ['platform'],
-    run: (ctx, o) => ctx.call('list', o.platform ? { platform: o.platform.trim() } : {}),
+    run: async (ctx, o) => ctx.call('list', o.platform ? { platform: o.platform.trim() } : {}),
   },
   disable: {
     usage: '--id ID',
     description: 'take an account out of use',
     options: ['id'],
-    run: (ctx, o) => ctx.call('setState', { id: required(o, 'id', '--id'), state: 'disabled' }),
+    run: async (ctx, o) =>
+      ctx.call('setState', { id: required(o, 'id', '--id'), state: 'disabled' }),
   },
   enable: {
     usage: '--id ID',
     description: 'put an account back into use (healthy)',
     options: ['id'],
-    run: (ctx, o) => ctx.call('setState', { id: required(o, 'id', '--id'), state: 'healthy' }),
+    run: async (ctx, o) =>
+      ctx.call('setState', { id: required(o, 'id', '--id'), state: 'healthy' }),
   },
   remove: {
     usage: '--id ID',
     description: 'delete an account and its login',
     options: ['id'],
-    run: (ctx, o) => ctx.call('remove', { id: required(o, 'id', '--id') }),
+    run: async (ctx, o) => ctx.call('remove', { id: required(o, 'id', '--id') }),
   },
   check: {
     usage: '--id ID',

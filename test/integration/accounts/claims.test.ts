@@ -6,6 +6,7 @@ import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { ServiceBroker } from 'moleculer';
 import mongoose from 'mongoose';
+import { accountReplCommands } from '../../../bin/accounts/repl.js';
 import { brokerOptions } from '../../../moleculer.config.js';
 import { accountsService } from '../../../services/accounts/accounts.service.js';
 import type { PacingTable } from '../../../services/accounts/pacing.js';
@@ -508,3 +509,49 @@ t.test(
     await call('remove', { id: acc.id });
   },
 );
+
+t.test('the REPL commands run the admin commands over the cluster', async (t) => {
+  const commands = accountReplCommands(nodeConfig('client'));
+  t.same(
+    commands.map((c) => c.command),
+    [
+      'accounts',
+      'account-add',
+      'account-import',
+      'account-list',
+      'account-disable',
+      'account-enable',
+      'account-remove',
+      'account-check',
+      'account-login',
+    ],
+  );
+  t.same(
+    commands.find((c) => c.command === 'account-add')!.options.map((o) => o.option),
+    ['--platform <name>', '--label <label>', '--region <code>', '--state-file <file>', '--json'],
+  );
+  const run = async (command: string, options: object) => {
+    const printed: string[] = [];
+    const { log, error } = console;
+    console.log = console.error = (...parts: unknown[]) => printed.push(parts.join(' '));
+    try {
+      await commands.find((c) => c.command === command)!.action(client, { options });
+    } finally {
+      Object.assign(console, { log, error });
+    }
+    return printed.join('\n');
+  };
+  const added = JSON.parse(
+    await run('account-add', { platform: 'doubao', label: 'repl-1', json: true }),
+  );
+  t.match(added, { platform: 'doubao', label: 'repl-1', state: 'needs_human', hasState: false });
+  t.match(
+    await run('accounts', {}),
+    new RegExp(`^id\\s+platform.*\\n${added.id}\\s+doubao\\s+repl-1\\s+-\\s+-\\s+needs_human`, 's'),
+  );
+  t.equal(
+    await run('account-enable', { id: added.id }),
+    `account enable: invalid request: id: account ${added.id} has no login stored (run account login)`,
+  );
+  t.equal(await run('account-remove', { id: added.id }), `removed account ${added.id}`);
+});
