@@ -94,6 +94,7 @@ export class Accounts {
   }
 
   async release(r: ReleaseRequest): Promise<{ ok: boolean }> {
+    checkVerdict(r.verdict);
     const sealed =
       r.storageState === undefined
         ? undefined
@@ -306,4 +307,17 @@ function checkNew(n: NewAccount): { platform: string; label: string; regionCode:
     ]);
   }
   return { platform, label, regionCode };
+}
+
+/** A cooling verdict needs its time and reason, a needs_human one its reason. */
+function checkVerdict(v: AccountVerdict): void {
+  const loose = v as { state: string; untilMs?: unknown; reason?: unknown };
+  const problems = [];
+  if (loose.state !== 'healthy' && (typeof loose.reason !== 'string' || loose.reason === '')) {
+    problems.push({ field: 'verdict.reason', message: `is required for ${loose.state}` });
+  }
+  if (loose.state === 'cooling' && !Number.isFinite(loose.untilMs)) {
+    problems.push({ field: 'verdict.untilMs', message: 'is required for cooling' });
+  }
+  if (problems.length > 0) throw AppError.invalid(problems);
 }

@@ -218,6 +218,24 @@ t.test(
     const acc = await add('doubao', 'verdicts');
     await claim({ platform: 'doubao', holder: 'v1 tok' });
     const until = clock.t + 600_000;
+    await t.rejects(
+      call('release', {
+        id: acc.id,
+        holder: 'v1 tok',
+        verdict: { state: 'cooling', reason: 'r' },
+        prompted: true,
+      }),
+      { code: 400, message: /verdict\.untilMs: is required for cooling/ },
+    );
+    await t.rejects(
+      call('release', {
+        id: acc.id,
+        holder: 'v1 tok',
+        verdict: { state: 'needs_human' },
+        prompted: true,
+      }),
+      { code: 400, message: /verdict\.reason: is required for needs_human/ },
+    );
     await call('release', {
       id: acc.id,
       holder: 'v1 tok',
