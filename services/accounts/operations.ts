@@ -102,17 +102,22 @@ export class Accounts {
     if (!(await this.d.store.findHeld(r.id, r.holder))) return { ok: false };
     const screenshotId = await this.screenshotOf(r.id, r.verdict);
     const now = this.d.clock.now();
-    const ok = await this.d.store.release(r.id, r.holder, (doc) => ({
-      ...afterRelease(
-        doc,
-        { verdict: r.verdict, prompted: r.prompted, screenshotId },
-        now,
-        this.d.pacing(doc.platform),
-        this.d.gapJitter,
-        this.d.random(),
-      ),
-      ...(sealed === undefined ? {} : { stateCipher: sealed }),
-    }));
+    let before: string | null = null;
+    const ok = await this.d.store.release(r.id, r.holder, (doc) => {
+      before = doc.screenshotId;
+      return {
+        ...afterRelease(
+          doc,
+          { verdict: r.verdict, prompted: r.prompted, screenshotId },
+          now,
+          this.d.pacing(doc.platform),
+          this.d.gapJitter,
+          this.d.random(),
+        ),
+        ...(sealed === undefined ? {} : { stateCipher: sealed }),
+      };
+    });
+    await this.dropScreenshot(ok ? before : screenshotId, ok ? screenshotId : null);
     return { ok };
   }
 
@@ -186,6 +191,7 @@ export class Accounts {
         ? {}
         : { state: 'healthy', coolUntil: null, reason: null, screenshotId: null }),
     });
+    if (doc) await this.dropScreenshot(current.screenshotId, doc.screenshotId);
     return this.view(doc ?? current);
   }
 
@@ -221,12 +227,20 @@ export class Accounts {
     }
     const doc = await this.d.store.update(c.id, fields);
     if (!doc) throw AppError.notFound(`account ${c.id}`);
+    await this.dropScreenshot(current.screenshotId, doc.screenshotId);
     return this.view(doc);
   }
 
   async remove(id: string): Promise<{ id: string; removed: true }> {
+    const doc = await this.get(id);
     if (!(await this.d.store.remove(id))) throw AppError.notFound(`account ${id}`);
+    await this.dropScreenshot(doc.screenshotId, null);
     return { id, removed: true };
+  }
+
+  /** An account keeps only the screenshot of its current needs_human state. */
+  private async dropScreenshot(previous: string | null, current: string | null | undefined) {
+    if (previous !== null && previous !== current) await this.d.screenshots.remove([previous]);
   }
 
   private async get(id: string): Promise<AccountDoc> {

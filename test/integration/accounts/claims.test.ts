@@ -295,6 +295,11 @@ t.test(
     });
 
     await call('setState', { id: acc.id, state: 'healthy' });
+    t.equal(
+      await db.collection('screenshots').countDocuments({ _id: shotId as never }),
+      0,
+      'the screenshot goes once the account is healthy again',
+    );
     t.match(await byId(acc.id), { state: 'healthy', reason: null, screenshot: null });
     await claim({ platform: 'doubao', holder: 'v5 tok' });
     await call('setState', { id: acc.id, state: 'disabled' });
