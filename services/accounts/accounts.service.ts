@@ -15,7 +15,8 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import { ScreenshotStore } from '../shared/screenshots.js';
 import { accountModel } from './models.js';
-import { Accounts, type NewAccount, type StateChange } from './operations.js';
+import { Accounts, type StateChange } from './operations.js';
+import type { NewAccount } from './validate.js';
 import { pacingTable, type PacingTable } from './pacing.js';
 import { AccountStore } from './store.js';
 

@@ -10,16 +10,13 @@ import type {
   CheckedOutAccount,
   CheckoutRequest,
   ClaimAnswer,
-  ClaimedAccount,
   ClaimRequest,
   ReleaseRequest,
   StorageState,
   UsableAnswer,
 } from '../shared/contracts/accounts.js';
 import type { Clock } from '../shared/clock.js';
-import { isDivisionCode } from '../shared/divisions.js';
 import { AppError } from '../shared/errors.js';
-import { findPlatform } from '../shared/platforms.js';
 import type { ScreenshotStore } from '../shared/screenshots.js';
 import { missingKeyError, open, requireKey, seal } from './cipher.js';
 import type { AccountDoc } from './models.js';
@@ -28,6 +25,7 @@ import { afterRelease, identityFor, isUsable, noneUsable, type Wanted } from './
 import type { AccountStore } from './store.js';
 import { asStorageState } from './storage-state.js';
 import { accountView, type AccountView } from './view.js';
+import { canonical, checkNew, checkVerdict, claimed, type NewAccount } from './validate.js';
 
 export interface AccountsDeps {
   store: AccountStore;
@@ -43,13 +41,6 @@ export interface AccountsDeps {
   screenshotBase: string;
 }
 
-export interface NewAccount {
-  platform: string;
-  label: string;
-  regionCode?: string | null;
-  storageState?: unknown;
-}
-
 /** Operator states: `healthy` enables, `disabled` disables, `needs_human` records a failed check. */
 export interface StateChange {
   id: string;
@@ -57,8 +48,6 @@ export interface StateChange {
   reason?: string;
   screenshotPng?: string;
 }
-
-const LABEL = /^[^\s].{0,63}$/u;
 
 export class Accounts {
   constructor(private readonly d: AccountsDeps) {}
@@ -285,53 +274,4 @@ export class Accounts {
     const png = Buffer.from(verdict.screenshotPng, 'base64');
     return this.d.screenshots.save(png, `account:${id}`, this.d.clock.now());
   }
-}
-
-function claimed(doc: AccountDoc): ClaimedAccount {
-  return {
-    id: doc._id,
-    label: doc.label,
-    platform: doc.platform,
-    regionCode: doc.regionCode,
-    proxyKey: doc.proxyKey,
-  };
-}
-
-/** The canonical name of a platform that has a web channel; else a 400. */
-function canonical(platform: string): string {
-  const info = findPlatform(platform);
-  if (!info?.channels.web) {
-    throw AppError.invalid([
-      { field: 'platform', message: `${platform} is not a platform with a web channel` },
-    ]);
-  }
-  return info.name;
-}
-
-function checkNew(n: NewAccount): { platform: string; label: string; regionCode: string | null } {
-  const platform = canonical(n.platform);
-  const label = n.label.trim();
-  if (!LABEL.test(label)) {
-    throw AppError.invalid([{ field: 'label', message: 'must be 1 to 64 characters' }]);
-  }
-  const regionCode = n.regionCode ?? null;
-  if (regionCode !== null && !isDivisionCode(regionCode)) {
-    throw AppError.invalid([
-      { field: 'regionCode', message: `${regionCode} is not a city-lookup region code` },
-    ]);
-  }
-  return { platform, label, regionCode };
-}
-
-/** A cooling verdict needs its time and reason, a needs_human one its reason. */
-function checkVerdict(v: AccountVerdict): void {
-  const loose = v as { state: string; untilMs?: unknown; reason?: unknown };
-  const problems = [];
-  if (loose.state !== 'healthy' && (typeof loose.reason !== 'string' || loose.reason === '')) {
-    problems.push({ field: 'verdict.reason', message: `is required for ${loose.state}` });
-  }
-  if (loose.state === 'cooling' && !Number.isFinite(loose.untilMs)) {
-    problems.push({ field: 'verdict.untilMs', message: 'is required for cooling' });
-  }
-  if (problems.length > 0) throw AppError.invalid(problems);
 }
