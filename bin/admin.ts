@@ -52,6 +52,9 @@ const { positionals, values } = parseArgs({
     id: { type: 'string' },
     out: { type: 'string' },
     'timeout-ms': { type: 'string' },
+    account: { type: 'string' },
+    prompt: { type: 'string' },
+    mode: { type: 'string' },
     headed: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -76,11 +79,13 @@ const userId = () => {
   return n;
 };
 
-const accountCommand = positionals[1];
-if (command === 'account' && !isAccountCommand(accountCommand)) {
+// `driver-check` is an account command too, named at the top level as operators know it.
+const accountCommand = command === 'driver-check' ? command : positionals[1];
+const isAccount = command === 'account' || command === 'driver-check';
+if (isAccount && !isAccountCommand(accountCommand)) {
   fail(`unknown account command ${accountCommand ?? '(none)'}\n${USAGE}`);
 }
-const service = command === 'account' ? 'accounts' : 'users';
+const service = isAccount ? 'accounts' : 'users';
 
 let config;
 try {
@@ -108,6 +113,9 @@ function runAccount(): Promise<unknown> {
       out: values.out,
       timeoutMs: values['timeout-ms'],
       headed: values.headed,
+      account: values.account,
+      prompt: values.prompt,
+      mode: values.mode,
     },
   );
 }
@@ -145,6 +153,7 @@ async function run(): Promise<unknown> {
     case 'show-callback':
       return broker.call('users.callbackSettings', { userId: userId() });
     case 'account':
+    case 'driver-check':
       return runAccount();
     default:
       fail(`unknown command ${command}\n${USAGE}`);
@@ -156,7 +165,7 @@ try {
   await broker.start();
   const result = await run();
   if (values.json) console.log(JSON.stringify(result));
-  else if (command === 'account') {
+  else if (isAccount) {
     console.log(formatAccountResult(accountCommand as keyof typeof ACCOUNT_COMMANDS, result));
   } else console.log(JSON.stringify(result, null, 2));
 } catch (err) {

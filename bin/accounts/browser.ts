@@ -171,7 +171,7 @@ async function probe(site: Site, page: Page): Promise<LoginState> {
   }
 }
 
-async function withBrowser<T>(d: BrowserDeps, work: (b: Browser) => Promise<T>): Promise<T> {
+export async function withBrowser<T>(d: BrowserDeps, work: (b: Browser) => Promise<T>): Promise<T> {
   const browser = await chromium.launch({
     executablePath: d.chromiumPath,
     headless: !d.headed,

@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Config } from '../../services/shared/config.js';
+import { isMode, MODES } from '../../services/shared/platforms.js';
 
 export type AccountCalls = <T>(action: string, params: object) => Promise<T>;
 
@@ -19,6 +20,10 @@ export interface AccountOptions {
   out?: string;
   timeoutMs?: string;
   headed?: boolean;
+  /** driver-check: the account's id or label, the prompt and the mode. */
+  account?: string;
+  prompt?: string;
+  mode?: string;
 }
 
 export interface CommandContext {
@@ -152,7 +157,33 @@ export const ACCOUNT_COMMANDS = {
       });
     },
   },
+  'driver-check': {
+    usage: '--platform P --account ID|LABEL [--prompt TEXT] [--mode M] [--out DIR] [--headed]',
+    description:
+      'one prompt on the live site as the account: every field, the effective mode and stream format; frames and screenshot saved',
+    options: ['platform', 'account', 'prompt', 'mode', 'out', 'headed'],
+    async run(ctx, o) {
+      const platform = required(o, 'platform', '--platform');
+      const account = required(o, 'account', '--account');
+      const mode = o.mode?.trim() || 'standard';
+      if (!isMode(mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
+      const browser = await import('./browser.js');
+      const { driverCheck } = await import('./driver-check.js');
+      return driverCheck(browser.browserDeps(ctx, o.headed === true), {
+        platform,
+        account,
+        prompt: o.prompt?.trim() || DRIVER_CHECK_PROMPT,
+        mode,
+        outDir:
+          o.out?.trim() ||
+          `var/driver-check/${platform}-${new Date().toISOString().replace(/[:.]/g, '-')}`,
+      });
+    },
+  },
 } as const satisfies Record<string, AccountCommand>;
+
+/** A prompt whose answer shows every field: sources, citations and follow-ups. */
+const DRIVER_CHECK_PROMPT = '2026年最值得购买的国产新能源汽车有哪些？请给出来源。';
 
 export type AccountCommandName = keyof typeof ACCOUNT_COMMANDS;
 
@@ -162,6 +193,9 @@ export function isAccountCommand(name: string | undefined): name is AccountComma
 
 export function accountUsage(): string {
   return Object.entries(ACCOUNT_COMMANDS)
-    .map(([name, c]) => `  account ${name} ${c.usage}\n${' '.repeat(32)}${c.description}`)
+    .map(
+      ([name, c]) =>
+        `  ${name === 'driver-check' ? name : `account ${name}`} ${c.usage}\n${' '.repeat(32)}${c.description}`,
+    )
     .join('\n');
 }

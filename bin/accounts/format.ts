@@ -5,6 +5,7 @@
 import type { AccountView } from '../../services/accounts/view.js';
 import { formatTable } from '../region-table.js';
 import type { AccountCommandName } from './commands.js';
+import { formatDriverCheck, type DriverCheckResult } from './driver-check.js';
 
 const HEADER = [
   'id',
@@ -58,6 +59,8 @@ export function formatAccountResult(command: AccountCommandName, result: unknown
       const r = result as { out: string; account: AccountView };
       return `logged in; login state stored (last screen: ${r.out})\n${accountTable([r.account])}`;
     }
+    case 'driver-check':
+      return formatDriverCheck(result as DriverCheckResult);
     default:
       return accountTable([result as AccountView]);
   }

@@ -18,6 +18,9 @@ const FLAGS: Record<keyof AccountOptions, { option: string; description: string 
   out: { option: '--out <file>', description: 'PNG file of the login screen' },
   timeoutMs: { option: '--timeout-ms <ms>', description: 'how long to wait for the login' },
   headed: { option: '--headed', description: 'show the browser window' },
+  account: { option: '--account <id|label>', description: "the account's id or label" },
+  prompt: { option: '--prompt <text>', description: 'the prompt to ask' },
+  mode: { option: '--mode <mode>', description: 'standard, reasoning, search or reasoning_search' },
 };
 
 type ReplArgs = { options: AccountOptions & { json?: boolean } };
@@ -53,6 +56,7 @@ function replCommand(name: AccountCommandName, command: string, config: Config) 
 export function accountReplCommands(config: Config) {
   return [
     replCommand('list', 'accounts', config),
+    replCommand('driver-check', 'driver-check', config),
     ...(Object.keys(ACCOUNT_COMMANDS) as AccountCommandName[]).map((name) =>
       replCommand(name, `account-${name}`, config),
     ),

@@ -77,6 +77,25 @@ export class Accounts {
     return this.identity(doc, key);
   }
 
+  /**
+   * An operator's hold of one named account (`driver-check`): like a claim it
+   * keeps the cluster off the account until released, but it ignores pacing
+   * and state, which are what the operator is checking.
+   */
+  async hold(r: CheckoutRequest): Promise<CheckedOutAccount> {
+    const key = requireKey(this.d.key);
+    const account = await this.get(r.id);
+    const doc = await this.d.store.hold(account._id, r.holder, this.d.clock.now(), this.d.holdMs);
+    if (!doc) {
+      throw new AppError(
+        `account ${r.id} is running a sub task (held by ${account.holder}); try again when it is free`,
+        409,
+        'CONFLICT',
+      );
+    }
+    return this.identity(doc, key);
+  }
+
   /** The operator's look at an account's login (`account check`), without holding it. */
   async readState(id: string): Promise<CheckedOutAccount> {
     return this.identity(await this.get(id), requireKey(this.d.key));

@@ -60,6 +60,26 @@ export class AccountStore {
     return doc;
   }
 
+  /**
+   * Holds the named account for `holder` whatever its pacing or state (an
+   * operator's driver check), as long as nobody else holds it; undefined: held.
+   */
+  async hold(
+    id: string,
+    holder: string,
+    now: number,
+    holdMs: number,
+  ): Promise<AccountDoc | undefined> {
+    const doc = await this.model
+      .findOneAndUpdate(
+        { _id: id, $or: [{ holder: null }, { heldUntil: { $lt: now } }] },
+        { $set: { holder, heldUntil: now + holdMs } },
+        { returnDocument: 'after' },
+      )
+      .lean<AccountDoc>();
+    return doc ?? undefined;
+  }
+
   async find(id: string): Promise<AccountDoc | undefined> {
     return (await this.model.findById(id).lean<AccountDoc>()) ?? undefined;
   }
