@@ -9,9 +9,18 @@ export class FairQueue {
   private userOrder: number[] = [];
   private nextUser = 0;
   private readonly ids = new Map<string, QueueItem>();
+  private web = 0;
+
+  /** `isWeb`: which items run over the web channel (they need an account; see webSize). */
+  constructor(private readonly isWeb: (item: QueueItem) => boolean = () => false) {}
 
   get size(): number {
     return this.ids.size;
+  }
+
+  /** Queued web-channel items: while there are none, a dispatch pass asks nothing of accounts. */
+  get webSize(): number {
+    return this.web;
   }
 
   has(id: string): boolean {
@@ -21,6 +30,7 @@ export class FairQueue {
   add(item: QueueItem): void {
     if (this.ids.has(item.id)) return;
     this.ids.set(item.id, item);
+    if (this.isWeb(item)) this.web += 1;
     let user = this.users.get(item.userId);
     if (!user) {
       user = { tasks: new Map(), taskOrder: [], nextTask: 0 };
@@ -43,6 +53,7 @@ export class FairQueue {
     const item = this.ids.get(id);
     if (!item) return undefined;
     this.ids.delete(id);
+    if (this.isWeb(item)) this.web -= 1;
     const user = this.users.get(item.userId)!;
     const items = user.tasks.get(item.taskId)!;
     items.splice(items.indexOf(item), 1);
@@ -115,6 +126,7 @@ export function toQueueItem(d: SubTaskDoc): QueueItem {
     notBefore: d.notBefore ?? 0,
     lastNode: d.lastNode ?? null,
     lastProxy: d.lastProxy ?? null,
+    lastAccount: d.lastAccount ?? null,
     attempts: d.attempts ?? 0,
   };
 }
