@@ -24,6 +24,12 @@ import { toQueueItem } from './fair-queue.js';
 import { LeaderLock } from './leader.js';
 import { placeableNodes } from './nodes.js';
 import { crawlerNodes } from '../shared/contracts/advert.js';
+import type {
+  ClaimAnswer,
+  ClaimRequest,
+  ReleaseRequest,
+  UsableAnswer,
+} from '../shared/contracts/accounts.js';
 
 const DISPATCH_EVERY_MS = 100;
 /**
@@ -44,6 +50,12 @@ const RESYNC_EVERY_MS = 15_000;
 const RECONCILE_EVERY_MS = 30_000;
 /** The active scheduler also purges results past RETENTION_DAYS; once a minute is plenty. */
 const PURGE_EVERY_MS = 60_000;
+/**
+ * A dispatch pass with web work waits for `accounts.usable`; an accounts
+ * service that hangs must not hold up the api work of that pass for the full
+ * request timeout.
+ */
+const ACCOUNTS_CALL_MS = 2_000;
 
 const QUEUE_FIELDS = {
   taskId: 1,
@@ -57,7 +69,13 @@ const QUEUE_FIELDS = {
   notBefore: 1,
   lastNode: 1,
   lastProxy: 1,
+  lastAccount: 1,
   attempts: 1,
+};
+
+/** A leased sub task as the in-flight resync reads it (`channel`: absent on older documents). */
+type Leased = Pick<SubTaskDoc, '_id' | 'leaseNode' | 'platform' | 'regionCode'> & {
+  channel?: Channel;
 };
 
 export function schedulerService(config: Config, clock: Clock = systemClock): ServiceSchema {
@@ -150,10 +168,18 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
       async resyncInFlight() {
         const leases = await models.SubTask.find(
           { status: 'processing' },
-          { leaseNode: 1, platform: 1 },
-        ).lean<SubTaskDoc[]>();
+          { leaseNode: 1, platform: 1, regionCode: 1, channel: 1 },
+        ).lean<Leased[]>();
+        // A web lease always runs as an account, of its region when it has one.
         dispatcher.resetInFlight(
-          leases.map((l) => ({ id: l._id, node: l.leaseNode ?? '', platform: l.platform })),
+          leases.map((l) => ({
+            id: l._id,
+            node: l.leaseNode ?? '',
+            platform: l.platform,
+            ...((l.channel ?? channelOf(l.platform)) === 'web'
+              ? { accountRegion: l.regionCode ?? null }
+              : {}),
+          })),
         );
       },
 
@@ -276,6 +302,28 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
             });
             await announceSettled(this.broker, [settled]);
           },
+          usableAccounts: async () =>
+            (
+              await this.broker.call<UsableAnswer, Record<string, never>>(
+                'accounts.usable',
+                {},
+                {
+                  timeout: ACCOUNTS_CALL_MS,
+                },
+              )
+            ).counts,
+          claimAccount: (request) =>
+            this.broker.call<ClaimAnswer, ClaimRequest>('accounts.claim', request, {
+              timeout: ACCOUNTS_CALL_MS,
+            }),
+          releaseAccount: async (id, holder) => {
+            const answer = await this.broker.call<{ ok: boolean }, ReleaseRequest>(
+              'accounts.release',
+              { id, holder, verdict: { state: 'healthy' }, prompted: false },
+            );
+            if (!answer.ok) this.logger.warn(`account ${id} was no longer held by ${holder}`);
+          },
+          accountWaitMs: config.accounts.waitMs,
         });
       },
     },
