@@ -13,19 +13,10 @@ import { newLease, type Lease } from '../shared/claim.js';
 import { capableNodes, pickNode, type Placement } from './nodes.js';
 import { pairKey, type CrawlerNode } from '../shared/contracts/advert.js';
 import type { LeaseMessage, AcceptAnswer } from '../shared/contracts/lease.js';
-import type { ClaimAnswer, ClaimRequest, ClaimedAccount } from '../shared/contracts/accounts.js';
-import {
-  AccountBudget,
-  AccountWait,
-  hasPort,
-  holderOf,
-  noAccountMessage,
-  portKeys,
-} from './account-capacity.js';
-
-/** What a crawler node receives to run one sub task. */
-/** How long a claim or release is trusted over a database snapshot that may predate it. */
-const RECENT_MS = 5_000;
+import type { ClaimedAccount } from '../shared/contracts/accounts.js';
+import { type AccountBudget, holderOf, noAccountMessage } from './account-capacity.js';
+import { Slots, type Flight } from './slots.js';
+import { WebPlacement, type AccountDeps, type WebPick } from './web-placement.js';
 
 export interface Refusal {
   reason: string;
@@ -53,7 +44,7 @@ export function refusalsOf(
   );
 }
 
-export interface DispatcherDeps {
+export interface DispatcherDeps extends AccountDeps {
   clock: Clock;
   nodes: () => CrawlerNode[];
   channelOf: (platform: string) => Channel;
@@ -81,46 +72,11 @@ export interface DispatcherDeps {
   giveBack: (lease: LeaseMessage, message: string) => Promise<void>;
   /** Fails a pending sub task that cannot be placed (no node runs its pair or serves its region). */
   failPending: (item: QueueItem, message: string) => Promise<void>;
-  /**
-   * `accounts.usable`: accounts free now per `platform|regionCode` ('' = without
-   * region). Read once per pass, and only while web work is queued.
-   */
-  usableAccounts: () => Promise<Record<string, number>>;
-  /** `accounts.claim`: one account held for one web sub task. */
-  claimAccount: (request: ClaimRequest) => Promise<ClaimAnswer>;
-  /** Gives back an account whose sub task never reached a node (verdict healthy, not prompted). */
-  releaseAccount: (id: string, holder: string) => Promise<void>;
-  /** How long a due web sub task waits for a usable account before it fails (ACCOUNT_WAIT_MS). */
-  accountWaitMs: number;
-  /**
-   * When such a sub task fails: the platform's accounts by state for the
-   * message ("2 accounts: 1 needs_human, 1 cooling until 18:40"); undefined
-   * when the accounts service cannot say.
-   */
-  describeAccounts?: (platform: string, regionCode: string | null) => Promise<string | undefined>;
-}
-
-interface InFlight {
-  node: string;
-  platform: string;
-  /** Web sub tasks: the region of their account (null: an account without region). */
-  accountRegion?: string | null;
-}
-
-/** A web sub task placed with its account, before its lease is claimed and sent. */
-interface WebPick {
-  item: QueueItem;
-  node: string;
-  account: ClaimedAccount;
 }
 
 export class Dispatcher {
   readonly queue: FairQueue;
-  private readonly inflight = new Map<string, InFlight>();
-  private readonly perNode = new Map<string, number>();
-  private readonly perPlatform = new Map<string, number>();
-  /** Ids leased or released in the last few seconds, which a DB snapshot may not show yet. */
-  private readonly recent = new Map<string, { at: number; leased: boolean; flight: InFlight }>();
+  private readonly slots: Slots;
   private pending: Promise<number> = Promise.resolve(0);
   /**
    * Nodes that refused a (platform, channel) pair they advertise (a node of
@@ -129,11 +85,12 @@ export class Dispatcher {
    * back, placed on the same node and refused again, forever.
    */
   private readonly cannotRun = new Map<string, number>();
-  private readonly accountWait: AccountWait;
+  private readonly web: WebPlacement;
 
   constructor(private readonly d: DispatcherDeps) {
     this.queue = new FairQueue((item) => this.channelOf(item) === 'web');
-    this.accountWait = new AccountWait(d.accountWaitMs);
+    this.slots = new Slots(d.clock);
+    this.web = new WebPlacement(d, this.slots, (nodes, p) => this.able(nodes, p, d.clock.now()));
   }
 
   private channelOf(item: QueueItem): Channel {
@@ -141,15 +98,15 @@ export class Dispatcher {
   }
 
   get inFlightCount(): number {
-    return this.inflight.size;
+    return this.slots.size;
   }
 
   busy(nodeId: string): number {
-    return this.perNode.get(nodeId) ?? 0;
+    return this.slots.busy(nodeId);
   }
 
   platformLoad(platform: string): number {
-    return this.perPlatform.get(platform) ?? 0;
+    return this.slots.platformLoad(platform);
   }
 
   /**
@@ -157,29 +114,17 @@ export class Dispatcher {
    * periodically); `accountRegion` marks a web sub task running as an account
    * of that region (null: without region).
    */
-  resetInFlight(
-    leases: { id: string; node: string; platform: string; accountRegion?: string | null }[],
-  ): void {
-    const now = this.d.clock.now();
-    for (const [id, r] of this.recent) if (now - r.at > RECENT_MS) this.recent.delete(id);
-    this.inflight.clear();
-    this.perNode.clear();
-    this.perPlatform.clear();
-    // A snapshot can predate the latest claims and releases: those stay as the events left them.
-    for (const { id, ...flight } of leases) if (!this.recent.has(id)) this.track(id, flight, false);
-    for (const [id, r] of this.recent) if (r.leased) this.track(id, r.flight, false);
+  resetInFlight(leases: ({ id: string } & Flight)[]): void {
+    this.slots.reset(leases);
   }
 
   isInFlight(id: string): boolean {
-    return this.inflight.has(id);
+    return this.slots.has(id);
   }
 
   /** The sub task left a node (result, failure or lost lease). */
   release(id: string): void {
-    const flight = this.inflight.get(id);
-    if (!flight) return;
-    this.recent.set(id, { at: this.d.clock.now(), leased: false, flight });
-    this.untrack(id, flight);
+    this.slots.release(id);
   }
 
   /**
@@ -193,13 +138,7 @@ export class Dispatcher {
     const nodes = this.d.nodes();
     if (nodes.length === 0) return 0;
     // Unknown (the accounts service did not answer): web work waits this pass out.
-    const accounts =
-      this.queue.webSize > 0
-        ? await this.d.usableAccounts().then(
-            (counts) => new AccountBudget(counts),
-            () => undefined,
-          )
-        : undefined;
+    const accounts = this.queue.webSize > 0 ? await this.web.budget() : undefined;
     const picks: { item: QueueItem; node: string }[] = [];
     const webPicks: { item: QueueItem; node: string }[] = [];
     // Platform and region pairs that nothing can take in this pass: room only
@@ -208,11 +147,11 @@ export class Dispatcher {
     const full = new Set<string>();
     for (;;) {
       let chosen: string | undefined;
-      let web = false;
+      let isWeb = false;
       const item = this.queue.take(now, (i) => {
         const channel = this.channelOf(i);
-        web = channel === 'web';
-        if (web && !this.accountFor(i, accounts, now)) return false;
+        isWeb = channel === 'web';
+        if (isWeb && !this.web.hasAccount(i, accounts, now)) return false;
         const pair = `${i.platform} ${channel} ${i.regionCode ?? ''}`;
         if (full.has(pair)) return false;
         const placement = {
@@ -230,9 +169,9 @@ export class Dispatcher {
       });
       if (!item || !chosen) break;
       // A stale duplicate of work already leased: drop it, never touch that lease's slot.
-      if (this.inflight.has(item.id)) continue;
-      this.track(item.id, { node: chosen, platform: item.platform });
-      if (web) {
+      if (this.slots.has(item.id)) continue;
+      this.slots.add(item.id, { node: chosen, platform: item.platform });
+      if (isWeb) {
         accounts!.take(item.platform, item.regionCode);
         webPicks.push({ item, node: chosen });
       } else picks.push({ item, node: chosen });
@@ -258,20 +197,6 @@ export class Dispatcher {
   }
 
   /**
-   * Whether the pass has an account left for a due web item; one that finds
-   * none starts (or goes on) waiting for one.
-   */
-  private accountFor(item: QueueItem, accounts: AccountBudget | undefined, now: number): boolean {
-    if (!accounts) return false;
-    if (!accounts.available(item.platform, item.regionCode)) {
-      this.accountWait.lacking(item, now);
-      return false;
-    }
-    this.accountWait.seen(item.platform, item.regionCode, now);
-    return true;
-  }
-
-  /**
    * Web items picked this pass: each claims an account (one at a time, so
    * each claim sees the room the previous ones left), moves to the node that
    * serves the account's proxy port, and the items are then leased per node
@@ -286,8 +211,9 @@ export class Dispatcher {
     const lease = newLease(now, this.d.leaseMs);
     const placed: WebPick[] = [];
     for (const pick of picks) {
-      const got = await this.placeWithAccount(pick, nodes, accounts, lease.token, now);
+      const got = await this.web.place(pick, nodes, accounts, lease.token, now);
       if (got) placed.push(got);
+      else this.queue.add(pick.item);
     }
     const sent = await Promise.all(
       [...groupBy(placed, (p) => p.node)].map(([node, group]) =>
@@ -301,79 +227,6 @@ export class Dispatcher {
       ),
     );
     return sent.reduce((a, b) => a + b, 0);
-  }
-
-  /**
-   * Claims an account for the item and finds the node that serves the
-   * account's proxy port; the item holds a slot on the node the pass chose
-   * until then. Without one it goes back to the queue (waiting for an account
-   * when none was to be had).
-   */
-  private async placeWithAccount(
-    pick: { item: QueueItem; node: string },
-    nodes: readonly CrawlerNode[],
-    accounts: AccountBudget,
-    token: string,
-    now: number,
-  ): Promise<WebPick | undefined> {
-    const { item } = pick;
-    const holder = holderOf(item.id, token);
-    const hasRoom = (n: CrawlerNode) =>
-      n.capacity - this.busy(n.id) + (n.prefetch ?? 0) + (n.id === pick.node ? 1 : 0) > 0;
-    let lacking = true;
-    for (const region of accounts.candidates(item.platform, item.regionCode)) {
-      // Accounts of a region run through one of its ports, on a node with room for them.
-      const hosts =
-        region === null
-          ? []
-          : this.able(
-              nodes,
-              { platform: item.platform, channel: 'web', regionCode: region, lastNode: null },
-              now,
-            ).filter(hasRoom);
-      const ports = region === null ? [] : hosts.flatMap((n) => portKeys(n, region));
-      if (region !== null && ports.length === 0) {
-        lacking = false;
-        continue;
-      }
-      const answer = await this.d
-        .claimAccount({
-          platform: item.platform,
-          regionCode: region,
-          holder,
-          ports,
-          avoid: item.lastAccount === null ? [] : [item.lastAccount],
-        })
-        .catch(() => undefined);
-      if (!answer?.account) {
-        if (answer) accounts.exhaust(item.platform, region);
-        else lacking = false;
-        continue;
-      }
-      const account = answer.account;
-      const key = account.proxyKey;
-      const node =
-        key === null
-          ? pick.node
-          : (
-              hosts.find((n) => n.id === pick.node && hasPort(n, key)) ??
-              hosts.find((n) => hasPort(n, key))
-            )?.id;
-      if (node === undefined) {
-        lacking = false;
-        await this.d.releaseAccount(account.id, holder).catch(() => undefined);
-        continue;
-      }
-      this.accountWait.seen(item.platform, account.regionCode, now);
-      this.untrack(item.id);
-      this.track(item.id, { node, platform: item.platform, accountRegion: account.regionCode });
-      return { item, node, account };
-    }
-    this.untrack(item.id);
-    this.recent.delete(item.id);
-    if (lacking) this.accountWait.lacking(item, now);
-    this.queue.add(item);
-    return undefined;
   }
 
   /**
@@ -497,8 +350,8 @@ export class Dispatcher {
     const nodes = this.d.nodes();
     // Accounts busy with a running sub task come back: their work is served.
     if (this.queue.webSize > 0)
-      for (const f of this.inflight.values())
-        if (f.accountRegion !== undefined) this.accountWait.seen(f.platform, f.accountRegion, now);
+      for (const f of this.slots.values())
+        if (f.accountRegion !== undefined) this.web.wait.seen(f.platform, f.accountRegion, now);
     const expired: { item: QueueItem; message: Promise<string> }[] = [];
     for (const item of this.queue.items()) {
       if (item.notBefore > now) continue;
@@ -511,7 +364,7 @@ export class Dispatcher {
       };
       if (this.able(nodes, placement, now).length > 0) {
         delete item.waitingSince;
-        if (placement.channel === 'web' && this.accountWait.expired(item, now))
+        if (placement.channel === 'web' && this.web.wait.expired(item, now))
           expired.push({ item, message: this.noAccount(item) });
         continue;
       }
@@ -538,27 +391,4 @@ export class Dispatcher {
     const waited = `waited ${Math.round(this.d.accountWaitMs / 1000)} s`;
     return noAccountMessage(item.platform, item.regionCode, states ?? waited);
   }
-
-  /** `fresh`: a claim made now, which outranks snapshots for a few seconds. */
-  private track(id: string, flight: InFlight, fresh = true): void {
-    if (this.inflight.has(id)) return;
-    if (fresh) this.recent.set(id, { at: this.d.clock.now(), leased: true, flight });
-    this.inflight.set(id, flight);
-    bump(this.perNode, flight.node, 1);
-    bump(this.perPlatform, flight.platform, 1);
-  }
-
-  /** Frees the slot the sub task held (the caller records why). */
-  private untrack(id: string, flight = this.inflight.get(id)): void {
-    if (!flight) return;
-    this.inflight.delete(id);
-    bump(this.perNode, flight.node, -1);
-    bump(this.perPlatform, flight.platform, -1);
-  }
-}
-
-function bump(map: Map<string, number>, key: string, by: number): void {
-  const next = (map.get(key) ?? 0) + by;
-  if (next <= 0) map.delete(key);
-  else map.set(key, next);
 }
