@@ -9,6 +9,7 @@
 import type { CrawlerNode } from '../shared/contracts/advert.js';
 import type { QueueItem } from '../shared/contracts/events.js';
 import { servesRegion } from '../shared/proxy-ports.js';
+import type { AccountState } from '../shared/contracts/accounts.js';
 
 /** Who holds an account claimed for a sub task: the sub task and its lease token. */
 export const holderOf = (subTaskId: string, token: string): string => `${subTaskId} ${token}`;
@@ -121,3 +122,54 @@ export function portKeys(node: CrawlerNode, regionCode: string): string[] {
 /** Whether the node has the (active) proxy port. */
 export const hasPort = (node: CrawlerNode, key: string): boolean =>
   (node.proxyPorts ?? []).some((p) => p.key === key);
+
+/** What the scheduler reads of an account in `accounts.list`, to say why none was usable. */
+export interface AccountRow {
+  regionCode: string | null;
+  state: AccountState;
+  coolUntil: number | null;
+  /** The sub task running on it, while one does. */
+  holder: string | null;
+  /** When pacing, quota or cooling next allow a prompt; null: now. */
+  availableAt: number | null;
+  /** Whether a login is stored. */
+  hasState: boolean;
+}
+
+/**
+ * The accounts of a region (null: all of the platform's) by state, for the
+ * failure of a sub task that found none usable: "2 accounts: 1 needs_human,
+ * 1 cooling until 18:40" (times UTC, the earliest of a group).
+ */
+export function accountStates(
+  rows: readonly AccountRow[],
+  regionCode: string | null,
+  now: number,
+): string {
+  const mine = rows.filter((r) => regionCode === null || r.regionCode === regionCode);
+  if (mine.length === 0) return 'no accounts';
+  const groups = new Map<string, { n: number; until: number | null }>();
+  for (const r of mine) {
+    const [label, until] = rowState(r, now);
+    const g = groups.get(label) ?? { n: 0, until: null };
+    g.n += 1;
+    if (until !== null) g.until = g.until === null ? until : Math.min(g.until, until);
+    groups.set(label, g);
+  }
+  const parts = [...groups].map(
+    ([label, g]) => `${g.n} ${label}${g.until === null ? '' : ` until ${clockTime(g.until)}`}`,
+  );
+  return `${mine.length} account${mine.length === 1 ? '' : 's'}: ${parts.join(', ')}`;
+}
+
+function rowState(r: AccountRow, now: number): [string, number | null] {
+  if (!r.hasState) return ['without a stored login', null];
+  if (r.state === 'cooling' && (r.coolUntil ?? 0) > now) return ['cooling', r.coolUntil];
+  if (r.state !== 'healthy' && r.state !== 'cooling') return [r.state, null];
+  if (r.holder !== null) return ['in use', null];
+  if (r.availableAt !== null && r.availableAt > now)
+    return ['resting (gap or quota)', r.availableAt];
+  return ['usable but not on a live proxy port', null];
+}
+
+const clockTime = (ms: number): string => new Date(ms).toISOString().slice(11, 16);

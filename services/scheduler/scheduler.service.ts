@@ -24,6 +24,7 @@ import { toQueueItem } from './fair-queue.js';
 import { LeaderLock } from './leader.js';
 import { placeableNodes } from './nodes.js';
 import { crawlerNodes } from '../shared/contracts/advert.js';
+import { accountStates, type AccountRow } from './account-capacity.js';
 import type {
   ClaimAnswer,
   ClaimRequest,
@@ -324,6 +325,14 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
             if (!answer.ok) this.logger.warn(`account ${id} was no longer held by ${holder}`);
           },
           accountWaitMs: config.accounts.waitMs,
+          describeAccounts: async (platform, regionCode) => {
+            const rows = await this.broker.call<AccountRow[], { platform: string }>(
+              'accounts.list',
+              { platform },
+              { timeout: ACCOUNTS_CALL_MS },
+            );
+            return accountStates(rows, regionCode, clock.now());
+          },
         });
       },
     },

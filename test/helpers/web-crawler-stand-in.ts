@@ -1,0 +1,82 @@
+/**
+ * A crawler node for the web scheduling tests: a broker on the test NATS
+ * server that advertises one (platform, web) pair through its proxy ports,
+ * takes every lease it is sent and runs it as the test says (typically: hold
+ * the account for a moment, give it back with a verdict, report the attempt).
+ * The real executor's browser work is not the subject here; the scheduler's
+ * placement and the accounts' holds are.
+ */
+import { ServiceBroker, type Context } from 'moleculer';
+import type { CrawlerAdvert } from '../../services/shared/contracts/advert.js';
+import type {
+  AcceptAnswer,
+  AcceptRequest,
+  LeaseMessage,
+} from '../../services/shared/contracts/lease.js';
+import type { ProxyPortInfo } from '../../services/shared/proxy-ports.js';
+import type { TapLike } from './cluster.js';
+
+export interface WebStandIn {
+  nodeID: string;
+  broker: ServiceBroker;
+  /** Every lease the node took, in order. */
+  leases: LeaseMessage[];
+  stop(): Promise<void>;
+}
+
+export async function startWebStandIn(
+  t: TapLike,
+  o: {
+    transporter: string;
+    namespace: string;
+    nodeID: string;
+    platform: string;
+    ports: ProxyPortInfo[];
+    capacity: number;
+    /** Runs one lease after the node took it (not awaited by the accept call). */
+    run: (lease: LeaseMessage, broker: ServiceBroker) => Promise<void>;
+  },
+): Promise<WebStandIn> {
+  const advert: CrawlerAdvert = {
+    capacity: o.capacity,
+    regions: [...new Set(o.ports.flatMap((p) => p.regionCode))],
+    proxyPorts: o.ports,
+    channels: ['web'],
+    platforms: [o.platform],
+    pairs: [`${o.platform}:web`],
+  };
+  const broker = new ServiceBroker({
+    namespace: o.namespace,
+    nodeID: o.nodeID,
+    transporter: o.transporter,
+    logger: false,
+    heartbeatInterval: 2,
+    heartbeatTimeout: 6,
+    retryPolicy: { enabled: false },
+    metadata: { crawler: advert },
+  });
+  const leases: LeaseMessage[] = [];
+  const running = new Set<Promise<void>>();
+  broker.createService({
+    name: 'crawler',
+    actions: {
+      accept(ctx: Context<AcceptRequest>): AcceptAnswer {
+        for (const lease of ctx.params.leases) {
+          leases.push(lease);
+          const job = o.run(lease, broker).finally(() => running.delete(job));
+          running.add(job);
+        }
+        return { results: ctx.params.leases.map(() => ({ accepted: true })) };
+      },
+    },
+  });
+  await broker.start();
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      await Promise.allSettled([...running]);
+      await broker.stop();
+    })());
+  t.teardown(stop);
+  return { nodeID: o.nodeID, broker, leases, stop };
+}
