@@ -13,7 +13,7 @@ import type {
   AcceptRequest,
   LeaseMessage,
 } from '../../services/shared/contracts/lease.js';
-import type { ProxyPortInfo } from '../../services/shared/proxy-ports.js';
+import type { ProxyPortHealth } from '../../services/shared/proxy-ports.js';
 import type { TapLike } from './cluster.js';
 
 export interface WebStandIn {
@@ -31,7 +31,8 @@ export async function startWebStandIn(
     namespace: string;
     nodeID: string;
     platform: string;
-    ports: ProxyPortInfo[];
+    /** Its proxy ports and their health (`crawler.ports`, `proxies.health`). */
+    ports: ProxyPortHealth[];
     capacity: number;
     /** Runs one lease after the node took it (not awaited by the accept call). */
     run: (lease: LeaseMessage, broker: ServiceBroker) => Promise<void>;
@@ -40,7 +41,14 @@ export async function startWebStandIn(
   const advert: CrawlerAdvert = {
     capacity: o.capacity,
     regions: [...new Set(o.ports.flatMap((p) => p.regionCode))],
-    proxyPorts: o.ports,
+    proxyPorts: o.ports.map((p) => ({
+      key: p.key,
+      port: p.port,
+      province: p.province,
+      city: p.city,
+      regionCode: p.regionCode,
+      outIp: p.outIp,
+    })),
     channels: ['web'],
     platforms: [o.platform],
     pairs: [`${o.platform}:web`],
@@ -68,9 +76,11 @@ export async function startWebStandIn(
         }
         return { results: ctx.params.leases.map(() => ({ accepted: true })) };
       },
+      ports: () => ({ node: o.nodeID, ports: o.ports }),
     },
   });
   await broker.start();
+  await broker.broadcast('proxies.health', { node: o.nodeID, ports: o.ports });
   let stopped: Promise<void> | undefined;
   const stop = () =>
     (stopped ??= (async () => {
