@@ -153,7 +153,10 @@ export class Dispatcher {
         isWeb = channel === 'web';
         if (isWeb && !this.web.hasAccount(i, accounts, now)) return false;
         const pair = `${i.platform} ${channel} ${i.regionCode ?? ''}`;
-        if (full.has(pair)) return false;
+        if (full.has(pair)) {
+          if (isWeb) this.web.waitsForRoom(i, now);
+          return false;
+        }
         const placement = {
           platform: i.platform,
           channel,
@@ -164,8 +167,10 @@ export class Dispatcher {
           chosen = pickNode(this.willing(nodes, placement, now), placement, (n) =>
             this.busy(n),
           )?.id;
-        if (chosen === undefined) full.add(pair);
-        return chosen !== undefined;
+        if (chosen !== undefined) return true;
+        full.add(pair);
+        if (isWeb) this.web.waitsForRoom(i, now);
+        return false;
       });
       if (!item || !chosen) break;
       // A stale duplicate of work already leased: drop it, never touch that lease's slot.

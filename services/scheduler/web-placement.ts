@@ -64,15 +64,19 @@ export class WebPlacement {
    * Whether the pass has an account left for a due web item; one that finds
    * none starts (or goes on) waiting for one. Unknown accounts (the service
    * did not answer) are no shortage: the item just waits for the next pass.
+   * A count is not yet an account: only a claim (or `waitsForRoom`) tells
+   * that one is really there for the item.
    */
   hasAccount(item: QueueItem, accounts: AccountBudget | undefined, now: number): boolean {
     if (!accounts) return false;
-    if (!accounts.available(item.platform, item.regionCode)) {
-      this.wait.lacking(item, now);
-      return false;
-    }
+    if (accounts.available(item.platform, item.regionCode)) return true;
+    this.wait.lacking(item, now);
+    return false;
+  }
+
+  /** An item with accounts to claim but no node with room: it waits for room, not accounts. */
+  waitsForRoom(item: QueueItem, now: number): void {
     this.wait.seen(item.platform, item.regionCode, now);
-    return true;
   }
 
   /**

@@ -300,3 +300,41 @@ t.test('no account ever runs two sub tasks at once', async (t) => {
   t.equal(most, 4, 'all four accounts were used at once');
   t.equal(new Set(calls.send.map((s) => s.lease.subTaskId)).size, 30);
 });
+
+t.test('an account counted usable but pinned to a port that is down is no account', async (t) => {
+  const up = port('127.0.0.1:9001', SH);
+  const { d, clock, calls, pool } = harness({
+    channels: web,
+    nodes: [webNode('n1', 2, [up])],
+    accounts: [poolAccount('stranded', 'chatgpt', { regionCode: SH, proxyKey: '127.0.0.1:9009' })],
+  });
+  d.queue.add(webItem('T', 0, SH));
+  for (let s = 0; s < ACCOUNT_WAIT_MS; s += 1_000) {
+    clock.time = T0 + s;
+    t.equal(await d.dispatch(), 1, 'picked on the count');
+    t.equal(await d.settled(), 0, 'but its claim finds none');
+    t.equal(await d.sweepUnplaceable(), 0);
+  }
+  t.equal(pool.claims.length, ACCOUNT_WAIT_MS / 1_000);
+  t.ok(pool.claims.every((c) => c.ports.length === 1 && c.ports[0] === up.key));
+  t.equal(pool.heldBy('stranded'), null, 'never claimed');
+  clock.time = T0 + ACCOUNT_WAIT_MS;
+  t.equal(await d.sweepUnplaceable(), 1);
+  t.match(calls.failPending[0]!.message, /^no usable chatgpt web account in region 310000/);
+});
+
+t.test('usable accounts but no room: the item waits for room as long as it takes', async (t) => {
+  const { d, clock, calls } = harness({ channels: web, nodes: [node('n1', 1)] });
+  d.queue.add(item('A', 1, 0));
+  t.equal(await dispatchAll(d), 1, 'an api item fills the node');
+  // The web item found no account once, before any was usable.
+  d.queue.add(webItem('T', 0, null, { accountWaitSince: T0 }));
+  for (let s = 1; s <= 4; s++) {
+    clock.time = T0 + s * ACCOUNT_WAIT_MS;
+    t.equal(await dispatchAll(d), 0);
+    t.equal(await d.sweepUnplaceable(), 0);
+  }
+  d.release('A-0');
+  t.equal(await dispatchAll(d), 1);
+  t.equal(calls.failPending.length, 0);
+});
