@@ -114,18 +114,14 @@ export class WebPlacement {
         lacking = false;
         continue;
       }
+      const avoid = item.lastAccount === null ? [] : [item.lastAccount];
       const answer = await this.d
-        .claimAccount({
-          platform: item.platform,
-          regionCode: region,
-          holder,
-          ports,
-          avoid: item.lastAccount === null ? [] : [item.lastAccount],
-        })
+        .claimAccount({ platform: item.platform, regionCode: region, holder, ports, avoid })
         .catch(() => undefined);
       if (!answer?.account) {
-        if (answer) accounts.exhaust(item.platform, region);
-        else lacking = false;
+        // The account this item avoids may well be the one the next item gets.
+        if (answer && avoid.length === 0) accounts.exhaust(item.platform, region);
+        if (!answer) lacking = false;
         continue;
       }
       const account = answer.account;

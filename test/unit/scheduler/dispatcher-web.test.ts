@@ -338,3 +338,22 @@ t.test('usable accounts but no room: the item waits for room as long as it takes
   t.equal(await dispatchAll(d), 1);
   t.equal(calls.failPending.length, 0);
 });
+
+t.test('an item that avoids an account leaves it to the next item of the pass', async (t) => {
+  const up = port('127.0.0.1:9001', SH);
+  const { d, calls } = harness({
+    channels: web,
+    nodes: [webNode('n1', 3, [up])],
+    accounts: [
+      poolAccount('live', 'chatgpt', { regionCode: SH, proxyKey: up.key }),
+      poolAccount('stranded', 'chatgpt', { regionCode: SH, proxyKey: '127.0.0.1:9009' }),
+    ],
+  });
+  d.queue.add(webItem('T', 0, null, { lastAccount: 'live', attempts: 1 }));
+  d.queue.add(webItem('T', 1, null));
+  t.equal(await dispatchAll(d), 1);
+  t.strictSame(
+    calls.send.map((s) => [s.lease.subTaskId, s.lease.account?.id]),
+    [['T-1', 'live']],
+  );
+});
