@@ -88,13 +88,17 @@ export class Dispatcher {
   private readonly web: WebPlacement;
 
   constructor(private readonly d: DispatcherDeps) {
-    this.queue = new FairQueue((item) => this.channelOf(item) === 'web');
+    this.queue = new FairQueue((item) => this.needsAccount(item));
     this.slots = new Slots(d.clock);
     this.web = new WebPlacement(d, this.slots, (nodes, p) => this.able(nodes, p, d.clock.now()));
   }
 
   private channelOf(item: QueueItem): Channel {
     return item.channel ?? this.d.channelOf(item.platform);
+  }
+
+  private needsAccount(item: QueueItem): boolean {
+    return this.channelOf(item) === 'web' && this.d.runsAsAccounts(item.platform);
   }
 
   get inFlightCount(): number {
@@ -138,7 +142,7 @@ export class Dispatcher {
     const nodes = this.d.nodes();
     if (nodes.length === 0) return 0;
     // Unknown (the accounts service did not answer): web work waits this pass out.
-    const accounts = this.queue.webSize > 0 ? await this.web.budget() : undefined;
+    const accounts = this.queue.accountBoundSize > 0 ? await this.web.budget() : undefined;
     const picks: { item: QueueItem; node: string }[] = [];
     const webPicks: { item: QueueItem; node: string }[] = [];
     // Platform and region pairs that nothing can take in this pass: room only
@@ -147,14 +151,14 @@ export class Dispatcher {
     const full = new Set<string>();
     for (;;) {
       let chosen: string | undefined;
-      let isWeb = false;
+      let asAccount = false;
       const item = this.queue.take(now, (i) => {
         const channel = this.channelOf(i);
-        isWeb = channel === 'web';
-        if (isWeb && !this.web.hasAccount(i, accounts, now)) return false;
+        asAccount = channel === 'web' && this.d.runsAsAccounts(i.platform);
+        if (asAccount && !this.web.hasAccount(i, accounts, now)) return false;
         const pair = `${i.platform} ${channel} ${i.regionCode ?? ''}`;
         if (full.has(pair)) {
-          if (isWeb) this.web.waitsForRoom(i, now);
+          if (asAccount) this.web.waitsForRoom(i, now);
           return false;
         }
         const placement = {
@@ -169,14 +173,14 @@ export class Dispatcher {
           )?.id;
         if (chosen !== undefined) return true;
         full.add(pair);
-        if (isWeb) this.web.waitsForRoom(i, now);
+        if (asAccount) this.web.waitsForRoom(i, now);
         return false;
       });
       if (!item || !chosen) break;
       // A stale duplicate of work already leased: drop it, never touch that lease's slot.
       if (this.slots.has(item.id)) continue;
       this.slots.add(item.id, { node: chosen, platform: item.platform });
-      if (isWeb) {
+      if (asAccount) {
         accounts!.take(item.platform, item.regionCode);
         webPicks.push({ item, node: chosen });
       } else picks.push({ item, node: chosen });
@@ -354,7 +358,7 @@ export class Dispatcher {
     const now = this.d.clock.now();
     const nodes = this.d.nodes();
     // Accounts busy with a running sub task come back: their work is served.
-    if (this.queue.webSize > 0)
+    if (this.queue.accountBoundSize > 0)
       for (const f of this.slots.values())
         if (f.accountRegion !== undefined) this.web.wait.seen(f.platform, f.accountRegion, now);
     const expired: { item: QueueItem; message: Promise<string> }[] = [];
@@ -369,7 +373,7 @@ export class Dispatcher {
       };
       if (this.able(nodes, placement, now).length > 0) {
         delete item.waitingSince;
-        if (placement.channel === 'web' && this.web.wait.expired(item, now))
+        if (this.needsAccount(item) && this.web.wait.expired(item, now))
           expired.push({ item, message: this.noAccount(item) });
         continue;
       }

@@ -9,18 +9,18 @@ export class FairQueue {
   private userOrder: number[] = [];
   private nextUser = 0;
   private readonly ids = new Map<string, QueueItem>();
-  private web = 0;
+  private accountBound = 0;
 
-  /** `isWeb`: which items run over the web channel (they need an account; see webSize). */
-  constructor(private readonly isWeb: (item: QueueItem) => boolean = () => false) {}
+  /** `needsAccount`: which items run as a web account (see accountBoundSize). */
+  constructor(private readonly needsAccount: (item: QueueItem) => boolean = () => false) {}
 
   get size(): number {
     return this.ids.size;
   }
 
-  /** Queued web-channel items: while there are none, a dispatch pass asks nothing of accounts. */
-  get webSize(): number {
-    return this.web;
+  /** Queued items that need an account: while there are none, a pass asks nothing of accounts. */
+  get accountBoundSize(): number {
+    return this.accountBound;
   }
 
   has(id: string): boolean {
@@ -30,7 +30,7 @@ export class FairQueue {
   add(item: QueueItem): void {
     if (this.ids.has(item.id)) return;
     this.ids.set(item.id, item);
-    if (this.isWeb(item)) this.web += 1;
+    if (this.needsAccount(item)) this.accountBound += 1;
     let user = this.users.get(item.userId);
     if (!user) {
       user = { tasks: new Map(), taskOrder: [], nextTask: 0 };
@@ -53,7 +53,7 @@ export class FairQueue {
     const item = this.ids.get(id);
     if (!item) return undefined;
     this.ids.delete(id);
-    if (this.isWeb(item)) this.web -= 1;
+    if (this.needsAccount(item)) this.accountBound -= 1;
     const user = this.users.get(item.userId)!;
     const items = user.tasks.get(item.taskId)!;
     items.splice(items.indexOf(item), 1);

@@ -106,6 +106,10 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
     }
   };
 
+  /** The built-in simulated sites need no login; every real site's web channel runs as accounts. */
+  const runsAsAccounts = (platform: string): boolean =>
+    findPlatform(platform)?.vendor !== 'built-in';
+
   const channelOf = (platform: string): Channel => {
     const info = findPlatform(platform);
     return info ? activeChannel(info, s.platformChannels) : 'api';
@@ -171,13 +175,13 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
           { status: 'processing' },
           { leaseNode: 1, platform: 1, regionCode: 1, channel: 1 },
         ).lean<Leased[]>();
-        // A web lease always runs as an account, of its region when it has one.
+        // A web lease of a real site always runs as an account, of its region when it has one.
         dispatcher.resetInFlight(
           leases.map((l) => ({
             id: l._id,
             node: l.leaseNode ?? '',
             platform: l.platform,
-            ...((l.channel ?? channelOf(l.platform)) === 'web'
+            ...((l.channel ?? channelOf(l.platform)) === 'web' && runsAsAccounts(l.platform)
               ? { accountRegion: l.regionCode ?? null }
               : {}),
           })),
@@ -325,6 +329,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
             if (!answer.ok) this.logger.warn(`account ${id} was no longer held by ${holder}`);
           },
           accountWaitMs: config.accounts.waitMs,
+          runsAsAccounts,
           describeAccounts: async (platform, regionCode) => {
             const rows = await this.broker.call<AccountRow[], { platform: string }>(
               'accounts.list',

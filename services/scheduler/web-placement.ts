@@ -15,6 +15,11 @@ import { AccountBudget, AccountWait, hasPort, holderOf, portKeys } from './accou
 
 export interface AccountDeps {
   /**
+   * Whether the platform's web channel runs as accounts: every real consumer
+   * site; a simulated one (the sandboxes) needs no login.
+   */
+  runsAsAccounts: (platform: string) => boolean;
+  /**
    * `accounts.usable`: accounts free now per `platform|regionCode` ('' = without
    * region). Read once per pass, and only while web work is queued.
    */

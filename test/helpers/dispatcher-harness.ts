@@ -47,6 +47,8 @@ export interface Options {
   /** The accounts service does not answer. */
   accountsDown?: boolean;
   describeAccounts?: (platform: string, regionCode: string | null) => Promise<string | undefined>;
+  /** Platforms whose web channel needs no account (default: none). */
+  simulated?: string[];
 }
 
 const PLATFORMS = ['sandbox', 'chatgpt', 'claude'];
@@ -115,6 +117,7 @@ export function harness(o: Options = {}) {
       pool.release(id, holder);
     },
     accountWaitMs: ACCOUNT_WAIT_MS,
+    runsAsAccounts: (platform) => !o.simulated?.includes(platform),
     describeAccounts: o.describeAccounts,
   });
   return { d, clock, calls, log, state, pool };

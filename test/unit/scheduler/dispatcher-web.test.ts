@@ -357,3 +357,19 @@ t.test('an item that avoids an account leaves it to the next item of the pass', 
     [['T-1', 'live']],
   );
 });
+
+t.test('a simulated site’s web items run without accounts', async (t) => {
+  const { d, calls, pool, clock } = harness({
+    channels: { sandbox: 'web' },
+    simulated: ['sandbox'],
+    accounts: [],
+  });
+  d.queue.add(item('S', 1, 0));
+  t.equal(await dispatchAll(d), 1);
+  t.equal(calls.send[0]!.lease.channel, 'web');
+  t.equal(calls.send[0]!.lease.account, undefined);
+  t.equal(pool.usableCalls + pool.claims.length, 0, 'the accounts service is not asked');
+  d.queue.add(item('S', 1, 1));
+  clock.time = T0 + 10 * ACCOUNT_WAIT_MS;
+  t.equal(await d.sweepUnplaceable(), 0);
+});
