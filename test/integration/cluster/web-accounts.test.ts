@@ -157,15 +157,29 @@ await until('the regions to be active', async () => {
   const codes = new Set(records.filter((r) => r.active).flatMap((r) => r.regionCode));
   return [SH, BJ, GZ].every((c) => codes.has(c)) ? true : undefined;
 });
-const submit = async (prompts: string[], regionCode: string) => {
-  const res = await svc.client.post(
-    `${M}/task/batch/shared`,
-    { prompts, platforms: [{ platform: 'deepseek', mode: 'standard' }], regionCode: [regionCode] },
-    user.token,
+/**
+ * Submits once the api takes the region: on a busy machine a stand-in node can
+ * miss a heartbeat, and its ports read inactive until it is heard again.
+ */
+const submit = (prompts: string[], regionCode: string) =>
+  until(
+    `a task in ${regionCode} to be taken`,
+    async () => {
+      const res = await svc.client.post(
+        `${M}/task/batch/shared`,
+        {
+          prompts,
+          platforms: [{ platform: 'deepseek', mode: 'standard' }],
+          regionCode: [regionCode],
+        },
+        user.token,
+      );
+      if (res.status === 200) return res.body.data.taskId as string;
+      if (res.status === 400 && /no active proxy port/.test(res.text)) return undefined;
+      throw new Error(`submit: ${res.status} ${res.text}`);
+    },
+    20_000,
   );
-  if (res.status !== 200) throw new Error(`submit: ${res.status} ${res.text}`);
-  return res.body.data.taskId as string;
-};
 const subTasks = async (taskId: string) =>
   (await svc.db()).collection('subtasks').find({ taskId }).sort({ seq: 1 }).toArray();
 
