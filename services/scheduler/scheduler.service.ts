@@ -5,7 +5,7 @@
  * leases of vanished nodes, and reconciles task counters. Events make it fast;
  * periodic resyncs from MongoDB make it correct when an event is missed.
  */
-import type { Context, ServiceSchema } from 'moleculer';
+import { Errors, type Context, type ServiceSchema } from 'moleculer';
 import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
@@ -307,16 +307,21 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
             });
             await announceSettled(this.broker, [settled]);
           },
-          usableAccounts: async () =>
-            (
-              await this.broker.call<UsableAnswer, Record<string, never>>(
+          usableAccounts: async () => {
+            try {
+              const answer = await this.broker.call<UsableAnswer, Record<string, never>>(
                 'accounts.usable',
                 {},
-                {
-                  timeout: ACCOUNTS_CALL_MS,
-                },
-              )
-            ).counts,
+                { timeout: ACCOUNTS_CALL_MS },
+              );
+              return answer.counts;
+            } catch (err) {
+              // No accounts service in the cluster: no account is usable, and web work
+              // fails after its wait. Any other error leaves the counts unknown for a pass.
+              if (err instanceof Errors.ServiceNotFoundError) return {};
+              throw err;
+            }
+          },
           claimAccount: (request) =>
             this.broker.call<ClaimAnswer, ClaimRequest>('accounts.claim', request, {
               timeout: ACCOUNTS_CALL_MS,

@@ -1,6 +1,6 @@
 /**
  * A crawler node for the web scheduling tests: a broker on the test NATS
- * server that advertises one (platform, web) pair through its proxy ports,
+ * server that advertises (platform, web) pairs through its proxy ports,
  * takes every lease it is sent and runs it as the test says (typically: hold
  * the account for a moment, give it back with a verdict, report the attempt).
  * The real executor's browser work is not the subject here; the scheduler's
@@ -30,7 +30,7 @@ export async function startWebStandIn(
     transporter: string;
     namespace: string;
     nodeID: string;
-    platform: string;
+    platforms: string[];
     /** Its proxy ports and their health (`crawler.ports`, `proxies.health`). */
     ports: ProxyPortHealth[];
     capacity: number;
@@ -50,8 +50,8 @@ export async function startWebStandIn(
       outIp: p.outIp,
     })),
     channels: ['web'],
-    platforms: [o.platform],
-    pairs: [`${o.platform}:web`],
+    platforms: o.platforms,
+    pairs: o.platforms.map((p) => `${p}:web`),
   };
   const broker = new ServiceBroker({
     namespace: o.namespace,

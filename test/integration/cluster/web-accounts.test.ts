@@ -110,7 +110,7 @@ const nodes = await Promise.all(
     startWebStandIn(t, {
       transporter: natsUrl(),
       namespace,
-      platform: 'deepseek',
+      platforms: ['deepseek'],
       capacity: 3,
       ...n,
       run: (lease, broker) => run(lease, broker, n.nodeID),
