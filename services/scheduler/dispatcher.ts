@@ -9,14 +9,14 @@ import type { Channel } from '../shared/platforms.js';
 import { groupBy } from '../shared/group-by.js';
 import { FairQueue } from './fair-queue.js';
 import { type QueueItem } from '../shared/contracts/events.js';
-import { newLease } from '../shared/claim.js';
+import { newLease, type Lease } from '../shared/claim.js';
 import { capableNodes, pickNode, type Placement } from './nodes.js';
 import { pairKey, type CrawlerNode } from '../shared/contracts/advert.js';
 import type { LeaseMessage, AcceptAnswer } from '../shared/contracts/lease.js';
-
-/** What a crawler node receives to run one sub task. */
-/** How long a claim or release is trusted over a database snapshot that may predate it. */
-const RECENT_MS = 5_000;
+import type { ClaimedAccount } from '../shared/contracts/accounts.js';
+import { type AccountBudget, holderOf, noAccountMessage } from './account-capacity.js';
+import { Slots, type Flight } from './slots.js';
+import { WebPlacement, type AccountDeps, type WebPick } from './web-placement.js';
 
 export interface Refusal {
   reason: string;
@@ -44,7 +44,7 @@ export function refusalsOf(
   );
 }
 
-export interface DispatcherDeps {
+export interface DispatcherDeps extends AccountDeps {
   clock: Clock;
   nodes: () => CrawlerNode[];
   channelOf: (platform: string) => Channel;
@@ -74,21 +74,9 @@ export interface DispatcherDeps {
   failPending: (item: QueueItem, message: string) => Promise<void>;
 }
 
-interface InFlight {
-  node: string;
-  platform: string;
-}
-
 export class Dispatcher {
-  readonly queue = new FairQueue();
-  private readonly inflight = new Map<string, InFlight>();
-  private readonly perNode = new Map<string, number>();
-  private readonly perPlatform = new Map<string, number>();
-  /** Ids leased or released in the last few seconds, which a DB snapshot may not show yet. */
-  private readonly recent = new Map<
-    string,
-    { at: number; leased: boolean; node: string; platform: string }
-  >();
+  readonly queue: FairQueue;
+  private readonly slots: Slots;
   private pending: Promise<number> = Promise.resolve(0);
   /**
    * Nodes that refused a (platform, channel) pair they advertise (a node of
@@ -97,74 +85,85 @@ export class Dispatcher {
    * back, placed on the same node and refused again, forever.
    */
   private readonly cannotRun = new Map<string, number>();
+  private readonly web: WebPlacement;
 
-  constructor(private readonly d: DispatcherDeps) {}
+  constructor(private readonly d: DispatcherDeps) {
+    this.queue = new FairQueue((item) => this.needsAccount(item));
+    this.slots = new Slots(d.clock);
+    this.web = new WebPlacement(d, this.slots, (nodes, p) => this.able(nodes, p, d.clock.now()));
+  }
+
+  private channelOf(item: QueueItem): Channel {
+    return item.channel ?? this.d.channelOf(item.platform);
+  }
+
+  private needsAccount(item: QueueItem): boolean {
+    return this.channelOf(item) === 'web' && this.d.runsAsAccounts(item.platform);
+  }
 
   get inFlightCount(): number {
-    return this.inflight.size;
+    return this.slots.size;
   }
 
   busy(nodeId: string): number {
-    return this.perNode.get(nodeId) ?? 0;
+    return this.slots.busy(nodeId);
   }
 
   platformLoad(platform: string): number {
-    return this.perPlatform.get(platform) ?? 0;
+    return this.slots.platformLoad(platform);
   }
 
-  /** Rebuilds the in-flight view from stored leases (on takeover and periodically). */
-  resetInFlight(leases: { id: string; node: string; platform: string }[]): void {
-    const now = this.d.clock.now();
-    for (const [id, r] of this.recent) if (now - r.at > RECENT_MS) this.recent.delete(id);
-    this.inflight.clear();
-    this.perNode.clear();
-    this.perPlatform.clear();
-    // A snapshot can predate the latest claims and releases: those stay as the events left them.
-    for (const l of leases) if (!this.recent.has(l.id)) this.track(l.id, l.node, l.platform, false);
-    for (const [id, r] of this.recent) if (r.leased) this.track(id, r.node, r.platform, false);
+  /**
+   * Rebuilds the in-flight view from stored leases (on takeover and
+   * periodically); `accountRegion` marks a web sub task running as an account
+   * of that region (null: without region).
+   */
+  resetInFlight(leases: ({ id: string } & Flight)[]): void {
+    this.slots.reset(leases);
   }
 
   isInFlight(id: string): boolean {
-    return this.inflight.has(id);
+    return this.slots.has(id);
   }
 
   /** The sub task left a node (result, failure or lost lease). */
   release(id: string): void {
-    const f = this.inflight.get(id);
-    if (!f) return;
-    this.recent.set(id, {
-      at: this.d.clock.now(),
-      leased: false,
-      node: f.node,
-      platform: f.platform,
-    });
-    this.inflight.delete(id);
-    bump(this.perNode, f.node, -1);
-    bump(this.perPlatform, f.platform, -1);
+    this.slots.release(id);
   }
 
   /**
    * One pass: takes due items in fair order while a node has room and the
-   * platform is under its cap, and starts claiming them and sending the
-   * leases. Returns how many it picked; `settled()` tells how many were sent.
+   * platform is under its cap (a web item also needs a usable account), and
+   * starts claiming them and sending the leases. Returns how many it picked;
+   * `settled()` tells how many were sent.
    */
   async dispatch(): Promise<number> {
     const now = this.d.clock.now();
     const nodes = this.d.nodes();
     if (nodes.length === 0) return 0;
+    // Unknown (the accounts service did not answer): web work waits this pass out.
+    const accounts = this.queue.accountBoundSize > 0 ? await this.web.budget() : undefined;
     const picks: { item: QueueItem; node: string }[] = [];
+    const webPicks: { item: QueueItem; node: string }[] = [];
     // Platform and region pairs that nothing can take in this pass: room only
     // shrinks while the pass picks, so one "no" holds for every later item of
     // the pair, and a full cluster costs one check per pair, not per item.
     const full = new Set<string>();
     for (;;) {
       let chosen: string | undefined;
+      let asAccount = false;
       const item = this.queue.take(now, (i) => {
-        const pair = `${i.platform} ${i.regionCode ?? ''}`;
-        if (full.has(pair)) return false;
+        const channel = this.channelOf(i);
+        asAccount = channel === 'web' && this.d.runsAsAccounts(i.platform);
+        if (asAccount && !this.web.hasAccount(i, accounts, now)) return false;
+        const pair = `${i.platform} ${channel} ${i.regionCode ?? ''}`;
+        if (full.has(pair)) {
+          if (asAccount) this.web.waitsForRoom(i, now);
+          return false;
+        }
         const placement = {
           platform: i.platform,
-          channel: this.d.channelOf(i.platform),
+          channel,
           regionCode: i.regionCode,
           lastNode: i.lastNode,
         };
@@ -172,28 +171,33 @@ export class Dispatcher {
           chosen = pickNode(this.willing(nodes, placement, now), placement, (n) =>
             this.busy(n),
           )?.id;
-        if (chosen === undefined) full.add(pair);
-        return chosen !== undefined;
+        if (chosen !== undefined) return true;
+        full.add(pair);
+        if (asAccount) this.web.waitsForRoom(i, now);
+        return false;
       });
       if (!item || !chosen) break;
       // A stale duplicate of work already leased: drop it, never touch that lease's slot.
-      if (this.inflight.has(item.id)) continue;
-      this.track(item.id, chosen, item.platform);
-      picks.push({ item, node: chosen });
+      if (this.slots.has(item.id)) continue;
+      this.slots.add(item.id, { node: chosen, platform: item.platform });
+      if (asAccount) {
+        accounts!.take(item.platform, item.regionCode);
+        webPicks.push({ item, node: chosen });
+      } else picks.push({ item, node: chosen });
     }
     // One claim and one send per node: a pass after a burst of results or a
     // new batch picks dozens at once. Slots are already reserved, so the next
     // pass need not wait for these claims.
-    this.pending = Promise.all(
-      [...groupBy(picks, (p) => p.node)].map(([node, group]) =>
-        this.leaseBatch(
-          group.map((p) => p.item),
-          node,
-          now,
-        ),
+    const batches = [...groupBy(picks, (p) => p.node)].map(([node, group]) =>
+      this.leaseBatch(
+        group.map((p) => p.item),
+        node,
+        now,
       ),
-    ).then((sent) => sent.reduce((a, b) => a + b, 0));
-    return picks.length;
+    );
+    if (webPicks.length > 0) batches.push(this.leaseWeb(webPicks, nodes, accounts!, now));
+    this.pending = Promise.all(batches).then((sent) => sent.reduce((a, b) => a + b, 0));
+    return picks.length + webPicks.length;
   }
 
   /** How many leases the latest pass sent, once its claims and sends are done. */
@@ -201,34 +205,89 @@ export class Dispatcher {
     return this.pending;
   }
 
-  /** Claims the items for the node and sends it their leases; returns how many it took. */
-  private async leaseBatch(items: QueueItem[], node: string, now: number): Promise<number> {
-    const { token, expiresAt } = newLease(now, this.d.leaseMs);
+  /**
+   * Web items picked this pass: each claims an account (one at a time, so
+   * each claim sees the room the previous ones left), moves to the node that
+   * serves the account's proxy port, and the items are then leased per node
+   * under one token, which the accounts' holders name.
+   */
+  private async leaseWeb(
+    picks: { item: QueueItem; node: string }[],
+    nodes: readonly CrawlerNode[],
+    accounts: AccountBudget,
+    now: number,
+  ): Promise<number> {
+    const lease = newLease(now, this.d.leaseMs);
+    const placed: WebPick[] = [];
+    for (const pick of picks) {
+      const got = await this.web.place(pick, nodes, accounts, lease.token, now);
+      if (got) placed.push(got);
+      else this.queue.add(pick.item);
+    }
+    const sent = await Promise.all(
+      [...groupBy(placed, (p) => p.node)].map(([node, group]) =>
+        this.leaseBatch(
+          group.map((p) => p.item),
+          node,
+          now,
+          lease,
+          new Map(group.map((p) => [p.item.id, p.account])),
+        ),
+      ),
+    );
+    return sent.reduce((a, b) => a + b, 0);
+  }
+
+  /**
+   * Claims the items for the node and sends it their leases; returns how many
+   * it took. Web items come with the accounts claimed for them (under
+   * `lease`'s token): an account whose item does not reach the node is given
+   * back at once.
+   */
+  private async leaseBatch(
+    items: QueueItem[],
+    node: string,
+    now: number,
+    lease: Lease = newLease(now, this.d.leaseMs),
+    accounts?: ReadonlyMap<string, ClaimedAccount>,
+  ): Promise<number> {
+    const { token, expiresAt } = lease;
+    const giveBackAccount = async (id: string) => {
+      const account = accounts?.get(id);
+      if (account)
+        await this.d.releaseAccount(account.id, holderOf(id, token)).catch(() => undefined);
+    };
     const claimed = await this.d
       .claim(items, node, token, expiresAt)
       .catch(() => new Set<string>());
     const messages: LeaseMessage[] = [];
+    const unclaimed: Promise<void>[] = [];
     for (const item of items) {
       if (!claimed.has(item.id)) {
         this.release(item.id);
+        unclaimed.push(giveBackAccount(item.id));
         continue;
       }
-      messages.push({
+      const message: LeaseMessage = {
         subTaskId: item.id,
         taskId: item.taskId,
         token,
         expiresAt,
         leaseMs: this.d.leaseMs,
         platform: item.platform,
-        channel: this.d.channelOf(item.platform),
+        channel: this.channelOf(item),
         mode: item.mode,
         prompt: item.prompt,
         screenshot: item.screenshot,
         regionCode: item.regionCode,
         avoidProxy: item.lastProxy,
         attempt: item.attempts + 1,
-      });
+      };
+      const account = accounts?.get(item.id);
+      if (account) message.account = { id: account.id, proxyKey: account.proxyKey };
+      messages.push(message);
     }
+    await Promise.all(unclaimed);
     if (messages.length === 0) return 0;
     const refusals = await this.d
       .send(node, messages)
@@ -250,6 +309,7 @@ export class Dispatcher {
           );
         }
         this.release(message.subTaskId);
+        await giveBackAccount(message.subTaskId);
         await this.d.giveBack(
           message,
           `crawler node ${node} did not take the work: ${refusal.reason}`,
@@ -291,23 +351,30 @@ export class Dispatcher {
    * fail naming what is missing: a node that runs their platform over its
    * channel, or one that serves their region. While no crawler node is up at
    * all, work without a region waits as it would for busy nodes (a restart of
-   * every node must not fail the queue).
+   * every node must not fail the queue). Web sub tasks that a node could run
+   * but that found no usable account for `accountWaitMs` fail too.
    */
   async sweepUnplaceable(): Promise<number> {
     const now = this.d.clock.now();
     const nodes = this.d.nodes();
-    const expired: { item: QueueItem; message: string }[] = [];
+    // Accounts busy with a running sub task come back: their work is served.
+    if (this.queue.accountBoundSize > 0)
+      for (const f of this.slots.values())
+        if (f.accountRegion !== undefined) this.web.wait.seen(f.platform, f.accountRegion, now);
+    const expired: { item: QueueItem; message: Promise<string> }[] = [];
     for (const item of this.queue.items()) {
       if (item.notBefore > now) continue;
       if (item.regionCode === null && nodes.length === 0) continue;
       const placement = {
         platform: item.platform,
-        channel: this.d.channelOf(item.platform),
+        channel: this.channelOf(item),
         regionCode: item.regionCode,
         lastNode: null,
       };
       if (this.able(nodes, placement, now).length > 0) {
         delete item.waitingSince;
+        if (this.needsAccount(item) && this.web.wait.expired(item, now))
+          expired.push({ item, message: this.noAccount(item) });
         continue;
       }
       item.waitingSince ??= now;
@@ -318,27 +385,19 @@ export class Dispatcher {
         item.regionCode !== null && this.able(nodes, anyRegion, now).length > 0
           ? `no crawler node with an active proxy serves region ${item.regionCode} ${waited}`
           : `no live crawler node runs ${item.platform} on the ${placement.channel} channel ${waited}`;
-      expired.push({ item, message });
+      expired.push({ item, message: Promise.resolve(message) });
     }
-    for (const { item, message } of expired) {
-      this.queue.remove(item.id);
-      await this.d.failPending(item, message);
-    }
+    for (const { item } of expired) this.queue.remove(item.id);
+    for (const { item, message } of expired) await this.d.failPending(item, await message);
     return expired.length;
   }
 
-  /** `fresh`: a claim made now, which outranks snapshots for a few seconds. */
-  private track(id: string, node: string, platform: string, fresh = true): void {
-    if (this.inflight.has(id)) return;
-    if (fresh) this.recent.set(id, { at: this.d.clock.now(), leased: true, node, platform });
-    this.inflight.set(id, { node, platform });
-    bump(this.perNode, node, 1);
-    bump(this.perPlatform, platform, 1);
+  /** Why a web sub task failed for want of an account, with its platform's accounts by state. */
+  private async noAccount(item: QueueItem): Promise<string> {
+    const states = await this.d
+      .describeAccounts?.(item.platform, item.regionCode)
+      .catch(() => undefined);
+    const waited = `waited ${Math.round(this.d.accountWaitMs / 1000)} s`;
+    return noAccountMessage(item.platform, item.regionCode, states ?? waited);
   }
-}
-
-function bump(map: Map<string, number>, key: string, by: number): void {
-  const next = (map.get(key) ?? 0) + by;
-  if (next <= 0) map.delete(key);
-  else map.set(key, next);
 }

@@ -9,9 +9,18 @@ export class FairQueue {
   private userOrder: number[] = [];
   private nextUser = 0;
   private readonly ids = new Map<string, QueueItem>();
+  private accountBound = 0;
+
+  /** `needsAccount`: which items run as a web account (see accountBoundSize). */
+  constructor(private readonly needsAccount: (item: QueueItem) => boolean = () => false) {}
 
   get size(): number {
     return this.ids.size;
+  }
+
+  /** Queued items that need an account: while there are none, a pass asks nothing of accounts. */
+  get accountBoundSize(): number {
+    return this.accountBound;
   }
 
   has(id: string): boolean {
@@ -21,6 +30,7 @@ export class FairQueue {
   add(item: QueueItem): void {
     if (this.ids.has(item.id)) return;
     this.ids.set(item.id, item);
+    if (this.needsAccount(item)) this.accountBound += 1;
     let user = this.users.get(item.userId);
     if (!user) {
       user = { tasks: new Map(), taskOrder: [], nextTask: 0 };
@@ -43,6 +53,7 @@ export class FairQueue {
     const item = this.ids.get(id);
     if (!item) return undefined;
     this.ids.delete(id);
+    if (this.needsAccount(item)) this.accountBound -= 1;
     const user = this.users.get(item.userId)!;
     const items = user.tasks.get(item.taskId)!;
     items.splice(items.indexOf(item), 1);
@@ -115,6 +126,7 @@ export function toQueueItem(d: SubTaskDoc): QueueItem {
     notBefore: d.notBefore ?? 0,
     lastNode: d.lastNode ?? null,
     lastProxy: d.lastProxy ?? null,
+    lastAccount: d.lastAccount ?? null,
     attempts: d.attempts ?? 0,
   };
 }

@@ -5,7 +5,7 @@
  * leases of vanished nodes, and reconciles task counters. Events make it fast;
  * periodic resyncs from MongoDB make it correct when an event is missed.
  */
-import type { Context, ServiceSchema } from 'moleculer';
+import { Errors, type Context, type ServiceSchema } from 'moleculer';
 import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
@@ -24,6 +24,13 @@ import { toQueueItem } from './fair-queue.js';
 import { LeaderLock } from './leader.js';
 import { placeableNodes } from './nodes.js';
 import { crawlerNodes } from '../shared/contracts/advert.js';
+import { accountStates, type AccountRow } from './account-capacity.js';
+import type {
+  ClaimAnswer,
+  ClaimRequest,
+  ReleaseRequest,
+  UsableAnswer,
+} from '../shared/contracts/accounts.js';
 
 const DISPATCH_EVERY_MS = 100;
 /**
@@ -44,6 +51,12 @@ const RESYNC_EVERY_MS = 15_000;
 const RECONCILE_EVERY_MS = 30_000;
 /** The active scheduler also purges results past RETENTION_DAYS; once a minute is plenty. */
 const PURGE_EVERY_MS = 60_000;
+/**
+ * A dispatch pass with web work waits for `accounts.usable`; an accounts
+ * service that hangs must not hold up the api work of that pass for the full
+ * request timeout.
+ */
+const ACCOUNTS_CALL_MS = 2_000;
 
 const QUEUE_FIELDS = {
   taskId: 1,
@@ -57,7 +70,13 @@ const QUEUE_FIELDS = {
   notBefore: 1,
   lastNode: 1,
   lastProxy: 1,
+  lastAccount: 1,
   attempts: 1,
+};
+
+/** A leased sub task as the in-flight resync reads it (`channel`: absent on older documents). */
+type Leased = Pick<SubTaskDoc, '_id' | 'leaseNode' | 'platform' | 'regionCode'> & {
+  channel?: Channel;
 };
 
 export function schedulerService(config: Config, clock: Clock = systemClock): ServiceSchema {
@@ -86,6 +105,10 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
       loops.delete(name);
     }
   };
+
+  /** The built-in simulated sites need no login; every real site's web channel runs as accounts. */
+  const runsAsAccounts = (platform: string): boolean =>
+    findPlatform(platform)?.vendor !== 'built-in';
 
   const channelOf = (platform: string): Channel => {
     const info = findPlatform(platform);
@@ -150,10 +173,18 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
       async resyncInFlight() {
         const leases = await models.SubTask.find(
           { status: 'processing' },
-          { leaseNode: 1, platform: 1 },
-        ).lean<SubTaskDoc[]>();
+          { leaseNode: 1, platform: 1, regionCode: 1, channel: 1 },
+        ).lean<Leased[]>();
+        // A web lease of a real site always runs as an account, of its region when it has one.
         dispatcher.resetInFlight(
-          leases.map((l) => ({ id: l._id, node: l.leaseNode ?? '', platform: l.platform })),
+          leases.map((l) => ({
+            id: l._id,
+            node: l.leaseNode ?? '',
+            platform: l.platform,
+            ...((l.channel ?? channelOf(l.platform)) === 'web' && runsAsAccounts(l.platform)
+              ? { accountRegion: l.regionCode ?? null }
+              : {}),
+          })),
         );
       },
 
@@ -275,6 +306,42 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
               message,
             });
             await announceSettled(this.broker, [settled]);
+          },
+          usableAccounts: async () => {
+            try {
+              const answer = await this.broker.call<UsableAnswer, Record<string, never>>(
+                'accounts.usable',
+                {},
+                { timeout: ACCOUNTS_CALL_MS },
+              );
+              return answer.counts;
+            } catch (err) {
+              // No accounts service in the cluster: no account is usable, and web work
+              // fails after its wait. Any other error leaves the counts unknown for a pass.
+              if (err instanceof Errors.ServiceNotFoundError) return {};
+              throw err;
+            }
+          },
+          claimAccount: (request) =>
+            this.broker.call<ClaimAnswer, ClaimRequest>('accounts.claim', request, {
+              timeout: ACCOUNTS_CALL_MS,
+            }),
+          releaseAccount: async (id, holder) => {
+            const answer = await this.broker.call<{ ok: boolean }, ReleaseRequest>(
+              'accounts.release',
+              { id, holder, verdict: { state: 'healthy' }, prompted: false },
+            );
+            if (!answer.ok) this.logger.warn(`account ${id} was no longer held by ${holder}`);
+          },
+          accountWaitMs: config.accounts.waitMs,
+          runsAsAccounts,
+          describeAccounts: async (platform, regionCode) => {
+            const rows = await this.broker.call<AccountRow[], { platform: string }>(
+              'accounts.list',
+              { platform },
+              { timeout: ACCOUNTS_CALL_MS },
+            );
+            return accountStates(rows, regionCode, clock.now());
           },
         });
       },

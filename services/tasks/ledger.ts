@@ -48,6 +48,12 @@ const COUNTERS = { userId: 1, totalItems: 1, completedItems: 1, failedItems: 1 }
 type Identity = Pick<SubTaskDoc, '_id' | 'taskId' | 'leaseNode' | 'platform'>;
 type Counters = Pick<TaskDoc, '_id' | 'userId' | 'totalItems' | 'completedItems' | 'failedItems'>;
 const RELEASE = leases.free();
+/**
+ * The web account that ran the attempt, when the report names one; a report
+ * without (an expired lease) leaves the one recorded before, so the retry
+ * still avoids it.
+ */
+const accountOf = (r: SettleReport) => (r.accountId ? { lastAccount: r.accountId } : {});
 /** The guard of every write a lease holder makes. */
 const held = (id: string | { $in: string[] }, token: string) => ({
   _id: id as never,
@@ -210,6 +216,7 @@ export class Ledger {
           pageScreenshot: result.pageScreenshot,
           proxyIp: r.proxyIp ?? null,
           errorMessage: null,
+          ...accountOf(r),
         },
       },
       { returnDocument: 'before', projection: IDENTITY },
@@ -252,6 +259,7 @@ export class Ledger {
             notBefore: decision.notBefore,
             errorMessage: failure.message,
             lastProxy: r.proxyKey ?? null,
+            ...accountOf(r),
           }
         : {
             ...RELEASE,
@@ -260,6 +268,7 @@ export class Ledger {
             errorMessage: failure.message,
             proxyIp: r.proxyIp ?? null,
             lastProxy: r.proxyKey ?? null,
+            ...accountOf(r),
           };
     const doc = (await this.m.SubTask.collection.findOneAndUpdate(
       { ...held(r.subTaskId, r.token), attempts: attempt },

@@ -66,6 +66,8 @@ export interface SubTaskDoc {
   lastNode?: string | null;
   /** Proxy port (`host:port`) of the latest attempt, so a retry can prefer another one. */
   lastProxy?: string | null;
+  /** Web channel: the account of the latest attempt, so a retry claims another one. */
+  lastAccount?: string | null;
 }
 
 export type SubTaskSummaryDoc = Pick<SubTaskDoc, '_id' | 'prompt' | 'platform' | 'mode' | 'status'>;
@@ -127,6 +129,7 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     leaseExpiresAt: { type: Number, default: null },
     lastNode: { type: String, default: null },
     lastProxy: { type: String, default: null },
+    lastAccount: { type: String, default: null },
   },
   { versionKey: false, collection: 'subtasks' },
 );

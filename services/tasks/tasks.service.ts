@@ -60,6 +60,7 @@ const REPORT_PROPS = {
   failure: { type: 'object', optional: true },
   proxyIp: { type: 'string', optional: true, nullable: true },
   proxyKey: { type: 'string', optional: true, nullable: true },
+  accountId: { type: 'string', optional: true, nullable: true },
 } as const;
 type TaskParams = UserParams & { taskId: string };
 

@@ -20,6 +20,7 @@ export function queueItem(
     notBefore: 0,
     lastNode: null,
     lastProxy: null,
+    lastAccount: null,
     attempts: 0,
     ...extra,
   };

@@ -3,6 +3,7 @@
  * `subtasks.settled` (broadcast) and `task.finished` (emitted once per task).
  */
 import type { FinalSubTaskStatus, TaskStatus } from './status.js';
+import type { Channel } from '../platforms.js';
 
 export interface Finished {
   taskId: string;
@@ -35,6 +36,8 @@ export interface QueueItem {
   userId: number;
   seq: number;
   platform: string;
+  /** The channel it runs over (absent: the platform's active channel). */
+  channel?: Channel;
   mode: string;
   prompt: string;
   screenshot: 0 | 1 | 2;
@@ -45,9 +48,13 @@ export interface QueueItem {
   lastNode: string | null;
   /** Proxy port (`host:port`) of the previous attempt, avoided when the region has another. */
   lastProxy: string | null;
+  /** Web channel: the account of the previous attempt, avoided by the next claim. */
+  lastAccount: string | null;
   attempts: number;
   /** When the sub task first became due with no node for its region (REGION_WAIT). */
   waitingSince?: number;
+  /** Web channel: when the sub task first found no usable account (ACCOUNT_WAIT_MS). */
+  accountWaitSince?: number;
 }
 
 export interface TaskCreated {

@@ -203,6 +203,38 @@ t.test('a failure without its attempt (an older node) reads it first', async (t)
   t.equal(s?.outcome, 'failed', 'the third attempt was the last');
 });
 
+t.test('the web account of each attempt is recorded, so a retry can avoid it', async (t) => {
+  await seed('W', [1, 1, 3]);
+  const web = (r: SettleReport, accountId: string | null): SettleReport => ({ ...r, accountId });
+  await ledger.settle([
+    web(broke('W-0', 'tok-W', true), 'acc-1'),
+    web(done('W-1', 'tok-W'), 'acc-2'),
+    web(broke('W-2', 'tok-W', true), 'acc-3'),
+  ]);
+  const byId = new Map((await subtasks.find().toArray()).map((d) => [String(d._id), d]));
+  t.match(byId.get('W-0'), { status: 'pending', lastAccount: 'acc-1' });
+  t.match(byId.get('W-1'), { status: 'completed', lastAccount: 'acc-2' });
+  t.match(byId.get('W-2'), { status: 'failed', lastAccount: 'acc-3' });
+
+  // The next attempt's lease expires: its report names no account and keeps the last one.
+  await subtasks.updateOne(
+    { _id: 'W-0' as never },
+    { $set: { status: 'processing', attempts: 2, leaseToken: 'tok-W2' } },
+  );
+  await ledger.settle([
+    {
+      subTaskId: 'W-0',
+      token: 'tok-W2',
+      attempt: 2,
+      failure: { status: 'failed', retryable: true, message: 'lease expired' },
+    },
+  ]);
+  t.match(await subtasks.findOne({ _id: 'W-0' as never }), {
+    status: 'pending',
+    lastAccount: 'acc-1',
+  });
+});
+
 t.test("a node's leases renew in one round trip; each answer is its own", async (t) => {
   await seed('G', [1, 1, 1]);
   await subtasks.updateOne({ _id: 'G-2' as never }, { $set: { leaseToken: 'tok-G2' } });

@@ -1,95 +1,15 @@
 import t from 'tap';
 import { queueItem as item } from '../../helpers/queue-items.js';
-import { Dispatcher, refusalsOf, type Refusal } from '../../../services/scheduler/dispatcher.js';
-import { type LeaseMessage } from '../../../services/shared/contracts/lease.js';
-import type { QueueItem } from '../../../services/shared/contracts/events.js';
-import type { CrawlerNode } from '../../../services/shared/contracts/advert.js';
-import type { Channel } from '../../../services/shared/platforms.js';
-
-/** One dispatch pass, waiting for its claims and sends; returns the leases sent. */
-async function dispatchAll(d: Dispatcher): Promise<number> {
-  await d.dispatch();
-  return d.settled();
-}
-
-const T0 = 1_700_000_000_000;
-const LEASE_MS = 120_000;
-const REGION_WAIT_MS = 60_000;
-
-function node(id: string, capacity: number, extra: Partial<CrawlerNode> = {}): CrawlerNode {
-  return {
-    id,
-    capacity,
-    regions: [],
-    channels: ['api', 'web'],
-    platforms: ['sandbox', 'chatgpt', 'claude'],
-    ...extra,
-  };
-}
-
-interface Options {
-  nodes?: CrawlerNode[];
-  caps?: Record<string, number>;
-  channels?: Record<string, Channel>;
-  /** Sub task ids whose claim returns false / throws. */
-  claimFalse?: string[];
-  claimThrows?: string[];
-  /** Node ids whose send throws (unreachable). */
-  sendThrows?: Record<string, string>;
-  /** Sub task ids the node refuses, with the reason. */
-  refuse?: Record<string, Refusal>;
-}
-
-function harness(o: Options = {}) {
-  const clock = { time: T0, now: () => clock.time };
-  const log: string[] = [];
-  const calls = {
-    claim: [] as { id: string; node: string; token: string; expiresAt: number }[],
-    send: [] as { node: string; lease: LeaseMessage }[],
-    /** One entry per crawler.accept call. */
-    sends: [] as { node: string; ids: string[] }[],
-    giveBack: [] as { lease: LeaseMessage; message: string }[],
-    failPending: [] as { item: QueueItem; message: string }[],
-  };
-  const state = { nodes: o.nodes ?? [node('n1', 2)] };
-  const d = new Dispatcher({
-    clock,
-    nodes: () => state.nodes,
-    channelOf: (platform) => o.channels?.[platform] ?? 'api',
-    capOf: (platform) => o.caps?.[platform] ?? 100,
-    leaseMs: LEASE_MS,
-    regionWaitMs: REGION_WAIT_MS,
-    claim: async (items, nodeId, token, expiresAt) => {
-      for (const it of items) {
-        log.push(`claim ${it.id}`);
-        calls.claim.push({ id: it.id, node: nodeId, token, expiresAt });
-      }
-      // One write for the batch: it fails as a whole.
-      if (items.some((it) => o.claimThrows?.includes(it.id))) throw new Error('mongo down');
-      return new Set(items.filter((it) => !o.claimFalse?.includes(it.id)).map((it) => it.id));
-    },
-    send: async (nodeId, leases) => {
-      calls.sends.push({ node: nodeId, ids: leases.map((l) => l.subTaskId) });
-      for (const lease of leases) {
-        log.push(`send ${lease.subTaskId}`);
-        calls.send.push({ node: nodeId, lease });
-      }
-      const unreachable = o.sendThrows?.[nodeId];
-      if (unreachable !== undefined) throw new Error(unreachable);
-      return leases.map((l) => o.refuse?.[l.subTaskId]);
-    },
-    giveBack: async (lease, message) => {
-      calls.giveBack.push({ lease, message });
-    },
-    failPending: async (it, message) => {
-      calls.failPending.push({ item: it, message });
-    },
-  });
-  return { d, clock, calls, log, state };
-}
-
-const sentIds = (calls: { send: { lease: LeaseMessage }[] }) =>
-  calls.send.map((s) => s.lease.subTaskId);
+import { refusalsOf } from '../../../services/scheduler/dispatcher.js';
+import {
+  dispatchAll,
+  harness,
+  LEASE_MS,
+  node,
+  REGION_WAIT_MS,
+  sentIds,
+  T0,
+} from '../../helpers/dispatcher-harness.js';
 
 t.test('dispatch leases up to node capacity', async (t) => {
   const { d, calls } = harness({ nodes: [node('n1', 2)] });
@@ -190,7 +110,7 @@ t.test('a retry avoids the node of its last attempt when another has room', asyn
 });
 
 t.test('lease message fields', async (t) => {
-  const { d, calls } = harness({ channels: { chatgpt: 'web' } });
+  const { d, calls } = harness({ nodes: [node('n1', 3)], channels: { chatgpt: 'web' } });
   d.queue.add(
     item('T', 7, 3, {
       platform: 'chatgpt',
@@ -203,9 +123,10 @@ t.test('lease message fields', async (t) => {
     }),
   );
   d.queue.add(item('U', 8, 0));
-  t.equal(await dispatchAll(d), 2);
-  const [claim] = calls.claim;
-  const [sent] = calls.send;
+  d.queue.add(item('U', 8, 1));
+  t.equal(await dispatchAll(d), 3);
+  const claim = calls.claim.find((c) => c.id === 'T-3');
+  const sent = calls.send.find((s) => s.lease.subTaskId === 'T-3');
   t.ok(claim && sent);
   t.match(sent!.lease.token, /^[0-9a-f]{32}$/);
   t.strictSame(sent!.lease, {
@@ -222,6 +143,7 @@ t.test('lease message fields', async (t) => {
     regionCode: null,
     avoidProxy: '127.0.0.1:8001',
     attempt: 3,
+    account: { id: 'chatgpt-acc1', proxyKey: null },
   });
   t.strictSame(claim, {
     id: 'T-3',
@@ -229,9 +151,11 @@ t.test('lease message fields', async (t) => {
     token: sent!.lease.token,
     expiresAt: T0 + LEASE_MS,
   });
-  t.equal(calls.send[1]?.lease.attempt, 1, 'first attempt');
-  t.equal(calls.send[1]?.lease.channel, 'api');
-  t.equal(calls.send[1]?.lease.token, sent!.lease.token, 'one token for the batch of a node');
+  const [u0, u1] = ['U-0', 'U-1'].map((id) => calls.send.find((s) => s.lease.subTaskId === id));
+  t.equal(u0?.lease.attempt, 1, 'first attempt');
+  t.equal(u0?.lease.channel, 'api');
+  t.equal(u0?.lease.account, undefined, 'an api lease has no account');
+  t.equal(u1?.lease.token, u0?.lease.token, 'one token for the api batch of a node');
 });
 
 t.test('claims are all made before any lease is sent', async (t) => {

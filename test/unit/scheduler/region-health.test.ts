@@ -34,3 +34,27 @@ t.test('only regions with an active port count; the advert stands until a report
   h.forget('a');
   t.same(h.apply(nodes)[0]!.regions, ['110000', '310000', '310100'], 'forgotten: advert again');
 });
+
+t.test('only active proxy ports stay in the advert, for account claims', async (t) => {
+  const h = new RegionHealth();
+  const up = health(['310000'], true);
+  const down = health(['310000'], false);
+  const info = (p: typeof up) => ({
+    key: p.key,
+    port: p.port,
+    province: p.province,
+    city: p.city,
+    regionCode: p.regionCode,
+    outIp: p.outIp,
+  });
+  const nodes = [{ ...node('a', ['310000']), proxyPorts: [info(up), info(down)] }, node('b', [])];
+  t.same(h.apply(nodes)[0]!.proxyPorts, [info(up), info(down)], 'no report: the advert stands');
+  h.update({ node: 'a', ports: [up, down] });
+  t.same(
+    h.apply(nodes)[0]!.proxyPorts!.map((p) => p.key),
+    [up.key],
+  );
+  t.equal(h.apply(nodes)[1]!.proxyPorts, undefined, 'a node without ports has none');
+  h.update({ node: 'a', ports: [{ ...up, active: false }, down] });
+  t.same(h.apply(nodes)[0]!.proxyPorts, []);
+});
