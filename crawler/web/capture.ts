@@ -230,10 +230,15 @@ export async function startCapture(page: Page, evidence?: EvidenceLog): Promise<
 }
 
 /**
- * Watches the network of the page's shared workers as well: a browser-level
- * session discovers them, and each one is reached through
- * `Target.sendMessageToTarget` (a page-level session never sees a worker's
- * traffic, and Playwright does not expose shared workers).
+ * Watches the network of the page's shared workers as well (a page-level
+ * session never sees a worker's traffic, and Playwright does not expose
+ * shared workers). A browser-level session discovers them; each one of this
+ * page's context is attached and watched; messages to it go through
+ * `Target.sendMessageToTarget` (Playwright's sessions cannot address a
+ * flattened child session, and Chromium auto-attaches at browser level only
+ * flattened). The workers running when the capture starts are watched before
+ * it is handed out; one started later is watched a moment after it starts, so
+ * a site whose worker starts with the page (Doubao) is covered from the send.
  */
 async function attachWorkers(
   page: Page,
@@ -270,14 +275,10 @@ async function attachWorkers(
     }
     for (const l of children.get(p.sessionId)?.get(msg.method ?? '') ?? []) l(msg.params as never);
   });
-  const attach = async (targetId: string) => {
-    const { sessionId } = (await root.send('Target.attachToTarget', {
-      targetId,
-      flatten: false,
-    })) as { sessionId: string };
+  const channel = (sessionId: string): Cdp => {
     const listeners = new Map<string, ((params: never) => void)[]>();
     children.set(sessionId, listeners);
-    const cdp: Cdp = {
+    return {
       send: (method, params = {}) =>
         new Promise((resolve, reject) => {
           const id = nextId++;
@@ -294,8 +295,8 @@ async function attachWorkers(
         }),
       on: (event, listener) => listeners.set(event, [...(listeners.get(event) ?? []), listener]),
     };
-    await watch(cdp);
   };
+  const attaching: Promise<void>[] = [];
   const seen = new Set<string>();
   root.on(
     'Target.targetCreated',
@@ -304,8 +305,13 @@ async function attachWorkers(
       // Only this page's own context: other accounts' workers live in theirs.
       if (type !== 'shared_worker' || browserContextId !== contextId || seen.has(targetId)) return;
       seen.add(targetId);
-      void attach(targetId).catch(() => undefined);
+      const attached = root
+        .send('Target.attachToTarget', { targetId, flatten: false })
+        .then((r) => watch(channel((r as { sessionId: string }).sessionId)));
+      attaching.push(attached.catch(() => undefined));
     },
   );
+  // Announces the workers already running first: they are watched before the capture is handed out.
   await root.send('Target.setDiscoverTargets', { discover: true });
+  await Promise.all(attaching);
 }
