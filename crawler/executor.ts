@@ -9,23 +9,20 @@
  * without using up an attempt.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Page } from 'playwright';
 import type { AcceptAnswer, LeaseMessage } from '../services/shared/contracts/lease.js';
 import type { Failure } from '../services/shared/contracts/status.js';
-import { findPlatform } from '../services/shared/platforms.js';
-import { renderAnswerPage } from './answer-page.js';
+import { apiAttempt } from './api-attempt.js';
 import type { BrowserRunner } from './browser.js';
 import type { RenderServer } from './render-server.js';
 import type { ChosenPort, ProxyPool } from './proxy-pool.js';
 import { Renewals } from './renewals.js';
-import { WebAttempt, type AccountsClient } from './web/web-attempt.js';
+import { releaseUnused, WebAttempt, type AccountsClient } from './web/web-attempt.js';
 import {
   PlatformError,
   type Job,
   type PlatformDriver,
   type PlatformSettings,
 } from './platforms/types.js';
-import { type Answer } from '../services/shared/contracts/answer.js';
 import type { CompletedResult } from '../services/shared/contracts/report.js';
 
 export interface Outcome {
@@ -141,6 +138,7 @@ export class Executor {
       if (at >= 0) {
         this.waiting.splice(at, 1);
         this.forget(h);
+        this.releaseUnusedAccount(h.lease);
       }
     });
     this.waiting.push(h);
@@ -217,10 +215,19 @@ export class Executor {
     });
   }
 
-  /** A lease this node will not run (or finish): back to pending, uncharged. */
-  private handBack(h: Held): void {
+  /**
+   * A lease this node will not run (or finish): back to pending, uncharged.
+   * One that never started gives its account back too (one that ran released
+   * it on finishing).
+   */
+  private handBack(h: Held, started = false): Promise<void> {
     this.forget(h);
-    this.send(`handing back ${h.lease.subTaskId}`, () => this.d.release(h.lease));
+    if (!started) this.releaseUnusedAccount(h.lease);
+    return this.send(`handing back ${h.lease.subTaskId}`, () => this.d.release(h.lease));
+  }
+
+  private releaseUnusedAccount(lease: LeaseMessage): void {
+    if (lease.account) this.track(releaseUnused(this.d, lease, lease.account.id));
   }
 
   private startWaiting(): void {
@@ -263,7 +270,7 @@ export class Executor {
     try {
       const { answer, png } = web
         ? await web.run()
-        : await this.apiAnswer(lease, driver, settings, port, job);
+        : await apiAttempt(this.d, { lease, driver, settings, port, job });
       const pageScreenshot = png ? await this.d.saveScreenshot(png, lease.subTaskId) : null;
       outcome = { result: { ...answer, pageScreenshot }, ...via, ...account };
     } catch (err) {
@@ -284,44 +291,20 @@ export class Executor {
       this.startWaiting();
       if (this.runningCount === 0) for (const idle of this.idleWaiters.splice(0)) idle();
     }
-    if (web) {
-      // The account is released before the report: the retry that follows must see its verdict.
-      const evidenceId = await web.finish({ reported: outcome !== undefined, failure });
-      if (outcome?.result) outcome.result.evidenceId = evidenceId;
-    }
-    if (handedBack) this.handBack(h);
-    else if (outcome) {
-      const done = outcome;
-      await this.send(`reporting ${lease.subTaskId}`, () => this.d.report(lease, done));
-    }
-  }
-
-  private async apiAnswer(
-    lease: LeaseMessage,
-    driver: PlatformDriver,
-    settings: PlatformSettings,
-    port: ChosenPort | null,
-    job: Job,
-  ): Promise<{ answer: Answer; png?: Buffer }> {
-    const answer = await driver.api!.ask(job, { settings, fetch: this.d.fetchVia(port) });
-    if (lease.screenshot === 0) return { answer };
-    const label = findPlatform(lease.platform)?.label ?? lease.platform;
-    const page = this.d.render.publish(
-      renderAnswerPage({ platformLabel: label, prompt: lease.prompt, answer }),
+    // Tracked from here, so that stopping waits for the account and the report as well.
+    const done = outcome;
+    await this.track(
+      (async () => {
+        if (web) {
+          // The account is released before the report: the retry must see its verdict.
+          const evidenceId = await web.finish({ reported: done !== undefined, failure });
+          if (done?.result) done.result.evidenceId = evidenceId;
+        }
+        if (handedBack) await this.handBack(h, true);
+        else if (done)
+          await this.send(`reporting ${lease.subTaskId}`, () => this.d.report(lease, done));
+      })(),
     );
-    try {
-      return {
-        answer,
-        png: await this.d.browser.open({
-          url: page.url,
-          allowedOrigins: [new URL(page.url).origin],
-          signal: job.signal,
-          run: (p: Page) => p.screenshot({ fullPage: true, type: 'png' }),
-        }),
-      };
-    } finally {
-      page.dispose();
-    }
   }
 
   /**
@@ -340,9 +323,14 @@ export class Executor {
         }
       }
     })();
-    this.outgoing.add(sending);
-    void sending.finally(() => this.outgoing.delete(sending));
-    return sending;
+    return this.track(sending);
+  }
+
+  /** Work on its way out (reports, hand-backs, account releases): stopping waits for it. */
+  private track(work: Promise<void>): Promise<void> {
+    this.outgoing.add(work);
+    void work.finally(() => this.outgoing.delete(work));
+    return work;
   }
 }
 

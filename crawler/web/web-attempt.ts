@@ -179,22 +179,42 @@ export class WebAttempt {
           }
         : (found ?? { state: 'healthy' });
     const prompted = this.driverRan && !(found?.state === 'needs_human' && !this.streamAsked);
-    const request: ReleaseRequest = {
+    await releaseAccount(this.d, {
       id,
       holder: holderOf(this.input.lease),
       verdict,
       prompted,
       ...(this.storageState ? { storageState: this.storageState } : {}),
-    };
-    // Retried briefly; if it never arrives the hold expires (ACCOUNT_HOLD_MS).
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      try {
-        await this.d.accounts.release(request);
-        return;
-      } catch (err) {
-        this.d.log.warn(`releasing account ${id} failed (attempt ${attempt}):`, err);
-        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
-      }
+    });
+  }
+}
+
+/** The account of a lease that never ran (handed back or lost while it waited): untouched. */
+export function releaseUnused(
+  d: Pick<WebAttemptDeps, 'accounts' | 'log'>,
+  lease: LeaseMessage,
+  id: string,
+): Promise<void> {
+  return releaseAccount(d, {
+    id,
+    holder: holderOf(lease),
+    verdict: { state: 'healthy' },
+    prompted: false,
+  });
+}
+
+/** Retried briefly; if it never arrives, the hold expires (ACCOUNT_HOLD_MS). */
+async function releaseAccount(
+  d: Pick<WebAttemptDeps, 'accounts' | 'log'>,
+  request: ReleaseRequest,
+): Promise<void> {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      await d.accounts.release(request);
+      return;
+    } catch (err) {
+      d.log.warn(`releasing account ${request.id} failed (attempt ${attempt}):`, err);
+      if (attempt < 3) await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
     }
   }
 }
