@@ -84,6 +84,36 @@ class ChunkQueue implements AsyncIterable<Buffer> {
   }
 }
 
+/** A captured response: its bytes, and whether CDP agreed to stream them. */
+interface Live {
+  queue: ChunkQueue;
+  /** true: bytes come with dataReceived; false: the body is read whole when it has finished. */
+  started: Promise<boolean>;
+  /** Bytes that came while streaming was being set up, after its buffered data. */
+  held: Buffer[] | undefined;
+}
+
+/**
+ * Asks CDP to stream the response: the reply holds what arrived so far, and
+ * every later dataReceived carries its bytes (held until the reply is in).
+ */
+function startStreaming(cdp: Cdp, requestId: string): Live {
+  const live: Live = { queue: new ChunkQueue(), held: [], started: Promise.resolve(false) };
+  live.started = cdp.send('Network.streamResourceContent', { requestId }).then(
+    (r) => {
+      live.queue.push(Buffer.from((r as { bufferedData: string }).bufferedData, 'base64'));
+      for (const chunk of live.held ?? []) live.queue.push(chunk);
+      live.held = undefined;
+      return true;
+    },
+    () => {
+      live.held = undefined;
+      return false;
+    },
+  );
+  return live;
+}
+
 interface Waiter {
   match: RegExp;
   resolve(stream: CapturedStream): void;
@@ -108,7 +138,7 @@ export async function startCapture(page: Page, evidence?: EvidenceLog): Promise<
 
   const watch = async (cdp: Cdp) => {
     const pending = new Map<string, Pending>();
-    const streams = new Map<string, ChunkQueue>();
+    const streams = new Map<string, Live>();
     cdp.on(
       'Network.requestWillBeSent',
       (p: {
@@ -132,9 +162,11 @@ export async function startCapture(page: Page, evidence?: EvidenceLog): Promise<
         const at = waiters.findIndex((w) => w.match.test(p.response.url));
         if (!req || at < 0) return;
         const waiter = waiters.splice(at, 1)[0]!;
-        const queue = new ChunkQueue();
-        streams.set(p.requestId, queue);
-        open.add(queue);
+        // Streaming is asked for at once, before anything else: a short
+        // response may otherwise finish first and only be readable whole.
+        const live = startStreaming(cdp, p.requestId);
+        streams.set(p.requestId, live);
+        open.add(live.queue);
         void (async () => {
           let body = req.requestBody;
           if (body === undefined && req.hasPostData) {
@@ -150,48 +182,48 @@ export async function startCapture(page: Page, evidence?: EvidenceLog): Promise<
             status: p.response.status,
             mimeType: p.response.mimeType,
           });
-          try {
-            const r = (await cdp.send('Network.streamResourceContent', {
-              requestId: p.requestId,
-            })) as { bufferedData: string };
-            queue.push(Buffer.from(r.bufferedData, 'base64'));
-          } catch {
-            // Finished before it could be streamed: read it whole at the end.
-            (queue as ChunkQueue & { whole?: boolean }).whole = true;
-          }
           waiter.resolve({
             url: p.response.url,
             method: req.method,
             requestBody: body,
             status: p.response.status,
             mimeType: p.response.mimeType,
-            chunks: queue,
+            chunks: live.queue,
           });
         })();
       },
     );
     cdp.on('Network.dataReceived', (p: { requestId: string; data?: string }) => {
-      if (p.data) streams.get(p.requestId)?.push(Buffer.from(p.data, 'base64'));
+      const live = streams.get(p.requestId);
+      if (!live || !p.data) return;
+      const chunk = Buffer.from(p.data, 'base64');
+      if (live.held) live.held.push(chunk);
+      else live.queue.push(chunk);
     });
     cdp.on('Network.loadingFinished', (p: { requestId: string }) => {
-      const queue = streams.get(p.requestId) as (ChunkQueue & { whole?: boolean }) | undefined;
-      if (!queue) return;
+      const live = streams.get(p.requestId);
+      if (!live) return;
       streams.delete(p.requestId);
-      if (!queue.whole) return queue.end();
-      void cdp
-        .send('Network.getResponseBody', { requestId: p.requestId })
-        .then((r) => {
-          const { body, base64Encoded } = r as { body: string; base64Encoded: boolean };
-          queue.push(Buffer.from(body, base64Encoded ? 'base64' : 'utf8'));
-          queue.end();
-        })
-        .catch((err: unknown) => queue.end(err as Error));
+      // Ends only once streaming was set up (or refused): no byte is lost either way.
+      void live.started.then(async (streamed) => {
+        if (streamed) return live.queue.end();
+        try {
+          const r = (await cdp.send('Network.getResponseBody', { requestId: p.requestId })) as {
+            body: string;
+            base64Encoded: boolean;
+          };
+          live.queue.push(Buffer.from(r.body, r.base64Encoded ? 'base64' : 'utf8'));
+          live.queue.end();
+        } catch (err) {
+          live.queue.end(err as Error);
+        }
+      });
     });
     cdp.on('Network.loadingFailed', (p: { requestId: string; errorText: string }) => {
       pending.delete(p.requestId);
-      const queue = streams.get(p.requestId);
+      const live = streams.get(p.requestId);
       streams.delete(p.requestId);
-      queue?.end(new Error(`the stream failed: ${p.errorText}`));
+      void live?.started.then(() => live.queue.end(new Error(`the stream failed: ${p.errorText}`)));
     });
     await cdp.send('Network.enable', { maxPostDataSize: 1 << 20 });
   };

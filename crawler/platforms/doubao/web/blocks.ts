@@ -1,0 +1,172 @@
+/**
+ * The 2026 format's content blocks, replayed into one answer. Every frame
+ * carries blocks by `block_id`; a text block's `text_block.text` is a delta
+ * appended to what that block already has (xln3/platform-v2
+ * `doubao_adapter.py` `_assemble_final_message`; "增量片段，不是全量重发" in the
+ * projects that learnt it the hard way), and `CHUNK_DELTA` text belongs to
+ * the text block that streamed last. Block types (daijinma/geo_marketing
+ * `doubao.go`, platform-v2): 10000 text, 10040 the deep-think root (text
+ * blocks whose `parent_id` is its id are the reasoning), 10025
+ * `search_query_result_block` with `text_card` and `video_card` results. Other
+ * block types (tool status, timers, reading a page) carry nothing an answer
+ * records, and the site adds new ones often: they are skipped, not refused.
+ */
+import type { Media } from '../../../../services/shared/contracts/answer.js';
+import { emptyRaw, type RawAnswer, type RawSearchResult } from '../../common/raw-answer.js';
+
+export const TEXT_BLOCK = 10000;
+export const THINKING_BLOCK = 10040;
+export const SEARCH_BLOCK = 10025;
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const num = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined;
+
+interface TextBlock {
+  parent: string;
+  pieces: string[];
+}
+
+/** What a sources list, media and follow-ups gather, shared with the samantha format. */
+export class Collected {
+  readonly results: RawSearchResult[] = [];
+  readonly videos: Media[] = [];
+  readonly followUps: string[] = [];
+
+  addResult(r: RawSearchResult): void {
+    if (!r.url || this.results.some((x) => x.url === r.url)) return;
+    this.results.push(r);
+  }
+
+  addVideo(m: Media): void {
+    if (!this.videos.some((x) => x.url === m.url)) this.videos.push(m);
+  }
+
+  addFollowUp(q: string): void {
+    const t = q.trim();
+    if (t && !this.followUps.includes(t)) this.followUps.push(t);
+  }
+
+  /** Every source shown is one the answer consulted: the 参考 N 篇资料 list is the cited list. */
+  fill(raw: RawAnswer): RawAnswer {
+    raw.searchResults = [...this.results];
+    raw.citedIndices = this.results.map((r, i) => r.index ?? i + 1);
+    raw.relatedQuestions = [...this.followUps];
+    return raw;
+  }
+}
+
+export class BlockAnswer extends Collected {
+  private readonly texts = new Map<string, TextBlock>();
+  private readonly thinkingRoots = new Set<string>();
+  private active: TextBlock | undefined;
+  /** The search queries the site ran, in order (recorded in the evidence only). */
+  readonly queries: string[] = [];
+
+  get deepThinkSeen(): boolean {
+    return this.thinkingRoots.size > 0;
+  }
+
+  /** One `content_block` entry (from a notify snapshot or a patch). */
+  add(block: unknown): void {
+    if (!isObj(block)) return;
+    const id = str(block.block_id);
+    const type = block.block_type;
+    const content = isObj(block.content) ? block.content : {};
+    const parent = str(block.parent_id);
+    if (type === THINKING_BLOCK && id) this.thinkingRoots.add(id);
+    else if (type === TEXT_BLOCK && id) this.addText(id, parent, content);
+    else if (type === SEARCH_BLOCK) this.addSearch(content);
+    this.addSuggestions(content);
+  }
+
+  /** `CHUNK_DELTA {text}`: more text for the block that streamed last. */
+  delta(text: string): void {
+    if (!text) return;
+    if (!this.active) {
+      this.active = { parent: '', pieces: [] };
+      this.texts.set(`delta-${this.texts.size}`, this.active);
+    }
+    this.active.pieces.push(text);
+  }
+
+  raw(): RawAnswer {
+    const answer: string[] = [];
+    const reasoning: string[] = [];
+    for (const b of this.texts.values()) {
+      const text = b.pieces.join('');
+      if (text.trim() === '') continue;
+      if (this.thinkingRoots.has(b.parent)) reasoning.push(text.trim());
+      else if (b.parent === '') answer.push(text.trim());
+    }
+    const raw = emptyRaw();
+    raw.content = answer.join('\n\n');
+    raw.reasoningContent = reasoning.join('\n\n');
+    return this.fill(raw);
+  }
+
+  private addText(id: string, parent: string, content: Obj): void {
+    let b = this.texts.get(id);
+    if (!b) {
+      b = { parent, pieces: [] };
+      this.texts.set(id, b);
+    } else if (!b.parent && parent) b.parent = parent;
+    const tb = isObj(content.text_block) ? content.text_block : {};
+    const piece = str(tb.text);
+    if (piece) b.pieces.push(piece);
+    this.active = b;
+  }
+
+  private addSearch(content: Obj): void {
+    const block = isObj(content.search_query_result_block) ? content.search_query_result_block : {};
+    for (const q of Array.isArray(block.queries) ? block.queries : []) {
+      const text = typeof q === 'string' ? q : isObj(q) ? str(q.query) || str(q.text) : '';
+      if (text && !this.queries.includes(text)) this.queries.push(text);
+    }
+    for (const r of Array.isArray(block.results) ? block.results : []) {
+      if (!isObj(r)) continue;
+      if (isObj(r.text_card)) this.addTextCard(r.text_card, num(r.index));
+      if (isObj(r.video_card)) this.addVideoCard(r.video_card, num(r.index));
+    }
+  }
+
+  private addTextCard(card: Obj, fallbackIndex: number | undefined): void {
+    const url = str(card.url);
+    if (!/^https?:\/\//.test(url)) return;
+    this.addResult({
+      index: num(card.index) ?? fallbackIndex,
+      title: str(card.title),
+      url,
+      site: str(card.sitename),
+      icon: str(card.icon) || str(card.logo_url),
+    });
+  }
+
+  /** A video result is a source (its platform is the site) and media shown with the answer. */
+  private addVideoCard(card: Obj, fallbackIndex: number | undefined): void {
+    const url = str(card.url) || str(card.video_url);
+    if (!/^https?:\/\//.test(url)) return;
+    const title = str(card.title) || str(card.description);
+    this.addResult({
+      index: num(card.index) ?? fallbackIndex,
+      title,
+      url,
+      site: str(card.platform),
+      icon: str(card.icon) || str(card.logo_url),
+    });
+    const video: Media = { type: 'video', url };
+    if (title) video.title = title;
+    const cover = str(card.cover) || str(card.cover_url);
+    if (cover) video.thumbnail = cover;
+    this.addVideo(video);
+  }
+
+  /** Follow-up questions offered under the answer. */
+  private addSuggestions(content: Obj): void {
+    const block = isObj(content.suggest_block) ? content.suggest_block : undefined;
+    if (!block) return;
+    for (const q of Array.isArray(block.suggests) ? block.suggests : []) this.addFollowUp(str(q));
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * Doubao's chat page as the driver sees it: the DOM hooks the public projects
+ * rely on (platforms.md §15: pathauto1/douzhi-chat `src/providers/doubao.ts`,
+ * Qualia-Li/llm-crawler `askDoubao.ts`, xln3/platform-v2 `doubao_adapter.py`)
+ * and the page checks built on them. Scripts run in the page are plain
+ * strings, so no loader can rewrite them.
+ */
+import type { Locator, Page } from 'playwright';
+import type { RawAnswer } from '../../common/raw-answer.js';
+import { emptyRaw } from '../../common/raw-answer.js';
+
+export const SEL = {
+  composer: '[data-testid="chat_input_input"], textarea[placeholder*="发消息"]',
+  send: '[data-testid="chat_input_send_button"], button#flow-end-msg-send',
+  stop: '[data-testid="chat_input_stop_button"], button[aria-label*="停止"]',
+  answer: '[data-testid="receive_message"]',
+  content: '[data-testid="message_content"]',
+  done: '[data-testid="message_action_like"]',
+  sourcesPanel: '[data-testid="search-reference-ui-v3"]',
+  loginDialog:
+    '[data-testid="login-modal"], div[role="dialog"]:has-text("扫码登录"), div[role="dialog"]:has-text("手机号登录")',
+  loginButton: '[data-testid="to_login_button"], header button:text-is("登录")',
+  captcha:
+    '[data-testid="captcha-modal"], .captcha-verify-container, iframe[src*="captcha"], iframe[src*="verify"]',
+  notice: '[role="dialog"], [role="alert"]',
+} as const;
+
+/** The 深度思考 / 联网搜索 switches, by their own labels. */
+export const SWITCHES = {
+  deepThink: '[data-testid="deep_think_button"], [role="switch"]:has-text("深度思考")',
+  webSearch: '[data-testid="web_search_button"], [role="switch"]:has-text("联网搜索")',
+} as const;
+
+/** The 参考 N 篇资料 opener of the newest answer. */
+export const sourcesOpener = (page: Page): Locator =>
+  page
+    .locator(SEL.answer)
+    .last()
+    .getByText(/参考\s*\d+\s*篇资料/);
+
+export async function visible(page: Page, selector: string): Promise<boolean> {
+  return page
+    .locator(selector)
+    .first()
+    .isVisible()
+    .catch(() => false);
+}
+
+/** What the page shows instead of a chat a person could use, if anything. */
+export async function wallOnPage(page: Page): Promise<string | undefined> {
+  if (await visible(page, SEL.captcha)) return 'captcha: the page shows a verification challenge';
+  if (await visible(page, SEL.loginDialog)) return 'login wall: the page shows its login dialog';
+  if (await visible(page, SEL.loginButton))
+    return 'login wall: the page offers 登录 (not logged in)';
+  return undefined;
+}
+
+/** Whether a switch is on, by its aria state. */
+export async function switchOn(toggle: Locator): Promise<boolean> {
+  const state =
+    (await toggle.getAttribute('aria-checked')) ?? (await toggle.getAttribute('aria-pressed'));
+  return state === 'true';
+}
+
+/** The newest answer's text and whether the page still streams (stop button shown). */
+export const PROGRESS_SCRIPT = `(() => {
+  const answers = document.querySelectorAll('[data-testid="receive_message"]');
+  const last = answers[answers.length - 1];
+  const content = last ? last.querySelector('[data-testid="message_content"]') : null;
+  const stop = document.querySelector('[data-testid="chat_input_stop_button"], button[aria-label*="停止"]');
+  const streaming = !!stop && !stop.hidden && stop.getClientRects().length > 0;
+  return { text: content ? content.innerText : '', streaming };
+})()`;
+
+export interface Progress {
+  text: string;
+  streaming: boolean;
+}
+
+/** Everything the DOM shows of the newest answer (the fallback when the stream says too little). */
+const SNAPSHOT_SCRIPT = `(() => {
+  const t = (el) => (el ? (el.innerText || el.textContent || '').trim() : '');
+  const answers = document.querySelectorAll('[data-testid="receive_message"]');
+  const last = answers[answers.length - 1];
+  if (!last) return null;
+  const think = last.querySelector('[data-testid="think_block"] .thinking-content');
+  return {
+    text: t(last.querySelector('[data-testid="message_content"]')),
+    reasoning: t(think),
+    sources: Array.from(document.querySelectorAll('[data-testid="search-reference-ui-v3"] [data-testid="search-text-item"]')).map((item) => {
+      const a = item.querySelector('a[href]');
+      const icon = item.querySelector('img[class*="footer-icon"]');
+      return {
+        index: Number(t(item.querySelector('[class*="footer-citation"]'))) || undefined,
+        title: t(a),
+        url: a ? a.getAttribute('href') || '' : '',
+        site: t(item.querySelector('[class*="footer-title"]')),
+        icon: icon ? icon.getAttribute('src') || '' : '',
+      };
+    }),
+    videos: Array.from(last.querySelectorAll('[data-testid="video-card"]')).map((v) => {
+      const cover = v.querySelector('img');
+      return {
+        index: Number(v.getAttribute('data-index')) || undefined,
+        url: v.getAttribute('href') || '',
+        title: t(v),
+        platform: v.getAttribute('data-platform') || '',
+        cover: cover ? cover.getAttribute('src') || '' : '',
+      };
+    }),
+    followUps: Array.from(last.querySelectorAll('[data-foundation-type="receive-message-suggest-foundation"] [role="button"]')).map(t),
+  };
+})()`;
+
+interface Snapshot {
+  text: string;
+  reasoning: string;
+  sources: { index?: number; title: string; url: string; site: string; icon: string }[];
+  videos: { index?: number; url: string; title: string; platform: string; cover: string }[];
+  followUps: string[];
+}
+
+/** The DOM's answer as a RawAnswer plus its videos; undefined when no answer is shown. */
+export async function domAnswer(
+  page: Page,
+): Promise<{ raw: RawAnswer; videos: Snapshot['videos'] } | undefined> {
+  const s = (await page.evaluate(SNAPSHOT_SCRIPT)) as Snapshot | null;
+  if (!s) return undefined;
+  const raw = emptyRaw();
+  raw.content = s.text;
+  raw.reasoningContent = s.reasoning;
+  for (const r of [...s.sources, ...s.videos.map((v) => ({ ...v, site: v.platform, icon: '' }))]) {
+    if (r.url && !raw.searchResults.some((x) => x.url === r.url)) raw.searchResults.push(r);
+  }
+  raw.citedIndices = raw.searchResults.map((r, i) => r.index ?? i + 1);
+  raw.relatedQuestions = s.followUps.filter(Boolean);
+  return { raw, videos: s.videos.filter((v) => v.url) };
+}

@@ -1,0 +1,195 @@
+/**
+ * Doubao's chat stream, read incrementally: bytes in (cut anywhere), frames
+ * recognised by format version, answer fields out. Pure: no I/O, no timers.
+ *
+ * - `doubao-2026` (`POST /chat/completion`): named SSE events `SSE_ACK`,
+ *   `SSE_HEARTBEAT`, `FULL_MSG_NOTIFY` (the user's own message echoed),
+ *   `STREAM_MSG_NOTIFY` (the reply's first snapshot), `STREAM_CHUNK`
+ *   (`patch_op[]`: patch_object 1 / 3 carry `patch_value.content_block[]`, 50
+ *   the message ext, 102 a `{text}` JSON string), `CHUNK_DELTA {text}`,
+ *   `ASYNC_CHUNK_SNAPSHOT`, `SSE_REPLY_END` (end_type 1 ends a message, 3 the
+ *   stream), `STREAM_ERROR` and `gateway-error` [web-channel.md; xln3/platform-v2
+ *   doubao_adapter.py; daijinma/geo_marketing doubao.go].
+ * - `doubao-samantha` (`POST /samantha/chat/completion`): see samantha.ts.
+ *
+ * A frame of neither format, or of the other format once one was recognised,
+ * is an unrecognised format: never a partial answer. Site errors become the
+ * site signals (site-errors.ts). The answer itself is built by `result()`.
+ */
+import { SseParser, type SseEvent } from '../../common/sse.js';
+import { buildAnswer } from '../../common/raw-answer.js';
+import type { Answer } from '../../../../services/shared/contracts/answer.js';
+import { PlatformError } from '../../types.js';
+import { refused, unrecognisedFormat } from '../../../web/signals.js';
+import { BlockAnswer } from './blocks.js';
+import { KNOWN_EVENT_TYPES, SamanthaAnswer, parseObj, samanthaError } from './samantha.js';
+import * as samantha from './samantha.js';
+import { SITE, gatewayError, siteError } from './site-errors.js';
+
+export type FormatVersion = 'doubao-2026' | 'doubao-samantha';
+
+const EVENTS_2026 = new Set([
+  'SSE_ACK',
+  'SSE_HEARTBEAT',
+  'FULL_MSG_NOTIFY',
+  'STREAM_MSG_NOTIFY',
+  'STREAM_CHUNK',
+  'CHUNK_DELTA',
+  'ASYNC_CHUNK_SNAPSHOT',
+  'SSE_REPLY_END',
+  'STREAM_ERROR',
+  'gateway-error',
+]);
+
+/** SSE_REPLY_END's end_type for the end of the whole stream (1 ends one message). */
+const STREAM_END = 3;
+/** FULL_MSG_NOTIFY content_type of the user's echoed message. */
+const ECHO_CONTENT = 9999;
+const USER = 1;
+
+/** Doubao's stock refusal ends in "让我们换个话题…" [platform-v2 wall_lexicon.py]. */
+const REFUSAL = /换个话题/;
+const REFUSAL_MAX_CHARS = 120;
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** One SSE event as the site sent it, for the evidence log. */
+export function frameText(e: SseEvent): string {
+  const lines = [];
+  if (e.id !== undefined) lines.push(`id: ${e.id}`);
+  if (e.event !== 'message') lines.push(`event: ${e.event}`);
+  for (const line of e.data.split('\n')) lines.push(`data: ${line}`);
+  return lines.join('\n');
+}
+
+export class DoubaoStream {
+  private readonly sse = new SseParser();
+  private readonly blocks = new BlockAnswer();
+  private readonly old = new SamanthaAnswer();
+  version: FormatVersion | undefined;
+  /** The stream's end marker was seen. */
+  done = false;
+  frames = 0;
+
+  constructor(private readonly onFrame: (text: string) => void = () => undefined) {}
+
+  /** Feeds bytes; throws the site's signal (PlatformError) as soon as a frame carries one. */
+  push(chunk: Uint8Array | string): void {
+    for (const e of this.sse.push(chunk)) this.handle(e);
+  }
+
+  end(): void {
+    for (const e of this.sse.end()) this.handle(e);
+  }
+
+  /** Whether the 2026 stream showed the deep-think root block (evidence of the mode that ran). */
+  get deepThinkSeen(): boolean {
+    return this.blocks.deepThinkSeen;
+  }
+
+  /** The answer; a refusal or an empty answer is no answer. */
+  result(): Answer {
+    const fromOld = this.version === 'doubao-samantha';
+    const raw = fromOld ? this.old.raw() : this.blocks.raw();
+    const text = raw.content.trim();
+    if (text === '') throw new PlatformError(`${SITE} returned no answer`, 'failed', true);
+    if (REFUSAL.test(text) && text.length <= REFUSAL_MAX_CHARS) throw refused(SITE, text);
+    const answer = buildAnswer(raw);
+    answer.mediaContent.push(...(fromOld ? this.old : this.blocks).videos.map((v) => ({ ...v })));
+    return answer;
+  }
+
+  private handle(e: SseEvent): void {
+    this.frames++;
+    this.onFrame(frameText(e));
+    if (e.data.trim() === '[DONE]') return;
+    if (e.event === 'message') return this.handleSamantha(e);
+    if (!EVENTS_2026.has(e.event)) throw unknown(`event "${e.event}"`);
+    this.recognise('doubao-2026', e);
+    const data = parseObj(e.data);
+    switch (e.event) {
+      case 'STREAM_ERROR':
+        throw siteError({
+          code: Number(data.error_code ?? 0) || 0,
+          message: typeof data.error_msg === 'string' ? data.error_msg : '',
+          ...decisionOf(data),
+        });
+      case 'gateway-error':
+        throw siteError(gatewayError(typeof data.message === 'string' ? data.message : ''));
+      case 'FULL_MSG_NOTIFY':
+      case 'STREAM_MSG_NOTIFY':
+        return this.notify(data);
+      case 'STREAM_CHUNK':
+        return this.chunk(data);
+      case 'CHUNK_DELTA':
+        return this.blocks.delta(typeof data.text === 'string' ? data.text : '');
+      case 'ASYNC_CHUNK_SNAPSHOT':
+        for (const snap of Array.isArray(data.message_snapshots) ? data.message_snapshots : [])
+          if (isObj(snap)) this.addBlocks(snap.content);
+        return;
+      case 'SSE_REPLY_END':
+        if (data.end_type === undefined || data.end_type === STREAM_END) this.done = true;
+        return;
+      default:
+        return; // SSE_ACK, SSE_HEARTBEAT: nothing for the answer
+    }
+  }
+
+  private recognise(version: FormatVersion, e: SseEvent): void {
+    if (this.version === undefined) this.version = version;
+    else if (this.version !== version)
+      throw unknown(`a ${version} frame in a ${this.version} stream: ${e.data.slice(0, 80)}`);
+  }
+
+  private notify(data: Obj): void {
+    const message = isObj(data.message) ? data.message : {};
+    const meta = isObj(data.meta) ? data.meta : {};
+    if (message.user_type === USER || meta.user_type === USER) return;
+    if (message.content_type === ECHO_CONTENT) return;
+    this.addBlocks(data.content);
+  }
+
+  private chunk(data: Obj): void {
+    for (const op of Array.isArray(data.patch_op) ? data.patch_op : []) {
+      if (!isObj(op) || !isObj(op.patch_value)) continue;
+      const value = op.patch_value;
+      if (op.patch_object === 1 || op.patch_object === 3) this.addBlocks(value);
+      else if (op.patch_object === 102 && typeof value.content === 'string') {
+        const text = parseObj(value.content).text;
+        if (typeof text === 'string') this.blocks.delta(text);
+      }
+    }
+  }
+
+  private addBlocks(holder: unknown): void {
+    if (!isObj(holder) || !Array.isArray(holder.content_block)) return;
+    for (const b of holder.content_block) this.blocks.add(b);
+  }
+
+  private handleSamantha(e: SseEvent): void {
+    const frame = parseObj(e.data);
+    const type = frame.event_type;
+    if (typeof type !== 'number' || typeof frame.event_data !== 'string')
+      throw unknown(`frame ${e.data.slice(0, 80)}`);
+    if (!KNOWN_EVENT_TYPES.includes(type)) throw unknown(`event_type ${type}`);
+    this.recognise('doubao-samantha', e);
+    const data = parseObj(frame.event_data);
+    if (type === samantha.ERROR) throw siteError(samanthaError(data));
+    if (type === samantha.END) this.done = true;
+    else if (type === samantha.MESSAGE) this.old.message(data);
+  }
+}
+
+function unknown(detail: string): PlatformError {
+  return unrecognisedFormat(SITE, detail);
+}
+
+/** STREAM_ERROR's risk-control decision (`extra.decision`, a JSON string). */
+function decisionOf(data: Obj): { decision?: string } {
+  const extra = isObj(data.extra) ? data.extra : {};
+  const d = extra.decision;
+  if (typeof d === 'string' && d) return { decision: d };
+  if (isObj(d)) return { decision: JSON.stringify(d) };
+  return {};
+}

@@ -1,0 +1,112 @@
+/**
+ * Kimi's 2025–2026 stream (`kimi-connect-1`): `POST /apiv2/kimi.gateway.chat.
+ * v1.ChatService/Chat`, Connect streaming envelopes of JSON messages
+ * [dugongyete-ui/ApiAi-Kimi src/lib/connect-rpc/{client,types}.ts; a
+ * 2026-08 capture documented in a public gateway's "Kimi ConnectRPC wire
+ * protocol"]. Each data message is one of:
+ * - `{"heartbeat":{}}`: keep-alive;
+ * - `{"op":"set"|"append","mask":…, chat|message|block: …}`: `mask` names the
+ *   field path the op applies to (`chat`, `message`, `block.think.content`,
+ *   `block.text.content`, `block.stage`, …);
+ * - `{"done":{}}`: the answer is complete.
+ * The end-of-stream envelope (flag 0x02) carries `{}` or
+ * `{"error":{"code","message"}}`. Search results (`block.search`, with url,
+ * title, site name and icon), follow-ups (`message.suggestions`) and the
+ * blocked-message status are this project's reading of the site and
+ * **unverified** against a capture.
+ */
+import { needsHuman, rateLimited, unrecognisedFormat } from '../../../web/signals.js';
+import { PlatformError } from '../../types.js';
+import type { AnswerState } from './answer-state.js';
+import { COMPRESSED, END_STREAM, type Envelope } from './connect-envelope.js';
+
+export const CONNECT_FORMAT = 'kimi-connect-1';
+const SITE = 'kimi';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** Masks that only move the page's own bookkeeping along: nothing to extract. */
+const QUIET_MASKS =
+  /^(chat(\.[a-zA-Z.]+)?|message(\.(status|id|parentId|createTime|role))?|block\.(multiStage|stage)(\.[a-zA-Z.]+)?)$/;
+
+function parseJson(payload: Uint8Array): Obj {
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payload));
+  } catch {
+    throw unrecognisedFormat(SITE, 'a Connect message that is not JSON');
+  }
+  if (!isObj(value)) throw unrecognisedFormat(SITE, 'a Connect message that is not an object');
+  return value;
+}
+
+/** The PlatformError of an end-of-stream error (Connect codes, Kimi's own messages). */
+export function connectError(code: string, message: string): PlatformError {
+  const said = `${code}${message ? `: ${message}` : ''}`;
+  switch (code) {
+    case 'unauthenticated':
+      return needsHuman(SITE, `session expired or invalid (${said})`);
+    case 'permission_denied':
+      return needsHuman(SITE, `verification challenge instead of an answer (${said})`);
+    case 'resource_exhausted':
+      return rateLimited(SITE, message || code);
+    default:
+      return new PlatformError(`kimi stream error (${said})`, 'failed', true);
+  }
+}
+
+/** Applies one envelope to the state; throws a PlatformError for site errors and unknown frames. */
+export function applyConnect(state: AnswerState, env: Envelope): void {
+  if (env.flags & COMPRESSED) throw unrecognisedFormat(SITE, 'a compressed Connect message');
+  const msg = parseJson(env.payload);
+  if (env.flags & END_STREAM) {
+    if (isObj(msg.error)) throw connectError(str(msg.error.code), str(msg.error.message));
+    state.done = true;
+    return;
+  }
+  if (env.flags !== 0) throw unrecognisedFormat(SITE, `Connect flags 0x${env.flags.toString(16)}`);
+  if (isObj(msg.heartbeat) && Object.keys(msg).length === 1) return;
+  if (isObj(msg.done)) {
+    state.done = true;
+    return;
+  }
+  const op = str(msg.op);
+  const mask = str(msg.mask);
+  if ((op !== 'set' && op !== 'append') || mask === '') {
+    throw unrecognisedFormat(SITE, `a frame with keys ${Object.keys(msg).sort().join(',')}`);
+  }
+  applyOp(state, op, mask, msg);
+}
+
+function applyOp(state: AnswerState, op: 'set' | 'append', mask: string, msg: Obj): void {
+  const block = isObj(msg.block) ? msg.block : {};
+  const message = isObj(msg.message) ? msg.message : {};
+  const id = str(block.id) || 'block';
+  if (mask === 'block.text' || mask === 'block.text.content') {
+    const text = isObj(block.text) ? str(block.text.content) : '';
+    state.write(id, 'text', text, op);
+  } else if (mask === 'block.think' || mask === 'block.think.content') {
+    const think = isObj(block.think) ? str(block.think.content) : '';
+    state.write(id, 'think', think, op);
+  } else if (mask === 'block.search' || mask === 'block.search.results') {
+    const results =
+      isObj(block.search) && Array.isArray(block.search.results) ? block.search.results : [];
+    for (const r of results.filter(isObj)) {
+      state.addResult({
+        title: str(r.title),
+        url: str(r.url),
+        site: str(r.siteName),
+        icon: str(r.icon),
+      });
+    }
+  } else if (mask === 'message.suggestions') {
+    const items = Array.isArray(message.suggestions) ? message.suggestions : [];
+    state.suggestions = items.map(str).filter((q) => q !== '');
+  } else if (mask === 'message.status' && str(message.status) === 'MESSAGE_STATUS_BLOCKED') {
+    state.refusal = str(message.notice) || 'the message was blocked';
+  } else if (!QUIET_MASKS.test(mask)) {
+    throw unrecognisedFormat(SITE, `frame mask "${mask}"`);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Kimi's older stream (`kimi-sse-legacy`), still served by older builds of
+ * the page: `POST /api/chat/{chatId}/completion/stream` answering with
+ * Server-Sent Events whose data is `{"event": …}` [LLM-Red-Team/kimi-free-api
+ * src/api/controllers/chat.ts, receiveStream / createTransStream]:
+ * - `cmpl` {text}: an answer delta;
+ * - `search_plus` {msg: {type}}: search progress; `type: "get_res"` carries
+ *   one result {title, url} (and, **unverified**, `site_name` / `icon`);
+ * - `req`, `resp`, `rename`, `ping`, `length`: bookkeeping;
+ * - `all_done`: the end marker;
+ * - `error`: the answer stopped; with an `error_type` (`auth.token.invalid`,
+ *   `chat.user_stream_pushing`, …) it is a session or use problem, without one
+ *   the content was stopped as non-compliant (kimi-free-api shows
+ *   "内容由于不合规被停止生成").
+ * This format has no separate reasoning stream.
+ */
+import type { SseEvent } from '../../common/sse.js';
+import { PlatformError } from '../../types.js';
+import { needsHuman, rateLimited, unrecognisedFormat } from '../../../web/signals.js';
+import type { AnswerState } from './answer-state.js';
+
+export const LEGACY_FORMAT = 'kimi-sse-legacy';
+const SITE = 'kimi';
+const QUIET = new Set(['req', 'resp', 'rename', 'ping', 'length']);
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** The PlatformError of a legacy `error_type` (also used for the legacy JSON error bodies). */
+export function legacyError(errorType: string, message: string): PlatformError {
+  const said = `${errorType}${message ? `: ${message}` : ''}`;
+  if (/^auth\./.test(errorType)) return needsHuman(SITE, `session expired or invalid (${said})`);
+  if (/limit|exceed|frequen|quota/i.test(errorType)) return rateLimited(SITE, message || errorType);
+  if (/captcha|verify|risk/i.test(errorType))
+    return needsHuman(SITE, `verification challenge instead of an answer (${said})`);
+  return new PlatformError(`kimi stream error (${said})`, 'failed', true);
+}
+
+export function applyLegacy(state: AnswerState, event: SseEvent): void {
+  let data: unknown;
+  try {
+    data = JSON.parse(event.data);
+  } catch {
+    throw unrecognisedFormat(SITE, 'a legacy event that is not JSON');
+  }
+  if (!isObj(data) || typeof data.event !== 'string') {
+    throw unrecognisedFormat(SITE, 'a legacy event without an event name');
+  }
+  const name = data.event;
+  if (QUIET.has(name)) return;
+  switch (name) {
+    case 'cmpl':
+      state.write('answer', 'text', str(data.text), 'append');
+      return;
+    case 'search_plus': {
+      const msg = isObj(data.msg) ? data.msg : {};
+      if (msg.type === 'get_res') {
+        state.addResult({
+          title: str(msg.title),
+          url: str(msg.url),
+          site: str(msg.site_name),
+          icon: str(msg.icon),
+        });
+      }
+      return;
+    }
+    case 'all_done':
+      state.done = true;
+      return;
+    case 'error': {
+      const errorType = str(data.error_type);
+      if (errorType) throw legacyError(errorType, str(data.message));
+      state.refusal = str(data.message) || '内容由于不合规被停止生成';
+      state.done = true;
+      return;
+    }
+    default:
+      throw unrecognisedFormat(SITE, `legacy event "${name}"`);
+  }
+}

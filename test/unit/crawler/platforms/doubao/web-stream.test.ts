@@ -1,0 +1,209 @@
+/**
+ * Doubao's stream parser on recorded-format fixtures (test/fixtures/web/doubao/,
+ * modelled on the frames the public projects recorded), each fed cut at every
+ * byte: the same answer, the same error, whatever the cut.
+ */
+import { readFileSync } from 'node:fs';
+import t from 'tap';
+import { DoubaoStream } from '../../../../../crawler/platforms/doubao/web/stream.js';
+import { PlatformError } from '../../../../../crawler/platforms/types.js';
+import type { Answer } from '../../../../../services/shared/contracts/answer.js';
+
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../../../fixtures/web/doubao/${name}`, import.meta.url));
+
+interface Run {
+  answer?: Answer;
+  error?: PlatformError;
+  version?: string;
+  done: boolean;
+  frames: string[];
+}
+
+/** Parses `bytes` cut once at `cut`: pushes both halves, ends, builds the answer. */
+function run(bytes: Buffer, cut: number): Run {
+  const frames: string[] = [];
+  const s = new DoubaoStream((f) => frames.push(f));
+  try {
+    s.push(bytes.subarray(0, cut));
+    s.push(bytes.subarray(cut));
+    s.end();
+    return { answer: s.result(), version: s.version, done: s.done, frames };
+  } catch (err) {
+    if (!(err instanceof PlatformError)) throw err;
+    return { error: err, version: s.version, done: s.done, frames };
+  }
+}
+
+/** Every cut gives the first cut's result; returns it. */
+function atEveryCut(t: { equal(a: unknown, b: unknown, m: string): unknown }, name: string): Run {
+  const bytes = fixture(name);
+  const first = run(bytes, 0);
+  let differing = 0;
+  for (let cut = 1; cut <= bytes.length; cut++) {
+    const r = run(bytes, cut);
+    const same =
+      JSON.stringify(r.answer) === JSON.stringify(first.answer) &&
+      r.error?.message === first.error?.message &&
+      r.version === first.version &&
+      r.done === first.done;
+    if (!same) differing++;
+  }
+  t.equal(differing, 0, `${name}: every one of ${bytes.length + 1} cuts gives the same result`);
+  return first;
+}
+
+t.test(
+  '2026: deep think + web search → answer, reasoning, sources, video, follow-ups',
+  async (t) => {
+    const r = atEveryCut(t, '2026-reasoning-search.txt');
+    t.equal(r.version, 'doubao-2026');
+    t.equal(r.done, true);
+    t.same(r.answer, {
+      answerContent:
+        '上海带娃可以去这几处：\n\n1. **上海自然博物馆**：恐龙骨架和生态展；\n2. **上海科技馆**：互动展项多，适合 6 岁以上。',
+      referenceList: [
+        {
+          index: 1,
+          title: '上海亲子游好去处',
+          url: 'https://www.shanghai.gov.cn/nw4411/qinzi.html',
+          site: '上海发布',
+          icon: 'https://p3-search.byteimg.com/img/labis/shfb~32x32.image',
+        },
+        {
+          index: 2,
+          title: '上海科技馆参观指南',
+          url: 'https://www.sstm.org.cn/visit',
+          site: '上海科技馆',
+          icon: 'https://p3-search.byteimg.com/img/labis/sstm~32x32.image',
+        },
+        {
+          index: 3,
+          title: '上海自然博物馆一日游',
+          url: 'https://www.douyin.com/video/7412345678901234567',
+          site: '抖音',
+          icon: '',
+        },
+      ],
+      citationList: [
+        {
+          index: 1,
+          title: '上海亲子游好去处',
+          url: 'https://www.shanghai.gov.cn/nw4411/qinzi.html',
+          site: '上海发布',
+          icon: 'https://p3-search.byteimg.com/img/labis/shfb~32x32.image',
+        },
+        {
+          index: 2,
+          title: '上海科技馆参观指南',
+          url: 'https://www.sstm.org.cn/visit',
+          site: '上海科技馆',
+          icon: 'https://p3-search.byteimg.com/img/labis/sstm~32x32.image',
+        },
+        {
+          index: 3,
+          title: '上海自然博物馆一日游',
+          url: 'https://www.douyin.com/video/7412345678901234567',
+          site: '抖音',
+          icon: '',
+        },
+      ],
+      reasoningProcess: {
+        summary: '用户想找适合亲子的地方，先搜一下上海的亲子场馆。',
+        content: '用户想找适合亲子的地方，先搜一下上海的亲子场馆。',
+      },
+      recommendedQuestions: ['上海自然博物馆要预约吗？', '周末带娃去哪里人少？'],
+      mediaContent: [
+        {
+          type: 'video',
+          url: 'https://www.douyin.com/video/7412345678901234567',
+          title: '上海自然博物馆一日游',
+          thumbnail: 'https://p9-sign.douyinpic.com/cover-7412.jpeg',
+        },
+      ],
+    });
+    t.equal(r.frames.length, 14, 'every SSE event is handed to the evidence');
+    t.match(r.frames[1], /^id: 1\nevent: FULL_MSG_NOTIFY\ndata: \{/);
+  },
+);
+
+t.test('2026: CRLF, heartbeats, CHUNK_DELTA and patch 102 text; no search', async (t) => {
+  const r = atEveryCut(t, '2026-standard-crlf.txt');
+  t.equal(r.version, 'doubao-2026');
+  t.equal(r.done, true);
+  t.equal(r.answer?.answerContent, '番茄炒蛋：先炒蛋，再下番茄，最后加盐和糖。');
+  t.same(r.answer?.referenceList, []);
+  t.equal(r.answer?.reasoningProcess, null);
+  t.same(r.answer?.recommendedQuestions, []);
+});
+
+t.test('samantha (older) format: text deltas, follow-ups, end event 2003', async (t) => {
+  const r = atEveryCut(t, 'samantha.txt');
+  t.equal(r.version, 'doubao-samantha');
+  t.equal(r.done, true);
+  t.equal(r.answer?.answerContent, '番茄炒蛋：先炒蛋，再下番茄。');
+  t.same(r.answer?.recommendedQuestions, ['番茄要去皮吗？', '放糖还是放盐？']);
+  t.same(r.answer?.referenceList, []);
+});
+
+t.test(
+  'a stream without its end marker is not done (the driver falls back to the DOM)',
+  async (t) => {
+    const r = atEveryCut(t, '2026-no-end.txt');
+    t.equal(r.done, false);
+    t.equal(r.answer?.answerContent, '答案写到一半');
+  },
+);
+
+const signals: [string, RegExp, string, boolean, string | undefined][] = [
+  ['2026-expired.txt', /expired session: 710012000 user invalid/, 'failed', true, 'needs_human'],
+  ['2026-captcha.txt', /captcha: 710022004 rate limited \(verify\)/, 'failed', true, 'needs_human'],
+  [
+    'samantha-captcha.txt',
+    /captcha: 710022004 rate limited: 系统错误/,
+    'failed',
+    true,
+    'needs_human',
+  ],
+  ['2026-rate-limit.txt', /rate or quota limit on doubao: 710022002/, 'error', true, 'cooling'],
+  ['2026-refusal.txt', /doubao refused to answer: .*换个话题/, 'failed', false, undefined],
+  [
+    '2026-unknown-frame.txt',
+    /unrecognised doubao stream format: event "STREAM_PLAN_NOTIFY"/,
+    'failed',
+    false,
+    undefined,
+  ],
+  [
+    'samantha-unknown-frame.txt',
+    /unrecognised doubao stream format: event_type 2077/,
+    'failed',
+    false,
+    undefined,
+  ],
+];
+
+for (const [name, message, status, retryable, account] of signals) {
+  t.test(`${name} → ${message.source}`, async (t) => {
+    const r = atEveryCut(t, name);
+    t.equal(r.answer, undefined, 'no answer');
+    t.match(r.error?.message, message);
+    t.equal(r.error?.status, status);
+    t.equal(r.error?.retryable, retryable);
+    t.equal(r.error?.account?.state, account);
+  });
+}
+
+t.test('a frame of the other format in a recognised stream is unrecognised', async (t) => {
+  const s = new DoubaoStream();
+  s.push('event: SSE_ACK\ndata: {}\n\n');
+  t.throws(
+    () => s.push('data: {"event_type":2003,"event_data":"{}","event_id":"1"}\n\n'),
+    /unrecognised doubao stream format: a doubao-samantha frame in a doubao-2026 stream/,
+  );
+});
+
+t.test('unnamed data that is not a samantha frame is unrecognised', async (t) => {
+  const s = new DoubaoStream();
+  t.throws(() => s.push('data: {"choices":[]}\n\n'), /unrecognised doubao stream format: frame/);
+});
