@@ -39,7 +39,6 @@ const BJ = '110100';
 const svc = await startEmbedded(t, {
   SERVICES: 'api,tasks,users,accounts',
   ACCOUNTS_KEY: randomBytes(32).toString('hex'),
-  SANDBOX_WEB_WEB_GAP_MS: '0',
 });
 const alice = await svc.newUser('alice');
 const bob = await svc.newUser('bob');
@@ -189,11 +188,16 @@ interface AccountView {
 
 const accountList = async () => call<AccountView[]>('accounts.list', { platform: 'sandbox-web' });
 
-function executor(drivers: (platform: string) => PlatformDriver | undefined) {
+function executor(
+  drivers: (platform: string) => PlatformDriver | undefined,
+  capacity = 4,
+  prefetch = 0,
+) {
   const reports: Reported[] = [];
+  const handedBack: string[] = [];
   const ex = new Executor({
-    capacity: 4,
-    prefetch: 0,
+    capacity,
+    prefetch,
     driverFor: drivers,
     settingsFor: settingsResolver({ url: sandbox.url, timeoutMs: 30_000 }),
     proxies,
@@ -216,11 +220,13 @@ function executor(drivers: (platform: string) => PlatformDriver | undefined) {
       const accountThen = (await accountList()).find((a) => a.id === lease.account?.id);
       reports.push({ lease, outcome, accountThen });
     },
-    release: async () => undefined,
+    release: async (lease) => {
+      handedBack.push(lease.subTaskId);
+    },
     log: { warn: () => undefined },
   });
   t.teardown(() => ex.stop());
-  return { ex, reports };
+  return { ex, reports, handedBack };
 }
 
 async function addAccount(label: string, regionCode: string, state: StorageState) {
@@ -426,7 +432,7 @@ t.test(
     });
     t.equal(wall.outcome.result, undefined, 'no answer');
     t.match(wall.accountThen, { state: 'needs_human', reason: /login wall/, holder: null });
-    const shot = await fetch(wall.accountThen!.screenshot!);
+    const shot = await svc.client.get(new URL(wall.accountThen!.screenshot!).pathname);
     t.equal(shot.status, 200);
     t.equal(shot.headers.get('content-type'), 'image/png');
     t.match(
@@ -494,6 +500,48 @@ t.test(
         { kind: 'frame', data: 'data: [DONE]' },
         { kind: 'note', text: 'answer: format stand-in-sse-1, mode search' },
       ],
+    );
+  },
+);
+
+t.test(
+  'a node that stops gives back the leases and their accounts, before it is gone',
+  async (t) => {
+    // Fresh accounts: the others wait out their pacing gap.
+    for (const a of await accountList())
+      await call('accounts.setState', { id: a.id, state: 'disabled' });
+    await addAccount('drain-sh', SH, storageStateFor(sandbox.url, { cookies: { sid: 'sh' } }));
+    await addAccount('drain-bj', BJ, storageStateFor(sandbox.url, { cookies: { sid: 'bj' } }));
+    const task = await submit(['slow one #latency:20000', 'waiting one']);
+    const [running, waiting] = task.subTaskList as [
+      { subTaskId: string; prompt: string },
+      { subTaskId: string; prompt: string },
+    ];
+    const first = await leaseFor(task, running, SH, [SH_KEY]);
+    const second = await leaseFor(task, waiting, BJ, [BJ_KEY]);
+    const { ex, reports, handedBack } = executor(driverFor, 1, 1);
+    t.same([ex.accept(first), ex.accept(second)], [{ accepted: true }, { accepted: true }]);
+    t.equal(ex.queued, 1);
+    await until('the slow prompt at the sandbox', () =>
+      sandbox.stats.requests.some((q) => q.prompt === first.prompt) ? true : undefined,
+    );
+    await ex.stop();
+    t.same(handedBack.sort(), [running.subTaskId, waiting.subTaskId].sort(), 'both go back');
+    t.equal(reports.length, 0);
+    const accounts = await accountList();
+    for (const lease of [first, second])
+      t.match(
+        accounts.find((a) => a.id === lease.account!.id),
+        { holder: null, state: 'healthy' },
+        'its account is free again when stop() returns',
+      );
+    t.match(
+      releases.findLast((x) => x.id === second.account!.id),
+      {
+        holder: `${second.subTaskId} ${second.token}`,
+        prompted: false,
+      },
+      'the waiting one never used its account',
     );
   },
 );
