@@ -10,10 +10,19 @@
  *   set-callback --user ID --url URL [--json]
  *   clear-callback --user ID [--json]
  *   show-callback --user ID [--json]
+ *   account add|import|list|disable|enable|remove|check|login … [--json]
+ *                                    web-channel accounts (bin/accounts/commands.ts)
  */
 import { parseArgs } from 'node:util';
 import { createBroker } from '../services/index.js';
 import { loadConfig } from '../services/shared/config.js';
+import {
+  ACCOUNT_COMMANDS,
+  accountUsage,
+  isAccountCommand,
+  UsageError,
+} from './accounts/commands.js';
+import { formatAccountResult } from './accounts/format.js';
 
 const USAGE = `usage: npm run admin -- <command> [options]
   create-user --name NAME       create a user and a first API key
@@ -25,6 +34,7 @@ const USAGE = `usage: npm run admin -- <command> [options]
                                 set a user's default callback address
   clear-callback --user ID      remove it
   show-callback --user ID       the default address and the signing secret
+${accountUsage()}
   options: --json  print machine-readable JSON only`;
 
 const { positionals, values } = parseArgs({
@@ -34,6 +44,18 @@ const { positionals, values } = parseArgs({
     user: { type: 'string' },
     key: { type: 'string' },
     url: { type: 'string' },
+    platform: { type: 'string' },
+    label: { type: 'string' },
+    region: { type: 'string' },
+    'state-file': { type: 'string' },
+    file: { type: 'string' },
+    id: { type: 'string' },
+    out: { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    account: { type: 'string' },
+    prompt: { type: 'string' },
+    mode: { type: 'string' },
+    headed: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -57,14 +79,46 @@ const userId = () => {
   return n;
 };
 
+// `driver-check` is an account command too, named at the top level as operators know it.
+const accountCommand = command === 'driver-check' ? command : positionals[1];
+const isAccount = command === 'account' || command === 'driver-check';
+if (isAccount && !isAccountCommand(accountCommand)) {
+  fail(`unknown account command ${accountCommand ?? '(none)'}\n${USAGE}`);
+}
+const service = isAccount ? 'accounts' : 'users';
+
 let config;
 try {
   // A private, transporter-less broker: the CLI never joins the cluster.
-  config = loadConfig({ ...process.env, TRANSPORTER: '', LOG_LEVEL: 'silent', SERVICES: 'users' });
+  config = loadConfig({ ...process.env, TRANSPORTER: '', LOG_LEVEL: 'silent', SERVICES: service });
 } catch (err) {
   fail((err as Error).message);
 }
-const broker = await createBroker(config, ['users']);
+const broker = await createBroker(config, [service]);
+
+function runAccount(): Promise<unknown> {
+  return ACCOUNT_COMMANDS[accountCommand as keyof typeof ACCOUNT_COMMANDS].run(
+    {
+      call: (action, params) => broker.call(`accounts.${action}`, params),
+      config: config!,
+      log: (text) => process.stderr.write(`${text}\n`),
+    },
+    {
+      platform: values.platform,
+      label: values.label,
+      region: values.region,
+      stateFile: values['state-file'],
+      file: values.file,
+      id: values.id,
+      out: values.out,
+      timeoutMs: values['timeout-ms'],
+      headed: values.headed,
+      account: values.account,
+      prompt: values.prompt,
+      mode: values.mode,
+    },
+  );
+}
 
 async function run(): Promise<unknown> {
   switch (command) {
@@ -98,6 +152,9 @@ async function run(): Promise<unknown> {
       return broker.call('users.setCallback', { userId: userId(), body: { callbackUrl: null } });
     case 'show-callback':
       return broker.call('users.callbackSettings', { userId: userId() });
+    case 'account':
+    case 'driver-check':
+      return runAccount();
     default:
       fail(`unknown command ${command}\n${USAGE}`);
   }
@@ -107,10 +164,13 @@ let exitCode = 0;
 try {
   await broker.start();
   const result = await run();
-  console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
+  if (values.json) console.log(JSON.stringify(result));
+  else if (isAccount) {
+    console.log(formatAccountResult(accountCommand as keyof typeof ACCOUNT_COMMANDS, result));
+  } else console.log(JSON.stringify(result, null, 2));
 } catch (err) {
   console.error(`admin: ${(err as Error).message}`);
-  exitCode = 1;
+  exitCode = err instanceof UsageError ? 2 : 1;
 } finally {
   await broker.stop();
 }

@@ -4,12 +4,14 @@
  *   --demo    after start, run the sample batch (see bin/demo.ts)
  *   --exit    with --demo, stop once the demo has finished
  *   --repl    open the Moleculer REPL on this broker (`npm run repl`), with the
- *             extra command `regions` (crawler nodes by region)
+ *             extra commands `regions` (crawler nodes by region), `accounts` and
+ *             `account-<command>` (the admin CLI's account commands)
  */
 import { createBroker } from '../services/index.js';
 import { configFromProcess, type Config } from '../services/shared/config.js';
 import { runDemo } from './demo.js';
 import { runNode } from './lifecycle.js';
+import { accountReplCommands } from './accounts/repl.js';
 import { replCommands } from './region-table.js';
 
 function loadOrExit(): Config {
@@ -27,7 +29,7 @@ const broker = await createBroker(
   config,
   config.services,
   undefined,
-  args.has('--repl') ? { replCommands } : {},
+  args.has('--repl') ? { replCommands: [...replCommands, ...accountReplCommands(config)] } : {},
 );
 
 const stop = await runNode(broker, config);

@@ -18,6 +18,7 @@ const FACTORIES: Record<ServiceName, () => Promise<Factory>> = {
   crawler: async () => (await import('../crawler/crawler.service.js')).crawlerService,
   callbacks: async () => (await import('./callbacks/callbacks.service.js')).callbacksService,
   proxies: async () => (await import('./proxies/proxies.service.js')).proxiesService,
+  accounts: async () => (await import('./accounts/accounts.service.js')).accountsService,
 };
 
 /** `extra` overrides broker options (benchmarks add middlewares or change the advert). */

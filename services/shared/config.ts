@@ -21,6 +21,7 @@ const ALL_SERVICES = [
   'crawler',
   'callbacks',
   'proxies',
+  'accounts',
 ] as const;
 export type ServiceName = (typeof ALL_SERVICES)[number];
 

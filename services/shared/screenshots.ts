@@ -40,6 +40,11 @@ export class ScreenshotStore {
     return id;
   }
 
+  /** Screenshots no record points to any more (an account's, once a person dealt with it). */
+  async remove(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.model.deleteMany({ _id: { $in: [...ids] } });
+  }
+
   async load(id: string): Promise<Buffer | undefined> {
     if (!/^[0-9a-f]{32}$/.test(id)) return undefined;
     const doc = await this.model.findById(id).lean<{ png: { buffer: ArrayBuffer } | Buffer }>();

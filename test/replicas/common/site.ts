@@ -17,10 +17,24 @@ export interface Route {
   handle: Handler;
 }
 
+export interface Seen {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  /** Epoch ms the request arrived. */
+  at: number;
+  /** Ms until its response finished; undefined while it runs. */
+  ms?: number;
+}
+
 export interface Site {
   url: string;
-  /** Every request the replica saw: path, method and headers (tests assert what the page sent). */
-  readonly seen: { method: string; path: string; headers: IncomingMessage['headers'] }[];
+  /**
+   * Every request the replica saw: path, method and headers (tests assert what
+   * the page sent), when it came and how long its response took once finished
+   * (the benchmark subtracts the replica's own answer time from a sub task's).
+   */
+  readonly seen: Seen[];
   close(): Promise<void>;
 }
 
@@ -29,7 +43,14 @@ export async function startSite(routes: readonly Route[], port = 0): Promise<Sit
   const seen: Site['seen'] = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    seen.push({ method: req.method ?? 'GET', path: url.pathname, headers: req.headers });
+    const entry: Seen = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      headers: req.headers,
+      at: Date.now(),
+    };
+    seen.push(entry);
+    res.on('close', () => (entry.ms = Date.now() - entry.at));
     const route = routes.find(
       (r) =>
         r.method === req.method &&

@@ -40,7 +40,7 @@ t.test('an empty environment gives every default', async (t) => {
     mongoDb: 'monitor',
     transporter: undefined,
     namespace: 'monitor',
-    services: ['api', 'tasks', 'users', 'scheduler', 'crawler', 'callbacks', 'proxies'],
+    services: ['api', 'tasks', 'users', 'scheduler', 'crawler', 'callbacks', 'proxies', 'accounts'],
     logLevel: 'info',
     tokenTtlSeconds: 7200,
     jwtSecret: undefined,
@@ -252,7 +252,16 @@ t.test('blank optional text variables count as unset', async (t) => {
   t.equal(c.transporter, undefined);
   t.equal(c.jwtSecret, undefined);
   t.match(c.nodeId, /^.+-\d+-[0-9a-f]{6}$/);
-  t.same(c.services, ['api', 'tasks', 'users', 'scheduler', 'crawler', 'callbacks', 'proxies']);
+  t.same(c.services, [
+    'api',
+    'tasks',
+    'users',
+    'scheduler',
+    'crawler',
+    'callbacks',
+    'proxies',
+    'accounts',
+  ]);
 });
 
 t.test('the result is frozen', async (t) => {
@@ -312,7 +321,7 @@ t.test('every bad variable is reported together in one CONFIG_INVALID error', as
   t.equal(byField.JWT_SECRET, 'must be at least 32 characters when set');
   t.equal(
     byField.SERVICES,
-    'unknown service(s) mailer; valid: api, tasks, users, scheduler, crawler, callbacks, proxies, all',
+    'unknown service(s) mailer; valid: api, tasks, users, scheduler, crawler, callbacks, proxies, accounts, all',
   );
 });
 
@@ -355,7 +364,16 @@ t.test('JWT_SECRET must be at least 32 characters', async (t) => {
 });
 
 t.test('SERVICES parsing', async (t) => {
-  const every = ['api', 'tasks', 'users', 'scheduler', 'crawler', 'callbacks', 'proxies'];
+  const every = [
+    'api',
+    'tasks',
+    'users',
+    'scheduler',
+    'crawler',
+    'callbacks',
+    'proxies',
+    'accounts',
+  ];
   t.same(loadConfig({ SERVICES: 'all' }).services, every);
   t.same(loadConfig({ SERVICES: ' all ' }).services, every);
   t.same(loadConfig({ SERVICES: '' }).services, every);
@@ -367,7 +385,7 @@ t.test('SERVICES parsing', async (t) => {
     {
       field: 'SERVICES',
       message:
-        'unknown service(s) mail, queue; valid: api, tasks, users, scheduler, crawler, callbacks, proxies, all',
+        'unknown service(s) mail, queue; valid: api, tasks, users, scheduler, crawler, callbacks, proxies, accounts, all',
     },
   ]);
   t.same(fields(configError({ SERVICES: 'API' })), ['SERVICES'], 'names are case-sensitive');

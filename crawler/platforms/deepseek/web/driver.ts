@@ -1,0 +1,149 @@
+/**
+ * The DeepSeek web driver: drives the logged-in chat page the way a person
+ * does (mode chips, composer, send), reads the page's own chat call through
+ * CDP, and parses its patch stream. The page's script creates the session
+ * and solves the proof-of-work for `X-Ds-Pow-Response`; the driver never
+ * calls the API itself.
+ *
+ * Completion: `response/status` FINISHED. A captured stream that ended
+ * without it is read again from the finished response (CDP can lose a short
+ * response's bytes); one that still lacks it, or stalls, falls back to the
+ * page (answer text stable 3 × 500 ms, no stop button). The effective mode is what the captured request asked for
+ * (`thinking_enabled`, `search_enabled`), or the stream's own flags.
+ */
+import { errors, type Page, type Response } from 'playwright';
+import { PlatformError, type Job, type WebAnswer, type WebContext } from '../../types.js';
+import { hasReasoning, hasSearch } from '../../common/answer.js';
+import { timeoutError } from '../../common/errors.js';
+import { buildAnswer } from '../../common/raw-answer.js';
+import { refused } from '../../../web/signals.js';
+import { waitForStableText } from '../../../web/dom-wait.js';
+import { chatCallFailure } from './envelope.js';
+import {
+  openSources,
+  SEARCH_LABEL,
+  SELECTORS,
+  setChip,
+  THINK_LABEL,
+  untilChatReady,
+  watchForWalls,
+} from './page.js';
+import { effectiveMode } from './mode.js';
+import { readAll, readStream } from './read-stream.js';
+import { DeepseekStream, SITE } from './stream.js';
+
+export const COMPLETION_URL = /\/api\/v0\/chat\/completion(?:\?|$)/;
+/** How long the opened page may take to show the composer. */
+const UI_WAIT_MS = 15_000;
+/** How long the page's script may take (session, proof-of-work) before its chat call starts. */
+const CALL_WAIT_MS = 30_000;
+/** How long Playwright may take to hand over a response that has already ended. */
+const BODY_WAIT_MS = 3_000;
+
+/** The body of a response that has finished; undefined while it still streams. */
+async function finishedBody(response: Response | undefined): Promise<Buffer | undefined> {
+  if (!response) return undefined;
+  const body = response.body().catch(() => undefined);
+  return Promise.race([
+    body,
+    new Promise<undefined>((r) => setTimeout(() => r(undefined), BODY_WAIT_MS).unref()),
+  ]);
+}
+
+async function* once(body: Buffer): AsyncIterable<Buffer> {
+  yield body;
+}
+
+async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
+  const { signal } = job;
+  await untilChatReady(page, UI_WAIT_MS, signal);
+  await setChip(page, THINK_LABEL, hasReasoning(job.mode), signal);
+  await setChip(page, SEARCH_LABEL, hasSearch(job.mode), signal);
+  await page.locator(SELECTORS.composer).fill(job.prompt);
+
+  const callSignal = AbortSignal.any([signal, AbortSignal.timeout(CALL_WAIT_MS)]);
+  const call = ctx.capture.next(COMPLETION_URL, callSignal);
+  // A short response (an error envelope, a one-hint stream) can finish before
+  // CDP starts streaming it, and then the capture misses its bytes; Playwright
+  // still has the finished body.
+  const finished = page
+    .waitForResponse((r) => COMPLETION_URL.test(r.url()), { timeout: CALL_WAIT_MS })
+    .catch(() => undefined);
+  const send = page.locator(SELECTORS.send).first();
+  if ((await send.count()) > 0 && (await send.isVisible())) await send.click();
+  else await page.locator(SELECTORS.composer).press('Enter');
+
+  const watching = new AbortController();
+  const walls = watchForWalls(page, AbortSignal.any([signal, watching.signal]));
+  walls.catch(() => undefined);
+  let stream;
+  try {
+    stream = await Promise.race([call, walls]);
+  } catch (err) {
+    if (signal.aborted) throw err;
+    if (callSignal.aborted) {
+      throw new PlatformError(`${SITE}: the page never sent its chat call`, 'failed', true);
+    }
+    throw err;
+  } finally {
+    watching.abort();
+  }
+
+  if (!/event-stream/.test(stream.mimeType) || stream.status !== 200) {
+    let body = await readAll(stream.chunks, signal);
+    if (body === '') body = (await (await finished)?.text().catch(() => '')) ?? '';
+    ctx.evidence.frame(body);
+    throw chatCallFailure(stream.status, body);
+  }
+  let parser = new DeepseekStream();
+  const ended = await readStream(stream.chunks, parser, ctx.evidence, signal);
+  if (ended && !parser.finished) {
+    const body = await finishedBody(await finished);
+    if (body) {
+      ctx.evidence.note(
+        `the capture ended after ${parser.frames} frames without the end marker: the finished response read again`,
+      );
+      const again = new DeepseekStream();
+      await readStream(once(body), again, ctx.evidence, signal, { alreadyRecorded: parser.frames });
+      if (again.frames > parser.frames) parser = again;
+    }
+  }
+  const raw = parser.result();
+  let formatVersion = parser.formatVersion;
+  if (!parser.finished) {
+    ctx.evidence.note('no end marker: waiting for the page to finish the answer');
+    const shown = await waitForStableText(page, {
+      selector: SELECTORS.answer,
+      stopSelector: SELECTORS.stop,
+      signal,
+    });
+    if (raw.content.trim() === '') {
+      raw.content = shown.trim();
+      formatVersion = 'deepseek-dom';
+    }
+  }
+  if (raw.refusal) throw refused(SITE, raw.refusal);
+  const answer = buildAnswer(raw);
+  if (answer.answerContent.trim() === '') {
+    throw new PlatformError(`${SITE} returned no answer (empty content)`, 'failed', true);
+  }
+  const mode = effectiveMode(stream.requestBody, parser);
+  if (answer.referenceList.length > 0 && !(await openSources(page))) {
+    ctx.evidence.note('the sources panel opener was not found');
+  }
+  return { ...answer, effectiveMode: mode, formatVersion };
+}
+
+export async function askDeepseekWeb(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
+  if (job.signal.aborted) throw timeoutError('aborted before the page was used');
+  try {
+    return await drive(page, job, ctx);
+  } catch (err) {
+    if (err instanceof PlatformError) throw err;
+    if (job.signal.aborted || err instanceof errors.TimeoutError) {
+      throw timeoutError('the chat page did not finish the answer in time');
+    }
+    const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new PlatformError(`browser error: ${message}`, 'failed', true);
+  }
+}

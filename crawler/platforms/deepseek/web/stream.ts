@@ -1,0 +1,176 @@
+/**
+ * DeepSeek's chat stream (`POST /api/v0/chat/completion`, text/event-stream),
+ * parsed incrementally: bytes in, cut anywhere (CRLF line ends too), SSE
+ * events out; each event is then applied to the response it patches.
+ *
+ * Versions, recognised by the fragments they carry (extract.ts has the
+ * sources): `deepseek-2026` (TOOL_SEARCH / TOOL_OPEN fragments,
+ * `[reference:N]`) and `deepseek-2025` (a SEARCH fragment, `[citation:N]`).
+ * A stream with neither (no search ran) reads the same in both and is named
+ * as the current version.
+ *
+ * End marker: `response/status` FINISHED. The site's signals inside the
+ * stream become signals.ts errors: an `event: hint` with `finish_reason:
+ * rate_limit_reached` is a rate limit; status CONTENT_FILTER with its template
+ * answer is a refusal. Any event, patch, operation or fragment type outside
+ * what these versions send is an unrecognised format, never a partial answer.
+ */
+import { SseParser, type SseEvent } from '../../common/sse.js';
+import type { RawAnswer } from '../../common/raw-answer.js';
+import { PlatformError } from '../../types.js';
+import { rateLimited, unrecognisedFormat } from '../../../web/signals.js';
+import { extract, type Fragment, type Version } from './extract.js';
+import { asPatch, isObj, PatchError, PatchState } from './patch.js';
+
+export const SITE = 'deepseek';
+export const FORMAT_VERSIONS: Readonly<Record<Version, string>> = {
+  '2026': 'deepseek-2026',
+  '2025': 'deepseek-2025',
+};
+
+/** Events that carry no answer: the message ids, the session's time, the chat title, the close. */
+const QUIET_EVENTS = new Set(['ready', 'update_session', 'title', 'close']);
+/** Fragment types each version sends; TEMPLATE_RESPONSE replaces a refused answer. */
+const TYPES: Readonly<Record<Version, ReadonlySet<string>>> = {
+  '2026': new Set(['THINK', 'TOOL_SEARCH', 'TOOL_OPEN', 'RESPONSE', 'TEMPLATE_RESPONSE']),
+  '2025': new Set(['THINK', 'SEARCH', 'RESPONSE', 'TEMPLATE_RESPONSE']),
+};
+const ONLY_IN: Readonly<Record<string, Version>> = {
+  TOOL_SEARCH: '2026',
+  TOOL_OPEN: '2026',
+  SEARCH: '2025',
+};
+const STATUSES = new Set(['WIP', 'INCOMPLETE', 'FINISHED', 'CONTENT_FILTER']);
+
+/** One SSE event as the site sent it, for the evidence log. */
+export function frameText(e: SseEvent): string {
+  return e.event === 'message' ? `data: ${e.data}` : `event: ${e.event}\ndata: ${e.data}`;
+}
+
+export class DeepseekStream {
+  private readonly sse = new SseParser();
+  private readonly state = new PatchState();
+  private version: Version | undefined;
+  private checked = 0;
+  private checkedList: unknown;
+  /** The end marker arrived (FINISHED, or a refusal's CONTENT_FILTER). */
+  finished = false;
+  /** Frames applied so far. */
+  frames = 0;
+
+  /** Feeds bytes as they arrive; returns the events they completed (not yet applied). */
+  push(chunk: Uint8Array | string): SseEvent[] {
+    return this.sse.push(chunk);
+  }
+
+  /** The input has ended: a last unterminated event, if any. */
+  end(): SseEvent[] {
+    return this.sse.end();
+  }
+
+  /** Applies one event; site signals and unknown frames throw PlatformError. */
+  apply(e: SseEvent): void {
+    this.frames++;
+    if (e.event === 'hint') return this.hint(e.data);
+    if (QUIET_EVENTS.has(e.event)) return;
+    if (e.event !== 'message') throw unrecognisedFormat(SITE, `event "${e.event}"`);
+    let data: unknown;
+    try {
+      data = JSON.parse(e.data);
+    } catch {
+      throw unrecognisedFormat(SITE, `a frame that is not JSON: ${e.data.slice(0, 80)}`);
+    }
+    try {
+      this.state.apply(asPatch(data));
+      this.checkFragments();
+      this.checkStatus();
+    } catch (err) {
+      if (err instanceof PatchError) throw unrecognisedFormat(SITE, err.message);
+      throw err;
+    }
+  }
+
+  /** Pushes bytes and applies every event they complete (tests, whole bodies). */
+  feed(chunk: Uint8Array | string): void {
+    for (const e of this.push(chunk)) this.apply(e);
+  }
+
+  get formatVersion(): string {
+    return FORMAT_VERSIONS[this.version ?? '2026'];
+  }
+
+  /** The answer so far (complete once `finished`). */
+  result(): RawAnswer {
+    const raw = extract(this.fragments(), this.version ?? '2026');
+    if (this.response().status === 'CONTENT_FILTER') {
+      raw.refusal =
+        this.fragments()
+          .filter((f) => f.type === 'TEMPLATE_RESPONSE')
+          .map((f) => (typeof f.content === 'string' ? f.content : ''))
+          .join('') || 'content filter';
+    }
+    return raw;
+  }
+
+  /** The mode flags the stream's own response carries (the request body is the first witness). */
+  flags(): { thinking_enabled?: unknown; search_enabled?: unknown } {
+    const r = this.response();
+    return { thinking_enabled: r.thinking_enabled, search_enabled: r.search_enabled };
+  }
+
+  private hint(data: string): void {
+    let hint: unknown;
+    try {
+      hint = JSON.parse(data);
+    } catch {
+      throw unrecognisedFormat(SITE, `a hint that is not JSON: ${data.slice(0, 80)}`);
+    }
+    if (!isObj(hint)) throw unrecognisedFormat(SITE, 'a hint that is not an object');
+    const content = typeof hint.content === 'string' ? hint.content : '';
+    if (hint.finish_reason === 'rate_limit_reached') throw rateLimited(SITE, content);
+    if (hint.type === 'error') {
+      throw new PlatformError(`${SITE} stopped the answer: ${content}`, 'failed', true);
+    }
+    throw unrecognisedFormat(SITE, `hint ${JSON.stringify(hint).slice(0, 120)}`);
+  }
+
+  private response(): Record<string, unknown> {
+    const r = this.state.root.response;
+    return isObj(r) ? r : {};
+  }
+
+  private fragments(): Fragment[] {
+    const list = this.response().fragments;
+    return Array.isArray(list) ? (list as Fragment[]) : [];
+  }
+
+  private checkFragments(): void {
+    const list = this.fragments();
+    // Fragments may also be replaced wholesale (a refusal): check a new list from its start.
+    if (list !== this.checkedList) {
+      this.checkedList = list;
+      this.checked = 0;
+    }
+    for (; this.checked < list.length; this.checked++) {
+      const f = list[this.checked];
+      const type = isObj(f) && typeof f.type === 'string' ? f.type : '';
+      const only = ONLY_IN[type];
+      if (only && this.version && only !== this.version) {
+        throw unrecognisedFormat(SITE, `a ${type} fragment in a ${this.version} stream`);
+      }
+      if (only) this.version = only;
+      if (!TYPES[this.version ?? '2026'].has(type)) {
+        throw unrecognisedFormat(SITE, `fragment type "${type || JSON.stringify(f)}"`);
+      }
+    }
+  }
+
+  private checkStatus(): void {
+    const status = this.response().status;
+    if (status === undefined) return;
+    if (typeof status !== 'string' || !STATUSES.has(status)) {
+      throw unrecognisedFormat(SITE, `response status ${JSON.stringify(status)}`);
+    }
+    if (status === 'FINISHED' || status === 'CONTENT_FILTER') this.finished = true;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The site replicas by platform: what `npm run replica -- <platform>`, the
+ * driver check's own test and the web benchmark start. Each is a loopback
+ * stand-in for the real consumer site (its login page, chat page, endpoint,
+ * wire format, page-computed signature and misbehaviours).
+ */
+import type { StorageState } from '../../services/shared/contracts/accounts.js';
+import type { Site } from './common/site.js';
+
+export interface Replica {
+  url: string;
+  site: Site;
+  /** A logged-in test account, as a real browser would export it. */
+  storageState(): StorageState;
+  /** An account whose session the site no longer accepts. */
+  expiredStorageState(): StorageState;
+  close(): Promise<void>;
+}
+
+export interface ReplicaOptions {
+  port?: number;
+  /** Delay between streamed frames, ms. */
+  latencyMs?: number;
+}
+
+type Start = (opts?: ReplicaOptions) => Promise<Replica>;
+
+const REPLICAS: Readonly<Record<string, () => Promise<Start>>> = {
+  doubao: async () => (await import('./doubao/server.js')).startDoubaoReplica,
+  kimi: async () => (await import('./kimi/server.js')).startKimiReplica,
+  deepseek: async () => (await import('./deepseek/server.js')).startDeepseekReplica,
+};
+
+export const REPLICA_PLATFORMS = Object.keys(REPLICAS);
+
+export async function startReplica(platform: string, opts: ReplicaOptions = {}): Promise<Replica> {
+  const load = REPLICAS[platform];
+  if (!load) {
+    throw new Error(
+      `no replica for ${JSON.stringify(platform)}; replicas: ${REPLICA_PLATFORMS.join(', ')}`,
+    );
+  }
+  return (await load())(opts);
+}
