@@ -7,6 +7,14 @@
  * never retries (`maxRequestRetries: 0`). Each request may name its own proxy:
  * its incognito page gets a browser context through that proxy.
  *
+ * Work may carry an account's identity (identity.ts): its cookies, local
+ * storage, locale and time zone become the options of that work's own
+ * incognito context, so nothing of one account is visible to another page.
+ * Crawlee's session pool is off: it would carry the cookies one page received
+ * into the next page of the same session (another account's), and it fails a
+ * navigation answered 401, 403 or 429 before the driver can read the login
+ * wall or challenge behind it.
+ *
  * Only the work's declared origins are reachable from its context: every other
  * request is aborted before it leaves (origin-allow.ts). The browser itself
  * never takes a regional proxy: Crawlee would otherwise launch it with the
@@ -19,6 +27,7 @@ import { PlaywrightCrawler } from '@crawlee/playwright';
 import { chromium, type Page } from 'playwright';
 import { CHROMIUM_ARGS, NO_EGRESS_HOST } from './chromium-flags.js';
 import { originAllowList, type OriginAllowList } from './origin-allow.js';
+import { announceLanguages, identityContextOptions, type BrowserIdentity } from './web/identity.js';
 
 export const VIEWPORT = { width: 1280, height: 900 };
 export const USER_AGENT =
@@ -32,6 +41,8 @@ export interface PageWork<T> {
   proxyUrl?: string;
   /** Origin patterns the page may reach (origin-allow.ts); every other request is aborted. */
   allowedOrigins: readonly string[];
+  /** An account's identity, applied to this page's own context only; absent: a blank one. */
+  identity?: BrowserIdentity;
   run(page: Page): Promise<T>;
   signal: AbortSignal;
 }
@@ -50,9 +61,20 @@ export interface BrowserOptions {
   maxWorkSeconds: number;
 }
 
+/**
+ * Crawlee names each page after the crawling context it is created for and
+ * keeps those contexts by that id: this lets a page-creation hook find the
+ * request (and so the work) the page is for, before its context exists.
+ */
+class WorkCrawler extends PlaywrightCrawler {
+  requestKeyOfPage(pageId: string): string | undefined {
+    return this.crawlingContexts.get(pageId)?.request.uniqueKey;
+  }
+}
+
 export class BrowserRunner {
   private readonly waiting = new Map<string, Waiting>();
-  private readonly crawler: PlaywrightCrawler;
+  private readonly crawler: WorkCrawler;
   private running: Promise<unknown> | undefined;
 
   constructor(o: BrowserOptions) {
@@ -62,10 +84,11 @@ export class BrowserRunner {
       this.waiting.delete(key);
       fn(w);
     };
-    this.crawler = new PlaywrightCrawler(
+    this.crawler = new WorkCrawler(
       {
         keepAlive: true,
         maxRequestRetries: 0,
+        useSessionPool: false,
         maxConcurrency: o.concurrency,
         // Keep the pool at the advertised capacity: on 2 cores Crawlee's
         // autoscaling otherwise believes the machine is overloaded and starves the work.
@@ -104,17 +127,21 @@ export class BrowserRunner {
             },
           ],
           prePageCreateHooks: [
-            (_pageId, _controller, pageOptions) => {
+            (pageId, _controller, pageOptions) => {
               if (!pageOptions) return;
               // Service workers fetch outside the context's routes: a page gets none.
               pageOptions.serviceWorkers = 'block';
               pageOptions.proxy ??= DIRECT;
+              const key = this.crawler.requestKeyOfPage(pageId);
+              const identity = key === undefined ? undefined : this.waiting.get(key)?.work.identity;
+              if (identity) Object.assign(pageOptions, identityContextOptions(identity));
             },
           ],
         },
         preNavigationHooks: [
           async ({ page, request }) => {
-            const allowed = this.waiting.get(request.uniqueKey)?.allowed ?? NOTHING_ALLOWED;
+            const w = this.waiting.get(request.uniqueKey);
+            const allowed = w?.allowed ?? NOTHING_ALLOWED;
             const context = page.context();
             await context.route(
               (url) => !allowed(url.href),
@@ -125,6 +152,7 @@ export class BrowserRunner {
               (ws) => ws.close(),
             );
             await page.setViewportSize(VIEWPORT);
+            if (w?.work.identity) await announceLanguages(page, w.work.identity, USER_AGENT);
           },
         ],
         requestHandler: async ({ page, request }) => {

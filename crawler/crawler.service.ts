@@ -1,7 +1,9 @@
 /**
  * The `crawler` service of a crawler node: accepts leases from the active
  * scheduler (up to the capacity it advertises in its node metadata), runs them
- * through the Executor, renews leases and reports outcomes to `tasks`. On a
+ * through the Executor, renews leases and reports outcomes to `tasks`. Web
+ * leases check their account out of `accounts` and release it there; their
+ * raw evidence is stored next to the screenshots. On a
  * graceful stop it drains (see `drain`) before the broker stops.
  * Without SANDBOX_URL it runs its own local sandbox stand-in, so the simulated
  * platforms work offline. It checks its own proxy ports and broadcasts their
@@ -20,6 +22,12 @@ import type {
   RenewRequest,
 } from '../services/shared/contracts/lease.js';
 import { ScreenshotStore, screenshotPath } from '../services/shared/screenshots.js';
+import { EvidenceStore } from '../services/shared/evidence.js';
+import type {
+  CheckedOutAccount,
+  CheckoutRequest,
+  ReleaseRequest,
+} from '../services/shared/contracts/accounts.js';
 import { BrowserRunner } from './browser.js';
 import { Executor } from './executor.js';
 import { driverFor } from './platforms/index.js';
@@ -158,6 +166,8 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
       const connection = await acquireConnection(config.mongoUrl, config.mongoDb);
       const screenshots = new ScreenshotStore(connection);
       await screenshots.ensureIndexes();
+      const evidence = new EvidenceStore(connection);
+      await evidence.ensureIndexes();
       if (!config.sandbox.url) {
         sandbox = await startSandboxServer({
           latencyMs: config.sandbox.latencyMs,
@@ -213,6 +223,14 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
         render,
         saveScreenshot: async (png, subTaskId) =>
           screenshotPath(await screenshots.save(png, subTaskId, clock.now())),
+        accounts: {
+          checkout: (request) =>
+            this.broker.call<CheckedOutAccount, CheckoutRequest>('accounts.checkout', request),
+          release: async (request) => {
+            await this.broker.call<unknown, ReleaseRequest>('accounts.release', request);
+          },
+        },
+        saveEvidence: (ndjson, subTaskId) => evidence.save(ndjson, subTaskId, clock.now()),
         renew: async (leases) =>
           (
             await this.broker.call<RenewAnswer, RenewRequest>('tasks.renewBatch', {

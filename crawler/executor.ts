@@ -1,6 +1,7 @@
 /**
  * Runs the leases a crawler node accepted: the platform's driver on the
- * leased channel, the screenshot when one was asked for, renewal of the
+ * leased channel (the web channel through web/web-attempt.ts: the account,
+ * the evidence), the screenshot when one was asked for, renewal of the
  * leases (all together, see Renewals), a deadline, and one report of the
  * outcome. A lease that is lost (renewal refused) stops the work and reports
  * nothing: the sub task already belongs to someone else. A node that stops
@@ -8,32 +9,31 @@
  * without using up an attempt.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Page } from 'playwright';
 import type { AcceptAnswer, LeaseMessage } from '../services/shared/contracts/lease.js';
 import type { Failure } from '../services/shared/contracts/status.js';
-import { findPlatform } from '../services/shared/platforms.js';
-import { renderAnswerPage } from './answer-page.js';
+import { apiAttempt } from './api-attempt.js';
 import type { BrowserRunner } from './browser.js';
 import type { RenderServer } from './render-server.js';
 import type { ChosenPort, ProxyPool } from './proxy-pool.js';
 import { Renewals } from './renewals.js';
-import { EvidenceLog } from './web/evidence-log.js';
-import { startCapture } from './web/capture.js';
+import { releaseUnused, WebAttempt, type AccountsClient } from './web/web-attempt.js';
 import {
   PlatformError,
   type Job,
   type PlatformDriver,
   type PlatformSettings,
 } from './platforms/types.js';
-import { type Answer } from '../services/shared/contracts/answer.js';
+import type { CompletedResult } from '../services/shared/contracts/report.js';
 
 export interface Outcome {
-  result?: Answer & { pageScreenshot: string | null };
+  result?: CompletedResult;
   failure?: Failure;
   /** Exit address of the proxy port used; null when the work went direct. */
   proxyIp: string | null;
   /** Which port (`host:port`), so a retry can avoid it. */
   proxyKey: string | null;
+  /** Web channel: the account that ran the attempt. */
+  accountId?: string | null;
 }
 
 export interface ExecutorDeps {
@@ -52,6 +52,10 @@ export interface ExecutorDeps {
   render: RenderServer;
   /** Stores a PNG and returns its public URL. */
   saveScreenshot(png: Buffer, subTaskId: string): Promise<string>;
+  /** Web channel: the `accounts` service (checkout and release of the lease's account). */
+  accounts: AccountsClient;
+  /** Web channel: stores an attempt's raw evidence (NDJSON) and returns its id. */
+  saveEvidence(ndjson: string, subTaskId: string): Promise<string>;
   /** Extends the leases together; per lease, in order, false when it is gone. */
   renew(leases: LeaseMessage[]): Promise<boolean[]>;
   report(lease: LeaseMessage, outcome: Outcome): Promise<void>;
@@ -121,9 +125,8 @@ export class Executor {
         cannotRun: true,
       };
     }
-    const port = this.d.proxies.pick(lease.regionCode, lease.avoidProxy ?? null);
-    if (port === undefined)
-      return { accepted: false, reason: `no active proxy port for region ${lease.regionCode}` };
+    const port = this.portFor(lease);
+    if (typeof port === 'string') return { accepted: false, reason: port };
     const controller = new AbortController();
     // Renewed from the moment it is held: a waiting lease must not expire either.
     this.renewals.add(lease, () => controller.abort(new LeaseLost('lease lost')));
@@ -135,11 +138,31 @@ export class Executor {
       if (at >= 0) {
         this.waiting.splice(at, 1);
         this.forget(h);
+        this.releaseUnusedAccount(h.lease);
       }
     });
     this.waiting.push(h);
     this.startWaiting();
     return { accepted: true };
+  }
+
+  /**
+   * The port a lease goes through, or why it cannot run here now. An account
+   * always uses its pinned port (none: direct); the scheduler places the lease
+   * on the node that serves it, so a missing or inactive one is a refusal that
+   * another pass may place elsewhere.
+   */
+  private portFor(lease: LeaseMessage): ChosenPort | null | string {
+    const pinned = lease.account?.proxyKey;
+    if (lease.account && pinned === null) return null;
+    if (pinned) {
+      const port = this.d.proxies.byKey(pinned);
+      if (port === undefined) return `the account's proxy port ${pinned} is not on this node`;
+      if (port === 'inactive') return `the account's proxy port ${pinned} is inactive`;
+      return port;
+    }
+    const port = this.d.proxies.pick(lease.regionCode, lease.avoidProxy ?? null);
+    return port === undefined ? `no active proxy port for region ${lease.regionCode}` : port;
   }
 
   /**
@@ -192,10 +215,19 @@ export class Executor {
     });
   }
 
-  /** A lease this node will not run (or finish): back to pending, uncharged. */
-  private handBack(h: Held): void {
+  /**
+   * A lease this node will not run (or finish): back to pending, uncharged.
+   * One that never started gives its account back too (one that ran released
+   * it on finishing).
+   */
+  private handBack(h: Held, started = false): Promise<void> {
     this.forget(h);
-    this.send(`handing back ${h.lease.subTaskId}`, () => this.d.release(h.lease));
+    if (!started) this.releaseUnusedAccount(h.lease);
+    return this.send(`handing back ${h.lease.subTaskId}`, () => this.d.release(h.lease));
+  }
+
+  private releaseUnusedAccount(lease: LeaseMessage): void {
+    if (lease.account) this.track(releaseUnused(this.d, lease, lease.account.id));
   }
 
   private startWaiting(): void {
@@ -228,16 +260,25 @@ export class Executor {
     );
     let outcome: Outcome | undefined;
     let handedBack = false;
+    let failure: unknown = null;
+    const job: Job = { prompt: lease.prompt, mode: lease.mode as Job['mode'], signal };
+    const web =
+      lease.channel === 'web'
+        ? new WebAttempt(this.d, { lease, web: driver.web!, settings, port, job })
+        : undefined;
+    const account = web ? { accountId: web.accountId } : {};
     try {
-      const job: Job = { prompt: lease.prompt, mode: lease.mode as Job['mode'], signal };
-      const { answer, png } = await this.answer(lease, driver, settings, port, job);
+      const { answer, png } = web
+        ? await web.run()
+        : await apiAttempt(this.d, { lease, driver, settings, port, job });
       const pageScreenshot = png ? await this.d.saveScreenshot(png, lease.subTaskId) : null;
-      outcome = { result: { ...answer, pageScreenshot }, ...via };
+      outcome = { result: { ...answer, pageScreenshot }, ...via, ...account };
     } catch (err) {
       const reason = signal.aborted ? signal.reason : err;
+      failure = reason;
       handedBack = reason instanceof HandedBack;
       if (!(reason instanceof LeaseLost) && !handedBack) {
-        outcome = { failure: toFailure(reason), ...via };
+        outcome = { failure: toFailure(reason), ...via, ...account };
         // Was it the port? Its check says so at once, before the retry picks one.
         if (port && outcome.failure!.retryable) this.d.portFailed(port.key);
       }
@@ -250,59 +291,20 @@ export class Executor {
       this.startWaiting();
       if (this.runningCount === 0) for (const idle of this.idleWaiters.splice(0)) idle();
     }
-    if (handedBack) this.handBack(h);
-    else if (outcome) {
-      const done = outcome;
-      await this.send(`reporting ${lease.subTaskId}`, () => this.d.report(lease, done));
-    }
-  }
-
-  private async answer(
-    lease: LeaseMessage,
-    driver: PlatformDriver,
-    settings: PlatformSettings,
-    port: ChosenPort | null,
-    job: Job,
-  ): Promise<{ answer: Answer; png?: Buffer }> {
-    const shoot = (page: Page) => page.screenshot({ fullPage: true, type: 'png' });
-    if (lease.channel === 'web') {
-      const web = driver.web!;
-      return this.d.browser.open({
-        url: web.startUrl(job, { settings }),
-        proxyUrl: port?.url,
-        allowedOrigins: web.origins({ settings }),
-        signal: job.signal,
-        run: async (page) => {
-          const evidence = new EvidenceLog();
-          const capture = await startCapture(page, evidence);
-          try {
-            const answer = await web.ask(page, job, { settings, capture, evidence });
-            return { answer, png: lease.screenshot > 0 ? await shoot(page) : undefined };
-          } finally {
-            await capture.close();
-          }
-        },
-      });
-    }
-    const answer = await driver.api!.ask(job, { settings, fetch: this.d.fetchVia(port) });
-    if (lease.screenshot === 0) return { answer };
-    const label = findPlatform(lease.platform)?.label ?? lease.platform;
-    const page = this.d.render.publish(
-      renderAnswerPage({ platformLabel: label, prompt: lease.prompt, answer }),
+    // Tracked from here, so that stopping waits for the account and the report as well.
+    const done = outcome;
+    await this.track(
+      (async () => {
+        if (web) {
+          // The account is released before the report: the retry must see its verdict.
+          const evidenceId = await web.finish({ reported: done !== undefined, failure });
+          if (done?.result) done.result.evidenceId = evidenceId;
+        }
+        if (handedBack) await this.handBack(h, true);
+        else if (done)
+          await this.send(`reporting ${lease.subTaskId}`, () => this.d.report(lease, done));
+      })(),
     );
-    try {
-      return {
-        answer,
-        png: await this.d.browser.open({
-          url: page.url,
-          allowedOrigins: [new URL(page.url).origin],
-          signal: job.signal,
-          run: shoot,
-        }),
-      };
-    } finally {
-      page.dispose();
-    }
   }
 
   /**
@@ -321,9 +323,14 @@ export class Executor {
         }
       }
     })();
-    this.outgoing.add(sending);
-    void sending.finally(() => this.outgoing.delete(sending));
-    return sending;
+    return this.track(sending);
+  }
+
+  /** Work on its way out (reports, hand-backs, account releases): stopping waits for it. */
+  private track(work: Promise<void>): Promise<void> {
+    this.outgoing.add(work);
+    void work.finally(() => this.outgoing.delete(work));
+    return work;
   }
 }
 

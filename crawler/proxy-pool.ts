@@ -95,6 +95,16 @@ export class ProxyPool {
     return { key: p.key, url: p.config.url, outIp: p.config.outIp };
   }
 
+  /**
+   * The port an account is pinned to, by its key: the port itself, `inactive`
+   * while its check fails, or undefined when this node has no such port.
+   */
+  byKey(key: string): ChosenPort | 'inactive' | undefined {
+    const p = this.ports.find((x) => x.key === key);
+    if (!p) return undefined;
+    return p.active ? { key: p.key, url: p.config.url, outIp: p.config.outIp } : 'inactive';
+  }
+
   /** Checks every port; true when any port's state changed. */
   async checkAll(): Promise<boolean> {
     const changed = await Promise.all(this.ports.map((p) => this.checkOne(p)));

@@ -10,6 +10,7 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import { TokenVerifier, type VerificationMaterial } from '../users/tokens.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import { ScreenshotStore } from '../shared/screenshots.js';
+import { EvidenceStore } from '../shared/evidence.js';
 import type { SubTasksSettled, TaskCreated, TaskFinished } from '../shared/contracts/events.js';
 import { createApp } from './app.js';
 import { StatusCache } from './status-cache.js';
@@ -26,6 +27,7 @@ const STATUS_CACHE_BYTES = 32 * 1024 * 1024;
 export function apiService(config: Config, clock: Clock = systemClock): ServiceSchema {
   let server: Server | undefined;
   let screenshots: ScreenshotStore | undefined;
+  let evidence: EvidenceStore | undefined;
   const statusCache = new StatusCache({
     maxAgeMs: STATUS_MAX_AGE_MS,
     maxBytes: STATUS_CACHE_BYTES,
@@ -72,6 +74,10 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
         verifier: loadVerifier,
         statusCache,
         screenshot: async (id) => screenshots?.load(id),
+        evidence: {
+          latestOf: async (subTaskId) => evidence?.latestOf(subTaskId),
+          withEvidence: async (ids) => evidence?.withEvidence(ids) ?? new Set(),
+        },
       });
       server = createServer(app.callback());
       server.requestTimeout = config.requestTimeoutMs * 3;
@@ -79,7 +85,9 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
     },
 
     async started() {
-      screenshots = new ScreenshotStore(await acquireConnection(config.mongoUrl, config.mongoDb));
+      const connection = await acquireConnection(config.mongoUrl, config.mongoDb);
+      screenshots = new ScreenshotStore(connection);
+      evidence = new EvidenceStore(connection);
       const s = server!;
       await new Promise<void>((resolve, reject) => {
         s.once('error', reject);
@@ -103,6 +111,7 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
       }
       if (screenshots) await releaseConnection(config.mongoUrl, config.mongoDb);
       screenshots = undefined;
+      evidence = undefined;
     },
   };
 }

@@ -15,6 +15,7 @@ import { errorEnvelope, type Logger } from './middleware/errors.js';
 import { methodRules } from './middleware/methods.js';
 import { RateLimiter } from './ratelimit.js';
 import type { StatusCache } from './status-cache.js';
+import type { EvidenceReader } from './raw-evidence.js';
 import { authRoutes } from './routes/auth.js';
 import { callbackRoutes } from './routes/callbacks.js';
 import { docsRoutes } from './routes/docs.js';
@@ -26,6 +27,8 @@ export interface AppDeps {
   config: Config;
   /** PNG bytes of a stored screenshot, or undefined. */
   screenshot: (id: string) => Promise<Buffer | undefined>;
+  /** Raw evidence of web sub tasks (services/shared/evidence.ts). */
+  evidence: EvidenceReader;
   backend: Backend;
   clock: Clock;
   logger: Logger;
@@ -41,6 +44,7 @@ export function createApp({
   logger,
   verifier,
   screenshot,
+  evidence,
   statusCache,
 }: AppDeps): Koa {
   const app = new Koa();
@@ -59,7 +63,10 @@ export function createApp({
     requireToken({ verifier, issuer: config.jwtIssuer, audience: config.jwtAudience, clock }),
   );
   monitor.use(rateLimit(limiter));
-  mount(monitor, taskRoutes(backend, config.maxBodyBytes, config.publicBaseUrl, statusCache));
+  mount(
+    monitor,
+    taskRoutes(backend, config.maxBodyBytes, config.publicBaseUrl, statusCache, evidence),
+  );
   mount(monitor, callbackRoutes(backend, config.maxBodyBytes));
 
   // The city lookup is public (spec 4.6), so it is limited per client address.

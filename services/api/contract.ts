@@ -53,6 +53,10 @@ export const subTaskResultSchema = z
     ),
     errorMessage: z.string().nullable(),
     proxyIp: z.string().nullable(),
+    rawEvidence: z.string().nullable().meta({
+      description:
+        'URL of the raw evidence (web channel: the captured stream as NDJSON; task owner only); null when there is none',
+    }),
   })
   .strict()
   .meta({ id: 'SubTaskResult' });

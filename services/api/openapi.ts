@@ -143,6 +143,29 @@ export function buildOpenApi(
       subTaskResultSchema,
       [{ name: 'subTaskId', in: 'path', required: true, schema: { type: 'string' } }],
     ),
+    '/api/business/monitor/task/result/{taskId}/{subTaskId}/raw': {
+      get: {
+        summary: 'The raw evidence of a web sub task (the rawEvidence URL of its result)',
+        description:
+          'What the consumer page sent and every frame its answer stream carried, in arrival order, one JSON object per line (kind request, response, frame or note; binary frames base64). Of the latest attempt that reported, failed ones included. Sent gzip-encoded (Content-Encoding: gzip) when the client accepts gzip. Only the task owner sees it.',
+        tags: ['tasks'],
+        security,
+        parameters: [
+          taskIdParam,
+          { name: 'subTaskId', in: 'path', required: true, schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': {
+            description: 'NDJSON',
+            content: { 'application/x-ndjson': { schema: { type: 'string' } } },
+          },
+          ...errors(['400', '404', ...PROTECTED], {
+            '400': 'taskId is not a UUID',
+            '404': "Unknown sub task, another user's, or one without raw evidence (API channel)",
+          }),
+        },
+      },
+    },
     '/api/business/monitor/task/list': {
       get: {
         summary: "List the caller's tasks, newest first",

@@ -1,8 +1,8 @@
 /**
  * Results are kept RETENTION_DAYS after their task became final, then
- * removed with everything that hangs off them: sub tasks, screenshots and the
- * callback delivery. The task document goes last, so a purge interrupted
- * halfway finds the task again next time and finishes the job.
+ * removed with everything that hangs off them: sub tasks, screenshots, raw
+ * evidence and the callback delivery. The task document goes last, so a purge
+ * interrupted halfway finds the task again next time and finishes the job.
  */
 import type { Connection } from 'mongoose';
 import { type TaskModels } from './models.js';
@@ -27,9 +27,9 @@ export async function purgeExpiredTasks(
   const subs = await m.SubTask.find({ taskId: { $in: taskIds } }, { _id: 1 }).lean<
     { _id: string }[]
   >();
-  await connection
-    .collection('screenshots')
-    .deleteMany({ subTaskId: { $in: subs.map((s) => s._id) } });
+  const ofSubTasks = { subTaskId: { $in: subs.map((s) => s._id) } };
+  await connection.collection('screenshots').deleteMany(ofSubTasks);
+  await connection.collection('evidence').deleteMany(ofSubTasks);
   await connection.collection('deliveries').deleteMany({ _id: { $in: taskIds as never[] } });
   await m.SubTask.deleteMany({ taskId: { $in: taskIds } });
   await m.Task.deleteMany({ _id: { $in: taskIds } });

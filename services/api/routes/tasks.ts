@@ -7,15 +7,18 @@ import { ok, okSerialised, serialisedOk } from '../envelope.js';
 import type { Backend } from '../backend.js';
 import { jsonBody } from '../middleware/body.js';
 import type { StatusCache } from '../status-cache.js';
+import { linkRawEvidence, serveRawEvidence, type EvidenceReader } from '../raw-evidence.js';
 
 export function taskRoutes(
   backend: Backend,
   maxBodyBytes: number,
   publicBaseUrl: string | undefined,
   statusCache: StatusCache,
+  evidence: EvidenceReader,
 ): Router {
   const router = new Router();
   const userId = (ctx: Context) => ctx.state.userId as number;
+  const base = (ctx: Context) => publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
 
   router.post('/task/batch/shared', jsonBody(maxBodyBytes), async (ctx) => {
     const data = await backend.call('tasks.submit', { userId: userId(ctx), body: ctx.state.body });
@@ -31,13 +34,12 @@ export function taskRoutes(
   });
 
   router.get('/task/result/:taskId', async (ctx) => {
-    const data = await backend.call<{ subTaskList: Screenshotted[] }>('tasks.result', {
-      userId: userId(ctx),
-      taskId: ctx.params.taskId,
-    });
-    data.subTaskList.forEach((s) =>
-      absoluteScreenshot(s, publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`),
+    const data = await backend.call<{ taskId: string; subTaskList: SubTaskView[] }>(
+      'tasks.result',
+      { userId: userId(ctx), taskId: ctx.params.taskId },
     );
+    data.subTaskList.forEach((s) => absoluteScreenshot(s, base(ctx)));
+    await linkRawEvidence(evidence, data.taskId, data.subTaskList, base(ctx));
     ok(ctx, data);
   });
 
@@ -47,8 +49,19 @@ export function taskRoutes(
       taskId: ctx.params.taskId,
       subTaskId: ctx.params.subTaskId,
     };
-    const data = await backend.call<Screenshotted>('tasks.subTaskResult', params);
-    ok(ctx, absoluteScreenshot(data, publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`));
+    const data = await backend.call<SubTaskView>('tasks.subTaskResult', params);
+    absoluteScreenshot(data, base(ctx));
+    // Found, so the id is a valid UUID; the link uses its canonical (lower-case) form.
+    await linkRawEvidence(evidence, params.taskId!.toLowerCase(), [data], base(ctx));
+    ok(ctx, data);
+  });
+
+  router.get('/task/result/:taskId/:subTaskId/raw', async (ctx) => {
+    await serveRawEvidence(ctx, backend, evidence, {
+      userId: userId(ctx),
+      taskId: ctx.params.taskId,
+      subTaskId: ctx.params.subTaskId,
+    });
   });
 
   router.get('/task/list', async (ctx) => {
@@ -79,6 +92,8 @@ export function taskRoutes(
   return router;
 }
 
-interface Screenshotted {
+interface SubTaskView {
+  subTaskId: string;
   pageScreenshot: string | null;
+  rawEvidence?: string | null;
 }

@@ -23,6 +23,7 @@ t.test('OpenAPI 3.1 document generated from the validation schemas', async (t) =
       '/api/business/monitor/task/list',
       '/api/business/monitor/task/result/{taskId}',
       '/api/business/monitor/task/result/{taskId}/{subTaskId}',
+      '/api/business/monitor/task/result/{taskId}/{subTaskId}/raw',
       '/api/business/monitor/task/status/{taskId}',
       '/api/business/monitor/task/{taskId}/callbacks',
       '/api/business/openapi.json',

@@ -77,6 +77,7 @@ t.test('full result has every sub task field of spec 2.3', async (t) => {
     'platform',
     'prompt',
     'proxyIp',
+    'rawEvidence',
     'reasoningProcess',
     'recommendedQuestions',
     'referenceList',

@@ -59,6 +59,12 @@ function executor(
     browser,
     render: {} as RenderServer,
     saveScreenshot: () => Promise.reject(new Error('no screenshot was asked for')),
+    // API-channel leases use no account and capture no evidence.
+    accounts: {
+      checkout: () => Promise.reject(new Error('no account was claimed')),
+      release: () => Promise.reject(new Error('no account was claimed')),
+    },
+    saveEvidence: () => Promise.reject(new Error('no evidence was captured')),
     renew,
     report: async (l, outcome) => {
       reports.push({ id: l.subTaskId, outcome, at: Date.now() });

@@ -20,6 +20,10 @@ async function task(id: string, status: string, completedAt: number | null) {
     { _id: `${id}-2` as never, taskId: id },
   ]);
   await col('screenshots').insertOne({ _id: `shot-${id}` as never, subTaskId: `${id}-1` });
+  await col('evidence').insertMany([
+    { _id: `raw-${id}-1` as never, subTaskId: `${id}-1` },
+    { _id: `raw-${id}-2` as never, subTaskId: `${id}-2` },
+  ]);
   await col('deliveries').insertOne({ _id: id as never, status: 'SUCCEEDED' });
 }
 
@@ -34,6 +38,7 @@ t.test('final tasks past the cutoff go, with everything that hangs off them', as
   t.same(await ids('tasks'), ['recent', 'running']);
   t.same(await ids('subtasks'), ['recent-1', 'recent-2', 'running-1', 'running-2']);
   t.same(await ids('screenshots'), ['shot-recent', 'shot-running']);
+  t.same(await ids('evidence'), ['raw-recent-1', 'raw-recent-2', 'raw-running-1', 'raw-running-2']);
   t.same(await ids('deliveries'), ['recent', 'running']);
   t.equal(await purgeExpiredTasks(taskModels(conn), conn, 5_000), 0, 'nothing left to purge');
 });

@@ -95,3 +95,20 @@ t.test('resolvePorts completes codes and names from the division data', async (t
   t.match(bj, { regionCode: ['110000'], province: '北京市', city: '北京市' });
   t.match(named, { regionCode: ['440000', '440300'], province: '广东省', city: '深圳' });
 });
+
+t.test(
+  'byKey: the pinned port of an account, whatever its region, while it is active',
+  async (t) => {
+    const { p, results } = pool([port(2, SH), port(3, BJ)]);
+    t.same(p.byKey('127.0.0.1:8003'), {
+      key: '127.0.0.1:8003',
+      url: 'http://u:p@127.0.0.1:8003',
+      outIp: '127.0.0.3',
+    });
+    t.equal(p.byKey('127.0.0.1:8009'), undefined, 'not a port of this node');
+    results.set('http://u:p@127.0.0.1:8003', { ok: false, observedIp: null, error: 'refused' });
+    await p.checkAll();
+    t.equal(p.byKey('127.0.0.1:8003'), 'inactive');
+    t.match(p.byKey('127.0.0.1:8002'), { key: '127.0.0.1:8002' });
+  },
+);

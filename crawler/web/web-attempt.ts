@@ -1,0 +1,224 @@
+/**
+ * One attempt of a web-channel sub task on the consumer site: the claimed
+ * account checked out (its identity becomes the page's own context), the page
+ * opened through the account's pinned proxy port, the page's stream captured
+ * into the evidence log, the driver's answer, the screenshot; then, answered
+ * or not, the evidence stored and the account released with what the site
+ * said about it. A lease without an account (the sandbox's web channel when
+ * no accounts exist) runs the same way on a blank context.
+ *
+ * `prompted` on release (what counts against the account's quota and pacing
+ * gap) is true unless the driver never ran (checkout, navigation or browser
+ * failed first) or a needs-human verdict came before the driver asked for the
+ * chat stream: drivers ask (`capture.next`) right before they send, so a
+ * login wall found on opening the page used no prompt.
+ */
+import type { Page } from 'playwright';
+import type {
+  AccountVerdict,
+  CheckedOutAccount,
+  CheckoutRequest,
+  ReleaseRequest,
+  StorageState,
+} from '../../services/shared/contracts/accounts.js';
+import type { LeaseMessage } from '../../services/shared/contracts/lease.js';
+import type { BrowserRunner } from '../browser.js';
+import type { ChosenPort } from '../proxy-pool.js';
+import {
+  PlatformError,
+  type Job,
+  type PlatformSettings,
+  type WebAnswer,
+  type WebDriver,
+} from '../platforms/types.js';
+import { startCapture, type StreamCapture } from './capture.js';
+import { EvidenceLog } from './evidence-log.js';
+
+/** The `accounts` service as a crawler node calls it. */
+export interface AccountsClient {
+  checkout(request: CheckoutRequest): Promise<CheckedOutAccount>;
+  release(request: ReleaseRequest): Promise<void>;
+}
+
+export interface WebAttemptDeps {
+  browser: BrowserRunner;
+  accounts: AccountsClient;
+  /** Stores the attempt's NDJSON (services/shared/evidence.ts) and returns its id. */
+  saveEvidence(ndjson: string, subTaskId: string): Promise<string>;
+  log: { warn(...args: unknown[]): void };
+}
+
+export interface WebAttemptInput {
+  lease: LeaseMessage;
+  web: WebDriver;
+  settings: PlatformSettings;
+  /** The account's pinned port (or the region's pick without an account); null: direct. */
+  port: ChosenPort | null;
+  job: Job;
+}
+
+/** How long the needs-human screenshot may take: the page may be stuck behind its challenge. */
+const HUMAN_SHOT_TIMEOUT_MS = 5_000;
+
+/** The account's holder name, as the scheduler claimed it. */
+export const holderOf = (lease: LeaseMessage): string => `${lease.subTaskId} ${lease.token}`;
+
+export class WebAttempt {
+  readonly evidence = new EvidenceLog();
+  private account: CheckedOutAccount | undefined;
+  private driverRan = false;
+  private streamAsked = false;
+  private storageState: StorageState | undefined;
+  private humanShot: Buffer | undefined;
+
+  constructor(
+    private readonly d: WebAttemptDeps,
+    private readonly input: WebAttemptInput,
+  ) {}
+
+  get accountId(): string | null {
+    return this.input.lease.account?.id ?? null;
+  }
+
+  /** The driver's answer and, when the lease asks for one, the page's screenshot. */
+  async run(): Promise<{ answer: WebAnswer; png?: Buffer }> {
+    const { lease, web, settings, port, job } = this.input;
+    if (lease.account)
+      this.account = await this.d.accounts.checkout({
+        id: lease.account.id,
+        holder: holderOf(lease),
+      });
+    const url = web.startUrl(job, { settings });
+    this.evidence.note(`open ${url}`);
+    return this.d.browser.open({
+      url,
+      proxyUrl: port?.url,
+      allowedOrigins: web.origins({ settings }),
+      identity: this.account && {
+        storageState: this.account.storageState,
+        locale: this.account.locale,
+        timezoneId: this.account.timezoneId,
+      },
+      signal: job.signal,
+      run: (page) => this.drive(page),
+    });
+  }
+
+  private async drive(page: Page): Promise<{ answer: WebAnswer; png?: Buffer }> {
+    const { lease, web, settings, job } = this.input;
+    const capture = await startCapture(page, this.evidence);
+    const watched: StreamCapture = {
+      next: (match, signal) => {
+        this.streamAsked = true;
+        return capture.next(match, signal);
+      },
+      close: () => capture.close(),
+    };
+    try {
+      this.driverRan = true;
+      const answer = await web.ask(page, job, {
+        settings,
+        capture: watched,
+        evidence: this.evidence,
+      });
+      this.evidence.note(`answer: format ${answer.formatVersion}, mode ${answer.effectiveMode}`);
+      const png =
+        lease.screenshot > 0 ? await page.screenshot({ fullPage: true, type: 'png' }) : undefined;
+      if (this.account) this.storageState = await this.readState(page);
+      return { answer, png };
+    } catch (err) {
+      const verdict = err instanceof PlatformError ? err.account : undefined;
+      if (verdict?.state === 'needs_human')
+        this.humanShot = await page
+          .screenshot({ type: 'png', timeout: HUMAN_SHOT_TIMEOUT_MS })
+          .catch(() => undefined);
+      else if (this.account) this.storageState = await this.readState(page);
+      throw err;
+    } finally {
+      await capture.close();
+    }
+  }
+
+  /** The page's storage state now (refreshed tokens); undefined if the page cannot tell. */
+  private async readState(page: Page): Promise<StorageState | undefined> {
+    try {
+      return (await page.context().storageState()) as StorageState;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * After the attempt: stores its evidence when it will be reported (`failure`
+   * null: it answered) and releases the account, whatever happened. Returns
+   * the evidence id, null when nothing was stored.
+   */
+  async finish(outcome: { reported: boolean; failure: unknown }): Promise<string | null> {
+    const { lease } = this.input;
+    let evidenceId: string | null = null;
+    if (outcome.reported && this.evidence.size > 0) {
+      if (outcome.failure) this.evidence.note(`failed: ${describe(outcome.failure)}`);
+      evidenceId = await this.d
+        .saveEvidence(this.evidence.toNdjson(), lease.subTaskId)
+        .catch((err: unknown) => {
+          this.d.log.warn(`storing the evidence of ${lease.subTaskId} failed:`, err);
+          return null;
+        });
+    }
+    if (lease.account) await this.release(lease.account.id, outcome.failure);
+    return evidenceId;
+  }
+
+  private async release(id: string, failure: unknown): Promise<void> {
+    const found = failure instanceof PlatformError ? failure.account : undefined;
+    const verdict: AccountVerdict =
+      found?.state === 'needs_human'
+        ? {
+            ...found,
+            ...(this.humanShot ? { screenshotPng: this.humanShot.toString('base64') } : {}),
+          }
+        : (found ?? { state: 'healthy' });
+    const prompted = this.driverRan && !(found?.state === 'needs_human' && !this.streamAsked);
+    await releaseAccount(this.d, {
+      id,
+      holder: holderOf(this.input.lease),
+      verdict,
+      prompted,
+      ...(this.storageState ? { storageState: this.storageState } : {}),
+    });
+  }
+}
+
+/** The account of a lease that never ran (handed back or lost while it waited): untouched. */
+export function releaseUnused(
+  d: Pick<WebAttemptDeps, 'accounts' | 'log'>,
+  lease: LeaseMessage,
+  id: string,
+): Promise<void> {
+  return releaseAccount(d, {
+    id,
+    holder: holderOf(lease),
+    verdict: { state: 'healthy' },
+    prompted: false,
+  });
+}
+
+/** Retried briefly; if it never arrives, the hold expires (ACCOUNT_HOLD_MS). */
+async function releaseAccount(
+  d: Pick<WebAttemptDeps, 'accounts' | 'log'>,
+  request: ReleaseRequest,
+): Promise<void> {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      await d.accounts.release(request);
+      return;
+    } catch (err) {
+      d.log.warn(`releasing account ${request.id} failed (attempt ${attempt}):`, err);
+      if (attempt < 3) await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message.split('\n')[0]! : String(err);
+}
