@@ -11,7 +11,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Page } from 'playwright';
 import type { AcceptAnswer, LeaseMessage } from '../services/shared/contracts/lease.js';
 import type { Failure } from '../services/shared/contracts/status.js';
-import { findPlatform } from '../services/shared/platforms.js';
+import { findPlatform, type Channel } from '../services/shared/platforms.js';
 import { renderAnswerPage } from './answer-page.js';
 import type { BrowserRunner } from './browser.js';
 import type { RenderServer } from './render-server.js';
@@ -41,7 +41,8 @@ export interface ExecutorDeps {
   /** Leases held beyond the capacity, started in arrival order as slots free. */
   prefetch: number;
   driverFor(platform: string): PlatformDriver | undefined;
-  settingsFor(platform: string): PlatformSettings | undefined;
+  /** Settings of the (platform, channel) pair; undefined: this node cannot run it. */
+  settingsFor(platform: string, channel: Channel): PlatformSettings | undefined;
   /** This node's regional proxy ports. */
   proxies: ProxyPool;
   /** fetch through the port (direct when null). */
@@ -113,7 +114,7 @@ export class Executor {
       };
     const driver = this.d.driverFor(lease.platform);
     const channel = driver?.[lease.channel];
-    const settings = this.d.settingsFor(lease.platform);
+    const settings = this.d.settingsFor(lease.platform, lease.channel);
     if (!driver || !channel || !settings) {
       return {
         accepted: false,

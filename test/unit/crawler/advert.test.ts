@@ -15,6 +15,10 @@ t.test('a node advertises the (platform, channel) pairs it has drivers for', asy
     advert.pairs!.every((p) => advert.platforms.includes(p.split(':')[0]!)),
     'only advertised platforms',
   );
+  t.ok(advert.pairs!.includes('sandbox:web'));
+  t.notOk(advert.pairs!.includes('sandbox-cn:web'), 'sandbox-cn has no web channel');
+  t.notOk(advert.pairs!.includes('sandbox-web:api'), 'sandbox-web has no API channel');
+  t.notOk(advert.pairs!.includes('chatgpt:web'), 'chatgpt has no web channel');
   const apiOnly = crawlerAdvert(loadConfig({ CRAWLER_CHANNELS: 'api' }));
   t.notOk(
     apiOnly.pairs!.some((p) => p.endsWith(':web')),
