@@ -47,6 +47,7 @@ export function refusalsOf(
 export interface DispatcherDeps {
   clock: Clock;
   nodes: () => CrawlerNode[];
+  /** The platform's active channel: for queue items that name none (stored before channels). */
   channelOf: (platform: string) => Channel;
   capOf: (platform: string) => number;
   leaseMs: number;
@@ -153,18 +154,19 @@ export class Dispatcher {
     const nodes = this.d.nodes();
     if (nodes.length === 0) return 0;
     const picks: { item: QueueItem; node: string }[] = [];
-    // Platform and region pairs that nothing can take in this pass: room only
-    // shrinks while the pass picks, so one "no" holds for every later item of
-    // the pair, and a full cluster costs one check per pair, not per item.
+    // Platform, channel and region triples that nothing can take in this pass:
+    // room only shrinks while the pass picks, so one "no" holds for every later
+    // item of the triple, and a full cluster costs one check per triple, not per item.
     const full = new Set<string>();
     for (;;) {
       let chosen: string | undefined;
       const item = this.queue.take(now, (i) => {
-        const pair = `${i.platform} ${i.regionCode ?? ''}`;
+        const channel = this.channelOf(i);
+        const pair = `${i.platform} ${channel} ${i.regionCode ?? ''}`;
         if (full.has(pair)) return false;
         const placement = {
           platform: i.platform,
-          channel: this.d.channelOf(i.platform),
+          channel,
           regionCode: i.regionCode,
           lastNode: i.lastNode,
         };
@@ -220,7 +222,7 @@ export class Dispatcher {
         expiresAt,
         leaseMs: this.d.leaseMs,
         platform: item.platform,
-        channel: this.d.channelOf(item.platform),
+        channel: this.channelOf(item),
         mode: item.mode,
         prompt: item.prompt,
         screenshot: item.screenshot,
@@ -302,7 +304,7 @@ export class Dispatcher {
       if (item.regionCode === null && nodes.length === 0) continue;
       const placement = {
         platform: item.platform,
-        channel: this.d.channelOf(item.platform),
+        channel: this.channelOf(item),
         regionCode: item.regionCode,
         lastNode: null,
       };
@@ -325,6 +327,11 @@ export class Dispatcher {
       await this.d.failPending(item, message);
     }
     return expired.length;
+  }
+
+  /** The sub task's own channel; the platform's active one for items that name none. */
+  private channelOf(item: QueueItem): Channel {
+    return item.channel ?? this.d.channelOf(item.platform);
   }
 
   /** `fresh`: a claim made now, which outranks snapshots for a few seconds. */

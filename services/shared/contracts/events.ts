@@ -2,6 +2,7 @@
  * Payloads of the task life cycle events: `task.created` and
  * `subtasks.settled` (broadcast) and `task.finished` (emitted once per task).
  */
+import type { Channel } from '../platforms.js';
 import type { FinalSubTaskStatus, TaskStatus } from './status.js';
 
 export interface Finished {
@@ -35,6 +36,12 @@ export interface QueueItem {
   userId: number;
   seq: number;
   platform: string;
+  /**
+   * The channel the sub task runs on; absent for sub tasks stored before
+   * channels were recorded (and from tasks nodes of earlier versions): the
+   * platform's active channel then.
+   */
+  channel?: Channel;
   mode: string;
   prompt: string;
   screenshot: 0 | 1 | 2;
