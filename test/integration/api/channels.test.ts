@@ -102,9 +102,14 @@ t.test('a batch holds a platform once per channel, and each runs on its own', as
     ],
     'stored: channel, requested and effective mode',
   );
-  t.ok(
-    docs.every((d) => d.formatVersion === null && d.evidenceId === null),
-    'no stream format or evidence from these answers',
+  t.same(
+    docs.map((d) => [d.channel, d.formatVersion]),
+    [0, 1].flatMap(() => [
+      ['api', null],
+      ['api', null],
+      ['web', 'sandbox-dom-1'],
+    ]),
+    'the web driver names the page format it read',
   );
   const task = await (await svc.db()).collection('tasks').findOne({ _id: data.taskId as never });
   t.same(
