@@ -11,6 +11,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Page } from 'playwright';
 import type { AcceptAnswer, LeaseMessage } from '../services/shared/contracts/lease.js';
 import type { Failure } from '../services/shared/contracts/status.js';
+import type { CompletedResult } from '../services/shared/contracts/report.js';
 import { findPlatform, type Channel } from '../services/shared/platforms.js';
 import { renderAnswerPage } from './answer-page.js';
 import type { BrowserRunner } from './browser.js';
@@ -28,7 +29,7 @@ import {
 import { type Answer } from '../services/shared/contracts/answer.js';
 
 export interface Outcome {
-  result?: Answer & { pageScreenshot: string | null };
+  result?: CompletedResult;
   failure?: Failure;
   /** Exit address of the proxy port used; null when the work went direct. */
   proxyIp: string | null;
@@ -233,7 +234,8 @@ export class Executor {
       const job: Job = { prompt: lease.prompt, mode: lease.mode as Job['mode'], signal };
       const { answer, png } = await this.answer(lease, driver, settings, port, job);
       const pageScreenshot = png ? await this.d.saveScreenshot(png, lease.subTaskId) : null;
-      outcome = { result: { ...answer, pageScreenshot }, ...via };
+      // An API answer ran the mode asked for; a web driver reads its own from the site's request.
+      outcome = { result: { effectiveMode: job.mode, ...answer, pageScreenshot }, ...via };
     } catch (err) {
       const reason = signal.aborted ? signal.reason : err;
       handedBack = reason instanceof HandedBack;
