@@ -76,8 +76,3 @@ export function driverFor(platform: string, channel?: Channel): PlatformDriver |
   const driver = DRIVERS.get(platform);
   return channel === undefined || driver?.[channel] !== undefined ? driver : undefined;
 }
-
-/** The platforms this build has at least one driver for, in catalogue order. */
-export function availablePlatforms(): string[] {
-  return [...DRIVERS.keys()];
-}

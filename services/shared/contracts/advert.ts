@@ -57,23 +57,6 @@ export function runsPair(node: CrawlerAdvert, platform: string, channel: Channel
 }
 
 /**
- * The platforms live crawler nodes can run on each platform's active channel
- * (a vendor platform is advertised only by nodes holding its credentials);
- * undefined while no crawler node is up, when availability is unknown.
- */
-export function offeredPlatforms(
-  nodes: readonly CrawlerNode[],
-  channelOf: (platform: string) => Channel,
-): Set<string> | undefined {
-  if (nodes.length === 0) return undefined;
-  const offered = new Set<string>();
-  for (const n of nodes) {
-    for (const p of n.platforms) if (runsPair(n, p, channelOf(p))) offered.add(p);
-  }
-  return offered;
-}
-
-/**
  * The (platform, channel) pairs live crawler nodes run, as `pairKey`s;
  * undefined while no crawler node is up, when availability is unknown.
  */

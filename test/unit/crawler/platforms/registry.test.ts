@@ -1,5 +1,5 @@
 import t from 'tap';
-import { availablePlatforms, driverFor } from '../../../../crawler/platforms/index.js';
+import { driverFor } from '../../../../crawler/platforms/index.js';
 import { PLATFORMS } from '../../../../services/shared/platforms.js';
 
 t.test('every API channel of the catalogue has its driver', async (t) => {
@@ -9,11 +9,10 @@ t.test('every API channel of the catalogue has its driver', async (t) => {
 });
 
 t.test('a driver is found only for a channel the definition lists', async (t) => {
-  for (const name of availablePlatforms()) {
-    const def = PLATFORMS.find((p) => p.name === name)!;
-    const driver = driverFor(name)!;
-    if (driver.api) t.ok(def.channels.api, `${name} api is catalogued`);
-    if (driver.web) t.ok(def.channels.web, `${name} web is catalogued`);
+  for (const def of PLATFORMS) {
+    const driver = driverFor(def.name);
+    if (driver?.api) t.ok(def.channels.api, `${def.name} api is catalogued`);
+    if (driver?.web) t.ok(def.channels.web, `${def.name} web is catalogued`);
   }
   t.equal(
     driverFor('sandbox-cn', 'web'),
