@@ -66,8 +66,11 @@ t.test('with a crawler node: sandboxes and credentialed vendors only', async (t)
   t.match(message, /^chatgpt is unavailable on the api channel: no live crawler node runs it/);
 });
 
-t.test('a platform whose chosen channel no node has a driver for is refused', async (t) => {
-  const svc = await withDeepseekKey(t, { PLATFORM_CHANNELS: 'deepseek=web' });
+t.test('a platform whose chosen channel no node runs is refused', async (t) => {
+  const svc = await withDeepseekKey(t, {
+    PLATFORM_CHANNELS: 'deepseek=web',
+    CRAWLER_CHANNELS: 'api',
+  });
   const user = await svc.newUser();
   t.match(await availability(svc, user.token), { deepseek: false, sandbox: true });
   const listed = await svc.client.get(`${M}/platforms`, user.token);

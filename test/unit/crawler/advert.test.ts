@@ -1,6 +1,7 @@
 import t from 'tap';
 import { crawlerAdvert } from '../../../crawler/advert.js';
 import { loadConfig } from '../../../services/shared/config.js';
+import { driverFor } from '../../../crawler/platforms/index.js';
 
 t.test('a node advertises the (platform, channel) pairs it has drivers for', async (t) => {
   const advert = crawlerAdvert(
@@ -9,7 +10,13 @@ t.test('a node advertises the (platform, channel) pairs it has drivers for', asy
   t.ok(advert.platforms.includes('deepseek'), 'credentialed vendor');
   t.notOk(advert.platforms.includes('chatgpt'), 'vendor without a key');
   t.ok(advert.pairs!.includes('deepseek:api'));
-  t.notOk(advert.pairs!.includes('deepseek:web'), 'no web driver for deepseek');
+  for (const site of ['doubao', 'deepseek', 'kimi']) {
+    t.equal(
+      advert.pairs!.includes(`${site}:web`),
+      driverFor(site, 'web') !== undefined,
+      `${site}: a web pair exactly when this build has the site's driver, key or not`,
+    );
+  }
   t.ok(advert.pairs!.includes('sandbox-web:web'));
   t.ok(
     advert.pairs!.every((p) => advert.platforms.includes(p.split(':')[0]!)),
