@@ -2,6 +2,7 @@ import t from 'tap';
 import { planSubTasks, planTask } from '../../../services/tasks/plan.js';
 import { subTaskIdFor } from '../../../services/shared/ids.js';
 import { subTaskResult } from '../../../services/tasks/views.js';
+import { toQueueItem } from '../../../services/scheduler/fair-queue.js';
 import type { Submission } from '../../../services/tasks/submission.js';
 
 const TASK = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
@@ -155,4 +156,15 @@ t.test('a single prompt and platform', async (t) => {
     planSubTasks(task).map((s) => [s.seq, s.prompt, s.platform]),
     [[0, 'only', 'deepseek']],
   );
+});
+
+t.test('a planned sub task queues with its channel', async (t) => {
+  const subs = planSubTasks(planTask(TASK, 42, submission, NOW));
+  t.same(
+    subs.slice(0, 3).map((s) => toQueueItem(s).channel),
+    ['api', 'api', 'web'],
+  );
+  const legacy = { ...subs[2]! };
+  delete legacy.channel;
+  t.notOk('channel' in toQueueItem(legacy), 'none stored: the scheduler uses the active channel');
 });
