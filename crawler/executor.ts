@@ -12,6 +12,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { AcceptAnswer, LeaseMessage } from '../services/shared/contracts/lease.js';
 import type { Failure } from '../services/shared/contracts/status.js';
 import { apiAttempt } from './api-attempt.js';
+import type { Channel } from '../services/shared/platforms.js';
 import type { BrowserRunner } from './browser.js';
 import type { RenderServer } from './render-server.js';
 import type { ChosenPort, ProxyPool } from './proxy-pool.js';
@@ -41,7 +42,8 @@ export interface ExecutorDeps {
   /** Leases held beyond the capacity, started in arrival order as slots free. */
   prefetch: number;
   driverFor(platform: string): PlatformDriver | undefined;
-  settingsFor(platform: string): PlatformSettings | undefined;
+  /** Settings of the (platform, channel) pair; undefined: this node cannot run it. */
+  settingsFor(platform: string, channel: Channel): PlatformSettings | undefined;
   /** This node's regional proxy ports. */
   proxies: ProxyPool;
   /** fetch through the port (direct when null). */
@@ -117,7 +119,7 @@ export class Executor {
       };
     const driver = this.d.driverFor(lease.platform);
     const channel = driver?.[lease.channel];
-    const settings = this.d.settingsFor(lease.platform);
+    const settings = this.d.settingsFor(lease.platform, lease.channel);
     if (!driver || !channel || !settings) {
       return {
         accepted: false,
@@ -272,7 +274,12 @@ export class Executor {
         ? await web.run()
         : await apiAttempt(this.d, { lease, driver, settings, port, job });
       const pageScreenshot = png ? await this.d.saveScreenshot(png, lease.subTaskId) : null;
-      outcome = { result: { ...answer, pageScreenshot }, ...via, ...account };
+      // An API answer ran the mode asked for; a web driver reads its own from the site's request.
+      outcome = {
+        result: { effectiveMode: job.mode, ...answer, pageScreenshot },
+        ...via,
+        ...account,
+      };
     } catch (err) {
       const reason = signal.aborted ? signal.reason : err;
       failure = reason;

@@ -1,11 +1,12 @@
 /**
- * Operator settings of each platform as a crawler node uses them: the
- * sandbox's local stand-in, or a vendor's configuration over the driver's
- * defaults. A vendor platform without an API key has no settings, so this
- * node neither advertises nor accepts it.
+ * Operator settings of each (platform, channel) as a crawler node uses them:
+ * the sandbox's local stand-in, or the operator's configuration over the
+ * platform definition's defaults. A vendor's API channel without an API key
+ * has no settings, so this node neither advertises nor accepts it; a web
+ * channel needs no key (its accounts hold the sessions).
  */
 import type { VendorPlatformConfig } from '../services/shared/config.js';
-import { driverFor } from './platforms/index.js';
+import { findPlatform, type Channel } from '../services/shared/platforms.js';
 import type { PlatformSettings } from './platforms/types.js';
 
 export interface SandboxSettings {
@@ -13,28 +14,32 @@ export interface SandboxSettings {
   timeoutMs: number;
 }
 
-const SANDBOXES = ['sandbox', 'sandbox-web', 'sandbox-cn'];
+/** Settings of a (platform, channel) pair; undefined: this node cannot run it. */
+export type SettingsFor = (platform: string, channel: Channel) => PlatformSettings | undefined;
 
-/** The vendor platforms `vendors` gives credentials for (and this build has a driver for). */
+/** The vendor platforms `vendors` gives API credentials for (and whose definition has an API). */
 export function credentialedPlatforms(
   vendors: Readonly<Record<string, VendorPlatformConfig>>,
 ): string[] {
   return Object.keys(vendors).filter(
-    (name) => vendors[name]!.apiKeys.length > 0 && driverFor(name)?.apiDefaults !== undefined,
+    (name) => vendors[name]!.apiKeys.length > 0 && findPlatform(name)?.api !== undefined,
   );
 }
 
 /**
- * A look-up of settings by platform. Several API keys of one platform take
- * turns, one per sub task, to spread the vendor's per-key rate limits.
+ * A look-up of settings by (platform, channel). Several API keys of one
+ * platform take turns, one per sub task, to spread the vendor's per-key rate
+ * limits.
  */
 export function settingsResolver(
   sandbox: SandboxSettings,
   vendors: Readonly<Record<string, VendorPlatformConfig>> = {},
-): (platform: string) => PlatformSettings | undefined {
+): SettingsFor {
   const turns = new Map<string, number>();
-  return (platform) => {
-    if (SANDBOXES.includes(platform)) {
+  return (platform, channel) => {
+    const def = findPlatform(platform);
+    if (!def || def.name !== platform || def.channels[channel] === undefined) return undefined;
+    if (def.simulated) {
       return {
         apiBaseUrl: sandbox.url,
         webUrl: `${sandbox.url}/`,
@@ -43,7 +48,16 @@ export function settingsResolver(
       };
     }
     const vendor = vendors[platform];
-    const defaults = driverFor(platform)?.apiDefaults;
+    if (channel === 'web') {
+      const url = vendor?.web.url ?? def.web?.url;
+      if (!url || !def.web) return undefined;
+      return {
+        apiBaseUrl: '',
+        webUrl: url,
+        timeoutMs: vendor?.web.timeoutMs ?? def.web.timeoutMs,
+      };
+    }
+    const defaults = def.api;
     if (!vendor || !defaults || vendor.apiKeys.length === 0) return undefined;
     const turn = turns.get(platform) ?? 0;
     turns.set(platform, turn + 1);

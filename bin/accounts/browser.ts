@@ -11,6 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright';
 import QRCode from 'qrcode';
 import { CHROMIUM_ARGS } from '../../crawler/chromium-flags.js';
 import { driverFor } from '../../crawler/platforms/index.js';
+import { settingsResolver } from '../../crawler/settings.js';
 import type { LoginState, PlatformSettings, WebDriver } from '../../crawler/platforms/types.js';
 import { identityFor } from '../../services/accounts/policy.js';
 import type { AccountView } from '../../services/accounts/view.js';
@@ -33,22 +34,17 @@ export interface BrowserDeps {
   pollMs: number;
 }
 
-/** The real sites, until the platform registry provides them. */
-const SITES: Readonly<Record<string, string>> = {
-  doubao: 'https://www.doubao.com',
-  deepseek: 'https://chat.deepseek.com',
-  kimi: 'https://www.kimi.com',
-};
-
 /** The platform's web driver and the site it drives (`<P>_WEB_URL` or the real one). */
 export function siteOf(config: Config, platform: string): Site {
-  const driver = driverFor(platform)?.web;
-  const web = config.platforms[platform]?.web;
-  const webUrl = web?.url ?? SITES[platform];
-  if (!driver || webUrl === undefined) {
+  const driver = driverFor(platform, 'web')?.web;
+  const settings = settingsResolver(
+    { url: config.sandbox.url ?? '', timeoutMs: config.sandbox.timeoutMs },
+    config.platforms,
+  )(platform, 'web');
+  if (!driver || !settings?.webUrl) {
     throw new Error(`this build has no web driver for ${platform}`);
   }
-  return { driver, settings: { apiBaseUrl: '', webUrl, timeoutMs: web?.timeoutMs ?? 60_000 } };
+  return { driver, settings };
 }
 
 export function browserDeps(ctx: CommandContext, headed: boolean): BrowserDeps {

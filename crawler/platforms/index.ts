@@ -1,47 +1,84 @@
-/** The platform drivers this build has, registered by canonical platform name. */
-import type { PlatformDriver } from './types.js';
-import { sandboxDriver } from './sandbox/index.js';
-import { chatgptDriver } from './chatgpt/index.js';
-import { claudeDriver } from './claude/index.js';
-import { geminiDriver } from './gemini/index.js';
-import { perplexityDriver } from './perplexity/index.js';
-import { deepseekDriver } from './deepseek/index.js';
-import { kimiDriver } from './kimi/index.js';
-import { qwenDriver } from './qwen/index.js';
-import { doubaoDriver } from './doubao/index.js';
-import { zhipuDriver } from './zhipu/index.js';
-import { grokDriver } from './grok/index.js';
-import { yuanbaoDriver } from './yuanbao/index.js';
-import { wenxinDriver } from './wenxin/index.js';
+/**
+ * The drivers this build has, by platform and channel. A platform's channels
+ * and defaults come from its definition (services/shared/platforms.ts lists
+ * them); a driver is found only for a channel the definition lists.
+ */
+import type { ApiDriver, PlatformDriver, WebDriver } from './types.js';
+import { PLATFORMS, type Channel } from '../../services/shared/platforms.js';
+import { sandboxApi } from './sandbox/api.js';
+import { sandboxWeb } from './sandbox/web.js';
+import { doubaoWeb } from './doubao/web/index.js';
+import { deepseekWeb } from './deepseek/web/index.js';
+import { kimiWeb } from './kimi/web/index.js';
+import { chatgptApi } from './chatgpt/index.js';
+import { claudeApi } from './claude/index.js';
+import { geminiApi } from './gemini/index.js';
+import { perplexityApi } from './perplexity/index.js';
+import { deepseekApi } from './deepseek/index.js';
+import { kimiApi } from './kimi/index.js';
+import { qwenApi } from './qwen/index.js';
+import { doubaoApi } from './doubao/index.js';
+import { zhipuApi } from './zhipu/index.js';
+import { grokApi } from './grok/index.js';
+import { yuanbaoApi } from './yuanbao/index.js';
+import { wenxinApi } from './wenxin/index.js';
 
-const DRIVERS: Readonly<Record<string, PlatformDriver>> = {
-  // The simulated assistants share one driver; they differ by channel and settings.
-  sandbox: sandboxDriver,
-  'sandbox-web': sandboxDriver,
-  'sandbox-cn': sandboxDriver,
-  chatgpt: chatgptDriver,
-  claude: claudeDriver,
-  gemini: geminiDriver,
-  perplexity: perplexityDriver,
-  deepseek: deepseekDriver,
-  kimi: kimiDriver,
-  qwen: qwenDriver,
-  doubao: doubaoDriver,
-  zhipu: zhipuDriver,
-  grok: grokDriver,
-  yuanbao: yuanbaoDriver,
-  wenxin: wenxinDriver,
+const API_DRIVERS: Readonly<Record<string, ApiDriver>> = {
+  // The simulated assistants share one stand-in; they differ by channel and name.
+  sandbox: sandboxApi,
+  'sandbox-cn': sandboxApi,
+  chatgpt: chatgptApi,
+  claude: claudeApi,
+  gemini: geminiApi,
+  perplexity: perplexityApi,
+  deepseek: deepseekApi,
+  kimi: kimiApi,
+  qwen: qwenApi,
+  doubao: doubaoApi,
+  zhipu: zhipuApi,
+  grok: grokApi,
+  yuanbao: yuanbaoApi,
+  wenxin: wenxinApi,
 };
 
-export function driverFor(platform: string): PlatformDriver | undefined {
-  return DRIVERS[platform];
+/**
+ * The consumer-site drivers. The real sites' drivers are registered here too
+ * (`crawler/platforms/<p>/web/index.ts`: doubao: doubaoWeb, deepseek:
+ * deepseekWeb, kimi: kimiWeb); their definitions already list the web channel.
+ */
+const WEB_DRIVERS: Readonly<Record<string, WebDriver>> = {
+  sandbox: sandboxWeb,
+  'sandbox-web': sandboxWeb,
+  doubao: doubaoWeb,
+  deepseek: deepseekWeb,
+  kimi: kimiWeb,
+};
+
+const DRIVERS = new Map<string, PlatformDriver>();
+for (const def of PLATFORMS) {
+  const api = def.channels.api ? API_DRIVERS[def.name] : undefined;
+  const web = def.channels.web ? WEB_DRIVERS[def.name] : undefined;
+  if (api || web)
+    DRIVERS.set(def.name, { name: def.name, ...(api && { api }), ...(web && { web }) });
+}
+for (const [channel, registered] of [
+  ['api', API_DRIVERS],
+  ['web', WEB_DRIVERS],
+] as const) {
+  for (const name of Object.keys(registered)) {
+    if (!DRIVERS.get(name)?.[channel])
+      throw new Error(
+        `a ${channel} driver is registered for ${name}, whose definition has no ${channel} channel`,
+      );
+  }
 }
 
-export function availablePlatforms(): string[] {
-  return Object.keys(DRIVERS);
-}
-
-/** The drivers of real vendors (they run only with an API key configured). */
-export function vendorPlatforms(): string[] {
-  return Object.keys(DRIVERS).filter((name) => DRIVERS[name]!.apiDefaults !== undefined);
+/**
+ * The platform's drivers (canonical name); with a channel, only when this
+ * build runs the platform over it. Look up the channel's driver on the
+ * answer: `driverFor(p, 'web')?.web`.
+ */
+export function driverFor(platform: string, channel?: Channel): PlatformDriver | undefined {
+  const driver = DRIVERS.get(platform);
+  return channel === undefined || driver?.[channel] !== undefined ? driver : undefined;
 }

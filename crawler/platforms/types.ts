@@ -6,6 +6,7 @@
  */
 import type { Page } from 'playwright';
 import type { Mode } from '../../services/shared/platforms.js';
+export type { ApiDefaults, WebDefaults } from '../../services/shared/platform-definition.js';
 import type { Answer } from '../../services/shared/contracts/answer.js';
 import type { AccountVerdict } from '../../services/shared/contracts/accounts.js';
 import type { StreamCapture } from '../web/capture.js';
@@ -83,19 +84,13 @@ export interface WebDriver {
   loginState(page: Page, ctx: Pick<WebContext, 'settings'>): Promise<LoginState>;
 }
 
-/** A vendor API's defaults, overridden by the operator's configuration. */
-export interface ApiDefaults {
-  baseUrl: string;
-  /** Model per mode; a mode the vendor cannot do has none. */
-  models: Readonly<Partial<Record<Mode, string>>>;
-  timeoutMs: number;
-}
-
+/**
+ * A platform's drivers, one per channel this build runs for it (and the
+ * platform's definition lists); the registry (index.ts) assembles them.
+ */
 export interface PlatformDriver {
   name: string;
   api?: ApiDriver;
-  /** Present on drivers of real vendors: they need an API key to run. */
-  apiDefaults?: ApiDefaults;
   web?: WebDriver;
 }
 

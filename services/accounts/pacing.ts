@@ -1,11 +1,11 @@
 /**
  * How often an account may prompt, per platform: a quota of prompts per
  * window (Kimi limits rounds per 3 hours) and a least gap between two
- * prompts. Defaults here; the operator's `<P>_WEB_QUOTA` and `<P>_WEB_GAP_MS`
- * win. Services cannot import the crawler's platform definitions, so the
- * table is built in this one function and injected into the service.
+ * prompts. The platform's definition gives the defaults; the operator's
+ * `<P>_WEB_QUOTA` and `<P>_WEB_GAP_MS` win.
  */
 import type { Config } from '../shared/config.js';
+import { findPlatform } from '../shared/platforms.js';
 
 export interface Quota {
   prompts: number;
@@ -20,18 +20,16 @@ export interface Pacing {
 
 export type PacingTable = (platform: string) => Pacing;
 
-const HOUR = 3_600_000;
+/** Simulated sites define no pacing: a person's pace all the same. */
 const DEFAULT_GAP_MS = 20_000;
-const DEFAULT_QUOTAS: Readonly<Record<string, Quota>> = {
-  kimi: { prompts: 30, perMs: 3 * HOUR },
-};
 
 export function pacingTable(config: Config): PacingTable {
   return (platform) => {
     const web = config.platforms[platform]?.web;
+    const defined = findPlatform(platform)?.web;
     return {
-      quota: web?.quota ?? DEFAULT_QUOTAS[platform] ?? null,
-      gapMs: web?.gapMs ?? DEFAULT_GAP_MS,
+      quota: web?.quota ?? defined?.quota ?? null,
+      gapMs: web?.gapMs ?? defined?.gapMs ?? DEFAULT_GAP_MS,
     };
   };
 }

@@ -5,13 +5,18 @@
  */
 import { z } from 'zod';
 import { DELIVERY_STATUSES } from '../callbacks/schedule.js';
-import { MODES } from '../shared/platforms.js';
+import { CHANNELS, MODES } from '../shared/platforms.js';
 import { SUBTASK_STATUSES, TASK_STATUSES } from '../shared/contracts/status.js';
 
 const int = () => z.int();
 const timestamp = () => z.int().meta({ description: 'Milliseconds since the epoch (Long)' });
 const taskStatus = z.enum(TASK_STATUSES);
 const subTaskStatus = z.enum(SUBTASK_STATUSES);
+const channel = () =>
+  z.enum(CHANNELS).nullable().meta({
+    description:
+      'api (vendor API) or web (consumer site); null: stored before channels were recorded',
+  });
 
 export const referenceSchema = z
   .object({ index: int(), title: z.string(), url: z.string(), site: z.string(), icon: z.string() })
@@ -22,6 +27,7 @@ export const subTaskSummarySchema = z
     subTaskId: z.string(),
     prompt: z.string(),
     platform: z.string(),
+    channel: channel(),
     mode: z.enum(MODES),
     status: subTaskStatus,
   })
@@ -32,7 +38,12 @@ export const subTaskResultSchema = z
   .object({
     subTaskId: z.string(),
     platform: z.string(),
-    mode: z.enum(MODES),
+    channel: channel(),
+    mode: z.enum(MODES).meta({ description: 'The requested mode' }),
+    effectiveMode: z.enum(MODES).nullable().meta({
+      description:
+        'The mode that really ran (web: read from the request the site itself sent); null until answered',
+    }),
     prompt: z.string(),
     status: subTaskStatus,
     time: timestamp().nullable().meta({ description: 'Completion time; null until final' }),
@@ -105,7 +116,14 @@ export const listDataSchema = z
           taskId: z.uuid(),
           prompts: z.array(z.string()),
           platforms: z.array(
-            z.object({ mode: z.enum(MODES), platform: z.string(), screenshot: int() }).strict(),
+            z
+              .object({
+                mode: z.enum(MODES),
+                platform: z.string(),
+                channel: channel(),
+                screenshot: int(),
+              })
+              .strict(),
           ),
           status: taskStatus,
           ...counters,
@@ -145,12 +163,23 @@ export const platformsDataSchema = z.array(
     vendor: z.string(),
     aliases: z.array(z.string()),
     modes: z.array(z.enum(MODES)).meta({ description: 'Modes of the active channel' }),
-    channel: z.enum(['api', 'web']).meta({ description: 'The active channel' }),
-    channels: z.record(z.string(), z.array(z.enum(MODES))),
+    channel: z.enum(CHANNELS).meta({
+      description: 'The active channel: used when a configuration names none',
+    }),
+    defaultChannel: z.enum(CHANNELS).meta({
+      description: "The platform's own default (the operator may choose another as active)",
+    }),
+    channels: z.partialRecord(z.enum(CHANNELS), z.array(z.enum(MODES))).meta({
+      description: 'Every channel the platform has, with its modes; a configuration may name one',
+    }),
     available: z.boolean().nullable().meta({
       description:
-        'Whether a live crawler node can run the platform (has its API credentials); null while no crawler node is up, when submissions are accepted and wait',
+        'Whether a live crawler node can run the platform on its active channel (an API channel needs its credentials); null while no crawler node is up, when submissions are accepted and wait',
     }),
+    availableChannels: z
+      .array(z.enum(CHANNELS))
+      .nullable()
+      .meta({ description: 'The channels live crawler nodes run it on now; null while unknown' }),
   }),
 );
 

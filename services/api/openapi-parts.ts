@@ -4,7 +4,14 @@
  * documented form of a platform configuration.
  */
 import { z } from 'zod';
-import { activeChannel, PLATFORMS, supportedModes, type Mode } from '../shared/platforms.js';
+import {
+  activeChannel,
+  channelsOf,
+  PLATFORMS,
+  supportedModes,
+  type Channel,
+  type Mode,
+} from '../shared/platforms.js';
 import { errorEnvelopeSchema } from './contract.js';
 
 export type Json = Record<string, unknown>;
@@ -78,23 +85,38 @@ export const JSON_BODY: readonly Status[] = ['400', '413', '415'];
 
 /**
  * A platform configuration as the submission check enforces it: a catalogue
- * name or alias, and a mode its active channel runs. Platforms with the same
- * modes share one variant, so the document stays short.
+ * name or alias, a channel it has (absent: its active one) and a mode the
+ * channel runs. Platforms with the same channel, role and modes share one
+ * variant, so the document stays short.
  */
 export function documentedPlatformConfig(channelChoices: Readonly<Record<string, string>>) {
-  const groups = new Map<string, { names: string[]; modes: readonly Mode[] }>();
+  const groups = new Map<
+    string,
+    { names: string[]; channel: Channel; active: boolean; modes: readonly Mode[] }
+  >();
   for (const p of PLATFORMS) {
-    const modes = supportedModes(p, activeChannel(p, channelChoices));
-    const group = groups.get(modes.join()) ?? { names: [], modes };
-    group.names.push(p.name, ...p.aliases);
-    groups.set(modes.join(), group);
+    const active = activeChannel(p, channelChoices);
+    for (const channel of channelsOf(p)) {
+      const modes = supportedModes(p, channel);
+      const key = `${channel} ${channel === active} ${modes.join()}`;
+      const group = groups.get(key) ?? { names: [], channel, active: channel === active, modes };
+      group.names.push(p.name, ...p.aliases);
+      groups.set(key, group);
+    }
   }
-  const variants = [...groups.values()].map(({ names, modes }) =>
+  const variants = [...groups.values()].map(({ names, channel, active, modes }) =>
     z.object({
       platform: z.enum(names as [string, ...string[]]).meta({
         description:
-          'Platform name or alias (case-insensitive). GET /api/business/monitor/platforms lists them; one whose `available` is false there is refused.',
+          'Platform name or alias (case-insensitive). GET /api/business/monitor/platforms lists them; one no live crawler node runs on the channel is refused.',
       }),
+      channel: active
+        ? z
+            .literal(channel)
+            .nullable()
+            .optional()
+            .meta({ description: `Absent or null: ${channel}, the active channel` })
+        : z.literal(channel),
       mode: z.enum(modes as [Mode, ...Mode[]]),
       screenshot: z
         .union([z.literal(0), z.literal(1), z.literal(2)])

@@ -117,7 +117,7 @@ export function buildOpenApi(
       post: {
         summary: 'Submit a batch monitoring task (prompts × platforms)',
         description:
-          'Also refused with 400: a regionCode that GET /api/business/eip-edge/ports/city-info does not list with an active port now, a callbackUrl whose host is or resolves to a loopback, private, link-local or reserved address, and a platform no live crawler node can run. 429 also when the user has too many unfinished sub tasks (MAX_UNFINISHED_SUBTASKS).',
+          'Also refused with 400: a regionCode that GET /api/business/eip-edge/ports/city-info does not list with an active port now, a callbackUrl whose host is or resolves to a loopback, private, link-local or reserved address, a channel the platform does not have or a mode its (platform, channel) pair cannot run, and a (platform, channel) pair no live crawler node runs. 429 also when the user has too many unfinished sub tasks (MAX_UNFINISHED_SUBTASKS).',
         tags: ['tasks'],
         security,
         requestBody: { required: true, ...jsonContent(submissionSchema, 'input') },

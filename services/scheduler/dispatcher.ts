@@ -47,6 +47,7 @@ export function refusalsOf(
 export interface DispatcherDeps extends AccountDeps {
   clock: Clock;
   nodes: () => CrawlerNode[];
+  /** The platform's active channel: for queue items that name none (stored before channels). */
   channelOf: (platform: string) => Channel;
   capOf: (platform: string) => number;
   leaseMs: number;
@@ -145,9 +146,9 @@ export class Dispatcher {
     const accounts = this.queue.accountBoundSize > 0 ? await this.web.budget() : undefined;
     const picks: { item: QueueItem; node: string }[] = [];
     const webPicks: { item: QueueItem; node: string }[] = [];
-    // Platform and region pairs that nothing can take in this pass: room only
-    // shrinks while the pass picks, so one "no" holds for every later item of
-    // the pair, and a full cluster costs one check per pair, not per item.
+    // Platform, channel and region triples that nothing can take in this pass:
+    // room only shrinks while the pass picks, so one "no" holds for every later
+    // item of the triple, and a full cluster costs one check per triple, not per item.
     const full = new Set<string>();
     for (;;) {
       let chosen: string | undefined;

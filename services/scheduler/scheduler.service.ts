@@ -63,6 +63,7 @@ const QUEUE_FIELDS = {
   userId: 1,
   seq: 1,
   platform: 1,
+  channel: 1,
   mode: 1,
   prompt: 1,
   screenshot: 1,

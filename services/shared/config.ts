@@ -240,9 +240,9 @@ export interface VendorPlatformConfig {
   readonly apiKeys: readonly string[];
   /** undefined: the vendor's own API address. */
   readonly baseUrl: string | undefined;
-  /** Models chosen per mode; the rest keep the driver's defaults. */
+  /** Models chosen per mode; the rest keep the platform definition's defaults. */
   readonly models: Readonly<Partial<Record<Mode, string>>>;
-  /** undefined: the driver's default deadline. */
+  /** undefined: the platform definition's default deadline. */
   readonly timeoutMs: number | undefined;
   /** The consumer site (web channel); every field undefined: the platform definition's default. */
   readonly web: {
@@ -258,7 +258,7 @@ export interface VendorPlatformConfig {
 }
 
 /** The real vendors: every catalogue platform but the built-in simulations. */
-export const VENDOR_PLATFORMS = PLATFORMS.filter((p) => p.vendor !== 'built-in').map((p) => p.name);
+export const VENDOR_PLATFORMS = PLATFORMS.filter((p) => !p.simulated).map((p) => p.name);
 
 const QUOTA = /^\s*(\d{1,6})\s*\/\s*(\d{0,4})\s*(s|m|h|d)\s*$/;
 

@@ -1,151 +1,48 @@
 /**
- * The platform catalogue: canonical lowercase names, their aliases, and the
- * modes each channel can run. Pure data plus look-ups; the api validates
- * submissions against it and `GET /platforms` lists it.
+ * The platform catalogue: every platform's definition
+ * (`crawler/platforms/<name>/definition.ts`, pure data) in catalogue order,
+ * and look-ups over them. The api validates submissions against it and
+ * `GET /platforms` lists it; crawler nodes derive their drivers, settings and
+ * adverts from the same definitions.
  */
-export const MODES = ['standard', 'reasoning', 'search', 'reasoning_search'] as const;
-export type Mode = (typeof MODES)[number];
+import {
+  CHANNELS,
+  MODES,
+  type Channel,
+  type Mode,
+  type PlatformDefinition,
+} from './platform-definition.js';
+import { definition as chatgpt } from '../../crawler/platforms/chatgpt/definition.js';
+import { definition as claude } from '../../crawler/platforms/claude/definition.js';
+import { definition as gemini } from '../../crawler/platforms/gemini/definition.js';
+import { definition as perplexity } from '../../crawler/platforms/perplexity/definition.js';
+import { definition as deepseek } from '../../crawler/platforms/deepseek/definition.js';
+import { definition as doubao } from '../../crawler/platforms/doubao/definition.js';
+import { definition as kimi } from '../../crawler/platforms/kimi/definition.js';
+import { definition as qwen } from '../../crawler/platforms/qwen/definition.js';
+import { definition as yuanbao } from '../../crawler/platforms/yuanbao/definition.js';
+import { definition as wenxin } from '../../crawler/platforms/wenxin/definition.js';
+import { definition as zhipu } from '../../crawler/platforms/zhipu/definition.js';
+import { definition as grok } from '../../crawler/platforms/grok/definition.js';
+import { definitions as sandboxes } from '../../crawler/platforms/sandbox/definition.js';
 
-export const CHANNELS = ['api', 'web'] as const;
-export type Channel = (typeof CHANNELS)[number];
-
-export interface PlatformInfo {
-  name: string;
-  label: string;
-  vendor: string;
-  aliases: readonly string[];
-  /** Modes per channel; a channel that is absent cannot be used for the platform. */
-  channels: Readonly<Partial<Record<Channel, readonly Mode[]>>>;
-  /** The channel used unless the operator chooses another one. */
-  defaultChannel: Channel;
-}
-
-const ALL: readonly Mode[] = MODES;
-const NO_SEARCH: readonly Mode[] = ['standard', 'reasoning'];
+export { CHANNELS, MODES, type Channel, type Mode };
+export type PlatformInfo = PlatformDefinition;
 
 export const PLATFORMS: readonly PlatformInfo[] = [
-  {
-    name: 'chatgpt',
-    label: 'ChatGPT',
-    vendor: 'OpenAI',
-    aliases: ['openai', 'gpt'],
-    channels: { api: ALL, web: ALL },
-    defaultChannel: 'api',
-  },
-  {
-    name: 'claude',
-    label: 'Claude',
-    vendor: 'Anthropic',
-    aliases: ['anthropic'],
-    channels: { api: ALL, web: ALL },
-    defaultChannel: 'api',
-  },
-  {
-    name: 'gemini',
-    label: 'Gemini',
-    vendor: 'Google',
-    aliases: ['google', 'bard'],
-    channels: { api: ALL, web: ALL },
-    defaultChannel: 'api',
-  },
-  {
-    name: 'perplexity',
-    label: 'Perplexity',
-    vendor: 'Perplexity AI',
-    aliases: ['pplx', 'sonar'],
-    channels: { api: ALL, web: ALL },
-    defaultChannel: 'api',
-  },
-  // DeepSeek's API has no web search; its consumer site does.
-  {
-    name: 'deepseek',
-    label: 'DeepSeek',
-    vendor: 'DeepSeek',
-    aliases: [],
-    channels: { api: NO_SEARCH, web: ALL },
-    defaultChannel: 'api',
-  },
-  {
-    name: 'doubao',
-    label: 'Doubao',
-    vendor: 'ByteDance (Volcengine Ark)',
-    aliases: ['ark', 'volcengine'],
-    channels: { api: ALL, web: ALL },
-    defaultChannel: 'api',
-  },
-  {
-    name: 'kimi',
-    label: 'Kimi',
-    vendor: 'Moonshot AI',
-    aliases: ['moonshot'],
-    channels: { api: ALL, web: ALL },
-    defaultChannel: 'api',
-  },
-  {
-    name: 'qwen',
-    label: 'Qwen',
-    vendor: 'Alibaba (DashScope)',
-    aliases: ['tongyi', 'dashscope'],
-    channels: { api: ALL, web: ALL },
-    defaultChannel: 'api',
-  },
-  {
-    name: 'yuanbao',
-    label: 'Yuanbao',
-    vendor: 'Tencent (Hunyuan)',
-    aliases: ['hunyuan'],
-    channels: { api: ALL, web: ALL },
-    defaultChannel: 'api',
-  },
-  {
-    name: 'wenxin',
-    label: 'Wenxin (ERNIE)',
-    vendor: 'Baidu (Qianfan)',
-    aliases: ['ernie', 'qianfan', 'yiyan'],
-    channels: { api: ALL, web: ALL },
-    defaultChannel: 'api',
-  },
-  {
-    name: 'zhipu',
-    label: 'Zhipu GLM',
-    vendor: 'Zhipu AI',
-    aliases: ['chatglm', 'glm'],
-    channels: { api: ALL, web: ALL },
-    defaultChannel: 'api',
-  },
-  {
-    name: 'grok',
-    label: 'Grok',
-    vendor: 'xAI',
-    aliases: ['xai'],
-    channels: { api: ALL, web: ALL },
-    defaultChannel: 'api',
-  },
-  {
-    name: 'sandbox',
-    label: 'Sandbox (simulated, API channel)',
-    vendor: 'built-in',
-    aliases: ['demo'],
-    channels: { api: ALL, web: ALL },
-    defaultChannel: 'api',
-  },
-  // Two more simulated assistants, so a batch can try several "platforms" offline.
-  {
-    name: 'sandbox-web',
-    label: 'Sandbox chat site (simulated, web channel)',
-    vendor: 'built-in',
-    aliases: ['demo-web'],
-    channels: { web: ALL },
-    defaultChannel: 'web',
-  },
-  {
-    name: 'sandbox-cn',
-    label: 'Sandbox 中文助手 (simulated, API channel)',
-    vendor: 'built-in',
-    aliases: ['demo-cn'],
-    channels: { api: ALL },
-    defaultChannel: 'api',
-  },
+  chatgpt,
+  claude,
+  gemini,
+  perplexity,
+  deepseek,
+  doubao,
+  kimi,
+  qwen,
+  yuanbao,
+  wenxin,
+  zhipu,
+  grok,
+  ...sandboxes,
 ];
 
 const byName = new Map<string, PlatformInfo>();
@@ -165,10 +62,26 @@ export function activeChannel(
   choices: Readonly<Record<string, string>> = {},
 ): Channel {
   const chosen = choices[platform.name];
-  return chosen && chosen in platform.channels ? (chosen as Channel) : platform.defaultChannel;
+  return isChannel(chosen) && platform.channels[chosen] !== undefined
+    ? chosen
+    : platform.defaultChannel;
 }
 
-/** Modes the platform supports over the given channel (by default its active one). */
+/** The channel a request runs on: the one it names, else the platform's active channel. */
+export function effectiveChannel(
+  platform: PlatformInfo,
+  requested: Channel | null | undefined,
+  choices: Readonly<Record<string, string>> = {},
+): Channel {
+  return requested ?? activeChannel(platform, choices);
+}
+
+/** The channels the platform has, in catalogue order. */
+export function channelsOf(platform: PlatformInfo): Channel[] {
+  return CHANNELS.filter((c) => platform.channels[c] !== undefined);
+}
+
+/** Modes the platform supports over the given channel (by default its default one). */
 export function supportedModes(
   platform: PlatformInfo,
   channel: Channel = platform.defaultChannel,
@@ -179,4 +92,8 @@ export function supportedModes(
 
 export function isMode(value: unknown): value is Mode {
   return typeof value === 'string' && (MODES as readonly string[]).includes(value);
+}
+
+export function isChannel(value: unknown): value is Channel {
+  return typeof value === 'string' && (CHANNELS as readonly string[]).includes(value);
 }

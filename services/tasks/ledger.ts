@@ -44,6 +44,8 @@ const UNFINISHED: TaskStatus[] = ['pending', 'processing'];
  * passes through them.
  */
 const IDENTITY = { taskId: 1, leaseNode: 1, platform: 1 } as const;
+/** An answer's write also reads the requested mode: the effective one when the report names none. */
+const ANSWERED = { ...IDENTITY, mode: 1 } as const;
 const COUNTERS = { userId: 1, totalItems: 1, completedItems: 1, failedItems: 1 } as const;
 type Identity = Pick<SubTaskDoc, '_id' | 'taskId' | 'leaseNode' | 'platform'>;
 type Counters = Pick<TaskDoc, '_id' | 'userId' | 'totalItems' | 'completedItems' | 'failedItems'>;
@@ -200,7 +202,8 @@ export class Ledger {
     r: SettleReport,
     result: CompletedResult,
   ): Promise<Settled | undefined> {
-    const doc = (await this.m.SubTask.collection.findOneAndUpdate(
+    const col = this.m.SubTask.collection;
+    const doc = (await col.findOneAndUpdate(
       held(r.subTaskId, r.token),
       {
         $set: {
@@ -217,11 +220,18 @@ export class Ledger {
           proxyIp: r.proxyIp ?? null,
           errorMessage: null,
           ...accountOf(r),
+          ...(result.effectiveMode !== undefined && { effectiveMode: result.effectiveMode }),
+          formatVersion: result.formatVersion ?? null,
+          evidenceId: result.evidenceId ?? null,
         },
       },
-      { returnDocument: 'before', projection: IDENTITY },
-    )) as Identity | null;
-    return doc ? { ...identity(doc), outcome: 'completed' } : undefined;
+      { returnDocument: 'before', projection: ANSWERED },
+    )) as (Identity & Pick<SubTaskDoc, 'mode'>) | null;
+    if (!doc) return undefined;
+    // A report without the effective mode (a node that does not read it) ran the requested one.
+    if (result.effectiveMode === undefined)
+      await col.updateOne({ _id: doc._id as never }, { $set: { effectiveMode: doc.mode } });
+    return { ...identity(doc), outcome: 'completed' };
   }
 
   /**

@@ -4,7 +4,7 @@
  * query needs.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { Mode } from '../shared/platforms.js';
+import type { Channel, Mode } from '../shared/platforms.js';
 import type { Reference } from '../shared/contracts/answer.js';
 import type { TaskStatus, SubTaskStatus } from '../shared/contracts/status.js';
 
@@ -12,7 +12,8 @@ export interface TaskDoc {
   _id: string;
   userId: number;
   prompts: string[];
-  platforms: { platform: string; mode: Mode; screenshot: 0 | 1 | 2 }[];
+  /** `channel` is absent from tasks stored before channels were recorded. */
+  platforms: { platform: string; channel?: Channel; mode: Mode; screenshot: 0 | 1 | 2 }[];
   regionCode: string | null;
   callbackUrl: string | null;
   monitorKeywords: string | null;
@@ -36,6 +37,9 @@ export interface SubTaskDoc {
   seq: number;
   prompt: string;
   platform: string;
+  /** The channel it runs on; absent from sub tasks stored before channels were recorded. */
+  channel?: Channel;
+  /** The requested mode. */
   mode: Mode;
   screenshot: 0 | 1 | 2;
   status: SubTaskStatus;
@@ -56,6 +60,12 @@ export interface SubTaskDoc {
   mediaContent?: unknown[];
   errorMessage?: string | null;
   proxyIp?: string | null;
+  /** Set with the answer: the mode that really ran (web: read from the site's own request). */
+  effectiveMode?: Mode;
+  /** Web channel, set with the answer: the stream format version the driver recognised. */
+  formatVersion?: string | null;
+  /** Web channel, set with the answer: id of the stored raw frames (services/shared/evidence.ts). */
+  evidenceId?: string | null;
   /** A pending sub task is not leased before this time (retry backoff). */
   notBefore?: number;
   /** The current lease: token, holder node and expiry; null when not leased. */
@@ -70,14 +80,19 @@ export interface SubTaskDoc {
   lastAccount?: string | null;
 }
 
-export type SubTaskSummaryDoc = Pick<SubTaskDoc, '_id' | 'prompt' | 'platform' | 'mode' | 'status'>;
+export type SubTaskSummaryDoc = Pick<
+  SubTaskDoc,
+  '_id' | 'prompt' | 'platform' | 'channel' | 'mode' | 'status'
+>;
 
 const taskSchema = new Schema<TaskDoc>(
   {
     _id: String,
     userId: { type: Number, required: true },
     prompts: [String],
-    platforms: [{ _id: false, platform: String, mode: String, screenshot: Number }],
+    platforms: [
+      { _id: false, platform: String, channel: String, mode: String, screenshot: Number },
+    ],
     regionCode: { type: String, default: null },
     callbackUrl: { type: String, default: null },
     monitorKeywords: { type: String, default: null },
@@ -107,6 +122,7 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     seq: Number,
     prompt: String,
     platform: String,
+    channel: String,
     mode: String,
     screenshot: Number,
     regionCode: { type: String, default: null },
@@ -121,6 +137,9 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     mediaContent: [Schema.Types.Mixed],
     errorMessage: { type: String, default: null },
     proxyIp: { type: String, default: null },
+    effectiveMode: String,
+    formatVersion: { type: String, default: null },
+    evidenceId: { type: String, default: null },
     attempts: Number,
     createdAt: Number,
     notBefore: Number,

@@ -49,6 +49,8 @@ export function planSubTasks(task: TaskDoc): SubTaskDoc[] {
         attempts: 0,
         createdAt: task.createdAt,
       };
+      // Tasks stored before channels were recorded have none: the scheduler then picks one.
+      if (cfg.channel !== undefined) sub.channel = cfg.channel;
       if (task.regionCode !== null) sub.regionCode = task.regionCode;
       subtasks.push(sub);
     });

@@ -129,7 +129,7 @@ export class TaskStore {
   private async readSummaries(taskId: string): Promise<SubTaskSummaryDoc[]> {
     return this.models.SubTask.find(
       { taskId },
-      { prompt: 1, platform: 1, mode: 1, status: 1, seq: 1 },
+      { prompt: 1, platform: 1, channel: 1, mode: 1, status: 1, seq: 1 },
     )
       .sort({ seq: 1 })
       .lean<SubTaskSummaryDoc[]>();

@@ -4,14 +4,20 @@
  */
 import { z } from 'zod';
 import {
-  activeChannel,
+  CHANNELS,
+  channelsOf,
+  effectiveChannel,
   findPlatform,
+  isChannel,
   isMode,
   MODES,
   PLATFORMS,
   supportedModes,
+  type Channel,
   type Mode,
+  type PlatformInfo,
 } from '../shared/platforms.js';
+import { pairKey } from '../shared/contracts/advert.js';
 import type { FieldProblem } from '../shared/errors.js';
 import { parseKeywords } from './keywords.js';
 import { zodProblems } from '../shared/validation.js';
@@ -37,6 +43,14 @@ const platformConfigSchema = z
       .meta({
         description: 'Platform name (canonical or alias, case-insensitive)',
         examples: ['chatgpt'],
+      }),
+    channel: z
+      .enum(CHANNELS, { error: `must be one of ${CHANNELS.join(', ')}` })
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'api (the vendor API) or web (the consumer site); absent or null: the operator default. A batch may name a platform once per channel.',
       }),
     mode: z.enum(MODES, { error: `must be one of ${MODES.join(', ')}` }),
     screenshot: z
@@ -111,6 +125,8 @@ export type SubmissionInput = z.input<typeof submissionSchema>;
 
 export interface PlatformConfig {
   platform: string;
+  /** The channel it runs on: the requested one, else the operator default. */
+  channel: Channel;
   mode: Mode;
   screenshot: 0 | 1 | 2;
 }
@@ -127,10 +143,10 @@ export interface Submission {
 export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldProblem[] };
 
 /**
- * `offered`: the platforms live crawler nodes can run over their active
- * channel; a platform outside it is refused, naming the pair. undefined (no
- * crawler node up yet) accepts every catalogued platform: its sub tasks wait
- * for a node, as they would for a busy one.
+ * `offered`: the (platform, channel) pairs live crawler nodes run, as
+ * `pairKey`s; a configuration outside them is refused, naming the pair.
+ * undefined (no crawler node up yet) accepts every catalogued pair: its sub
+ * tasks wait for a node, as they would for a busy one.
  */
 export function checkSubmission(
   body: unknown,
@@ -141,11 +157,10 @@ export function checkSubmission(
     return { ok: false, errors: [{ field: 'body', message: 'must be a JSON object' }] };
   }
   const parsed = submissionSchema.safeParse(body);
-  // Mode support is checked on the raw input so it is reported alongside every other problem.
+  // The pair rules are checked on the raw input so they are reported alongside every other problem.
   const errors = [
     ...(parsed.success ? [] : zodProblems(parsed.error)),
-    ...unsupportedModes(body, channelChoices),
-    ...unavailable(body, offered, channelChoices),
+    ...pairProblems(body, channelChoices, offered),
   ];
   if (!parsed.success || errors.length > 0) return { ok: false, errors };
   const input = parsed.data;
@@ -153,7 +168,7 @@ export function checkSubmission(
     ok: true,
     value: {
       prompts: input.prompts,
-      platforms: dedupePlatforms(input.platforms),
+      platforms: dedupePlatforms(input.platforms, channelChoices),
       regionCode: input.regionCode?.[0] ?? null,
       callbackUrl: input.callbackUrl ?? null,
       monitorKeywords: input.monitorKeywords ?? null,
@@ -165,64 +180,90 @@ export function checkSubmission(
 /**
  * Spec 4.1 rule 1: platforms are deduplicated by name, case-insensitively, and
  * the first occurrence wins. Aliases name the same platform, so they count as
- * duplicates too; results carry the canonical name.
+ * duplicates too; results carry the canonical name. A platform may appear
+ * once per channel, so API and consumer-site answers can sit side by side: the
+ * key is the name and the effective channel (the requested one, else the
+ * operator default).
  */
 export function dedupePlatforms(
-  configs: readonly (Omit<PlatformConfig, 'screenshot'> & {
-    screenshot: PlatformConfig['screenshot'] | null;
-  })[],
+  configs: readonly {
+    platform: string;
+    channel?: Channel | null;
+    mode: Mode;
+    screenshot?: PlatformConfig['screenshot'] | null;
+  }[],
+  channelChoices: Readonly<Record<string, string>> = {},
 ): PlatformConfig[] {
   const seen = new Set<string>();
   const kept: PlatformConfig[] = [];
   for (const cfg of configs) {
-    const canonical = findPlatform(cfg.platform)?.name ?? cfg.platform.toLowerCase();
-    if (seen.has(canonical)) continue;
-    seen.add(canonical);
-    kept.push({ platform: canonical, mode: cfg.mode, screenshot: cfg.screenshot ?? 0 });
+    const info = findPlatform(cfg.platform);
+    const canonical = info?.name ?? cfg.platform.toLowerCase();
+    const channel = info
+      ? effectiveChannel(info, cfg.channel, channelChoices)
+      : (cfg.channel ?? 'api');
+    const key = pairKey(canonical, channel);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kept.push({ platform: canonical, channel, mode: cfg.mode, screenshot: cfg.screenshot ?? 0 });
   }
   return kept;
 }
 
-function unsupportedModes(
+/**
+ * Per configuration whose platform is known and whose channel is valid (or
+ * absent): the platform must have the channel, support the mode over it, and,
+ * when `offered` is known, a live crawler node must run the pair.
+ */
+function pairProblems(
   body: object,
   channelChoices: Readonly<Record<string, string>>,
+  offered: ReadonlySet<string> | undefined,
 ): FieldProblem[] {
   const platforms = (body as { platforms?: unknown }).platforms;
   if (!Array.isArray(platforms)) return [];
   const problems: FieldProblem[] = [];
   platforms.forEach((cfg: unknown, i) => {
-    const { platform, mode } = (cfg ?? {}) as { platform?: unknown; mode?: unknown };
+    const { platform, channel, mode } = (cfg ?? {}) as Record<string, unknown>;
     const info = typeof platform === 'string' ? findPlatform(platform) : undefined;
-    if (!info || !isMode(mode)) return;
-    const modes = supportedModes(info, activeChannel(info, channelChoices));
-    if (!modes.includes(mode)) {
+    if (!info || !(channel == null || isChannel(channel))) return;
+    const effective = effectiveChannel(info, channel, channelChoices);
+    const modes = info.channels[effective];
+    if (!modes) {
+      problems.push({
+        field: `platforms[${i}].channel`,
+        message: `${info.name} has no ${effective} channel; its channels: ${channelsOf(info).join(', ')}`,
+      });
+      return;
+    }
+    if (isMode(mode) && !modes.includes(mode)) {
       problems.push({
         field: `platforms[${i}].mode`,
-        message: `${info.name} does not support mode ${mode}; supported: ${modes.join(', ')}`,
+        message: `${info.name} does not support mode ${mode} on the ${effective} channel; supported: ${supportedModes(info, effective).join(', ')}`,
+      });
+    }
+    if (offered && !offered.has(pairKey(info.name, effective))) {
+      problems.push({
+        field: `platforms[${i}].platform`,
+        message: `${info.name} is unavailable on the ${effective} channel: no live crawler node runs it (${NEEDS[effective]}); available: ${describePairs(offered)}`,
       });
     }
   });
   return problems;
 }
 
-function unavailable(
-  body: object,
-  offered: ReadonlySet<string> | undefined,
-  channelChoices: Readonly<Record<string, string>>,
-): FieldProblem[] {
-  const platforms = (body as { platforms?: unknown }).platforms;
-  if (!offered || !Array.isArray(platforms)) return [];
-  const problems: FieldProblem[] = [];
-  platforms.forEach((cfg: unknown, i) => {
-    const { platform } = (cfg ?? {}) as { platform?: unknown };
-    const info = typeof platform === 'string' ? findPlatform(platform) : undefined;
-    if (!info || offered.has(info.name)) return;
-    problems.push({
-      field: `platforms[${i}].platform`,
-      message: `${info.name} is unavailable on the ${activeChannel(info, channelChoices)} channel: no live crawler node runs it (a vendor's API channel needs its API key on the node); available: ${[...offered].sort().join(', ')}`,
-    });
-  });
-  return problems;
+const NEEDS: Record<Channel, string> = {
+  api: "a vendor's API channel needs its API key on the node",
+  web: "a web channel needs a node whose CRAWLER_CHANNELS include web and that has the site's driver",
+};
+
+/** "deepseek (api), sandbox (api, web)": the offered pairs, by platform in catalogue order. */
+function describePairs(offered: ReadonlySet<string>): string {
+  const runs = (p: PlatformInfo) => channelsOf(p).filter((c) => offered.has(pairKey(p.name, c)));
+  const listed = PLATFORMS.filter((p) => runs(p).length > 0).map(
+    (p) => `${p.name} (${runs(p).join(', ')})`,
+  );
+  return listed.length > 0 ? listed.join(', ') : 'none';
 }
 
 function isHttpUrl(value: string): boolean {

@@ -11,8 +11,8 @@ import { newTaskId } from '../shared/ids.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import { refusedCallbackField } from '../callbacks/address.js';
 import { AddressPolicy } from '../callbacks/ssrf.js';
-import { activeChannel, findPlatform } from '../shared/platforms.js';
-import { crawlerNodes, offeredPlatforms } from '../shared/contracts/advert.js';
+import { activeChannel, PLATFORMS } from '../shared/platforms.js';
+import { crawlerNodes, offeredPairs, pairKey } from '../shared/contracts/advert.js';
 import { announceFinished, announceSettled } from './events.js';
 import { type TaskCreated } from '../shared/contracts/events.js';
 import { toQueueItem } from '../scheduler/fair-queue.js';
@@ -79,7 +79,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
           const checked = checkSubmission(
             ctx.params.body,
             config.scheduling.platformChannels,
-            this.offeredPlatforms(),
+            this.offeredPairs(),
           );
           // Spec 6 / DESIGN: a callback address that reaches internal hosts is refused up front.
           const refused = await refusedCallbackField(ctx.params.body, callbackPolicy);
@@ -218,11 +218,25 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         },
       },
 
-      /** Which platforms live crawler nodes offer; `known: false` while none is up. */
+      /**
+       * Which (platform, channel) pairs live crawler nodes run, the platforms
+       * among them offered on their active channel, and each platform's
+       * active channel; `known: false` while no crawler node is up.
+       */
       availability: {
         handler() {
-          const offered = this.offeredPlatforms();
-          return { known: offered !== undefined, platforms: [...(offered ?? [])].sort() };
+          const offered = this.offeredPairs();
+          const channels = Object.fromEntries(
+            PLATFORMS.map((p) => [p.name, activeChannel(p, config.scheduling.platformChannels)]),
+          );
+          return {
+            known: offered !== undefined,
+            platforms: PLATFORMS.filter((p) => offered?.has(pairKey(p.name, channels[p.name]!)))
+              .map((p) => p.name)
+              .sort(),
+            pairs: [...(offered ?? [])].sort(),
+            channels,
+          };
         },
       },
     },
@@ -250,16 +264,11 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         mender?.suspect(finals.map((f) => f.taskId));
       },
 
-      offeredPlatforms(): Set<string> | undefined {
-        const channels = config.scheduling.platformChannels;
-        return offeredPlatforms(
+      offeredPairs(): Set<string> | undefined {
+        return offeredPairs(
           crawlerNodes(
             this.broker.registry.nodes.list({ onlyAvailable: true, withServices: false }),
           ),
-          (platform) => {
-            const info = findPlatform(platform);
-            return info ? activeChannel(info, channels) : 'api';
-          },
         );
       },
     },

@@ -5,6 +5,8 @@ export interface SubTaskSummary {
   subTaskId: string;
   prompt: string;
   platform: string;
+  /** null: stored before channels were recorded. */
+  channel: string | null;
   mode: string;
   status: string;
 }
@@ -14,6 +16,7 @@ export function subTaskSummary(s: SubTaskSummaryDoc): SubTaskSummary {
     subTaskId: s._id,
     prompt: s.prompt,
     platform: s.platform,
+    channel: s.channel ?? null,
     mode: s.mode,
     status: s.status,
   };
@@ -23,7 +26,9 @@ export function subTaskResult(s: SubTaskDoc) {
   return {
     subTaskId: s._id,
     platform: s.platform,
+    channel: s.channel ?? null,
     mode: s.mode,
+    effectiveMode: effectiveModeOf(s),
     prompt: s.prompt,
     status: s.status,
     time: s.time ?? null,
@@ -37,6 +42,15 @@ export function subTaskResult(s: SubTaskDoc) {
     errorMessage: s.errorMessage ?? null,
     proxyIp: s.proxyIp ?? null,
   };
+}
+
+/**
+ * The mode that really ran, once answered. An answer stored before effective
+ * modes were recorded ran the requested one (a crawler node that reports
+ * none ran it as asked).
+ */
+function effectiveModeOf(s: SubTaskDoc): string | null {
+  return s.effectiveMode ?? (s.status === 'completed' ? s.mode : null);
 }
 
 /** Screenshots are stored as paths; clients get absolute URLs on the given base address. */
@@ -85,6 +99,7 @@ export function taskListItem(t: TaskDoc) {
     platforms: t.platforms.map((p) => ({
       mode: p.mode,
       platform: p.platform,
+      channel: p.channel ?? null,
       screenshot: p.screenshot,
     })),
     status: t.status,

@@ -1,11 +1,11 @@
 /** Shared by the driver tests: settings for a stand-in and a way to catch PlatformErrors. */
 import { driverFor } from '../../crawler/platforms/index.js';
 import { PlatformError, type PlatformSettings } from '../../crawler/platforms/types.js';
-import type { Mode } from '../../services/shared/platforms.js';
+import { findPlatform, type Mode } from '../../services/shared/platforms.js';
 import type { PlatformStandin } from '../standins/index.js';
 
 export function settingsFor(s: PlatformStandin, timeoutMs = 10_000): PlatformSettings {
-  const defaults = driverFor(s.platform)!.apiDefaults!;
+  const defaults = findPlatform(s.platform)!.api!;
   return {
     apiBaseUrl: s.baseUrl,
     webUrl: '',

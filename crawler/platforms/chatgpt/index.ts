@@ -5,7 +5,7 @@
  * (`include: web_search_call.action.sources`) next to the cited
  * `url_citation` annotations.
  */
-import type { ApiContext, Job, PlatformDriver } from '../types.js';
+import type { ApiContext, Job, ApiDriver } from '../types.js';
 import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { hasReasoning, hasSearch } from '../common/answer.js';
 import { chatDriver } from '../common/chat.js';
@@ -24,17 +24,4 @@ function ask(job: Job, ctx: ApiContext): Promise<Answer> {
   return askResponses({ platform: 'chatgpt', path: '/responses', body }, job, ctx);
 }
 
-export const chatgptDriver: PlatformDriver = {
-  name: 'chatgpt',
-  apiDefaults: {
-    baseUrl: 'https://api.openai.com/v1',
-    models: {
-      standard: 'gpt-4.1',
-      reasoning: 'o4-mini',
-      search: 'gpt-4.1',
-      reasoning_search: 'o4-mini',
-    },
-    timeoutMs: 180_000,
-  },
-  api: { ask },
-};
+export const chatgptApi: ApiDriver = { ask };

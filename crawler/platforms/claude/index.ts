@@ -4,7 +4,7 @@
  * thinking); search is the server-side `web_search` tool. Authentication is
  * `x-api-key` plus the pinned `anthropic-version`.
  */
-import type { ApiContext, Job, PlatformDriver } from '../types.js';
+import type { ApiContext, Job, ApiDriver } from '../types.js';
 import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { apiKeyOf, finalAnswer, hasReasoning, hasSearch, modelFor } from '../common/answer.js';
 import { classify, refusalError } from '../common/errors.js';
@@ -52,17 +52,4 @@ async function ask(job: Job, ctx: ApiContext): Promise<Answer> {
   return finalAnswer(platform, acc.raw);
 }
 
-export const claudeDriver: PlatformDriver = {
-  name: 'claude',
-  apiDefaults: {
-    baseUrl: 'https://api.anthropic.com/v1',
-    models: {
-      standard: 'claude-sonnet-4-5',
-      reasoning: 'claude-sonnet-4-5',
-      search: 'claude-sonnet-4-5',
-      reasoning_search: 'claude-sonnet-4-5',
-    },
-    timeoutMs: 180_000,
-  },
-  api: { ask },
-};
+export const claudeApi: ApiDriver = { ask };

@@ -5,7 +5,7 @@
  * and returns rich `url_citation` annotations (title, site, logo, cover
  * image) that are both the sources and the citations.
  */
-import type { ApiContext, Job, PlatformDriver } from '../types.js';
+import type { ApiContext, Job, ApiDriver } from '../types.js';
 import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { hasReasoning, hasSearch } from '../common/answer.js';
 import { chatDriver } from '../common/chat.js';
@@ -23,17 +23,4 @@ function ask(job: Job, ctx: ApiContext): Promise<Answer> {
   return askResponses({ platform: 'doubao', path: '/responses', body }, job, ctx);
 }
 
-export const doubaoDriver: PlatformDriver = {
-  name: 'doubao',
-  apiDefaults: {
-    baseUrl: 'https://ark.cn-beijing.volces.com/api/v3',
-    models: {
-      standard: 'doubao-seed-1-6-250615',
-      reasoning: 'doubao-seed-1-6-250615',
-      search: 'doubao-seed-1-6-250615',
-      reasoning_search: 'doubao-seed-1-6-250615',
-    },
-    timeoutMs: 180_000,
-  },
-  api: { ask },
-};
+export const doubaoApi: ApiDriver = { ask };

@@ -4,7 +4,7 @@
  * thought summaries (`includeThoughts`); search is the `google_search` tool
  * (grounding). A bad key is a 400 `API_KEY_INVALID`, classified as `error`.
  */
-import type { ApiContext, Job, PlatformDriver } from '../types.js';
+import type { ApiContext, Job, ApiDriver } from '../types.js';
 import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { apiKeyOf, finalAnswer, hasReasoning, hasSearch, modelFor } from '../common/answer.js';
 import { classify, refusalError } from '../common/errors.js';
@@ -61,17 +61,4 @@ async function ask(job: Job, ctx: ApiContext): Promise<Answer> {
   return finalAnswer(platform, acc.finish());
 }
 
-export const geminiDriver: PlatformDriver = {
-  name: 'gemini',
-  apiDefaults: {
-    baseUrl: 'https://generativelanguage.googleapis.com/v1beta',
-    models: {
-      standard: 'gemini-2.5-flash',
-      reasoning: 'gemini-2.5-flash',
-      search: 'gemini-2.5-flash',
-      reasoning_search: 'gemini-2.5-flash',
-    },
-    timeoutMs: 180_000,
-  },
-  api: { ask },
-};
+export const geminiApi: ApiDriver = { ask };

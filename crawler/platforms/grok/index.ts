@@ -6,7 +6,7 @@
  * the referenceList, in xAI's order. The `url_citation` annotations (which may
  * carry only the URL) are the cited subset.
  */
-import type { ApiContext, Job, PlatformDriver } from '../types.js';
+import type { ApiContext, Job, ApiDriver } from '../types.js';
 import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { hasReasoning, hasSearch } from '../common/answer.js';
 import { chatDriver } from '../common/chat.js';
@@ -27,17 +27,4 @@ function ask(job: Job, ctx: ApiContext): Promise<Answer> {
   );
 }
 
-export const grokDriver: PlatformDriver = {
-  name: 'grok',
-  apiDefaults: {
-    baseUrl: 'https://api.x.ai/v1',
-    models: {
-      standard: 'grok-4-fast-non-reasoning',
-      reasoning: 'grok-3-mini',
-      search: 'grok-4-fast-non-reasoning',
-      reasoning_search: 'grok-4-fast-reasoning',
-    },
-    timeoutMs: 180_000,
-  },
-  api: { ask },
-};
+export const grokApi: ApiDriver = { ask };

@@ -5,30 +5,17 @@
  * only then answers. Kimi returns no structured sources, so a search answer
  * has no referenceList beyond what the model writes in its text.
  */
-import type { PlatformDriver } from '../types.js';
+import type { ApiDriver } from '../types.js';
 import { hasSearch } from '../common/answer.js';
 import { chatDriver } from '../common/chat.js';
 
-export const kimiDriver: PlatformDriver = {
-  name: 'kimi',
-  apiDefaults: {
-    baseUrl: 'https://api.moonshot.cn/v1',
-    models: {
-      standard: 'kimi-k2-turbo-preview',
-      reasoning: 'kimi-k2-thinking',
-      search: 'kimi-k2-turbo-preview',
-      reasoning_search: 'kimi-k2-thinking',
-    },
-    timeoutMs: 180_000,
-  },
-  api: chatDriver({
-    platform: 'kimi',
-    path: '/chat/completions',
-    switches: (mode) =>
-      hasSearch(mode)
-        ? { tools: [{ type: 'builtin_function', function: { name: '$web_search' } }] }
-        : {},
-    refusalReasons: ['content_filter'],
-    echoToolCalls: true,
-  }),
-};
+export const kimiApi: ApiDriver = chatDriver({
+  platform: 'kimi',
+  path: '/chat/completions',
+  switches: (mode) =>
+    hasSearch(mode)
+      ? { tools: [{ type: 'builtin_function', function: { name: '$web_search' } }] }
+      : {},
+  refusalReasons: ['content_filter'],
+  echoToolCalls: true,
+});

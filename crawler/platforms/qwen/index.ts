@@ -5,7 +5,7 @@
  * `enable_citation` (`[n]` markers) and `prepend_search_result` switches
  * search; streaming needs `X-DashScope-SSE: enable`.
  */
-import type { ApiContext, Job, PlatformDriver } from '../types.js';
+import type { ApiContext, Job, ApiDriver } from '../types.js';
 import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { apiKeyOf, finalAnswer, hasReasoning, hasSearch, modelFor } from '../common/answer.js';
 import { classify, refusalError } from '../common/errors.js';
@@ -77,17 +77,4 @@ async function ask(job: Job, ctx: ApiContext): Promise<Answer> {
   return finalAnswer(platform, acc.raw);
 }
 
-export const qwenDriver: PlatformDriver = {
-  name: 'qwen',
-  apiDefaults: {
-    baseUrl: 'https://dashscope.aliyuncs.com/api/v1',
-    models: {
-      standard: 'qwen-plus',
-      reasoning: 'qwen-plus',
-      search: 'qwen-plus',
-      reasoning_search: 'qwen-plus',
-    },
-    timeoutMs: 180_000,
-  },
-  api: { ask },
-};
+export const qwenApi: ApiDriver = { ask };

@@ -13,7 +13,6 @@ import {
   type WebContext,
   type WebDriver,
 } from '../types.js';
-import { type Answer } from '../../../services/shared/contracts/answer.js';
 import { hasReasoning, hasSearch } from '../common/answer.js';
 import { classify, parseRetryAfter, timeoutError } from '../common/errors.js';
 import { buildAnswer, emptyRaw, type RawAnswer } from '../common/raw-answer.js';

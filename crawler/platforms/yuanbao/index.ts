@@ -5,35 +5,22 @@
  * `enable_recommended_questions` adds follow-up questions to the last chunk.
  * Reasoning is the thinking model (`reasoning_content`).
  */
-import type { PlatformDriver } from '../types.js';
+import type { ApiDriver } from '../types.js';
 import { hasSearch } from '../common/answer.js';
 import { chatDriver } from '../common/chat.js';
 
-export const yuanbaoDriver: PlatformDriver = {
-  name: 'yuanbao',
-  apiDefaults: {
-    baseUrl: 'https://api.hunyuan.cloud.tencent.com/v1',
-    models: {
-      standard: 'hunyuan-turbos-latest',
-      reasoning: 'hunyuan-t1-latest',
-      search: 'hunyuan-turbos-latest',
-      reasoning_search: 'hunyuan-t1-latest',
-    },
-    timeoutMs: 180_000,
-  },
-  api: chatDriver({
-    platform: 'yuanbao',
-    path: '/chat/completions',
-    switches: (mode) =>
-      hasSearch(mode)
-        ? {
-            enable_enhancement: true,
-            force_search_enhancement: true,
-            search_info: true,
-            citation: true,
-            enable_recommended_questions: true,
-          }
-        : { enable_enhancement: false },
-    refusalReasons: ['sensitive'],
-  }),
-};
+export const yuanbaoApi: ApiDriver = chatDriver({
+  platform: 'yuanbao',
+  path: '/chat/completions',
+  switches: (mode) =>
+    hasSearch(mode)
+      ? {
+          enable_enhancement: true,
+          force_search_enhancement: true,
+          search_info: true,
+          citation: true,
+          enable_recommended_questions: true,
+        }
+      : { enable_enhancement: false },
+  refusalReasons: ['sensitive'],
+});

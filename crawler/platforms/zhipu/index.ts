@@ -4,39 +4,26 @@
  * a top-level `web_search[]` (URL in `link`, site in `media`, label in
  * `refer`: `ref_1`…), which the answer cites as `[ref_n]`.
  */
-import type { PlatformDriver } from '../types.js';
+import type { ApiDriver } from '../types.js';
 import { hasReasoning, hasSearch } from '../common/answer.js';
 import { chatDriver } from '../common/chat.js';
 
-export const zhipuDriver: PlatformDriver = {
-  name: 'zhipu',
-  apiDefaults: {
-    baseUrl: 'https://open.bigmodel.cn/api/paas/v4',
-    models: {
-      standard: 'glm-4.6',
-      reasoning: 'glm-4.6',
-      search: 'glm-4.6',
-      reasoning_search: 'glm-4.6',
-    },
-    timeoutMs: 180_000,
-  },
-  api: chatDriver({
-    platform: 'zhipu',
-    path: '/chat/completions',
-    switches: (mode) => ({
-      thinking: { type: hasReasoning(mode) ? 'enabled' : 'disabled' },
-      ...(hasSearch(mode)
-        ? {
-            tools: [
-              {
-                type: 'web_search',
-                // search_result defaults to false: without it no sources come back.
-                web_search: { enable: true, search_engine: 'search_std', search_result: true },
-              },
-            ],
-          }
-        : {}),
-    }),
-    refusalReasons: ['sensitive'],
+export const zhipuApi: ApiDriver = chatDriver({
+  platform: 'zhipu',
+  path: '/chat/completions',
+  switches: (mode) => ({
+    thinking: { type: hasReasoning(mode) ? 'enabled' : 'disabled' },
+    ...(hasSearch(mode)
+      ? {
+          tools: [
+            {
+              type: 'web_search',
+              // search_result defaults to false: without it no sources come back.
+              web_search: { enable: true, search_engine: 'search_std', search_result: true },
+            },
+          ],
+        }
+      : {}),
   }),
-};
+  refusalReasons: ['sensitive'],
+});

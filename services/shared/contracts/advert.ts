@@ -57,18 +57,16 @@ export function runsPair(node: CrawlerAdvert, platform: string, channel: Channel
 }
 
 /**
- * The platforms live crawler nodes can run on each platform's active channel
- * (a vendor platform is advertised only by nodes holding its credentials);
+ * The (platform, channel) pairs live crawler nodes run, as `pairKey`s;
  * undefined while no crawler node is up, when availability is unknown.
  */
-export function offeredPlatforms(
-  nodes: readonly CrawlerNode[],
-  channelOf: (platform: string) => Channel,
-): Set<string> | undefined {
+export function offeredPairs(nodes: readonly CrawlerNode[]): Set<string> | undefined {
   if (nodes.length === 0) return undefined;
   const offered = new Set<string>();
   for (const n of nodes) {
-    for (const p of n.platforms) if (runsPair(n, p, channelOf(p))) offered.add(p);
+    for (const p of n.platforms) {
+      for (const c of n.channels) if (runsPair(n, p, c)) offered.add(pairKey(p, c));
+    }
   }
   return offered;
 }

@@ -2,8 +2,8 @@
  * Payloads of the task life cycle events: `task.created` and
  * `subtasks.settled` (broadcast) and `task.finished` (emitted once per task).
  */
-import type { FinalSubTaskStatus, TaskStatus } from './status.js';
 import type { Channel } from '../platforms.js';
+import type { FinalSubTaskStatus, TaskStatus } from './status.js';
 
 export interface Finished {
   taskId: string;
@@ -36,7 +36,11 @@ export interface QueueItem {
   userId: number;
   seq: number;
   platform: string;
-  /** The channel it runs over (absent: the platform's active channel). */
+  /**
+   * The channel the sub task runs on; absent for sub tasks stored before
+   * channels were recorded (and from tasks nodes of earlier versions): the
+   * platform's active channel then.
+   */
   channel?: Channel;
   mode: string;
   prompt: string;

@@ -66,10 +66,25 @@ t.test('with a crawler node: sandboxes and credentialed vendors only', async (t)
   t.match(message, /^chatgpt is unavailable on the api channel: no live crawler node runs it/);
 });
 
-t.test('a platform whose chosen channel no node has a driver for is refused', async (t) => {
-  const svc = await withDeepseekKey(t, { PLATFORM_CHANNELS: 'deepseek=web' });
+t.test('a platform whose chosen channel no node runs is refused', async (t) => {
+  const svc = await withDeepseekKey(t, {
+    PLATFORM_CHANNELS: 'deepseek=web',
+    CRAWLER_CHANNELS: 'api',
+  });
   const user = await svc.newUser();
   t.match(await availability(svc, user.token), { deepseek: false, sandbox: true });
+  const listed = await svc.client.get(`${M}/platforms`, user.token);
+  t.match(
+    (listed.body.data as { platform: string }[]).find((p) => p.platform === 'deepseek'),
+    {
+      channel: 'web',
+      defaultChannel: 'api',
+      modes: ['standard', 'reasoning', 'search', 'reasoning_search'],
+      available: false,
+      availableChannels: ['api'],
+    },
+    "the operator's channel is the active one; its API still runs when named",
+  );
   const before = await svc.client.get(`${M}/task/list?page=1&size=10`, user.token);
   const message = await refusedSecond(t, svc, user.token, [
     { platform: 'sandbox', mode: 'standard' },
@@ -78,6 +93,12 @@ t.test('a platform whose chosen channel no node has a driver for is refused', as
   t.match(message, /^deepseek is unavailable on the web channel: no live crawler node runs it/);
   const after = await svc.client.get(`${M}/task/list?page=1&size=10`, user.token);
   t.same(after.body.data, before.body.data, 'nothing stored');
+  const named = await svc.client.post(
+    `${M}/task/batch/shared`,
+    { prompts: ['p'], platforms: [{ platform: 'deepseek', mode: 'reasoning', channel: 'api' }] },
+    user.token,
+  );
+  t.equal(named.status, 200, 'the API pair, named, runs');
 });
 
 t.test('without a crawler node availability is unknown and submissions wait', async (t) => {

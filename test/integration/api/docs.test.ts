@@ -38,13 +38,23 @@ t.test('OpenAPI 3.1 document generated from the validation schemas', async (t) =
   t.equal(schema.properties.prompts.maxItems, 50, 'limits come from the validating schema');
   t.equal(schema.properties.platforms.maxItems, 50);
   const variants = doc.components.schemas.PlatformConfig.anyOf as {
-    properties: { platform: { enum: string[] }; mode: { enum: string[] } };
+    properties: { platform: { enum: string[] }; channel: unknown; mode: { enum: string[] } };
+    required: string[];
   }[];
   const modesOf = (name: string) =>
     variants.find((v) => v.properties.platform.enum.includes(name))?.properties.mode.enum;
   t.same(modesOf('chatgpt'), ['standard', 'reasoning', 'search', 'reasoning_search']);
   t.same(modesOf('gpt'), modesOf('chatgpt'), 'aliases are listed with their platform');
   t.same(modesOf('deepseek'), ['standard', 'reasoning'], "DeepSeek's API has no search");
+  const web = variants.find(
+    (v) => v.properties.platform.enum.includes('deepseek') && v.required.includes('channel'),
+  );
+  t.same(web?.properties.channel, { type: 'string', const: 'web' }, 'its site is named by channel');
+  t.same(web?.properties.mode.enum, ['standard', 'reasoning', 'search', 'reasoning_search']);
+  t.notOk(
+    variants.some((v) => v.properties.platform.enum.includes('chatgpt') && v !== variants[0]),
+    'chatgpt has one channel only',
+  );
   const prompt = schema.properties.prompts.items;
   t.same(prompt.allOf, [{ pattern: '^[^\\u0000]*$' }, { pattern: '\\S' }], 'no NUL, not blank');
   t.match(schema.properties.callbackUrl.anyOf[0], { format: 'uri', pattern: undefined });

@@ -69,7 +69,9 @@ t.test('full result has every sub task field of spec 2.3', async (t) => {
   const sub = data.subTaskList[0]!;
   t.same(Object.keys(sub).sort(), [
     'answerContent',
+    'channel',
     'citationList',
+    'effectiveMode',
     'errorMessage',
     'mediaContent',
     'mode',
@@ -87,7 +89,9 @@ t.test('full result has every sub task field of spec 2.3', async (t) => {
   ]);
   t.match(sub, {
     platform: 'sandbox',
+    channel: 'api',
     mode: 'search',
+    effectiveMode: null,
     prompt: 'one',
     status: 'pending',
     time: null,

@@ -97,6 +97,10 @@ t.test('runs up to capacity, holds prefetch more, refuses beyond', async (t) => 
   await until(() => reports.length === 3);
   t.same(reports.map((r) => r.id).sort(), ['s1', 's2', 's3']);
   t.ok(reports.every((r) => r.outcome.result?.answerContent));
+  t.ok(
+    reports.every((r) => r.outcome.result?.effectiveMode === 'standard'),
+    'an API answer reports the mode it ran',
+  );
   const requests = sandbox.stats.requests.slice(before);
   t.equal(requests.length, 3, 'three platform requests');
   // The waiting lease started only when a slot freed: after the first answer.

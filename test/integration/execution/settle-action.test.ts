@@ -168,3 +168,42 @@ t.test('renewBatch extends every lease of a node in one call; renew still takes 
     'a lease without its token is refused',
   );
 });
+
+t.test("an answer stores the report's effective mode, stream format and evidence", async (t) => {
+  const { taskId, ids } = await leasedTask(['read', 'assumed'], 'tok-modes');
+  await svc.broker.call('tasks.settleBatch', {
+    reports: [
+      {
+        subTaskId: ids[0],
+        token: 'tok-modes',
+        result: {
+          ...plainResult,
+          effectiveMode: 'search',
+          formatVersion: 'deepseek-2026',
+          evidenceId: 'ev-1',
+        },
+      },
+      { subTaskId: ids[1], token: 'tok-modes', result: plainResult },
+    ],
+  });
+  const docs = await conn.collection('subtasks').find({ taskId }).sort({ seq: 1 }).toArray();
+  t.same(
+    docs.map((d) => [d.mode, d.effectiveMode, d.formatVersion, d.evidenceId]),
+    [
+      ['standard', 'search', 'deepseek-2026', 'ev-1'],
+      ['standard', 'standard', null, null],
+    ],
+    'a report without the effective mode ran the requested one',
+  );
+  const res = await svc.client.get(`/api/business/monitor/task/result/${taskId}`, user.token);
+  t.same(
+    res.body.data.subTaskList.map((s: { channel: string; effectiveMode: string }) => [
+      s.channel,
+      s.effectiveMode,
+    ]),
+    [
+      ['api', 'search'],
+      ['api', 'standard'],
+    ],
+  );
+});

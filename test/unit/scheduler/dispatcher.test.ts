@@ -158,6 +158,39 @@ t.test('lease message fields', async (t) => {
   t.equal(u1?.lease.token, u0?.lease.token, 'one token for the api batch of a node');
 });
 
+t.test(
+  "the lease's channel is the sub task's own; the platform's active one only for items without",
+  async (t) => {
+    const { d, calls } = harness({
+      nodes: [
+        node('api-node', 2, { channels: ['api'], platforms: ['sandbox'] }),
+        node('web-node', 2, { channels: ['web'], platforms: ['sandbox'] }),
+      ],
+      channels: { sandbox: 'api' },
+    });
+    d.queue.add(item('T', 1, 0, { channel: 'web' }));
+    d.queue.add(item('T', 1, 1, { channel: 'api' }));
+    d.queue.add(item('T', 1, 2));
+    t.equal(await dispatchAll(d), 3);
+    t.strictSame(calls.send.map((s) => [s.lease.subTaskId, s.lease.channel, s.node]).sort(), [
+      ['T-0', 'web', 'web-node'],
+      ['T-1', 'api', 'api-node'],
+      ['T-2', 'api', 'api-node'],
+    ]);
+  },
+);
+
+t.test('a platform with no room on one channel still places its work on the other', async (t) => {
+  const { d, calls } = harness({
+    nodes: [node('web-node', 1, { channels: ['web'], platforms: ['sandbox'] })],
+  });
+  d.queue.add(item('T', 1, 0, { channel: 'api' }));
+  d.queue.add(item('T', 1, 1, { channel: 'web' }));
+  t.equal(await dispatchAll(d), 1);
+  t.strictSame(sentIds(calls), ['T-1']);
+  t.equal(d.queue.size, 1, 'the API item waits for a node that runs it');
+});
+
 t.test('claims are all made before any lease is sent', async (t) => {
   const { d, log } = harness({ nodes: [node('n1', 3)] });
   for (let seq = 0; seq < 3; seq++) d.queue.add(item('T', 1, seq));

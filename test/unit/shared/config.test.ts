@@ -23,6 +23,16 @@ t.test('an empty environment gives every default', async (t) => {
   delete rest.nodeId;
   delete rest.platforms;
   t.same(Object.keys(c.platforms), VENDOR_PLATFORMS, 'every vendor platform, none credentialed');
+  t.same(
+    VENDOR_PLATFORMS,
+    ['chatgpt', 'claude', 'gemini', 'perplexity', 'deepseek', 'doubao', 'kimi', 'qwen'].concat([
+      'yuanbao',
+      'wenxin',
+      'zhipu',
+      'grok',
+    ]),
+    'the definitions that are not simulations',
+  );
   for (const p of Object.values(c.platforms)) {
     t.same(p, {
       apiKeys: [],

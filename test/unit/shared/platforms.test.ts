@@ -1,7 +1,11 @@
 import t from 'tap';
 import {
+  activeChannel,
   CHANNELS,
+  channelsOf,
+  effectiveChannel,
   findPlatform,
+  isChannel,
   isMode,
   MODES,
   PLATFORMS,
@@ -94,4 +98,58 @@ t.test('isMode', async (t) => {
   t.equal(isMode(undefined), false);
   t.equal(isMode(1), false);
   t.equal(isMode(['search']), false);
+});
+
+t.test('channels: web only where this build has (or the issue adds) a web driver', async (t) => {
+  t.same(
+    PLATFORMS.filter((p) => p.channels.web).map((p) => p.name),
+    ['deepseek', 'doubao', 'kimi', 'sandbox', 'sandbox-web'],
+  );
+  t.same(channelsOf(findPlatform('deepseek')!), ['api', 'web']);
+  t.same(channelsOf(findPlatform('chatgpt')!), ['api']);
+  t.same(channelsOf(findPlatform('sandbox-web')!), ['web']);
+});
+
+t.test('every definition carries the defaults of the channels it lists', async (t) => {
+  for (const p of PLATFORMS) {
+    if (p.simulated) {
+      t.equal(p.api, undefined, `${p.name}: the sandbox needs no vendor API defaults`);
+      if (p.channels.web) t.equal(p.web?.url, null, `${p.name}: the local sandbox is its site`);
+      continue;
+    }
+    t.ok(p.channels.api && p.api, `${p.name} has an API channel with defaults`);
+    t.match(p.api!.baseUrl, /^https:\/\//, `${p.name} API base URL`);
+    for (const mode of supportedModes(p, 'api'))
+      t.type(p.api!.models[mode], 'string', `${p.name} has a model for ${mode}`);
+    t.equal(p.web !== undefined, p.channels.web !== undefined, `${p.name}: web defaults iff web`);
+  }
+  t.same(
+    ['doubao', 'deepseek', 'kimi'].map((n) => findPlatform(n)!.web!.url),
+    ['https://www.doubao.com', 'https://chat.deepseek.com', 'https://www.kimi.com'],
+  );
+  t.same(findPlatform('kimi')!.web!.quota, { prompts: 30, perMs: 3 * 3_600_000 }, '30 per 3 h');
+  t.equal(findPlatform('deepseek')!.web!.quota, null);
+  for (const n of ['doubao', 'deepseek', 'kimi']) {
+    t.ok(findPlatform(n)!.web!.gapMs >= 10_000, `${n} paces prompts like a person`);
+  }
+});
+
+t.test('activeChannel and effectiveChannel', async (t) => {
+  const deepseek = findPlatform('deepseek')!;
+  t.equal(activeChannel(deepseek), 'api', 'the default');
+  t.equal(activeChannel(deepseek, { deepseek: 'web' }), 'web', 'the operator choice');
+  t.equal(activeChannel(findPlatform('chatgpt')!, { chatgpt: 'web' }), 'api', 'a channel it lacks');
+  t.equal(activeChannel(deepseek, { deepseek: 'constructor' }), 'api', 'no prototype look-ups');
+  t.equal(effectiveChannel(deepseek, undefined, { deepseek: 'web' }), 'web');
+  t.equal(effectiveChannel(deepseek, null), 'api');
+  t.equal(effectiveChannel(deepseek, 'web'), 'web', 'the request wins');
+  t.equal(effectiveChannel(deepseek, 'api', { deepseek: 'web' }), 'api', 'the request wins');
+});
+
+t.test('isChannel', async (t) => {
+  t.equal(isChannel('api'), true);
+  t.equal(isChannel('web'), true);
+  t.equal(isChannel('Web'), false);
+  t.equal(isChannel('browser'), false);
+  t.equal(isChannel(undefined), false);
 });

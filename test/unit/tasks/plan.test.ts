@@ -2,6 +2,7 @@ import t from 'tap';
 import { planSubTasks, planTask } from '../../../services/tasks/plan.js';
 import { subTaskIdFor } from '../../../services/shared/ids.js';
 import { subTaskResult } from '../../../services/tasks/views.js';
+import { toQueueItem } from '../../../services/scheduler/fair-queue.js';
 import type { Submission } from '../../../services/tasks/submission.js';
 
 const TASK = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
@@ -10,8 +11,9 @@ const NOW = 1_700_000_000_000;
 const submission: Submission = {
   prompts: ['p1', 'p2', 'p3'],
   platforms: [
-    { platform: 'chatgpt', mode: 'search', screenshot: 1 },
-    { platform: 'deepseek', mode: 'reasoning', screenshot: 0 },
+    { platform: 'chatgpt', channel: 'api', mode: 'search', screenshot: 1 },
+    { platform: 'deepseek', channel: 'api', mode: 'reasoning', screenshot: 0 },
+    { platform: 'deepseek', channel: 'web', mode: 'search', screenshot: 1 },
   ],
   regionCode: '110000',
   callbackUrl: 'https://example.com/hook',
@@ -25,15 +27,16 @@ t.test('planTask', async (t) => {
     userId: 42,
     prompts: ['p1', 'p2', 'p3'],
     platforms: [
-      { platform: 'chatgpt', mode: 'search', screenshot: 1 },
-      { platform: 'deepseek', mode: 'reasoning', screenshot: 0 },
+      { platform: 'chatgpt', channel: 'api', mode: 'search', screenshot: 1 },
+      { platform: 'deepseek', channel: 'api', mode: 'reasoning', screenshot: 0 },
+      { platform: 'deepseek', channel: 'web', mode: 'search', screenshot: 1 },
     ],
     regionCode: '110000',
     callbackUrl: 'https://example.com/hook',
     monitorKeywords: 'Acme，阿克米',
     keywords: ['Acme', '阿克米'],
     status: 'pending',
-    totalItems: 6,
+    totalItems: 9,
     completedItems: 0,
     failedItems: 0,
     createdAt: NOW,
@@ -60,23 +63,26 @@ t.test('planTask with nulls', async (t) => {
 t.test('planSubTasks: prompt-major order with seq and derived ids', async (t) => {
   const task = planTask(TASK, 42, submission, NOW);
   const subs = planSubTasks(task);
-  t.equal(subs.length, 6);
+  t.equal(subs.length, 9);
   t.same(
-    subs.map((s) => [s.seq, s.prompt, s.platform, s.mode, s.screenshot]),
+    subs.map((s) => [s.seq, s.prompt, s.platform, s.channel, s.mode, s.screenshot]),
     [
-      [0, 'p1', 'chatgpt', 'search', 1],
-      [1, 'p1', 'deepseek', 'reasoning', 0],
-      [2, 'p2', 'chatgpt', 'search', 1],
-      [3, 'p2', 'deepseek', 'reasoning', 0],
-      [4, 'p3', 'chatgpt', 'search', 1],
-      [5, 'p3', 'deepseek', 'reasoning', 0],
+      [0, 'p1', 'chatgpt', 'api', 'search', 1],
+      [1, 'p1', 'deepseek', 'api', 'reasoning', 0],
+      [2, 'p1', 'deepseek', 'web', 'search', 1],
+      [3, 'p2', 'chatgpt', 'api', 'search', 1],
+      [4, 'p2', 'deepseek', 'api', 'reasoning', 0],
+      [5, 'p2', 'deepseek', 'web', 'search', 1],
+      [6, 'p3', 'chatgpt', 'api', 'search', 1],
+      [7, 'p3', 'deepseek', 'api', 'reasoning', 0],
+      [8, 'p3', 'deepseek', 'web', 'search', 1],
     ],
   );
   t.same(
     subs.map((s) => s._id),
-    [0, 1, 2, 3, 4, 5].map((i) => subTaskIdFor(TASK, i)),
+    [0, 1, 2, 3, 4, 5, 6, 7, 8].map((i) => subTaskIdFor(TASK, i)),
   );
-  t.equal(new Set(subs.map((s) => s._id)).size, 6);
+  t.equal(new Set(subs.map((s) => s._id)).size, 9);
 });
 
 t.test('planSubTasks: every sub task starts pending, without result fields', async (t) => {
@@ -89,6 +95,7 @@ t.test('planSubTasks: every sub task starts pending, without result fields', asy
     seq: 0,
     prompt: 'p1',
     platform: 'chatgpt',
+    channel: 'api',
     mode: 'search',
     screenshot: 1,
     status: 'pending',
@@ -104,11 +111,20 @@ t.test('planSubTasks: every sub task starts pending, without result fields', asy
   }
   const anywhere = planTask(TASK, 42, { ...submission, regionCode: null }, NOW);
   t.notOk('regionCode' in planSubTasks(anywhere)[0]!, 'no region: the field is absent');
+  const stored = planTask(TASK, 42, submission, NOW);
+  const legacy = { ...stored, platforms: stored.platforms.map(({ channel: _, ...p }) => p) };
+  t.notOk(
+    'channel' in planSubTasks(legacy)[0]!,
+    'a task stored before channels were recorded: its sub tasks name none',
+  );
 });
 
 t.test('a planned sub task reads as an empty result', async (t) => {
   const [first] = planSubTasks(planTask(TASK, 42, submission, NOW));
   t.match(subTaskResult(first!), {
+    channel: 'api',
+    mode: 'search',
+    effectiveMode: null,
     status: 'pending',
     time: null,
     pageScreenshot: null,
@@ -140,4 +156,15 @@ t.test('a single prompt and platform', async (t) => {
     planSubTasks(task).map((s) => [s.seq, s.prompt, s.platform]),
     [[0, 'only', 'deepseek']],
   );
+});
+
+t.test('a planned sub task queues with its channel', async (t) => {
+  const subs = planSubTasks(planTask(TASK, 42, submission, NOW));
+  t.same(
+    subs.slice(0, 3).map((s) => toQueueItem(s).channel),
+    ['api', 'api', 'web'],
+  );
+  const legacy = { ...subs[2]! };
+  delete legacy.channel;
+  t.notOk('channel' in toQueueItem(legacy), 'none stored: the scheduler uses the active channel');
 });

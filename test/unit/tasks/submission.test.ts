@@ -46,7 +46,7 @@ t.test('limits', async (t) => {
 t.test('a minimal valid submission is normalised with defaults', async (t) => {
   t.same(accepted(body()), {
     prompts: ['best CRM?'],
-    platforms: [{ platform: 'chatgpt', mode: 'search', screenshot: 0 }],
+    platforms: [{ platform: 'chatgpt', channel: 'api', mode: 'search', screenshot: 0 }],
     regionCode: null,
     callbackUrl: null,
     monitorKeywords: null,
@@ -72,8 +72,8 @@ t.test('a full valid submission', async (t) => {
     {
       prompts: ['best CRM?', '最好的CRM是什么？'],
       platforms: [
-        { platform: 'chatgpt', mode: 'search', screenshot: 1 },
-        { platform: 'deepseek', mode: 'reasoning', screenshot: 0 },
+        { platform: 'chatgpt', channel: 'api', mode: 'search', screenshot: 1 },
+        { platform: 'deepseek', channel: 'api', mode: 'reasoning', screenshot: 0 },
       ],
       regionCode: '110000',
       callbackUrl: 'https://example.com/hook',
@@ -158,7 +158,7 @@ t.test('platforms: required and counted', async (t) => {
   const fifty = Array.from({ length: 50 }, () => entry);
   t.same(
     accepted(body({ platforms: fifty })).platforms,
-    [{ platform: 'chatgpt', mode: 'search', screenshot: 0 }],
+    [{ platform: 'chatgpt', channel: 'api', mode: 'search', screenshot: 0 }],
     '50 entries are fine and dedup to one',
   );
   t.same(
@@ -196,7 +196,7 @@ t.test('platforms: names', async (t) => {
   ]);
   t.same(
     accepted(body({ platforms: [{ platform: ' Claude ', mode: 'standard' }] })).platforms,
-    [{ platform: 'claude', mode: 'standard', screenshot: 0 }],
+    [{ platform: 'claude', channel: 'api', mode: 'standard', screenshot: 0 }],
     'padded, mixed-case name resolves to the canonical name',
   );
 });
@@ -233,16 +233,18 @@ t.test('platforms: a mode the platform does not support on its default channel',
     [
       {
         field: 'platforms[1].mode',
-        message: 'deepseek does not support mode search; supported: standard, reasoning',
+        message:
+          'deepseek does not support mode search on the api channel; supported: standard, reasoning',
       },
       {
         field: 'platforms[2].mode',
-        message: 'deepseek does not support mode reasoning_search; supported: standard, reasoning',
+        message:
+          'deepseek does not support mode reasoning_search on the api channel; supported: standard, reasoning',
       },
     ],
   );
   t.same(accepted(body({ platforms: [{ platform: 'deepseek', mode: 'reasoning' }] })).platforms, [
-    { platform: 'deepseek', mode: 'reasoning', screenshot: 0 },
+    { platform: 'deepseek', channel: 'api', mode: 'reasoning', screenshot: 0 },
   ]);
 });
 
@@ -388,8 +390,8 @@ t.test('dedupePlatforms', async (t) => {
       { platform: 'CHATGPT', mode: 'search', screenshot: 1 },
     ]),
     [
-      { platform: 'chatgpt', mode: 'standard', screenshot: 2 },
-      { platform: 'claude', mode: 'search', screenshot: 1 },
+      { platform: 'chatgpt', channel: 'api', mode: 'standard', screenshot: 2 },
+      { platform: 'claude', channel: 'api', mode: 'search', screenshot: 1 },
     ],
     'alias and case duplicates collapse onto the first, under the canonical name',
   );
@@ -398,7 +400,7 @@ t.test('dedupePlatforms', async (t) => {
       { platform: 'Mystery', mode: 'standard', screenshot: 0 },
       { platform: 'mystery', mode: 'search', screenshot: 1 },
     ]),
-    [{ platform: 'mystery', mode: 'standard', screenshot: 0 }],
+    [{ platform: 'mystery', channel: 'api', mode: 'standard', screenshot: 0 }],
     'unknown names fall back to their lowercase spelling',
   );
   t.same(dedupePlatforms([]), []);
@@ -440,4 +442,171 @@ t.test('regionProblem: unknown and inactive regions are refused', async (t) => {
     field: 'regionCode[0]',
     message: /region 110000 has no active proxy port now \(1 inactive\)/,
   });
+});
+
+t.test('channel: absent or null takes the operator default; a named one wins', async (t) => {
+  const platformsOf = (channel: unknown, choices: Record<string, string> = {}) => {
+    const r = checkSubmission(
+      body({ platforms: [{ platform: 'deepseek', mode: 'reasoning', channel }] }),
+      choices,
+    );
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    return r.value.platforms.map((p) => p.channel);
+  };
+  t.same(platformsOf(undefined), ['api'], 'the default channel');
+  t.same(platformsOf(null), ['api'], 'null is not given');
+  t.same(platformsOf(undefined, { deepseek: 'web' }), ['web'], 'PLATFORM_CHANNELS');
+  t.same(platformsOf('api', { deepseek: 'web' }), ['api'], 'the request wins');
+  t.same(platformsOf('web'), ['web']);
+});
+
+t.test('channel: an unknown one names the valid values', async (t) => {
+  for (const channel of ['browser', 'Web', 1, true, [], {}]) {
+    t.same(
+      rejected(body({ platforms: [{ platform: 'deepseek', mode: 'standard', channel }] })),
+      [{ field: 'platforms[0].channel', message: 'must be one of api, web' }],
+      JSON.stringify(channel),
+    );
+  }
+});
+
+t.test('channel: a pair the catalogue does not have', async (t) => {
+  t.same(rejected(body({ platforms: [{ platform: 'openai', mode: 'search', channel: 'web' }] })), [
+    { field: 'platforms[0].channel', message: 'chatgpt has no web channel; its channels: api' },
+  ]);
+  t.same(
+    rejected(body({ platforms: [{ platform: 'sandbox-web', mode: 'search', channel: 'api' }] })),
+    [
+      {
+        field: 'platforms[0].channel',
+        message: 'sandbox-web has no api channel; its channels: web',
+      },
+    ],
+  );
+});
+
+t.test('channel: the mode must be one the pair runs', async (t) => {
+  t.same(
+    rejected(body({ platforms: [{ platform: 'deepseek', mode: 'search', channel: 'api' }] })),
+    [
+      {
+        field: 'platforms[0].mode',
+        message:
+          'deepseek does not support mode search on the api channel; supported: standard, reasoning',
+      },
+    ],
+  );
+  t.same(
+    accepted(body({ platforms: [{ platform: 'deepseek', mode: 'search', channel: 'web' }] }))
+      .platforms,
+    [{ platform: 'deepseek', channel: 'web', mode: 'search', screenshot: 0 }],
+    'the site searches where the API cannot',
+  );
+  const r = checkSubmission(body({ platforms: [{ platform: 'deepseek', mode: 'search' }] }), {
+    deepseek: 'web',
+  });
+  t.ok(r.ok, 'the operator default channel decides the modes of a request without one');
+});
+
+t.test('channel: a pair no live crawler node runs', async (t) => {
+  const offered = new Set(['deepseek:api', 'sandbox:api', 'sandbox:web', 'sandbox-web:web']);
+  const r = checkSubmission(
+    body({
+      platforms: [
+        { platform: 'deepseek', mode: 'reasoning' },
+        { platform: 'deepseek', mode: 'reasoning', channel: 'web' },
+        { platform: 'sandbox-web', mode: 'search' },
+        { platform: 'kimi', mode: 'search' },
+      ],
+    }),
+    {},
+    offered,
+  );
+  t.same(r.ok ? [] : r.errors, [
+    {
+      field: 'platforms[1].platform',
+      message:
+        "deepseek is unavailable on the web channel: no live crawler node runs it (a web channel needs a node whose CRAWLER_CHANNELS include web and that has the site's driver); available: deepseek (api), sandbox (api, web), sandbox-web (web)",
+    },
+    {
+      field: 'platforms[3].platform',
+      message:
+        "kimi is unavailable on the api channel: no live crawler node runs it (a vendor's API channel needs its API key on the node); available: deepseek (api), sandbox (api, web), sandbox-web (web)",
+    },
+  ]);
+  const none = checkSubmission(
+    body({ platforms: [{ platform: 'sandbox', mode: 'search' }] }),
+    {},
+    new Set(),
+  );
+  t.match(none.ok ? '' : none.errors[0]!.message, /; available: none$/);
+});
+
+t.test('channel: every violated rule is listed together', async (t) => {
+  const offered = new Set(['sandbox:api']);
+  t.same(
+    rejected({
+      prompts: ['p'],
+      platforms: [
+        { platform: 'deepseek', mode: 'standard', channel: 'browser' },
+        { platform: 'chatgpt', mode: 'standard', channel: 'web' },
+        { platform: 'deepseek', mode: 'search', channel: 'api' },
+        { platform: 'sandbox', mode: 'search', channel: 'web' },
+        { platform: 'sandbox', mode: 'search' },
+      ],
+    }).map((e) => e.field),
+    ['platforms[0].channel', 'platforms[1].channel', 'platforms[2].mode'],
+    'without availability known',
+  );
+  const r = checkSubmission(
+    {
+      prompts: ['p'],
+      platforms: [
+        { platform: 'deepseek', mode: 'standard', channel: 'browser' },
+        { platform: 'deepseek', mode: 'search', channel: 'api' },
+        { platform: 'sandbox', mode: 'search', channel: 'web' },
+        { platform: 'sandbox', mode: 'search' },
+      ],
+    },
+    {},
+    offered,
+  );
+  t.same(
+    r.ok ? [] : r.errors.map((e) => e.field),
+    ['platforms[0].channel', 'platforms[1].mode', 'platforms[1].platform', 'platforms[2].platform'],
+    'with availability known',
+  );
+});
+
+t.test('dedupe by (name, channel): a platform once per channel', async (t) => {
+  const s = accepted({
+    prompts: ['a', 'b'],
+    platforms: [
+      { platform: 'deepseek', mode: 'reasoning' },
+      { platform: 'DeepSeek', mode: 'search', channel: 'web', screenshot: 1 },
+      { platform: 'deepseek', mode: 'standard', channel: 'api' },
+      { platform: 'deepseek', mode: 'standard', channel: 'web' },
+      { platform: 'demo', mode: 'search', channel: 'web' },
+      { platform: 'sandbox', mode: 'standard', channel: null },
+      { platform: 'sandbox', mode: 'standard', channel: 'api' },
+    ],
+  });
+  t.same(s.platforms, [
+    { platform: 'deepseek', channel: 'api', mode: 'reasoning', screenshot: 0 },
+    { platform: 'deepseek', channel: 'web', mode: 'search', screenshot: 1 },
+    { platform: 'sandbox', channel: 'web', mode: 'search', screenshot: 0 },
+    { platform: 'sandbox', channel: 'api', mode: 'standard', screenshot: 0 },
+  ]);
+  t.equal(planTask('3f2504e0-4f89-41d3-9a0c-0305e82c3301', 1, s, 0).totalItems, 8);
+  t.same(
+    dedupePlatforms(
+      [
+        { platform: 'deepseek', mode: 'standard' },
+        { platform: 'deepseek', mode: 'search', channel: 'web' },
+      ],
+      { deepseek: 'web' },
+    ),
+    [{ platform: 'deepseek', channel: 'web', mode: 'standard', screenshot: 0 }],
+    'the operator default counts as the channel named',
+  );
 });

@@ -17,7 +17,9 @@ const SUB = 'aaaaaaaa-bbbb-8ccc-9ddd-eeeeeeeeeeee';
 const RESULT_KEYS = [
   'subTaskId',
   'platform',
+  'channel',
   'mode',
+  'effectiveMode',
   'prompt',
   'status',
   'time',
@@ -38,7 +40,8 @@ function task(over: Partial<TaskDoc> = {}): TaskDoc {
     userId: 7,
     prompts: ['p1', 'p2'],
     platforms: [
-      { platform: 'chatgpt', mode: 'search', screenshot: 1 },
+      { platform: 'chatgpt', channel: 'api', mode: 'search', screenshot: 1 },
+      // Stored before channels were recorded.
       { platform: 'claude', mode: 'standard', screenshot: 0 },
     ],
     regionCode: '110000',
@@ -70,11 +73,12 @@ t.test('progressMessage', async (t) => {
 
 t.test('subTaskSummary', async (t) => {
   const s = subTaskSummary(sub());
-  t.same(Object.keys(s), ['subTaskId', 'prompt', 'platform', 'mode', 'status']);
+  t.same(Object.keys(s), ['subTaskId', 'prompt', 'platform', 'channel', 'mode', 'status']);
   t.same(s, {
     subTaskId: SUB,
     prompt: 'p1',
     platform: 'chatgpt',
+    channel: 'api',
     mode: 'search',
     status: 'pending',
   });
@@ -86,7 +90,9 @@ t.test('subTaskResult has exactly the spec 2.3 keys', async (t) => {
   t.same(r, {
     subTaskId: SUB,
     platform: 'chatgpt',
+    channel: 'api',
     mode: 'search',
+    effectiveMode: null,
     prompt: 'p1',
     status: 'pending',
     time: null,
@@ -117,7 +123,9 @@ t.test('subTaskResult fills missing fields with null or empty arrays', async (t)
   t.strictSame(subTaskResult(bare), {
     subTaskId: SUB,
     platform: 'claude',
+    channel: null,
     mode: 'standard',
+    effectiveMode: null,
     prompt: 'p2',
     status: 'processing',
     time: null,
@@ -146,11 +154,14 @@ t.test('subTaskResult passes a finished result through', async (t) => {
     recommendedQuestions: ['q?'],
     mediaContent: [{ type: 'image' }],
     proxyIp: '10.1.2.3',
+    effectiveMode: 'standard',
   });
   t.strictSame(subTaskResult(done), {
     subTaskId: SUB,
     platform: 'chatgpt',
+    channel: 'api',
     mode: 'search',
+    effectiveMode: 'standard',
     prompt: 'p1',
     status: 'completed',
     time: 2000,
@@ -168,6 +179,12 @@ t.test('subTaskResult passes a finished result through', async (t) => {
     subTaskResult(sub({ status: 'failed', errorMessage: 'upstream 502' })).errorMessage,
     'upstream 502',
   );
+  t.equal(
+    subTaskResult(sub({ status: 'completed' })).effectiveMode,
+    'search',
+    'an answer stored before effective modes were recorded ran the requested mode',
+  );
+  t.equal(subTaskResult(sub({ status: 'failed' })).effectiveMode, null, 'no answer, no mode');
 });
 
 t.test('counters', async (t) => {
@@ -197,8 +214,22 @@ t.test('taskStatusView', async (t) => {
     createdAt: 1000,
     completedAt: null,
     subTaskList: [
-      { subTaskId: SUB, prompt: 'p1', platform: 'chatgpt', mode: 'search', status: 'pending' },
-      { subTaskId: 'x', prompt: 'p1', platform: 'claude', mode: 'search', status: 'pending' },
+      {
+        subTaskId: SUB,
+        prompt: 'p1',
+        platform: 'chatgpt',
+        channel: 'api',
+        mode: 'search',
+        status: 'pending',
+      },
+      {
+        subTaskId: 'x',
+        prompt: 'p1',
+        platform: 'claude',
+        channel: 'api',
+        mode: 'search',
+        status: 'pending',
+      },
     ],
   });
   const legacy = { ...task() } as Partial<TaskDoc>;
@@ -239,8 +270,8 @@ t.test('taskListItem', async (t) => {
     taskId: TASK,
     prompts: ['p1', 'p2'],
     platforms: [
-      { mode: 'search', platform: 'chatgpt', screenshot: 1 },
-      { mode: 'standard', platform: 'claude', screenshot: 0 },
+      { mode: 'search', platform: 'chatgpt', channel: 'api', screenshot: 1 },
+      { mode: 'standard', platform: 'claude', channel: null, screenshot: 0 },
     ],
     status: 'completed',
     totalItems: 4,
@@ -249,13 +280,13 @@ t.test('taskListItem', async (t) => {
     createdAt: 1000,
     completedAt: 9000,
   });
-  t.same(Object.keys(item.platforms[0]!), ['mode', 'platform', 'screenshot']);
+  t.same(Object.keys(item.platforms[0]!), ['mode', 'platform', 'channel', 'screenshot']);
   const withExtra = task({
     platforms: [{ platform: 'kimi', mode: 'standard', screenshot: 2, _id: 'x' } as never],
   });
   t.strictSame(
     taskListItem(withExtra).platforms,
-    [{ mode: 'standard', platform: 'kimi', screenshot: 2 }],
+    [{ mode: 'standard', platform: 'kimi', channel: null, screenshot: 2 }],
     'stored extras are not leaked',
   );
   t.notOk('userId' in item);
