@@ -7,6 +7,7 @@
  * The page is read with string scripts, so no loader rewrites them.
  */
 import type { Page } from 'playwright';
+import { timeoutError } from '../platforms/common/errors.js';
 
 export interface StableTextOptions {
   /** The answer element; the last match is read (the newest turn). */
@@ -32,6 +33,34 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
       resolve();
     }, ms);
     signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Rejects with the signal's reason as soon as it aborts; otherwise settles as `work` does. */
+export function bounded<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return settleFirst(work, signal, () => signal.reason ?? new Error('aborted'));
+}
+
+/** `work`, or a timeout PlatformError saying `what` did not happen, as soon as `signal` aborts. */
+export function abortable<T>(work: Promise<T>, signal: AbortSignal, what: string): Promise<T> {
+  return settleFirst(work, signal, () => timeoutError(what));
+}
+
+function settleFirst<T>(work: Promise<T>, signal: AbortSignal, reason: () => unknown): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(reason());
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
   });
 }
 

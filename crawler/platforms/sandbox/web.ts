@@ -17,6 +17,7 @@ import { hasReasoning, hasSearch } from '../common/answer.js';
 import { classify, parseRetryAfter, timeoutError } from '../common/errors.js';
 import { buildAnswer, emptyRaw, type RawAnswer } from '../common/raw-answer.js';
 import { checkAnswer } from './errors.js';
+import { abortable } from '../../web/dom-wait.js';
 
 /** How long the chat UI may take to appear on the opened page. */
 const UI_WAIT_MS = 10_000;
@@ -99,25 +100,6 @@ export function rawFromSnapshot(s: DomSnapshot): RawAnswer {
 const loginWall = () =>
   new PlatformError('login wall: the platform asks to log in', 'failed', false);
 
-/** Rejects with a timeout PlatformError as soon as `signal` aborts. */
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(timeoutError('no complete answer before the deadline'));
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}
-
 async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
   const waitMs = ctx.settings.timeoutMs > 0 ? ctx.settings.timeoutMs : 0;
   let state = (await page.evaluate(STATE_SCRIPT)) as string | null;
@@ -175,7 +157,11 @@ async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> 
 export async function askSandboxWeb(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
   if (job.signal.aborted) throw timeoutError('aborted before the page was used');
   try {
-    return await raceAbort(drive(page, job, ctx), job.signal);
+    return await abortable(
+      drive(page, job, ctx),
+      job.signal,
+      'no complete answer before the deadline',
+    );
   } catch (err) {
     if (err instanceof PlatformError) throw err;
     if (err instanceof errors.TimeoutError) {

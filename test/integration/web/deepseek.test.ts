@@ -6,8 +6,8 @@
  * without the page's own proof-of-work.
  */
 import t from 'tap';
-import { chromium, type BrowserContext, type Page } from 'playwright';
-import { CHROMIUM_ARGS } from '../../../crawler/browser.js';
+import { testBrowser } from '../../helpers/chromium.js';
+import type { BrowserContext, Page } from 'playwright';
 import { deepseekWeb } from '../../../crawler/platforms/deepseek/web/index.js';
 import {
   PlatformError,
@@ -25,15 +25,7 @@ import { startDeepseekReplica } from '../../replicas/deepseek/server.js';
 import { webContext } from '../../helpers/web-context.js';
 
 const replica = await startDeepseekReplica({ latencyMs: 5 });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: CHROMIUM_ARGS,
-});
-t.teardown(async () => {
-  await browser.close();
-  await replica.close();
-});
+const browser = await testBrowser(t, replica);
 
 const settings: PlatformSettings = {
   apiBaseUrl: replica.url,

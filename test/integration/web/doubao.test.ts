@@ -6,11 +6,11 @@
  * refuses a chat call the page did not sign.
  */
 import t from 'tap';
-import { chromium, type BrowserContext, type Page } from 'playwright';
+import { testBrowser } from '../../helpers/chromium.js';
+import type { BrowserContext, Page } from 'playwright';
 import { MODES, type Mode } from '../../../services/shared/platforms.js';
 import type { Answer } from '../../../services/shared/contracts/answer.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
-import { CHROMIUM_ARGS } from '../../../crawler/browser.js';
 import { doubaoWeb } from '../../../crawler/platforms/doubao/web/index.js';
 import { hasReasoning, hasSearch } from '../../../crawler/platforms/common/answer.js';
 import {
@@ -26,15 +26,7 @@ import { frames2026 } from '../../replicas/doubao/frames.js';
 import { webContext } from '../../helpers/web-context.js';
 
 const replica = await startDoubaoReplica({ latencyMs: 2 });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: CHROMIUM_ARGS,
-});
-t.teardown(async () => {
-  await browser.close();
-  await replica.close();
-});
+const browser = await testBrowser(t, replica);
 
 const settings: PlatformSettings = { apiBaseUrl: '', webUrl: replica.url, timeoutMs: 30_000 };
 

@@ -7,9 +7,9 @@
  * script did not sign.
  */
 import t from 'tap';
-import { chromium, type BrowserContext, type Page } from 'playwright';
+import { testBrowser } from '../../helpers/chromium.js';
+import type { BrowserContext, Page } from 'playwright';
 import { MODES, type Mode } from '../../../services/shared/platforms.js';
-import { CHROMIUM_ARGS } from '../../../crawler/browser.js';
 import { kimiWeb } from '../../../crawler/platforms/kimi/web/index.js';
 import {
   PlatformError,
@@ -35,15 +35,7 @@ import {
 t.setTimeout(300_000);
 
 const replica = await startKimiReplica({ latencyMs: 5 });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: CHROMIUM_ARGS,
-});
-t.teardown(async () => {
-  await browser.close();
-  await replica.close();
-});
+const browser = await testBrowser(t, replica);
 
 const settings: PlatformSettings = { apiBaseUrl: '', webUrl: replica.url, timeoutMs: 30_000 };
 const job = (prompt: string, mode: Mode = 'standard'): Job => ({

@@ -24,7 +24,8 @@ import { effectiveMode } from './mode.js';
 import { DoubaoStream } from './stream.js';
 import { SEL, SWITCHES, domAnswer, sourcesOpener, switchOn, visible, wallOnPage } from './page.js';
 import { SITE } from './site-errors.js';
-import { abortable, delay, domSettled, readChunks } from './waits.js';
+import { abortable } from '../../../web/dom-wait.js';
+import { delay, domSettled, readChunks } from './waits.js';
 
 /** The chat call, 2026 and samantha paths (`?aid=…&a_bogus=…` follows). */
 export const CHAT_CALL = /\/(?:samantha\/)?chat\/completion(?:\?|$)/;

@@ -4,30 +4,11 @@
  * fallback's completion (answer text stable for 3 × 500 ms, no stop button).
  */
 import type { Page } from 'playwright';
-import { timeoutError } from '../../common/errors.js';
+import { abortable } from '../../../web/dom-wait.js';
 import { PROGRESS_SCRIPT, type Progress } from './page.js';
 
 export const STABLE_INTERVAL_MS = 500;
 export const STABLE_READS = 3;
-
-/** `work`, or a timeout PlatformError as soon as `signal` aborts. */
-export function abortable<T>(work: Promise<T>, signal: AbortSignal, what: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(timeoutError(what));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}
 
 export function delay(ms: number, signal: AbortSignal): Promise<void> {
   return abortable(new Promise((r) => setTimeout(r, ms)), signal, 'no answer before the deadline');

@@ -17,7 +17,8 @@ import { PlatformError, type Job, type WebAnswer, type WebContext } from '../../
 import { SEL, SWITCH, type PageSignals } from './dom.js';
 import { effectiveMode } from './request-mode.js';
 import { KimiStreamParser } from './stream.js';
-import { bounded, settledAnswer, until } from './waits.js';
+import { bounded } from '../../../web/dom-wait.js';
+import { settledAnswer, until } from './waits.js';
 
 const SITE = 'kimi';
 /** The chat calls of the current and the older build. */

@@ -3,41 +3,8 @@
  * aborted (deadline or lost lease), with the signal's reason.
  */
 import type { Page } from 'playwright';
+import { bounded, pause } from '../../../web/dom-wait.js';
 import { SIGNALS_SCRIPT, type PageSignals } from './dom.js';
-
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason ?? new Error('aborted'));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason ?? new Error('aborted'));
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** Rejects with the signal's reason as soon as it aborts; otherwise settles as `work` does. */
-export function bounded<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason ?? new Error('aborted'));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}
 
 export const signalsOf = (page: Page) => page.evaluate(SIGNALS_SCRIPT) as Promise<PageSignals>;
 

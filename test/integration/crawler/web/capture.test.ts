@@ -5,9 +5,8 @@
  * browser context's worker reaches this page's capture.
  */
 import t from 'tap';
+import { testBrowser } from '../../../helpers/chromium.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { chromium } from 'playwright';
-import { CHROMIUM_ARGS } from '../../../../crawler/browser.js';
 import { startCapture } from '../../../../crawler/web/capture.js';
 import { EvidenceLog } from '../../../../crawler/web/evidence-log.js';
 import { readBody, sendHtml, startSite } from '../../../replicas/common/site.js';
@@ -55,15 +54,7 @@ const site = await startSite([
     },
   },
 ]);
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: CHROMIUM_ARGS,
-});
-t.teardown(async () => {
-  await browser.close();
-  await site.close();
-});
+const browser = await testBrowser(t, site);
 
 async function readAll(chunks: AsyncIterable<Buffer>, onChunk: (text: string) => void) {
   let text = '';
