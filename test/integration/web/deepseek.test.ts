@@ -24,6 +24,9 @@ import { chatFrames, type StreamKind } from '../../replicas/deepseek/frames.js';
 import { startDeepseekReplica } from '../../replicas/deepseek/server.js';
 import { webContext } from '../../helpers/web-context.js';
 
+// A dozen and more Chromium runs: room for a busy 2-core machine.
+t.setTimeout(300_000);
+
 const replica = await startDeepseekReplica({ latencyMs: 5 });
 const browser = await testBrowser(t, replica);
 

@@ -25,6 +25,9 @@ import { replicaAnswer } from '../../replicas/doubao/answers.js';
 import { frames2026 } from '../../replicas/doubao/frames.js';
 import { webContext } from '../../helpers/web-context.js';
 
+// A dozen and more Chromium runs: room for a busy 2-core machine.
+t.setTimeout(300_000);
+
 const replica = await startDoubaoReplica({ latencyMs: 2 });
 const browser = await testBrowser(t, replica);
 
