@@ -57,8 +57,8 @@ export function accountReplCommands(config: Config) {
   return [
     replCommand('list', 'accounts', config),
     replCommand('driver-check', 'driver-check', config),
-    ...(Object.keys(ACCOUNT_COMMANDS) as AccountCommandName[]).map((name) =>
-      replCommand(name, `account-${name}`, config),
-    ),
+    ...(Object.keys(ACCOUNT_COMMANDS) as AccountCommandName[])
+      .filter((name) => name !== 'driver-check')
+      .map((name) => replCommand(name, `account-${name}`, config)),
   ];
 }

@@ -1,7 +1,7 @@
 /**
  * The `accounts` service: web-channel identities for the scheduler (claim,
  * usable), crawler nodes (checkout, release) and operators (add, import,
- * list, setState, remove, storeState, readState). State lives in MongoDB, so
+ * list, setState, remove, storeState, readState, hold). State lives in MongoDB, so
  * any number of instances may run. Wiring only: see operations.ts.
  */
 import type { Context, ServiceSchema } from 'moleculer';
@@ -110,6 +110,11 @@ export function accountsService(
         params: { id: text, storageState: 'object' },
         handler: (ctx: Context<{ id: string; storageState: unknown }>) =>
           ready().storeState(ctx.params.id, ctx.params.storageState),
+      },
+      /** Operators only (`driver-check`): holds the named account, whatever its pacing, and checks it out. */
+      hold: {
+        params: { id: text, holder: text },
+        handler: (ctx: Context<CheckoutRequest>) => ready().hold(ctx.params),
       },
       /** Operators only (`account check`): the decrypted login, without holding the account. */
       readState: {

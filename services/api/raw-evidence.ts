@@ -10,6 +10,7 @@ import { gunzip } from 'node:zlib';
 import type { Context } from 'koa';
 import { AppError } from '../shared/errors.js';
 import type { Backend } from './backend.js';
+import { rawEvidenceUrl } from '../shared/evidence.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -19,24 +20,15 @@ export interface EvidenceReader {
   withEvidence(subTaskIds: readonly string[]): Promise<Set<string>>;
 }
 
-export const rawEvidencePath = (taskId: string, subTaskId: string): string =>
-  `/api/business/monitor/task/result/${taskId}/${subTaskId}/raw`;
-
-export interface Linkable {
-  subTaskId: string;
-  rawEvidence?: string | null;
-}
-
 /** Sets `rawEvidence` on each sub task view: the absolute raw URL, or null. */
 export async function linkRawEvidence(
   evidence: EvidenceReader,
   taskId: string,
-  subs: Linkable[],
+  subs: { subTaskId: string; rawEvidence?: string | null }[],
   base: string,
 ): Promise<void> {
   const have = await evidence.withEvidence(subs.map((s) => s.subTaskId));
-  for (const s of subs)
-    s.rawEvidence = have.has(s.subTaskId) ? base + rawEvidencePath(taskId, s.subTaskId) : null;
+  for (const s of subs) s.rawEvidence = rawEvidenceUrl(have, base, taskId, s.subTaskId);
 }
 
 /**

@@ -22,6 +22,7 @@ import { AddressPolicy } from './ssrf.js';
 import { DeliveryStore } from './store.js';
 import { deliveryView } from './view.js';
 import { Worker } from './worker.js';
+import { EvidenceStore } from '../shared/evidence.js';
 
 export function callbacksService(config: Config, clock: Clock = systemClock): ServiceSchema {
   const c = config.callbacks;
@@ -71,6 +72,7 @@ export function callbacksService(config: Config, clock: Clock = systemClock): Se
         deliveries,
         tasks,
         users,
+        new EvidenceStore(connection),
         new Sender({
           connectTimeoutMs: c.connectTimeoutMs,
           readTimeoutMs: c.readTimeoutMs,

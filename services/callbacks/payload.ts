@@ -4,12 +4,15 @@
  */
 import type { SubTaskDoc, TaskDoc } from '../tasks/models.js';
 import { absoluteScreenshot, taskResultView } from '../tasks/views.js';
+import { rawEvidenceUrl } from '../shared/evidence.js';
 
+/** `withEvidence`: the sub tasks whose raw evidence is stored (web attempts). */
 export function callbackBody(
   task: TaskDoc,
   subtasks: SubTaskDoc[],
   sentAt: number,
   screenshotBase: string,
+  withEvidence: ReadonlySet<string> = new Set(),
 ): string {
   const view = taskResultView(task, subtasks);
   return JSON.stringify({
@@ -20,6 +23,9 @@ export function callbackBody(
     totalItems: view.totalItems,
     completedItems: view.completedItems,
     failedItems: view.failedItems,
-    subTaskList: view.subTaskList.map((s) => absoluteScreenshot(s, screenshotBase)),
+    subTaskList: view.subTaskList.map((s) => ({
+      ...absoluteScreenshot(s, screenshotBase),
+      rawEvidence: rawEvidenceUrl(withEvidence, screenshotBase, view.taskId, s.subTaskId),
+    })),
   });
 }

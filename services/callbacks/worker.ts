@@ -8,6 +8,7 @@ import { newToken } from '../shared/claim.js';
 import type { Clock } from '../shared/clock.js';
 import type { TaskStore } from '../tasks/store.js';
 import type { UserStore } from '../users/store.js';
+import type { EvidenceStore } from '../shared/evidence.js';
 import type { AttemptResult, Sender } from './deliver.js';
 import type { AttemptRecord, DeliveryDoc } from './models.js';
 import { callbackBody } from './payload.js';
@@ -39,6 +40,7 @@ export class Worker {
     private readonly deliveries: DeliveryStore,
     private readonly tasks: TaskStore,
     private readonly users: UserStore,
+    private readonly evidence: Pick<EvidenceStore, 'withEvidence'>,
     private readonly sender: Sender,
     private readonly clock: Clock,
     private readonly o: WorkerOptions,
@@ -110,7 +112,8 @@ export class Worker {
       };
     }
     const subtasks = await this.tasks.subTasksOf(task._id);
-    const body = callbackBody(task, subtasks, sentAt, this.o.screenshotBase);
+    const withEvidence = await this.evidence.withEvidence(subtasks.map((s) => s._id));
+    const body = callbackBody(task, subtasks, sentAt, this.o.screenshotBase, withEvidence);
     const secret = await this.users.webhookSecret(doc.userId);
     return this.sender.send(doc.url, webhookHeaders(secret, doc.webhookId, sentAt, body), body);
   }

@@ -126,3 +126,18 @@ function toBuffer(value: unknown): Buffer {
   const bin = value as { buffer: Uint8Array; position: number };
   return Buffer.from(bin.buffer.subarray(0, bin.position));
 }
+
+/**
+ * The absolute URL of a sub task's raw evidence, or null when none is stored
+ * (`have`: the sub tasks with evidence); result views and callback bodies alike.
+ */
+export function rawEvidenceUrl(
+  have: ReadonlySet<string>,
+  base: string,
+  taskId: string,
+  subTaskId: string,
+): string | null {
+  return have.has(subTaskId)
+    ? `${base}/api/business/monitor/task/result/${taskId}/${subTaskId}/raw`
+    : null;
+}

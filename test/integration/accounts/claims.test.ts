@@ -539,6 +539,7 @@ t.test('the REPL commands run the admin commands over the cluster', async (t) =>
     commands.map((c) => c.command),
     [
       'accounts',
+      'driver-check',
       'account-add',
       'account-import',
       'account-list',
