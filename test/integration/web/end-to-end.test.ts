@@ -62,6 +62,9 @@ const REGIONS: Region[] = [
   },
 ];
 
+// Four node processes, three CLI runs and two Chromiums: minutes on a busy 2-core machine.
+t.setTimeout(420_000);
+
 const replica = await startDeepseekReplica({ latencyMs: 40 });
 t.teardown(() => replica.close());
 const api = await startPlatformStandin('deepseek');
