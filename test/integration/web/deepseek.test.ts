@@ -18,8 +18,7 @@ import {
 import type { WebContext } from '../../../crawler/platforms/types.js';
 import { MODES, type Mode } from '../../../services/shared/platforms.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
-import type { Reference } from '../../../services/shared/contracts/answer.js';
-import { replicaAnswer } from '../../replicas/deepseek/answers.js';
+import { expectedWebAnswer } from '../../replicas/deepseek/expected.js';
 import { chatFrames, type StreamKind } from '../../replicas/deepseek/frames.js';
 import { startDeepseekReplica } from '../../replicas/deepseek/server.js';
 import { webContext } from '../../helpers/web-context.js';
@@ -69,30 +68,8 @@ async function ask(
 }
 
 /** The fields the replica's stream carries, as the driver must report them. */
-function expected(prompt: string, mode: Mode, formatVersion: string): WebAnswer {
-  const a = replicaAnswer(prompt, mode, replica.url);
-  const refs: Reference[] = a.results.map((r, i) => ({
-    index: i + 1,
-    title: r.title,
-    url: r.url,
-    site: r.site_name,
-    icon: r.site_icon,
-  }));
-  const cited = a.pieces.flatMap((p) => (typeof p === 'string' ? [] : [p.cite + 1]));
-  const thinking = a.thinking.join('');
-  return {
-    answerContent: a.pieces.map((p) => (typeof p === 'string' ? p : `[${p.cite + 1}]`)).join(''),
-    referenceList: refs,
-    citationList: refs.filter((r) => cited.includes(r.index)),
-    reasoningProcess: thinking
-      ? { summary: thinking.split('。')[0] + '。', content: thinking }
-      : null,
-    recommendedQuestions: [],
-    mediaContent: [],
-    effectiveMode: mode,
-    formatVersion,
-  };
-}
+const expected = (prompt: string, mode: Mode, formatVersion: string): WebAnswer =>
+  expectedWebAnswer(prompt, mode, replica.url, formatVersion);
 
 async function failure(p: Promise<unknown>): Promise<PlatformError> {
   try {

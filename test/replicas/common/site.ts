@@ -21,6 +21,8 @@ export interface Seen {
   method: string;
   path: string;
   headers: IncomingMessage['headers'];
+  /** The peer's address (a proxy's exit when the page came through one). */
+  remote: string | undefined;
   /** Epoch ms the request arrived. */
   at: number;
   /** Ms until its response finished; undefined while it runs. */
@@ -30,8 +32,8 @@ export interface Seen {
 export interface Site {
   url: string;
   /**
-   * Every request the replica saw: path, method and headers (tests assert what
-   * the page sent), when it came and how long its response took once finished
+   * Every request the replica saw: path, method, headers and peer address (tests
+   * assert what the page sent and from where), when it came and how long its response took once finished
    * (the benchmark subtracts the replica's own answer time from a sub task's).
    */
   readonly seen: Seen[];
@@ -47,6 +49,7 @@ export async function startSite(routes: readonly Route[], port = 0): Promise<Sit
       method: req.method ?? 'GET',
       path: url.pathname,
       headers: req.headers,
+      remote: req.socket.remoteAddress,
       at: Date.now(),
     };
     seen.push(entry);

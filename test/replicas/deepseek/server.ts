@@ -30,13 +30,14 @@ import { PowIssuer } from './pow.js';
 export interface DeepseekReplica {
   url: string;
   site: Site;
-  storageState(): StorageState;
+  /** A logged-in session of `user` (default: the replica's own test user); one per user. */
+  storageState(user?: string): StorageState;
   expiredStorageState(): StorageState;
   close(): Promise<void>;
 }
 
 const COMPLETION = '/api/v0/chat/completion';
-const EMAIL = 'replica-user@example.com';
+const USER = 'replica-user';
 
 const ok = (bizData: unknown) => ({
   code: 0,
@@ -65,7 +66,14 @@ export async function startDeepseekReplica(
   opts: { port?: number; latencyMs?: number } = {},
 ): Promise<DeepseekReplica> {
   const latency = opts.latencyMs ?? 10;
-  const token = `ds-${randomBytes(16).toString('hex')}`;
+  /** Session tokens by user: the test user's, and one per user a test asks a session of. */
+  const sessions = new Map<string, string>();
+  const sessionOf = (user: string) => {
+    if (!sessions.has(user)) sessions.set(user, `ds-${randomBytes(16).toString('hex')}`);
+    return sessions.get(user)!;
+  };
+  const userOf = (t: string) => [...sessions].find(([, s]) => s === t)?.[0];
+  const token = sessionOf(USER);
   const expiredToken = `ds-expired-${randomBytes(8).toString('hex')}`;
   const pow = new PowIssuer();
   /** QR tickets: null until the (test-only) login confirms them. */
@@ -78,7 +86,7 @@ export async function startDeepseekReplica(
   const authFailure = (req: IncomingMessage): { status: number; body: unknown } | null => {
     const t = bearer(req);
     if (!t) return { status: 401, body: MISSING_TOKEN };
-    if (t !== token) return { status: 200, body: INVALID_TOKEN };
+    if (userOf(t) === undefined) return { status: 200, body: INVALID_TOKEN };
     return null;
   };
   const guarded =
@@ -161,7 +169,9 @@ export async function startDeepseekReplica(
       handle: (req, res) => {
         const failure = authFailure(req);
         if (failure) return sendJson(res, failure.body, failure.status);
-        sendJson(res, ok({ id: 'replica-user', email: EMAIL, token }));
+        const t = bearer(req)!;
+        const user = userOf(t)!;
+        sendJson(res, ok({ id: user, email: `${user}@example.com`, token: t }));
       },
     },
     {
@@ -241,7 +251,7 @@ export async function startDeepseekReplica(
   return {
     url: site.url,
     site,
-    storageState: () => state(token),
+    storageState: (user = USER) => state(sessionOf(user)),
     expiredStorageState: () => state(expiredToken),
     close: () => site.close(),
   };
