@@ -112,6 +112,7 @@ try {
   // The last report's packet is on NATS before its task turns final.
   const { timings, unpaired } = timingsOf(
     tap.leases,
+    tap.checkouts,
     tap.reports,
     siteRequests(replica, o.platform, idOfLabel),
   );

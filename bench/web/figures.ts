@@ -3,7 +3,7 @@
  * wall time on the crawler (lease to report) paired with its own chat call at
  * the replica, the driver's overhead (the difference), and memory per context.
  */
-import type { LeaseSeen, ReportSeen } from './nats-tap.js';
+import type { CheckoutSeen, LeaseSeen, ReportSeen } from './nats-tap.js';
 
 /** One request as the replica recorded it, with the account whose cookie it carried. */
 export interface SiteRequest {
@@ -22,7 +22,9 @@ export interface SubTaskTiming {
   /** The replica's own time for the chat call of this attempt. */
   answerMs: number;
   overheadMs: number;
-  /** Where the overhead goes: lease in → the page's first request at the site ... */
+  /** Where the overhead goes: lease in → account checkout asked (the node's queue) ... */
+  toCheckoutMs: number;
+  /** ... → the page's first request at the site (checkout, browser context, navigation) ... */
   toFirstRequestMs: number;
   /** ... → the chat call sent (page load, the site's script, typing) ... */
   toChatMs: number;
@@ -38,6 +40,7 @@ export interface SubTaskTiming {
  */
 export function timingsOf(
   leases: readonly LeaseSeen[],
+  checkouts: readonly CheckoutSeen[],
   reports: readonly ReportSeen[],
   requests: readonly SiteRequest[],
 ): { timings: SubTaskTiming[]; unpaired: number } {
@@ -52,7 +55,10 @@ export function timingsOf(
       ? requests.filter((q) => q.accountId === lease.accountId && q.at >= lease.at && q.at <= r.at)
       : [];
     const chats = mine.filter((q) => q.chat && q.ms !== undefined);
-    if (!lease || chats.length !== 1) {
+    const checkout = lease
+      ? checkouts.find((c) => c.subTaskId === r.subTaskId && c.at >= lease.at && c.at <= r.at)
+      : undefined;
+    if (!lease || !checkout || chats.length !== 1) {
       unpaired += 1;
       continue;
     }
@@ -65,7 +71,8 @@ export function timingsOf(
       wallMs,
       answerMs,
       overheadMs: wallMs - answerMs,
-      toFirstRequestMs: first - lease.at,
+      toCheckoutMs: checkout.at - lease.at,
+      toFirstRequestMs: first - checkout.at,
       toChatMs: chat.at - first,
       afterChatMs: r.at - (chat.at + answerMs),
     });

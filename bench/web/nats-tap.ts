@@ -2,7 +2,8 @@
  * Watches the cluster's own request packets on NATS, as a plain extra
  * subscriber (the nodes and their messages untouched): when each lease
  * reached the crawler node (`crawler.accept`, with the lease's account) and
- * when the node sent each sub task's report (`tasks.settleBatch`). The
+ * when it checked the lease's account out (`accounts.checkout`) and when the
+ * node sent each sub task's report (`tasks.settleBatch`). The
  * difference is the sub task's wall time on the crawler, lease to result.
  * Moleculer's NATS transporter sends requests as JSON on
  * `MOL-<namespace>.REQ.<node>` (`REQB.<action>` when balancing is left to NATS).
@@ -13,6 +14,12 @@ export interface LeaseSeen {
   subTaskId: string;
   accountId: string | null;
   /** Epoch ms the lease packet reached NATS on its way to the crawler node. */
+  at: number;
+}
+
+/** The crawler node checking the lease's account out (`accounts.checkout`), its first step. */
+export interface CheckoutSeen {
+  subTaskId: string;
   at: number;
 }
 
@@ -28,11 +35,13 @@ interface RequestPacket {
   params?: {
     leases?: { subTaskId: string; account?: { id: string } | null }[];
     reports?: { subTaskId: string; result?: unknown }[];
+    holder?: string;
   };
 }
 
 export interface NatsTap {
   leases: LeaseSeen[];
+  checkouts: CheckoutSeen[];
   reports: ReportSeen[];
   close(): Promise<void>;
 }
@@ -40,6 +49,7 @@ export interface NatsTap {
 export async function tapRequests(natsUrl: string, namespace: string): Promise<NatsTap> {
   const nc: NatsConnection = await connect({ servers: natsUrl, name: 'bench-web-tap' });
   const leases: LeaseSeen[] = [];
+  const checkouts: CheckoutSeen[] = [];
   const reports: ReportSeen[] = [];
   const decoder = new TextDecoder();
   const onPacket = (data: Uint8Array) => {
@@ -53,6 +63,9 @@ export async function tapRequests(natsUrl: string, namespace: string): Promise<N
     if (packet.action === 'crawler.accept')
       for (const l of packet.params?.leases ?? [])
         leases.push({ subTaskId: l.subTaskId, accountId: l.account?.id ?? null, at });
+    // The holder is "<subTaskId> <token>" (crawler/web/web-attempt.ts holderOf).
+    if (packet.action === 'accounts.checkout' && packet.params?.holder)
+      checkouts.push({ subTaskId: packet.params.holder.split(' ')[0]!, at });
     if (packet.action === 'tasks.settleBatch')
       for (const r of packet.params?.reports ?? [])
         reports.push({ subTaskId: r.subTaskId, answered: r.result !== undefined, at });
@@ -66,6 +79,7 @@ export async function tapRequests(natsUrl: string, namespace: string): Promise<N
   await nc.flush();
   return {
     leases,
+    checkouts,
     reports,
     close: () => nc.drain(),
   };

@@ -23,7 +23,12 @@ t.test(
       { accountId: 'b', chat: false, at: 9400 },
       { accountId: 'b', chat: true, at: 10000, ms: 3000 },
     ];
-    const { timings, unpaired } = timingsOf(leases, reports, requests);
+    const checkouts = [
+      { subTaskId: 's1', at: 1100 },
+      { subTaskId: 's2', at: 1100 },
+      { subTaskId: 's1', at: 9100 },
+    ];
+    const { timings, unpaired } = timingsOf(leases, checkouts, reports, requests);
     t.equal(unpaired, 0);
     t.same(timings, [
       {
@@ -31,7 +36,8 @@ t.test(
         wallMs: 4000,
         answerMs: 2000,
         overheadMs: 2000,
-        toFirstRequestMs: 500,
+        toCheckoutMs: 100,
+        toFirstRequestMs: 400,
         toChatMs: 1000,
         afterChatMs: 500,
       },
@@ -65,7 +71,11 @@ t.test(
       { accountId: 'a', chat: true, at: 300, ms: 100 },
       { accountId: 'b', chat: true, at: 100 },
     ];
-    t.same(timingsOf(leases, reports, requests), { timings: [], unpaired: 3 });
+    const checkouts = [
+      { subTaskId: 's1', at: 10 },
+      { subTaskId: 's2', at: 10 },
+    ];
+    t.same(timingsOf(leases, checkouts, reports, requests), { timings: [], unpaired: 3 });
   },
 );
 
