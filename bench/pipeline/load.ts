@@ -22,6 +22,8 @@ export interface PhaseInput {
   token: string;
   db: mongoose.Connection;
   platform: string;
+  /** The channel asked for; absent: the platform's default. */
+  channel?: 'api' | 'web';
   subtasks: number;
   /** Starts each prompt, so that every phase's prompts differ. */
   label: string;
@@ -98,7 +100,14 @@ async function submitAll(input: PhaseInput) {
         { length: n },
         (_, i) => `${input.label} task ${k + 1}, question ${i + 1}: which CRM suits a small team?`,
       ),
-      platforms: [{ platform: input.platform, mode: 'standard', screenshot: 0 }],
+      platforms: [
+        {
+          platform: input.platform,
+          ...(input.channel ? { channel: input.channel } : {}),
+          mode: 'standard',
+          screenshot: 0,
+        },
+      ],
     };
     const t0 = now();
     const res = await request(input.base, 'POST', SUBMIT_PATH, input.token, body);

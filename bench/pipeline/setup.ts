@@ -23,7 +23,7 @@ export interface Started {
 }
 
 /** The benchmark's own connection to the cluster's database, and what the server says it is. */
-export async function openDatabase(o: PipelineOptions, cluster: Cluster) {
+export async function openDatabase(o: Pick<PipelineOptions, 'mongoUrl'>, cluster: Cluster) {
   const db = await mongoose
     .createConnection(o.mongoUrl, {
       dbName: cluster.env.MONGO_DB,
@@ -86,7 +86,7 @@ async function checkLeader(db: mongoose.Connection, scheduler: Node): Promise<vo
   if (lock?.owner !== scheduler.nodeId) throw new Error(`no active scheduler: ${String(lock)}`);
 }
 
-async function createUser(cluster: Cluster): Promise<string> {
+export async function createUser(cluster: Cluster): Promise<string> {
   const created = await runProcess(
     'bin/admin.ts',
     ['create-user', '--name', 'bench', '--json'],
@@ -96,7 +96,7 @@ async function createUser(cluster: Cluster): Promise<string> {
   return (JSON.parse(created.output.trim()) as { apiKey: string }).apiKey;
 }
 
-async function accessToken(base: string, apiKey: string): Promise<string> {
+export async function accessToken(base: string, apiKey: string): Promise<string> {
   for (let i = 0; i < 100; i++) {
     const r = await request(base, 'POST', '/api/business/auth/token', undefined, { apiKey });
     if (r.status === 200) return r.body.data.accessToken as string;
