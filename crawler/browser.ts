@@ -194,6 +194,9 @@ export class BrowserRunner {
     await this.crawler.addRequests([
       { url: work.url, uniqueKey: key, userData: { proxyUrl: work.proxyUrl } },
     ]);
+    // Crawlee's pool looks for new requests only when a running one ends (or
+    // after a long lull): told at once, work starts while other pages still run.
+    void this.crawler.autoscaledPool?.notify();
     const onAbort = () => {
       const w = this.waiting.get(key);
       if (!w) return;
