@@ -45,7 +45,7 @@ t.teardown(async () => {
 });
 
 t.test('add, import, list, disable, enable, remove and check accounts', async (t) => {
-  const [kimi, deepseek, gpt] = await Promise.all([
+  const [kimi, deepseek, doubao] = await Promise.all([
     json(
       'add',
       '--platform',
@@ -61,11 +61,11 @@ t.test('add, import, list, disable, enable, remove and check accounts', async (t
     json(
       'add',
       '--platform',
-      'chatgpt',
+      'doubao',
       '--label',
-      'gpt',
+      'db-1',
       '--state-file',
-      stateFile('gpt', 'tok-gpt'),
+      stateFile('db', 'tok-db'),
     ),
   ]);
   t.match(kimi, {
@@ -90,14 +90,18 @@ t.test('add, import, list, disable, enable, remove and check accounts', async (t
   const [dup, refused, check] = await Promise.all([
     admin('add', '--platform', 'kimi', '--label', 'kimi-sh'),
     admin('import', '--platform', 'deepseek', '--label', 'ds-1', '--file', bad),
-    admin('check', '--id', gpt.id),
+    admin('add', '--platform', 'chatgpt', '--label', 'gpt'),
   ]);
   t.equal(dup.code, 1);
   t.match(dup.output, /kimi already has an account labelled kimi-sh/);
   t.equal(refused.code, 1);
   t.match(refused.output, /storageState\.cookies\.0\.value/);
   t.equal(check.code, 1);
-  t.match(check.output, /this build has no web driver for chatgpt/, 'check needs the web driver');
+  t.match(
+    check.output,
+    /chatgpt is not a platform with a web channel/,
+    'only web-channel platforms',
+  );
 
   const imported = await json(
     'import',
@@ -121,7 +125,7 @@ t.test('add, import, list, disable, enable, remove and check accounts', async (t
   ]);
   t.same(
     listed.map((a: { label: string }) => a.label),
-    ['gpt', 'ds-1', 'kimi-sh'],
+    ['ds-1', 'db-1', 'kimi-sh'],
   );
   t.same(
     kimiOnly.map((a: { id: string }) => a.id),
@@ -152,7 +156,7 @@ t.test('add, import, list, disable, enable, remove and check accounts', async (t
   const [after, gone] = await Promise.all([json('list'), admin('disable', '--id', kimi.id)]);
   t.same(
     after.map((a: { id: string }) => a.id),
-    [gpt.id, deepseek.id],
+    [deepseek.id, doubao.id],
   );
   t.equal(gone.code, 1);
   t.match(gone.output, new RegExp(`account ${kimi.id} not found`));
@@ -161,7 +165,7 @@ t.test('add, import, list, disable, enable, remove and check accounts', async (t
   const raw = JSON.stringify(await conn.collection('accounts').find().toArray());
   await conn.close();
   t.notOk(
-    /tok-ds|tok-gpt|kimi_session|refresh_token/.test(raw),
+    /tok-ds|tok-db|kimi_session|refresh_token/.test(raw),
     'the database holds no readable login',
   );
 });
