@@ -9,7 +9,8 @@ import { startCluster } from '../../helpers/cluster-processes.js';
 import { startReceiver } from '../../helpers/receiver.js';
 import { until } from '../../helpers/wait.js';
 
-const LONG_DELAY_MS = 6_000;
+// Long enough for a process start on a busy 2-core machine (tsx loads the services in seconds).
+const LONG_DELAY_MS = 15_000;
 const POLL_MS = 50;
 /**
  * How late after its due time an attempt still counts as on time: a poll, plus
