@@ -9,8 +9,9 @@ import { startCluster } from '../../helpers/cluster-processes.js';
 import { startReceiver } from '../../helpers/receiver.js';
 import { until } from '../../helpers/wait.js';
 
-// Long enough for a process start on a busy 2-core machine (tsx loads the services in seconds).
-const LONG_DELAY_MS = 15_000;
+// Long enough for a process start on a busy 2-core machine: with Chromium tests beside it, a CI
+// run saw a callbacks node take 32 s to be ready.
+const LONG_DELAY_MS = 45_000;
 const POLL_MS = 50;
 /**
  * How late after its due time an attempt still counts as on time: a poll, plus
@@ -23,6 +24,8 @@ interface Stored {
   status: string;
   attempts: { attempt: number; at: number; latencyMs: number | null; httpStatus: number | null }[];
 }
+
+t.setTimeout(300_000);
 
 t.test('kill -9 between attempts, restart, then two instances together', async (t) => {
   const receiver = await startReceiver();
