@@ -141,18 +141,7 @@ export class BrowserRunner {
         preNavigationHooks: [
           async ({ page, request }) => {
             const w = this.waiting.get(request.uniqueKey);
-            const allowed = w?.allowed ?? NOTHING_ALLOWED;
-            const context = page.context();
-            await context.route(
-              (url) => !allowed(url.href),
-              (route) => route.abort('blockedbyclient'),
-            );
-            await context.routeWebSocket(
-              (url) => !allowed(url.href),
-              (ws) => ws.close(),
-            );
-            await page.setViewportSize(VIEWPORT);
-            if (w?.work.identity) await announceLanguages(page, w.work.identity, USER_AGENT);
+            await preparePage(page, w?.allowed ?? NOTHING_ALLOWED, w?.work.identity);
           },
         ],
         requestHandler: async ({ page, request }) => {
@@ -212,6 +201,37 @@ export class BrowserRunner {
     }
   }
 
+  /**
+   * A page outside Crawlee's request queue that stays open until it is closed:
+   * an account's logged-in page kept between its sub tasks (web/kept-pages.ts).
+   * The same rules as `open` (its own incognito context with the identity, the
+   * proxy, only the allowed origins, no service workers); Crawlee's pool
+   * launches its browser and retires it, and then the page is no longer usable.
+   */
+  async keepPage(o: Omit<PageWork<never>, 'url' | 'run' | 'signal'>): Promise<KeptPage> {
+    this.start();
+    const pool = this.crawler.browserPool;
+    const page = await pool.newPage({
+      pageOptions: o.identity ? identityContextOptions(o.identity) : {},
+      proxyUrl: o.proxyUrl,
+    });
+    try {
+      await preparePage(page, originAllowList(o.allowedOrigins), o.identity);
+    } catch (err) {
+      await page.close().catch(() => undefined);
+      throw err;
+    }
+    const controller = pool.getBrowserControllerByPage(page);
+    return {
+      page,
+      usable: () =>
+        !page.isClosed() &&
+        controller !== undefined &&
+        pool.activeBrowserControllers.has(controller),
+      close: () => page.close().catch(() => undefined),
+    };
+  }
+
   async stop(): Promise<void> {
     for (const [key, w] of this.waiting) {
       this.waiting.delete(key);
@@ -223,7 +243,34 @@ export class BrowserRunner {
   }
 }
 
+/** A page that lives across pieces of work until closed (`keepPage`). */
+export interface KeptPage {
+  readonly page: Page;
+  /** False once the page closed or its browser was retired (then it is replaced). */
+  usable(): boolean;
+  close(): Promise<void>;
+}
+
 const NOTHING_ALLOWED = originAllowList([]);
+
+/** Before a page's first navigation: only the allowed origins, the viewport, the identity's languages. */
+async function preparePage(
+  page: Page,
+  allowed: OriginAllowList,
+  identity: BrowserIdentity | undefined,
+): Promise<void> {
+  const context = page.context();
+  await context.route(
+    (url) => !allowed(url.href),
+    (route) => route.abort('blockedbyclient'),
+  );
+  await context.routeWebSocket(
+    (url) => !allowed(url.href),
+    (ws) => ws.close(),
+  );
+  await page.setViewportSize(VIEWPORT);
+  if (identity) await announceLanguages(page, identity, USER_AGENT);
+}
 
 /**
  * The browser's own proxy: a reserved name that never resolves (RFC 2606, and
@@ -239,7 +286,7 @@ const NO_EGRESS_PROXY = `http://${NO_EGRESS_HOST}`;
  */
 const DIRECT = { server: NO_EGRESS_PROXY, bypass: '*,127.0.0.1' };
 
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason ?? new Error('aborted'));

@@ -29,6 +29,7 @@ import type {
   ReleaseRequest,
 } from '../services/shared/contracts/accounts.js';
 import { BrowserRunner } from './browser.js';
+import { KeptPages } from './web/kept-pages.js';
 import { Executor } from './executor.js';
 import { driverFor } from './platforms/index.js';
 import { startSandboxServer, type SandboxServer } from '../sandbox/server.js';
@@ -63,6 +64,11 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
   let sandbox: SandboxServer | undefined;
   let proxies: ProxyPool;
   let checkTimer: NodeJS.Timeout | undefined;
+  let sweepTimer: NodeJS.Timeout | undefined;
+  const keptPages = new KeptPages({
+    max: config.crawler.keptPages,
+    idleMs: config.crawler.keptPageIdleMs,
+  });
   const agents = new Map<string, ProxyAgent>();
 
   return {
@@ -193,6 +199,12 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
         REPORT_GATHER_MS,
         REPORT_BATCH_MAX,
       );
+      // An idle account page closes on time even when no sub task comes to sweep it.
+      sweepTimer = setInterval(
+        () => void keptPages.sweep(),
+        Math.max(1_000, config.crawler.keptPageIdleMs / 4),
+      );
+      sweepTimer.unref();
       browser = new BrowserRunner({
         chromiumPath: config.crawler.chromiumPath,
         concurrency: config.crawler.capacity,
@@ -220,6 +232,7 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
             .catch(() => undefined);
         },
         browser,
+        keptPages,
         render,
         saveScreenshot: async (png, subTaskId) =>
           screenshotPath(await screenshots.save(png, subTaskId, clock.now())),
@@ -256,9 +269,11 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
 
     async stopped() {
       clearInterval(checkTimer);
+      clearInterval(sweepTimer);
       await executor?.stop();
       await Promise.all([...agents.values()].map((a) => a.close().catch(() => undefined)));
       agents.clear();
+      await keptPages.closeAll();
       await browser?.stop();
       await render?.stop();
       await sandbox?.close();

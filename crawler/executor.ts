@@ -14,6 +14,7 @@ import type { Failure } from '../services/shared/contracts/status.js';
 import { apiAttempt } from './api-attempt.js';
 import type { Channel } from '../services/shared/platforms.js';
 import type { BrowserRunner } from './browser.js';
+import type { KeptPages } from './web/kept-pages.js';
 import type { RenderServer } from './render-server.js';
 import type { ChosenPort, ProxyPool } from './proxy-pool.js';
 import { Renewals } from './renewals.js';
@@ -51,6 +52,8 @@ export interface ExecutorDeps {
   /** An attempt through the port failed: check the port again now. */
   portFailed(key: string): void;
   browser: BrowserRunner;
+  /** Each account's page kept between its sub tasks (web/kept-pages.ts). */
+  keptPages: KeptPages;
   render: RenderServer;
   /** Stores a PNG and returns its public URL. */
   saveScreenshot(png: Buffer, subTaskId: string): Promise<string>;

@@ -24,7 +24,7 @@ export interface SubTaskTiming {
   overheadMs: number;
   /** Where the overhead goes: lease in → account checkout asked (the node's queue) ... */
   toCheckoutMs: number;
-  /** ... → the page's first request at the site (checkout, browser context, navigation) ... */
+  /** ... → the page's first request at the site (checkout, navigation; a context for an account's first page) ... */
   toFirstRequestMs: number;
   /** ... → the chat call sent (page load, the site's script, typing) ... */
   toChatMs: number;

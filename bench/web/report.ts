@@ -54,8 +54,8 @@ export function webBenchReport(input: {
       `${percentile(wallMs, 50).toFixed(0)} ms, p90 ${percentile(wallMs, 90).toFixed(0)} ms; ` +
       `replica answer p50 ${percentile(answerMs, 50).toFixed(0)} ms, p90 ${percentile(answerMs, 90).toFixed(0)} ms`,
     `   overhead by step (p50 / p90): lease in -> account checkout asked ${pair(timings.map((t) => t.toCheckoutMs))}; ` +
-      `-> first request at the site (checkout, browser context, navigation) ${pair(timings.map((t) => t.toFirstRequestMs))}; ` +
-      `-> chat call sent (page load, the site's script, typing) ${pair(timings.map((t) => t.toChatMs))}; ` +
+      `-> first request at the site (checkout, navigation; a browser context for an account's first page only) ${pair(timings.map((t) => t.toFirstRequestMs))}; ` +
+      `-> chat call sent (page load, the site's script, mode switches, typing) ${pair(timings.map((t) => t.toChatMs))}; ` +
       `chat answered -> report out (stream end, evidence, account release, report) ${pair(timings.map((t) => t.afterChatMs))}`,
     `3) marginal memory per logged-in account context ${pss.toFixed(1)} MiB PSS, ${rss.toFixed(1)} MiB RSS ` +
       `(target < ${MEMORY_TARGET_MIB} MiB PSS) ${verdict(pss < MEMORY_TARGET_MIB)}`,

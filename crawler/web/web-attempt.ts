@@ -1,7 +1,8 @@
 /**
  * One attempt of a web-channel sub task on the consumer site: the claimed
- * account checked out (its identity becomes the page's own context), the page
- * opened through the account's pinned proxy port, the page's stream captured
+ * account checked out (its identity becomes the page's own context), the
+ * account's page kept from its last sub task on this node (kept-pages.ts) or
+ * a new one, through the account's pinned proxy port, the page's stream captured
  * into the evidence log, the driver's answer, the screenshot; then, answered
  * or not, the evidence stored and the account released with what the site
  * said about it. A lease without an account (the sandbox's web channel when
@@ -22,7 +23,7 @@ import type {
   StorageState,
 } from '../../services/shared/contracts/accounts.js';
 import type { LeaseMessage } from '../../services/shared/contracts/lease.js';
-import type { BrowserRunner } from '../browser.js';
+import { untilAborted, type BrowserRunner } from '../browser.js';
 import type { ChosenPort } from '../proxy-pool.js';
 import {
   PlatformError,
@@ -33,6 +34,7 @@ import {
 } from '../platforms/types.js';
 import { startCapture, type StreamCapture } from './capture.js';
 import { EvidenceLog } from './evidence-log.js';
+import { pageFit, type KeptPages } from './kept-pages.js';
 
 /** The `accounts` service as a crawler node calls it. */
 export interface AccountsClient {
@@ -42,6 +44,8 @@ export interface AccountsClient {
 
 export interface WebAttemptDeps {
   browser: BrowserRunner;
+  /** Each account's page kept between its sub tasks on this node. */
+  keptPages: KeptPages;
   accounts: AccountsClient;
   /** Stores the attempt's NDJSON (services/shared/evidence.ts) and returns its id. */
   saveEvidence(ndjson: string, subTaskId: string): Promise<string>;
@@ -59,6 +63,8 @@ export interface WebAttemptInput {
 
 /** How long the needs-human screenshot may take: the page may be stuck behind its challenge. */
 const HUMAN_SHOT_TIMEOUT_MS = 5_000;
+/** How long a kept page may take to load the start URL again (Crawlee's own navigation bound). */
+const NAVIGATION_TIMEOUT_MS = 60_000;
 
 /** The account's holder name, as the scheduler claimed it. */
 export const holderOf = (lease: LeaseMessage): string => `${lease.subTaskId} ${lease.token}`;
@@ -89,19 +95,49 @@ export class WebAttempt {
         holder: holderOf(lease),
       });
     const url = web.startUrl(job, { settings });
-    this.evidence.note(`open ${url}`);
-    return this.d.browser.open({
-      url,
-      proxyUrl: port?.url,
-      allowedOrigins: web.origins({ settings }),
-      identity: this.account && {
-        storageState: this.account.storageState,
-        locale: this.account.locale,
-        timezoneId: this.account.timezoneId,
-      },
-      signal: job.signal,
-      run: (page) => this.drive(page),
-    });
+    const allowedOrigins = web.origins({ settings });
+    const identity = this.account && {
+      storageState: this.account.storageState,
+      locale: this.account.locale,
+      timezoneId: this.account.timezoneId,
+    };
+    if (!this.account || !identity) {
+      this.evidence.note(`open ${url}`);
+      return this.d.browser.open({
+        url,
+        proxyUrl: port?.url,
+        allowedOrigins,
+        identity,
+        signal: job.signal,
+        run: (page) => this.drive(page),
+      });
+    }
+    const fit = (storageState: StorageState) =>
+      pageFit({ proxyUrl: port?.url, allowedOrigins, ...identity, storageState });
+    const { kept, reused } = await this.d.keptPages.take(
+      this.account.id,
+      fit(identity.storageState),
+      () => this.d.browser.keepPage({ proxyUrl: port?.url, allowedOrigins, identity }),
+    );
+    this.evidence.note(
+      reused ? `open ${url} (the account's page, kept from its last sub task)` : `open ${url}`,
+    );
+    let healthy = false;
+    try {
+      const result = await untilAborted(
+        (async () => {
+          await kept.page.goto(url, { timeout: NAVIGATION_TIMEOUT_MS });
+          return this.drive(kept.page);
+        })(),
+        job.signal,
+      );
+      healthy = true;
+      return result;
+    } finally {
+      // The next checkout hands out the state saved on release (or, unread, the one it had).
+      const next = fit(this.storageState ?? identity.storageState);
+      await this.d.keptPages.giveBack(this.account.id, kept, next, healthy);
+    }
   }
 
   private async drive(page: Page): Promise<{ answer: WebAnswer; png?: Buffer }> {

@@ -121,6 +121,15 @@ const envSchema = z.object({
   ACCOUNT_WAIT_MS: int(60_000, 0),
   ACCOUNT_HOLD_MS: int(600_000, 10_000),
   WEB_GAP_JITTER: z.coerce.number().min(0).max(1).default(0.3),
+  /** Account pages a crawler node keeps open between sub tasks; unset: its capacity. */
+  WEB_KEPT_PAGES: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{1,3}$/, 'must be a whole number from 0 to 999')
+      .transform(Number)
+      .optional(),
+  ),
+  WEB_PAGE_IDLE_MS: int(600_000, 1_000),
   CALLBACK_RETRY_DELAYS_MS: z
     .string()
     .regex(/^\s*\d+\s*(,\s*\d+\s*){0,19}$/, 'must be 1 to 20 delays in ms, comma-separated')
@@ -190,6 +199,10 @@ export interface Config {
     readonly proxyCheckMs: number;
     readonly channels: readonly ('api' | 'web')[];
     readonly chromiumPath: string;
+    /** Account pages kept open between their sub tasks (crawler/web/kept-pages.ts). */
+    readonly keptPages: number;
+    /** How long a kept account page may stay idle before it closes. */
+    readonly keptPageIdleMs: number;
     /** How long a stopping node lets its running API work finish before handing it back. */
     readonly drainMs: number;
   };
@@ -458,6 +471,8 @@ export function loadConfig(rawEnv: Env): Config {
       proxyCheckMs: e.PROXY_CHECK_MS,
       channels: Object.freeze([...new Set(e.CRAWLER_CHANNELS.split(','))] as ('api' | 'web')[]),
       chromiumPath: e.CHROMIUM_PATH,
+      keptPages: e.WEB_KEPT_PAGES ?? e.CRAWLER_CAPACITY,
+      keptPageIdleMs: e.WEB_PAGE_IDLE_MS,
       drainMs: e.DRAIN_MS,
     }),
     platforms: Object.freeze(vendors.platforms),

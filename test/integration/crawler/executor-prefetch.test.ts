@@ -12,6 +12,7 @@ import { settingsResolver } from '../../../crawler/settings.js';
 import { ProxyPool } from '../../../crawler/proxy-pool.js';
 import { BrowserRunner } from '../../../crawler/browser.js';
 import type { RenderServer } from '../../../crawler/render-server.js';
+import { KeptPages } from '../../../crawler/web/kept-pages.js';
 import type { LeaseMessage } from '../../../services/shared/contracts/lease.js';
 
 const LATENCY_MS = 300;
@@ -57,6 +58,7 @@ function executor(
     portFailed: () => undefined,
     // API-channel leases without a screenshot never open the browser.
     browser,
+    keptPages: new KeptPages({ max: capacity, idleMs: 60_000 }),
     render: {} as RenderServer,
     saveScreenshot: () => Promise.reject(new Error('no screenshot was asked for')),
     // API-channel leases use no account and capture no evidence.

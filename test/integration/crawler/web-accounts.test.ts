@@ -16,6 +16,7 @@ import { settingsResolver } from '../../../crawler/settings.js';
 import { ProxyPool } from '../../../crawler/proxy-pool.js';
 import { proxyKey } from '../../../services/shared/proxy-config.js';
 import { BrowserRunner } from '../../../crawler/browser.js';
+import { KeptPages } from '../../../crawler/web/kept-pages.js';
 import type { RenderServer } from '../../../crawler/render-server.js';
 import type { PlatformDriver, WebDriver } from '../../../crawler/platforms/types.js';
 import { needsHuman } from '../../../crawler/web/signals.js';
@@ -139,7 +140,11 @@ const browser = new BrowserRunner({
   concurrency: 4,
   maxWorkSeconds: 60,
 });
-t.teardown(() => browser.stop());
+const keptPages = new KeptPages({ max: 4, idleMs: 60_000 });
+t.teardown(async () => {
+  await keptPages.closeAll();
+  await browser.stop();
+});
 const proxies = new ProxyPool(
   [
     {
@@ -204,6 +209,7 @@ function executor(
     fetchVia: () => fetch,
     portFailed: () => undefined,
     browser,
+    keptPages,
     render: {} as RenderServer,
     saveScreenshot: async (png, subTaskId) =>
       screenshotPath(await screenshots.save(png, subTaskId, Date.now())),
@@ -379,6 +385,25 @@ t.test('two accounts in two regions: each its own exit, evidence to the owner on
     alice.token,
   );
   t.equal(view.body.data.rawEvidence, svc.client.baseUrl + raw);
+
+  // The account's next sub task runs on its page kept from this one, still through its own exit.
+  const next = await submit(['next web prompt in Shanghai']);
+  const nextSub = next.subTaskList[0]!;
+  const nextLease = await leaseFor(next, nextSub, SH, [SH_KEY]);
+  t.equal(nextLease.account?.id, shAccount.id);
+  t.same(ex.accept(nextLease), { accepted: true });
+  await until('the next report', () => (reports.length === 3 ? true : undefined));
+  t.equal(reports[2]!.outcome.failure, undefined, 'answered');
+  const nextRaw = await svc.client.get(
+    `${M}/task/result/${next.taskId}/${nextSub.subTaskId}/raw`,
+    alice.token,
+  );
+  t.match(JSON.parse(nextRaw.text.split('\n')[0]!), {
+    kind: 'note',
+    text: `open ${sandbox.url}/ (the account's page, kept from its last sub task)`,
+  });
+  const nextSeen = sandbox.stats.requests.filter((q) => q.prompt === nextSub.prompt);
+  t.same([...new Set(nextSeen.map((q) => q.remoteAddress))], ['127.0.0.2'], 'its pinned exit');
 });
 
 t.test(

@@ -81,6 +81,8 @@ t.test('an empty environment gives every default', async (t) => {
       proxyCheckMs: 30000,
       channels: ['api', 'web'],
       chromiumPath: '/usr/bin/chromium',
+      keptPages: 4,
+      keptPageIdleMs: 600000,
       drainMs: 60000,
     },
     sandbox: { url: undefined, latencyMs: 1500, failureRate: 0, timeoutMs: 60000 },
@@ -437,6 +439,14 @@ t.test('crawler prefetch: a tenth of the capacity unless set', async (t) => {
   t.equal(loadConfig({ CRAWLER_PREFETCH: ' ' }).crawler.prefetch, 1, 'blank is unset');
   t.throws(() => loadConfig({ CRAWLER_PREFETCH: '-1' }), /CRAWLER_PREFETCH/);
   t.throws(() => loadConfig({ CRAWLER_PREFETCH: '1000' }), /CRAWLER_PREFETCH/);
+});
+
+t.test('kept account pages: the capacity unless set', async (t) => {
+  t.equal(loadConfig({ CRAWLER_CAPACITY: '7' }).crawler.keptPages, 7);
+  t.equal(loadConfig({ CRAWLER_CAPACITY: '7', WEB_KEPT_PAGES: '0' }).crawler.keptPages, 0);
+  t.equal(loadConfig({ WEB_PAGE_IDLE_MS: '5000' }).crawler.keptPageIdleMs, 5000);
+  t.throws(() => loadConfig({ WEB_KEPT_PAGES: '-1' }), /WEB_KEPT_PAGES/);
+  t.throws(() => loadConfig({ WEB_PAGE_IDLE_MS: '10' }), /WEB_PAGE_IDLE_MS/);
 });
 
 t.test('proxy ports: inline JSON or a file, every problem reported', async (t) => {
