@@ -5,19 +5,18 @@
  * and solves the proof-of-work for `X-Ds-Pow-Response`; the driver never
  * calls the API itself.
  *
- * Completion: `response/status` FINISHED. A captured stream that ended
- * without it is read again from the finished response (CDP can lose a short
- * response's bytes); one that still lacks it, or stalls, falls back to the
- * page (answer text stable 3 × 500 ms, no stop button). The effective mode is what the captured request asked for
+ * Completion: `response/status` FINISHED. A stream that ends without it, or
+ * stalls, falls back to the page (answer text stable 3 × 500 ms, no stop
+ * button). The effective mode is what the captured request asked for
  * (`thinking_enabled`, `search_enabled`), or the stream's own flags.
  */
-import { errors, type Page, type Response } from 'playwright';
+import type { Page } from 'playwright';
 import { PlatformError, type Job, type WebAnswer, type WebContext } from '../../types.js';
 import { hasReasoning, hasSearch } from '../../common/answer.js';
-import { timeoutError } from '../../common/errors.js';
 import { buildAnswer } from '../../common/raw-answer.js';
 import { refused } from '../../../web/signals.js';
 import { waitForStableText } from '../../../web/dom-wait.js';
+import { guardedAsk } from '../../../web/guarded-ask.js';
 import { chatCallFailure } from './envelope.js';
 import {
   openSources,
@@ -37,23 +36,6 @@ export const COMPLETION_URL = /\/api\/v0\/chat\/completion(?:\?|$)/;
 const UI_WAIT_MS = 15_000;
 /** How long the page's script may take (session, proof-of-work) before its chat call starts. */
 const CALL_WAIT_MS = 30_000;
-/** How long Playwright may take to hand over a response that has already ended. */
-const BODY_WAIT_MS = 3_000;
-
-/** The body of a response that has finished; undefined while it still streams. */
-async function finishedBody(response: Response | undefined): Promise<Buffer | undefined> {
-  if (!response) return undefined;
-  const body = response.body().catch(() => undefined);
-  return Promise.race([
-    body,
-    new Promise<undefined>((r) => setTimeout(() => r(undefined), BODY_WAIT_MS).unref()),
-  ]);
-}
-
-async function* once(body: Buffer): AsyncIterable<Buffer> {
-  yield body;
-}
-
 async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
   const { signal } = job;
   await untilChatReady(page, UI_WAIT_MS, signal);
@@ -63,12 +45,6 @@ async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> 
 
   const callSignal = AbortSignal.any([signal, AbortSignal.timeout(CALL_WAIT_MS)]);
   const call = ctx.capture.next(COMPLETION_URL, callSignal);
-  // A short response (an error envelope, a one-hint stream) can finish before
-  // CDP starts streaming it, and then the capture misses its bytes; Playwright
-  // still has the finished body.
-  const finished = page
-    .waitForResponse((r) => COMPLETION_URL.test(r.url()), { timeout: CALL_WAIT_MS })
-    .catch(() => undefined);
   const send = page.locator(SELECTORS.send).first();
   if ((await send.count()) > 0 && (await send.isVisible())) await send.click();
   else await page.locator(SELECTORS.composer).press('Enter');
@@ -90,24 +66,12 @@ async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> 
   }
 
   if (!/event-stream/.test(stream.mimeType) || stream.status !== 200) {
-    let body = await readAll(stream.chunks, signal);
-    if (body === '') body = (await (await finished)?.text().catch(() => '')) ?? '';
+    const body = await readAll(stream.chunks, signal);
     ctx.evidence.frame(body);
     throw chatCallFailure(stream.status, body);
   }
-  let parser = new DeepseekStream();
-  const ended = await readStream(stream.chunks, parser, ctx.evidence, signal);
-  if (ended && !parser.finished) {
-    const body = await finishedBody(await finished);
-    if (body) {
-      ctx.evidence.note(
-        `the capture ended after ${parser.frames} frames without the end marker: the finished response read again`,
-      );
-      const again = new DeepseekStream();
-      await readStream(once(body), again, ctx.evidence, signal, { alreadyRecorded: parser.frames });
-      if (again.frames > parser.frames) parser = again;
-    }
-  }
+  const parser = new DeepseekStream();
+  await readStream(stream.chunks, parser, ctx.evidence, signal);
   const raw = parser.result();
   let formatVersion = parser.formatVersion;
   if (!parser.finished) {
@@ -134,16 +98,4 @@ async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> 
   return { ...answer, effectiveMode: mode, formatVersion };
 }
 
-export async function askDeepseekWeb(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
-  if (job.signal.aborted) throw timeoutError('aborted before the page was used');
-  try {
-    return await drive(page, job, ctx);
-  } catch (err) {
-    if (err instanceof PlatformError) throw err;
-    if (job.signal.aborted || err instanceof errors.TimeoutError) {
-      throw timeoutError('the chat page did not finish the answer in time');
-    }
-    const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new PlatformError(`browser error: ${message}`, 'failed', true);
-  }
-}
+export const askDeepseekWeb = guardedAsk(drive);

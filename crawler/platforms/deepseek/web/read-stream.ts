@@ -50,15 +50,13 @@ export async function readStream(
   parser: DeepseekStream,
   evidence: EvidenceLog,
   signal: AbortSignal,
-  o: { stallMs?: number; alreadyRecorded?: number } = {},
+  o: { stallMs?: number } = {},
 ): Promise<boolean> {
   const stallMs = o.stallMs ?? STALL_MS;
-  let skip = o.alreadyRecorded ?? 0;
   const it = chunks[Symbol.asyncIterator]();
   const take = (events: ReturnType<DeepseekStream['push']>) => {
     for (const e of events) {
-      if (skip > 0) skip--;
-      else evidence.frame(frameText(e));
+      evidence.frame(frameText(e));
       parser.apply(e);
     }
   };
