@@ -14,10 +14,10 @@ import {
   type WebDriver,
 } from '../types.js';
 import { hasReasoning, hasSearch } from '../common/answer.js';
-import { classify, parseRetryAfter, timeoutError } from '../common/errors.js';
+import { classify, parseRetryAfter } from '../common/errors.js';
 import { buildAnswer, emptyRaw, type RawAnswer } from '../common/raw-answer.js';
 import { checkAnswer } from './errors.js';
-import { abortable } from '../../web/dom-wait.js';
+import { guardedAsk } from '../../web/guarded-ask.js';
 
 /** How long the chat UI may take to appear on the opened page. */
 const UI_WAIT_MS = 10_000;
@@ -154,23 +154,7 @@ async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> 
   return { ...answer, effectiveMode: job.mode, formatVersion: 'sandbox-dom-1' };
 }
 
-export async function askSandboxWeb(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
-  if (job.signal.aborted) throw timeoutError('aborted before the page was used');
-  try {
-    return await abortable(
-      drive(page, job, ctx),
-      job.signal,
-      'no complete answer before the deadline',
-    );
-  } catch (err) {
-    if (err instanceof PlatformError) throw err;
-    if (err instanceof errors.TimeoutError) {
-      throw timeoutError('the chat page did not finish the answer in time');
-    }
-    const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new PlatformError(`browser error: ${message}`, 'failed', true);
-  }
-}
+export const askSandboxWeb = guardedAsk(drive);
 
 export const sandboxWeb: WebDriver = {
   startUrl: (_job, ctx) => ctx.settings.webUrl,

@@ -25,6 +25,7 @@ import { DoubaoStream } from './stream.js';
 import { SEL, SWITCHES, domAnswer, sourcesOpener, switchOn, visible, wallOnPage } from './page.js';
 import { SITE } from './site-errors.js';
 import { abortable } from '../../../web/dom-wait.js';
+import { guardedAsk } from '../../../web/guarded-ask.js';
 import { delay, domSettled, readChunks } from './waits.js';
 
 /** The chat call, 2026 and samantha paths (`?aid=…&a_bogus=…` follows). */
@@ -122,21 +123,6 @@ async function openSources(page: Page): Promise<void> {
     .catch(() => undefined);
 }
 
-export async function askDoubaoWeb(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
-  if (job.signal.aborted) throw timeoutError('aborted before the page was used');
-  try {
-    return await abortable(
-      drive(page, job, ctx),
-      job.signal,
-      'no complete answer before the deadline',
-    );
-  } catch (err) {
-    if (err instanceof PlatformError) throw err;
-    const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new PlatformError(`browser error: ${message}`, 'failed', true);
-  }
-}
-
 async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
   await waitForUi(page, job.signal);
   await assertNoWall(page);
@@ -193,3 +179,5 @@ async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> 
   await openSources(page);
   return { ...answer, effectiveMode: mode, formatVersion };
 }
+
+export const askDoubaoWeb = guardedAsk(drive);

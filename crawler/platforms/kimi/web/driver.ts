@@ -7,17 +7,17 @@
  * text stable for 3 × 500 ms and no stop button). The page is left with the
  * answer and its sources panel open for the screenshot.
  */
-import { errors, type Page } from 'playwright';
+import type { Page } from 'playwright';
 import type { CapturedStream } from '../../../web/capture.js';
 import { needsHuman, rateLimited, refused } from '../../../web/signals.js';
 import { hasReasoning, hasSearch } from '../../common/answer.js';
-import { timeoutError } from '../../common/errors.js';
 import { buildAnswer } from '../../common/raw-answer.js';
 import { PlatformError, type Job, type WebAnswer, type WebContext } from '../../types.js';
 import { SEL, SWITCH, type PageSignals } from './dom.js';
 import { effectiveMode } from './request-mode.js';
 import { KimiStreamParser } from './stream.js';
 import { bounded } from '../../../web/dom-wait.js';
+import { guardedAsk } from '../../../web/guarded-ask.js';
 import { settledAnswer, until } from './waits.js';
 
 const SITE = 'kimi';
@@ -84,12 +84,8 @@ async function refusedCall(stream: CapturedStream, signal: AbortSignal): Promise
   return new PlatformError(`kimi chat call failed: HTTP ${stream.status} ${said}`, 'failed', true);
 }
 
-async function drive(
-  page: Page,
-  job: Job,
-  ctx: WebContext,
-  signal: AbortSignal,
-): Promise<WebAnswer> {
+async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
+  const { signal } = job;
   const block = pageBlock(await openedPage(page, signal));
   if (block) throw block;
 
@@ -162,25 +158,7 @@ async function openSources(page: Page, ctx: WebContext): Promise<void> {
     .catch(() => ctx.evidence.note('the sources panel did not open'));
 }
 
-export async function askKimiWeb(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
-  if (job.signal.aborted) throw timeoutError('aborted before the page was used');
-  // Ends the background reads and polls of this ask once it returns.
-  const done = new AbortController();
-  const signal = AbortSignal.any([job.signal, done.signal]);
-  try {
-    return await bounded(drive(page, job, ctx, signal), job.signal);
-  } catch (err) {
-    if (job.signal.aborted) throw timeoutError('no complete Kimi answer before the deadline');
-    if (err instanceof PlatformError) throw err;
-    if (err instanceof errors.TimeoutError) {
-      throw new PlatformError('kimi: the page did not respond in time', 'failed', true);
-    }
-    const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new PlatformError(`browser error: ${message}`, 'failed', true);
-  } finally {
-    done.abort();
-  }
-}
+export const askKimiWeb = guardedAsk(drive);
 
 /** Whether the opened page shows a logged-in session. */
 export async function kimiLoginState(
