@@ -3,7 +3,8 @@
  * and the MongoDB-wire server): on a site replica in this process, a real
  * cluster of child processes as `npm run serve` starts them (api, tasks,
  * users and accounts on one node, the scheduler, one web crawler node of
- * capacity 4) with 4 logged-in accounts, and
+ * capacity 4) with 4 logged-in accounts, a warm-up of one sub task per
+ * account (each opens its account's page on the node; reported apart), then
  *   1) sub tasks per minute for the node;
  *   2) the driver's overhead per sub task: its wall time on the crawler (the
  *      lease's arrival to its report, seen on NATS, bench/web/nats-tap.ts)
@@ -11,7 +12,8 @@
  *   3) marginal memory per logged-in account context, measured apart
  *      (bench/web/memory.ts) once the cluster has stopped.
  * Options: --platform deepseek|doubao|kimi, --subtasks, --accounts,
- * --frame-latency (ms), --memory-base, --memory-extra. Figures go to stdout,
+ * --frame-latency (ms), --kept-pages (0: a fresh page per sub task),
+ * --memory-base, --memory-extra. Figures go to stdout,
  * progress to stderr.
  */
 import { randomBytes } from 'node:crypto';
@@ -79,6 +81,7 @@ try {
     SERVICES: 'crawler',
     CRAWLER_CAPACITY: String(o.accounts),
     CRAWLER_CHANNELS: 'web',
+    WEB_KEPT_PAGES: String(o.keptPages),
   });
   const apiKey = createUser(cluster);
   apiKey.catch(() => undefined);
@@ -95,27 +98,38 @@ try {
   timer.phase(`start cluster, user, token and ${o.accounts} accounts`);
   console.error(`bench: api ${base}, replica ${replica.url}, ${opened.server}`);
 
-  const phase = await runPhase({
-    base,
-    token,
-    db,
-    platform: o.platform,
-    channel: 'web',
-    subtasks: o.subtasks,
-    label: 'bench web',
-    deadlineMs: BATCH_DEADLINE_MS,
-    submitters: 1,
-    sampleMs: 1000,
-    pollMs: 200,
-  });
+  const batch = (subtasks: number, label: string) =>
+    runPhase({
+      base,
+      token,
+      db: db!,
+      platform: o.platform,
+      channel: 'web',
+      subtasks,
+      label,
+      deadlineMs: BATCH_DEADLINE_MS,
+      submitters: 1,
+      sampleMs: 1000,
+      pollMs: 200,
+    });
+  // Unmeasured, as in the pipeline benchmark: one sub task per account opens its page on the node.
+  const warm = await batch(o.accounts, 'bench web warm-up');
+  if (warm.subStatuses.completed !== o.accounts) failed = true;
+  const measuredFrom = Date.now();
+  timer.phase(`warm-up (${o.accounts} sub tasks, one per account)`);
+  const phase = await batch(o.subtasks, 'bench web');
   timer.phase(`web batch (${o.subtasks} sub tasks)`);
   // The last report's packet is on NATS before its task turns final.
-  const { timings, unpaired } = timingsOf(
-    tap.leases,
-    tap.checkouts,
-    tap.reports,
-    siteRequests(replica, o.platform, idOfLabel),
-  );
+  const requests = siteRequests(replica, o.platform, idOfLabel);
+  const timed = (from: number, to: number) =>
+    timingsOf(
+      tap!.leases,
+      tap!.checkouts,
+      tap!.reports.filter((r) => r.at >= from && r.at < to),
+      requests,
+    );
+  const warmup = timed(0, measuredFrom).timings;
+  const { timings, unpaired } = timed(measuredFrom, Infinity);
   if (phase.subStatuses.completed !== o.subtasks) failed = true;
   const warnings = cluster.warnings();
   await cluster.stopAll();
@@ -138,6 +152,7 @@ try {
     phase,
     timings,
     unpaired,
+    warmup,
     memory,
   }))
     out(line);

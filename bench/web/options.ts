@@ -1,6 +1,6 @@
 /**
  * The web benchmark's set-up, from its command line (`npm run bench:web --
- * --platform kimi --subtasks 80`) and the servers' URLs from bench/web.sh.
+ * --platform kimi --subtasks 80 --kept-pages 0`) and the servers' URLs from bench/web.sh.
  */
 import { parseArgs } from 'node:util';
 import { REPLICA_PLATFORMS } from '../../test/replicas/index.js';
@@ -15,6 +15,8 @@ export interface WebBenchOptions {
   accounts: number;
   /** The replica's fixed delay between two streamed frames. */
   frameLatencyMs: number;
+  /** Account pages the crawler node keeps between sub tasks (WEB_KEPT_PAGES); 0: a fresh page each. */
+  keptPages: number;
   /** Memory: account pages open first (K) ... */
   memoryBase: number;
   /** ... and how many more are opened (M). */
@@ -40,6 +42,7 @@ export function webBenchOptions(
       subtasks: { type: 'string' },
       accounts: { type: 'string' },
       'frame-latency': { type: 'string' },
+      'kept-pages': { type: 'string' },
       'memory-base': { type: 'string' },
       'memory-extra': { type: 'string' },
     },
@@ -50,13 +53,15 @@ export function webBenchOptions(
   const mongoUrl = env.BENCH_MONGO_URL;
   const natsUrl = env.BENCH_NATS_URL;
   if (!mongoUrl || !natsUrl) return undefined;
+  const accounts = int('accounts', values.accounts, 4, 1);
   return {
     mongoUrl,
     natsUrl,
     platform,
     subtasks: int('subtasks', values.subtasks, 40, 1),
-    accounts: int('accounts', values.accounts, 4, 1),
+    accounts,
     frameLatencyMs: int('frame-latency', values['frame-latency'], 50, 0),
+    keptPages: int('kept-pages', values['kept-pages'], accounts, 0),
     memoryBase: int('memory-base', values['memory-base'], 2, 1),
     memoryExtra: int('memory-extra', values['memory-extra'], 4, 1),
   };

@@ -84,7 +84,8 @@ export async function untilChatReady(page: Page, waitMs: number, signal: AbortSi
         true,
       );
     }
-    await pause(250, signal);
+    // Short: on a kept page the composer is usually there a moment after the load.
+    await pause(100, signal);
   }
 }
 

@@ -39,7 +39,13 @@ export function pageBlock(s: PageSignals): PlatformError | undefined {
 async function openedPage(page: Page, signal: AbortSignal): Promise<PageSignals> {
   const limit = AbortSignal.any([signal, AbortSignal.timeout(UI_WAIT_MS)]);
   try {
-    return await until(page, (s) => (s.ui || s.loginModal || s.captcha ? s : undefined), limit);
+    // Polled often: on a kept page the UI is usually there a moment after the load.
+    return await until(
+      page,
+      (s) => (s.ui || s.loginModal || s.captcha ? s : undefined),
+      limit,
+      100,
+    );
   } catch (err) {
     if (signal.aborted) throw err;
     const title = await page.title().catch(() => '');
