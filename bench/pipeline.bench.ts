@@ -19,145 +19,113 @@
  * (bench/pipeline/trace/). Figures go to stdout, progress to stderr.
  */
 import { availableParallelism } from 'node:os';
-import type mongoose from 'mongoose';
-import type { ServiceBroker } from 'moleculer';
-import { Cluster } from './pipeline/cluster.js';
+import { runBench } from './pipeline/bench-run.js';
 import { cpuReport, cpuSnapshot } from './pipeline/cpu.js';
 import { idealMs } from './pipeline/figures.js';
 import { runPhase } from './pipeline/load.js';
 import { pipelineOptions } from './pipeline/options.js';
-import { phaseTimer } from './pipeline/phases.js';
 import { CLK_TCK, ownTicks } from './pipeline/procfs.js';
 import { apiReport } from './pipeline/report-api.js';
 import { startPlatformStandIn } from './pipeline/sandbox.js';
-import { openDatabase, startCluster } from './pipeline/setup.js';
+import { startCluster } from './pipeline/setup.js';
 import { printTrace, traceAll } from './pipeline/trace/report.js';
 import { runWebPhase, webReport } from './pipeline/web.js';
 
 /** Whole-run ceiling: every node is killed and the process exits non-zero. */
 const RUN_TIMEOUT_MS = 15 * 60_000;
 
-const o = pipelineOptions();
-if (!o) {
-  console.error(
-    'BENCH_MONGO_URL or BENCH_NATS_URL is not set: run `bash bench/pipeline.sh` (it starts the servers)',
-  );
-  process.exit(2);
-}
-const out = (line = '') => console.log(line);
-const timer = phaseTimer();
-const cluster = new Cluster(o.mongoUrl, o.natsUrl, o.trace);
-const watchdog = setTimeout(() => {
-  console.error(`bench: gave up after ${RUN_TIMEOUT_MS / 1000} s; killing every node`);
-  cluster.killAll();
-  process.exit(1);
-}, RUN_TIMEOUT_MS);
-watchdog.unref();
-
-let failed = false;
-let db: mongoose.Connection | undefined;
-let probe: ServiceBroker | undefined;
-const sandbox = await startPlatformStandIn(o.latencyMs, o.streamWrites);
-try {
-  const opened = await openDatabase(o, cluster);
-  db = opened.db;
-  const c = await startCluster(o, cluster, db, sandbox.url, (p) => (probe = p));
-  timer.phase('start cluster, user and token');
-  console.error(
-    `bench: api ${c.base}, sandbox ${sandbox.url}, database ${cluster.env.MONGO_DB}, ` +
-      `namespace ${cluster.env.NAMESPACE}, ${opened.server}`,
-  );
-  const phaseInput = {
-    base: c.base,
-    token: c.token,
-    db,
-    submitters: o.submitters,
-    sampleMs: o.sampleMs,
-    pollMs: o.pollMs,
-  };
-  const apiCapacity = o.nodes * o.capacity;
-
-  // a) API channel, after a warm-up batch: every process (the JVM of the
-  // MongoDB-wire server above all) compiles its hot paths during its first
-  // thousand or so operations, which a running service has long done.
-  if (o.warmup > 0) {
-    await runPhase({
-      ...phaseInput,
-      platform: 'sandbox',
-      subtasks: o.warmup,
-      label: 'warm-up',
-      deadlineMs: 120_000,
-    });
-    timer.phase(`warm-up (${o.warmup} sub tasks, not measured)`);
-  }
-  const traced = cluster.nodes.map((n) => n.nodeId);
-  if (o.trace) await traceAll(c.probe, traced, 'reset');
-  const schedPid = c.scheduler.p.child.pid!;
-  const sched0 = ownTicks(schedPid);
-  const cpu0 = cpuSnapshot(cluster.nodes, o.dbPids);
-  const reqFrom = sandbox.requests.length;
-  const a = await runPhase({
-    ...phaseInput,
-    platform: 'sandbox',
-    subtasks: o.subtasks,
-    label: 'pipeline api',
-    deadlineMs: Math.max(120_000, idealMs(o.subtasks, o.latencyMs, apiCapacity) * 10),
-  });
-  const sched1 = ownTicks(schedPid);
-  const cpu1 = cpuSnapshot(cluster.nodes, o.dbPids);
-  timer.phase(`API channel run (${o.subtasks} sub tasks)`);
-  for (const line of apiReport({
-    options: o,
-    phase: a,
-    requests: sandbox.requests.slice(reqFrom),
-    promptEnds: sandbox.promptEnds(reqFrom),
-    schedulerCpuMs: ((sched1 - sched0) * 1000) / CLK_TCK,
-    clkTck: CLK_TCK,
-    cpu: cpuReport(cpu0, cpu1),
-    nodeName: (id) => cluster.nameOf(id),
-  }))
-    out(line);
-  if (o.trace) printTrace(await traceAll(c.probe, traced, 'stats'), a.submitStart, out);
-  if (a.subStatuses.completed !== o.subtasks) failed = true;
-
-  // b) web channel: the API crawler nodes give way to web ones.
-  if (!o.skipWeb) {
-    const web = await runWebPhase({
-      options: o,
-      cluster,
-      probe: c.probe,
-      apiNodes: c.crawlers,
-      env: c.env,
+const options = pipelineOptions();
+await runBench(
+  options,
+  { script: 'bench/pipeline.sh', timeoutMs: RUN_TIMEOUT_MS, trace: options?.trace },
+  async (run, o) => {
+    const { cluster, db, server, timer, out } = run;
+    const sandbox = await startPlatformStandIn(o.latencyMs, o.streamWrites);
+    run.cleanup(() => sandbox.close());
+    const c = await startCluster(o, cluster, db, sandbox.url, (p) => run.cleanup(() => p.stop()));
+    timer.phase('start cluster, user and token');
+    console.error(
+      `bench: api ${c.base}, sandbox ${sandbox.url}, database ${cluster.env.MONGO_DB}, ` +
+        `namespace ${cluster.env.NAMESPACE}, ${server}`,
+    );
+    const phaseInput = {
       base: c.base,
       token: c.token,
       db,
-      requests: sandbox.requests,
-      phase: timer.phase,
-    });
-    for (const line of webReport(web)) out(line);
-    if (web.phase.subStatuses.completed !== o.webSubtasks) failed = true;
-  }
+      submitters: o.submitters,
+      sampleMs: o.sampleMs,
+      pollMs: o.pollMs,
+    };
+    const apiCapacity = o.nodes * o.capacity;
 
-  const warnings = cluster.warnings();
-  out('');
-  out(
-    `(${opened.server}; NATS ${o.natsUrl}; Node ${process.version}; ${availableParallelism()} cores; ` +
-      `child warnings ${warnings.length})`,
-  );
-  for (const w of warnings.slice(0, 10)) console.error(`bench: ${w}`);
-  if (failed) console.error('bench: not every sub task completed');
-} catch (err) {
-  failed = true;
-  console.error(`bench failed: ${(err as Error).stack ?? String(err)}`);
-  cluster.dumpOutputs();
-} finally {
-  await cluster.stopAll();
-  await probe?.stop().catch(() => undefined);
-  await db?.dropDatabase().catch(() => undefined);
-  await db?.close();
-  await sandbox.close();
-  timer.phase('stop and drop database');
-  console.error(`bench: done in ${(timer.total() / 1000).toFixed(1)} s`);
-  clearTimeout(watchdog);
-}
-process.exit(failed ? 1 : 0);
+    // a) API channel, after a warm-up batch: every process (the JVM of the
+    // MongoDB-wire server above all) compiles its hot paths during its first
+    // thousand or so operations, which a running service has long done.
+    if (o.warmup > 0) {
+      await runPhase({
+        ...phaseInput,
+        platform: 'sandbox',
+        subtasks: o.warmup,
+        label: 'warm-up',
+        deadlineMs: 120_000,
+      });
+      timer.phase(`warm-up (${o.warmup} sub tasks, not measured)`);
+    }
+    const traced = cluster.nodes.map((n) => n.nodeId);
+    if (o.trace) await traceAll(c.probe, traced, 'reset');
+    const schedPid = c.scheduler.p.child.pid!;
+    const sched0 = ownTicks(schedPid);
+    const cpu0 = cpuSnapshot(cluster.nodes, o.dbPids);
+    const reqFrom = sandbox.requests.length;
+    const a = await runPhase({
+      ...phaseInput,
+      platform: 'sandbox',
+      subtasks: o.subtasks,
+      label: 'pipeline api',
+      deadlineMs: Math.max(120_000, idealMs(o.subtasks, o.latencyMs, apiCapacity) * 10),
+    });
+    const sched1 = ownTicks(schedPid);
+    const cpu1 = cpuSnapshot(cluster.nodes, o.dbPids);
+    timer.phase(`API channel run (${o.subtasks} sub tasks)`);
+    for (const line of apiReport({
+      options: o,
+      phase: a,
+      requests: sandbox.requests.slice(reqFrom),
+      promptEnds: sandbox.promptEnds(reqFrom),
+      schedulerCpuMs: ((sched1 - sched0) * 1000) / CLK_TCK,
+      clkTck: CLK_TCK,
+      cpu: cpuReport(cpu0, cpu1),
+      nodeName: (id) => cluster.nameOf(id),
+    }))
+      out(line);
+    if (o.trace) printTrace(await traceAll(c.probe, traced, 'stats'), a.submitStart, out);
+    if (a.subStatuses.completed !== o.subtasks) run.fail('not every sub task completed');
+
+    // b) web channel: the API crawler nodes give way to web ones.
+    if (!o.skipWeb) {
+      const web = await runWebPhase({
+        options: o,
+        cluster,
+        probe: c.probe,
+        apiNodes: c.crawlers,
+        env: c.env,
+        base: c.base,
+        token: c.token,
+        db,
+        requests: sandbox.requests,
+        phase: timer.phase,
+      });
+      for (const line of webReport(web)) out(line);
+      if (web.phase.subStatuses.completed !== o.webSubtasks)
+        run.fail('not every sub task completed');
+    }
+
+    const warnings = cluster.warnings();
+    out('');
+    out(
+      `(${server}; NATS ${o.natsUrl}; Node ${process.version}; ${availableParallelism()} cores; ` +
+        `child warnings ${warnings.length})`,
+    );
+    for (const w of warnings.slice(0, 10)) console.error(`bench: ${w}`);
+  },
+);

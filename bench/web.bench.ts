@@ -18,19 +18,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
-import type mongoose from 'mongoose';
-import type { ServiceBroker } from 'moleculer';
 import { driverFor } from '../crawler/platforms/index.js';
 import { configFromProcess } from '../services/shared/config.js';
-import { startReplica, type Replica } from '../test/replicas/index.js';
-import { Cluster } from './pipeline/cluster.js';
+import { startReplica } from '../test/replicas/index.js';
+import { runBench } from './pipeline/bench-run.js';
 import { runPhase } from './pipeline/load.js';
-import { phaseTimer } from './pipeline/phases.js';
-import { accessToken, createUser, openDatabase } from './pipeline/setup.js';
+import { accessToken, createUser } from './pipeline/setup.js';
 import { addAccounts, siteRequests } from './web/accounts.js';
 import { timingsOf } from './web/figures.js';
 import { measureContexts, type MemoryFigures } from './web/memory.js';
-import { tapRequests, type NatsTap } from './web/nats-tap.js';
+import { tapRequests } from './web/nats-tap.js';
 import { webBenchOptions } from './web/options.js';
 import { webBenchReport } from './web/report.js';
 
@@ -39,147 +36,115 @@ const RUN_TIMEOUT_MS = 10 * 60_000;
 /** A generous bound for the batch: far above 40 answers of a few seconds on 4 pages. */
 const BATCH_DEADLINE_MS = 5 * 60_000;
 
-const o = webBenchOptions();
-if (!o) {
-  console.error(
-    'BENCH_MONGO_URL or BENCH_NATS_URL is not set: run `bash bench/web.sh` (it starts the servers)',
-  );
-  process.exit(2);
-}
-const out = (line = '') => console.log(line);
-const timer = phaseTimer();
-const cluster = new Cluster(o.mongoUrl, o.natsUrl, false);
-const watchdog = setTimeout(() => {
-  console.error(`bench: gave up after ${RUN_TIMEOUT_MS / 1000} s; killing every node`);
-  cluster.killAll();
-  process.exit(1);
-}, RUN_TIMEOUT_MS);
-watchdog.unref();
-
-const P = o.platform.toUpperCase();
-let failed = false;
-let db: mongoose.Connection | undefined;
-let probe: ServiceBroker | undefined;
-let tap: NatsTap | undefined;
-let replica: Replica | undefined;
-try {
-  replica = await startReplica(o.platform, { latencyMs: o.frameLatencyMs });
-  const opened = await openDatabase(o, cluster);
-  db = opened.db;
-  const env = {
-    ACCOUNTS_KEY: randomBytes(32).toString('hex'),
-    [`${P}_WEB_URL`]: replica.url,
-    [`${P}_WEB_GAP_MS`]: '0',
-    [`${P}_WEB_QUOTA`]: '100000/1h',
-    WEB_GAP_JITTER: '0',
-  };
-  tap = await tapRequests(o.natsUrl, cluster.env.NAMESPACE!);
-  const front = cluster.start('api', { ...env, SERVICES: 'api,tasks,users,accounts', PORT: '0' });
-  const scheduler = cluster.start('scheduler', { ...env, SERVICES: 'scheduler' });
-  const crawler = cluster.start('crawler', {
-    ...env,
-    SERVICES: 'crawler',
-    CRAWLER_CAPACITY: String(o.accounts),
-    CRAWLER_CHANNELS: 'web',
-    WEB_KEPT_PAGES: String(o.keptPages),
-  });
-  const apiKey = createUser(cluster);
-  apiKey.catch(() => undefined);
-  const base = await cluster.ready(front);
-  if (!base) throw new Error('the api node announced no URL');
-  await Promise.all([scheduler, crawler].map((n) => cluster.ready(n)));
-  probe = await cluster.probe();
-  await cluster.discovered(
-    probe,
-    cluster.nodes.map((n) => n.nodeId),
-  );
-  const token = await accessToken(base, await apiKey);
-  const idOfLabel = await addAccounts(probe, replica, o.platform, o.accounts);
-  timer.phase(`start cluster, user, token and ${o.accounts} accounts`);
-  console.error(`bench: api ${base}, replica ${replica.url}, ${opened.server}`);
-
-  const batch = (subtasks: number, label: string) =>
-    runPhase({
-      base,
-      token,
-      db: db!,
-      platform: o.platform,
-      channel: 'web',
-      subtasks,
-      label,
-      deadlineMs: BATCH_DEADLINE_MS,
-      submitters: 1,
-      sampleMs: 1000,
-      pollMs: 200,
+await runBench(
+  webBenchOptions(),
+  { script: 'bench/web.sh', timeoutMs: RUN_TIMEOUT_MS },
+  async (run, o) => {
+    const { cluster, db, server, timer, out } = run;
+    const P = o.platform.toUpperCase();
+    const replica = await startReplica(o.platform, { latencyMs: o.frameLatencyMs });
+    run.cleanup(() => replica.close());
+    const env = {
+      ACCOUNTS_KEY: randomBytes(32).toString('hex'),
+      [`${P}_WEB_URL`]: replica.url,
+      [`${P}_WEB_GAP_MS`]: '0',
+      [`${P}_WEB_QUOTA`]: '100000/1h',
+      WEB_GAP_JITTER: '0',
+    };
+    const tap = await tapRequests(o.natsUrl, cluster.env.NAMESPACE!);
+    run.cleanup(() => tap.close());
+    const front = cluster.start('api', { ...env, SERVICES: 'api,tasks,users,accounts', PORT: '0' });
+    const scheduler = cluster.start('scheduler', { ...env, SERVICES: 'scheduler' });
+    const crawler = cluster.start('crawler', {
+      ...env,
+      SERVICES: 'crawler',
+      CRAWLER_CAPACITY: String(o.accounts),
+      CRAWLER_CHANNELS: 'web',
+      WEB_KEPT_PAGES: String(o.keptPages),
     });
-  // Unmeasured, as in the pipeline benchmark: one sub task per account opens its page on the node.
-  const warm = await batch(o.accounts, 'bench web warm-up');
-  if (warm.subStatuses.completed !== o.accounts) failed = true;
-  const measuredFrom = Date.now();
-  timer.phase(`warm-up (${o.accounts} sub tasks, one per account)`);
-  const phase = await batch(o.subtasks, 'bench web');
-  timer.phase(`web batch (${o.subtasks} sub tasks)`);
-  // The last report's packet is on NATS before its task turns final.
-  const requests = siteRequests(replica, o.platform, idOfLabel);
-  const timed = (from: number, to: number) =>
-    timingsOf(
-      tap!.leases,
-      tap!.checkouts,
-      tap!.reports.filter((r) => r.at >= from && r.at < to),
-      requests,
+    const apiKey = createUser(cluster);
+    apiKey.catch(() => undefined);
+    const base = await cluster.ready(front);
+    if (!base) throw new Error('the api node announced no URL');
+    await Promise.all([scheduler, crawler].map((n) => cluster.ready(n)));
+    const probe = await cluster.probe();
+    run.cleanup(() => probe.stop());
+    await cluster.discovered(
+      probe,
+      cluster.nodes.map((n) => n.nodeId),
     );
-  const warmup = timed(0, measuredFrom).timings;
-  const { timings, unpaired } = timed(measuredFrom, Infinity);
-  if (phase.subStatuses.completed !== o.subtasks) failed = true;
-  const warnings = cluster.warnings();
-  await cluster.stopAll();
-  timer.phase('stop the cluster');
+    const token = await accessToken(base, await apiKey);
+    const idOfLabel = await addAccounts(probe, replica, o.platform, o.accounts);
+    timer.phase(`start cluster, user, token and ${o.accounts} accounts`);
+    console.error(`bench: api ${base}, replica ${replica.url}, ${server}`);
 
-  const web = driverFor(o.platform, 'web')!.web!;
-  const memory: MemoryFigures = await measureContexts({
-    replica,
-    web,
-    settings: { apiBaseUrl: '', webUrl: replica.url, timeoutMs: 60_000 },
-    chromiumPath: configFromProcess().crawler.chromiumPath,
-    basePages: o.memoryBase,
-    extraPages: o.memoryExtra,
-  });
-  timer.phase(`memory: ${o.memoryBase} then ${o.memoryBase + o.memoryExtra} account pages`);
+    const batch = (subtasks: number, label: string) =>
+      runPhase({
+        base,
+        token,
+        db,
+        platform: o.platform,
+        channel: 'web',
+        subtasks,
+        label,
+        deadlineMs: BATCH_DEADLINE_MS,
+        submitters: 1,
+        sampleMs: 1000,
+        pollMs: 200,
+      });
+    // Unmeasured, as in the pipeline benchmark: one sub task per account opens its page on the node.
+    const warm = await batch(o.accounts, 'bench web warm-up');
+    if (warm.subStatuses.completed !== o.accounts) run.fail('not every sub task completed');
+    const measuredFrom = Date.now();
+    timer.phase(`warm-up (${o.accounts} sub tasks, one per account)`);
+    const phase = await batch(o.subtasks, 'bench web');
+    timer.phase(`web batch (${o.subtasks} sub tasks)`);
+    // The last report's packet is on NATS before its task turns final.
+    const requests = siteRequests(replica, o.platform, idOfLabel);
+    const timed = (from: number, to: number) =>
+      timingsOf(
+        tap.leases,
+        tap.checkouts,
+        tap.reports.filter((r) => r.at >= from && r.at < to),
+        requests,
+      );
+    const warmup = timed(0, measuredFrom).timings;
+    const { timings, unpaired } = timed(measuredFrom, Infinity);
+    if (phase.subStatuses.completed !== o.subtasks) run.fail('not every sub task completed');
+    const warnings = cluster.warnings();
+    await cluster.stopAll();
+    timer.phase('stop the cluster');
 
-  for (const line of webBenchReport({
-    options: o,
-    replicaUrl: replica.url,
-    phase,
-    timings,
-    unpaired,
-    warmup,
-    memory,
-  }))
-    out(line);
-  out('');
-  out(
-    `(${opened.server}; NATS ${o.natsUrl}; Node ${process.version}; ${availableParallelism()} cores; ` +
-      `load average ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(
-          ' ',
-        )}; Chromium ${configFromProcess().crawler.chromiumPath}; child warnings ${warnings.length})`,
-  );
-  for (const w of warnings.slice(0, 10)) console.error(`bench: ${w}`);
-  if (failed) console.error('bench: not every sub task completed');
-} catch (err) {
-  failed = true;
-  console.error(`bench failed: ${(err as Error).stack ?? String(err)}`);
-  cluster.dumpOutputs();
-} finally {
-  await cluster.stopAll();
-  await probe?.stop().catch(() => undefined);
-  await tap?.close().catch(() => undefined);
-  await db?.dropDatabase().catch(() => undefined);
-  await db?.close();
-  await replica?.close();
-  timer.phase('stop and drop database');
-  console.error(`bench: done in ${(timer.total() / 1000).toFixed(1)} s`);
-  clearTimeout(watchdog);
-}
-process.exit(failed ? 1 : 0);
+    const web = driverFor(o.platform, 'web')!.web!;
+    const memory: MemoryFigures = await measureContexts({
+      replica,
+      web,
+      settings: { apiBaseUrl: '', webUrl: replica.url, timeoutMs: 60_000 },
+      chromiumPath: configFromProcess().crawler.chromiumPath,
+      basePages: o.memoryBase,
+      extraPages: o.memoryExtra,
+    });
+    timer.phase(`memory: ${o.memoryBase} then ${o.memoryBase + o.memoryExtra} account pages`);
+
+    for (const line of webBenchReport({
+      options: o,
+      replicaUrl: replica.url,
+      phase,
+      timings,
+      unpaired,
+      warmup,
+      memory,
+    }))
+      out(line);
+    out('');
+    out(
+      `(${server}; NATS ${o.natsUrl}; Node ${process.version}; ${availableParallelism()} cores; ` +
+        `load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(
+            ' ',
+          )}; Chromium ${configFromProcess().crawler.chromiumPath}; child warnings ${warnings.length})`,
+    );
+    for (const w of warnings.slice(0, 10)) console.error(`bench: ${w}`);
+  },
+);
