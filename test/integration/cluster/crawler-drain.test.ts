@@ -14,13 +14,15 @@ import { until } from '../../helpers/wait.js';
 // Three clusters of five processes each, one after another.
 t.setTimeout(360_000);
 
+/** Two rounds of the two nodes' 4 slots; the 12-second answers of the later tests use one. */
 const PROMPTS = 16;
+const SLOW_PROMPTS = 8;
 const CHAT = '/v1/chat/completions';
 
 /** Submits the batch and waits until crawler-1 runs leases at the platform. */
-async function batchRunningOn(c: Cluster) {
+async function batchRunningOn(c: Cluster, prompts = PROMPTS) {
   const taskId = await c.submit({
-    prompts: Array.from({ length: PROMPTS }, (_, i) => `question ${i}`),
+    prompts: Array.from({ length: prompts }, (_, i) => `question ${i}`),
     platforms: [{ platform: 'sandbox', mode: 'standard' }],
   });
   const conn = await c.db();
@@ -107,7 +109,7 @@ t.test(
   'a drain deadline shorter than the work hands the running leases back uncharged',
   async (t) => {
     const c = await cluster(t, { DRAIN_MS: '1000' }, 12_000);
-    const { taskId } = await batchRunningOn(c);
+    const { taskId } = await batchRunningOn(c, SLOW_PROMPTS);
     const node = c.nodes.get('crawler-1')!;
     t.equal(await node.stop('SIGTERM'), 0, 'the node exits cleanly');
     const drained = await drainedIn(node);
@@ -133,7 +135,7 @@ t.test(
 
 t.test('a second signal stops at once, still without charging attempts', async (t) => {
   const c = await cluster(t, { DRAIN_MS: '60000' }, 12_000);
-  const { taskId } = await batchRunningOn(c);
+  const { taskId } = await batchRunningOn(c, SLOW_PROMPTS);
   const node = c.nodes.get('crawler-1')!;
   node.child.kill('SIGTERM');
   await node.waitFor(/DRAINING node=crawler-1/, 10_000);
