@@ -1,0 +1,106 @@
+/**
+ * Brand visibility (issue 14), as stored and served: the keyword groups of a
+ * task's `monitorKeywords`, each sub task's mentions and sentiment, and the
+ * task's visibility summary. Pure shapes; the logic is in services/shared/brand/.
+ */
+
+/**
+ * One `monitorKeywords` entry: `Acme|阿克米|ACME Inc.|acme.com`. The first alias
+ * names the group; aliases that are domains (`acme.com`) mark the group's own
+ * sites and are matched in text like any alias.
+ */
+export interface KeywordGroup {
+  keyword: string;
+  /** Every alias, the naming one first, as written (trimmed). */
+  aliases: string[];
+  /** The aliases that are domain names, lower-cased (`acme.com`). */
+  domains: string[];
+}
+
+export type Sentiment = 'positive' | 'neutral' | 'negative';
+
+/** One group's mentions in one sub task's answer. */
+export interface Mention {
+  keyword: string;
+  /** Mentions in `answerContent` (text only: not in Markdown syntax or link URLs). */
+  count: number;
+  /** Character offset of the first mention in `answerContent`; null when absent. */
+  firstIndex: number | null;
+  /** 1 = the first group mentioned in the answer, 2 = the next …; null when absent. */
+  rank: number | null;
+  inReasoning: boolean;
+  /** A reference's title, url or site names the group. */
+  inReferences: boolean;
+  /** A cited source's title, url or site names the group. */
+  inCitations: boolean;
+}
+
+/** The judge's verdict on one mentioned group (ANALYSIS_PLATFORM). */
+export interface SentimentVerdict {
+  keyword: string;
+  sentiment: Sentiment;
+  /** One line. */
+  reason: string;
+}
+
+/** What a completed sub task gets when it is recorded (every channel). */
+export interface SubTaskBrandFields {
+  /** One entry per group, in the task's group order; [] without keywords. */
+  mentions: Mention[];
+  /** Any group mentioned in the answer. */
+  mentioned: boolean;
+  /** Per mentioned group; null without a judge (or before it answered). */
+  sentiment: SentimentVerdict[] | null;
+}
+
+/** One group on one platform (and channel, when the task has both channels of it). */
+export interface VisibilityRow {
+  keyword: string;
+  platform: string;
+  /** Present only when the task holds this platform on both channels. */
+  channel?: 'api' | 'web';
+  /** Completed sub tasks counted (the denominators below). */
+  answers: number;
+  /** Share of answers that mention the group (0..1). */
+  mentionRate: number;
+  /** Over the answers that mention it; null when none does. */
+  averageRank: number | null;
+  bestRank: number | null;
+  /** Share of answers where the group is ranked 1. */
+  top1Share: number;
+  /** This group's mentions / all groups' mentions on this platform (0 when none). */
+  shareOfVoice: number;
+  /** Share of answers where a cited source names the group. */
+  citationShare: number;
+}
+
+/**
+ * `owned`: a domain of the first group (the team's own brand is named first);
+ * `competitor`: a domain of another group; `other`: none of theirs. A domain
+ * matches a declared one when equal or a subdomain of it (`www.acme.com`).
+ */
+export type DomainTag = 'owned' | 'competitor' | 'other';
+
+export interface CitedDomain {
+  domain: string;
+  /** Citations of this domain on the platform. */
+  count: number;
+  tag: DomainTag;
+  /** The group whose domain it is (owned or competitor); absent for `other`. */
+  keyword?: string;
+}
+
+export interface PlatformDomains {
+  platform: string;
+  channel?: 'api' | 'web';
+  /** The most cited domains, most first (ties by name), at most 20. */
+  top: CitedDomain[];
+}
+
+/** `visibility` of the full result, and `GET …/task/{taskId}/visibility`. */
+export interface Visibility {
+  /** The groups' naming keywords, in order. */
+  keywords: string[];
+  rows: VisibilityRow[];
+  domains: PlatformDomains[];
+}
