@@ -201,7 +201,10 @@ class Scanner {
           break;
         case 0x68:
         case 0x48: // h H
-          if (/^https?:\/\/./i.test(src.slice(i, Math.min(to, i + 9))))
+          if (
+            (src.charCodeAt(i + 1) | 0x20) === 0x74 &&
+            /^https?:\/\/./i.test(src.slice(i, Math.min(to, i + 9)))
+          )
             syntax(i, bareUrlEnd(src, i, to), true);
           else i++;
           break;

@@ -374,3 +374,82 @@ t.test(
     );
   },
 );
+
+t.test('Markdown: edge cases read as text', async (t) => {
+  t.same(
+    found('`Acme and ``Beta`'),
+    [
+      ['Acme', 'Acme'],
+      ['Beta', 'Beta'],
+    ],
+    'a code span holds longer backtick runs',
+  );
+  t.same(
+    found('``Acme ` Beta``'),
+    [
+      ['Acme', 'Acme'],
+      ['Beta', 'Beta'],
+    ],
+    'a code span holds shorter backtick runs',
+  );
+  t.same(
+    found('1 < 2 Acme <3 Beta'),
+    [
+      ['Acme', 'Acme'],
+      ['Beta', 'Beta'],
+    ],
+    'a lone < is text',
+  );
+  t.same(
+    found('[Acme \\] [Beta] ok](https://x.com/(Acme)) Acme'),
+    [
+      ['Acme', 'Acme'],
+      ['Beta', 'Beta'],
+      ['Acme', 'Acme'],
+    ],
+    'brackets and parentheses balance, escapes skip',
+  );
+  t.same(
+    found('[Acme](https://x.com/unclosed Acme'),
+    [
+      ['Acme', 'Acme'],
+      ['Acme', 'Acme'],
+    ],
+    'an unclosed destination is text',
+  );
+  t.same(found('~Acme~ ~~Beta~~'), [
+    ['Acme', 'Acme'],
+    ['Beta', 'Beta'],
+  ]);
+  t.same(
+    found('https://en.wikipedia.org/wiki/Acme_(company)) Beta'),
+    [['Beta', 'Beta']],
+    'parentheses in a URL',
+  );
+  t.same(
+    found('(see https://acme.com/x) Acme'),
+    [['Acme', 'Acme']],
+    'an unbalanced ) ends the URL',
+  );
+  t.same(
+    found('HTTPS://ACME.COM/Acme. Acme'),
+    [['Acme', 'Acme']],
+    'any case, without its trailing dot',
+  );
+  t.same(found('hthttps://acme.com the Acme'), [['Acme', 'Acme']]);
+  const deep = `${'['.repeat(12)}Acme${'](u)'.repeat(12)}`;
+  t.same(
+    found(deep).map(([k]) => k),
+    ['Acme'],
+    'deep nesting stays linear and finds the text',
+  );
+  const fence = '~~~\nAcme\n```\nstill code Acme\n~~~\nAcme';
+  t.same(found(fence).length, 3, 'a fence closes only with its own character');
+});
+
+t.test('Markdown is the default', async (t) => {
+  t.equal(findMentions('[Acme](https://acme.com)', groups).length, 1);
+  t.equal(findMentions('[Acme](https://acme.com)', groups, { markdown: false }).length, 2);
+  t.same(findMentions('', groups), []);
+  t.same(findMentions('Acme', []), []);
+});
