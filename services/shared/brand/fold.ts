@@ -15,8 +15,8 @@ export const SEPARATOR = 10; // '\n': parseKeywords splits entries on newlines, 
 export interface Folded {
   text: string;
   /** Per folded unit: the original chunk it came from, [start, end); a separator has start -1. */
-  starts: number[];
-  ends: number[];
+  starts: Int32Array;
+  ends: Int32Array;
 }
 
 const MARK = /^\p{M}$/u;
@@ -45,15 +45,21 @@ function markAt(text: string, i: number, end: number): number {
 }
 
 export class FoldBuilder {
-  private readonly units: number[] = [];
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
+  private units: Uint16Array;
+  private starts: Int32Array;
+  private ends: Int32Array;
+  private length = 0;
 
-  constructor(private readonly source: string) {}
+  constructor(private readonly source: string) {
+    const capacity = source.length + 16;
+    this.units = new Uint16Array(capacity);
+    this.starts = new Int32Array(capacity);
+    this.ends = new Int32Array(capacity);
+  }
 
   /** Folds `source[start, end)` onto the end. */
   add(start: number, end: number): void {
-    const { source, units, starts, ends } = this;
+    const { source } = this;
     let i = start;
     while (i < end) {
       const c = source.charCodeAt(i);
@@ -72,35 +78,57 @@ export class FoldBuilder {
         simple = false;
       }
       if (simple) {
-        units.push(c >= 65 && c <= 90 ? c + 32 : c);
-        starts.push(i);
-        ends.push(j);
+        this.push(c >= 65 && c <= 90 ? c + 32 : c, i, j);
       } else {
         const folded = source.slice(i, j).normalize('NFKC').toLowerCase();
-        for (let k = 0; k < folded.length; k++) {
-          units.push(folded.charCodeAt(k));
-          starts.push(i);
-          ends.push(j);
-        }
+        for (let k = 0; k < folded.length; k++) this.push(folded.charCodeAt(k), i, j);
       }
       i = j;
     }
   }
 
   separate(): void {
-    if (this.units.length && this.units[this.units.length - 1] !== SEPARATOR) {
-      this.units.push(SEPARATOR);
-      this.starts.push(-1);
-      this.ends.push(-1);
-    }
+    if (this.length && this.units[this.length - 1] !== SEPARATOR) this.push(SEPARATOR, -1, -1);
   }
 
   build(): Folded {
+    const n = this.length;
     const parts: string[] = [];
-    for (let k = 0; k < this.units.length; k += 8192) {
-      parts.push(String.fromCharCode(...this.units.slice(k, k + 8192)));
+    for (let k = 0; k < n; k += 8192) {
+      parts.push(
+        String.fromCharCode.apply(
+          null,
+          this.units.subarray(k, Math.min(n, k + 8192)) as unknown as number[],
+        ),
+      );
     }
-    return { text: parts.join(''), starts: this.starts, ends: this.ends };
+    return {
+      text: parts.join(''),
+      starts: this.starts.subarray(0, n),
+      ends: this.ends.subarray(0, n),
+    };
+  }
+
+  private push(unit: number, start: number, end: number): void {
+    if (this.length === this.units.length) this.grow();
+    const k = this.length++;
+    this.units[k] = unit;
+    this.starts[k] = start;
+    this.ends[k] = end;
+  }
+
+  /** NFKC can lengthen the text (`㈱` is 3 units): rarely needed. */
+  private grow(): void {
+    const capacity = this.units.length * 2;
+    const units = new Uint16Array(capacity);
+    const starts = new Int32Array(capacity);
+    const ends = new Int32Array(capacity);
+    units.set(this.units);
+    starts.set(this.starts);
+    ends.set(this.ends);
+    this.units = units;
+    this.starts = starts;
+    this.ends = ends;
   }
 }
 

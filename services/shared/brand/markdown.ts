@@ -127,40 +127,35 @@ class Scanner {
     const { src, out } = this;
     let textStart = from;
     let i = from;
-    /** Ends the text before `at`, skips syntax up to `next`. */
-    const syntax = (at: number, next: number, separating: boolean): void => {
-      out.text(textStart, at);
-      if (separating) out.separate();
-      textStart = i = next;
-    };
     while (i < to) {
       const c = src.charCodeAt(i);
+      /** Where the syntax at `i` ends (-1: `i` is text), and whether it separates. */
+      let syntaxEnd = -1;
+      let separating = false;
       switch (c) {
         case 0x5c: // \ (the escaped character stays text)
-          if (i + 1 < to && ASCII_PUNCTUATION.test(src[i + 1]!)) syntax(i, i + 1, false);
-          i++;
+          if (i + 1 < to && ASCII_PUNCTUATION.test(src[i + 1]!)) syntaxEnd = i + 1;
           break;
         case 0x60: {
           // `
           const n = runLength(src, i, to);
           const close = codeSpanClose(src, i + n, to, n);
           if (close < 0) {
-            i += n;
+            i += n - 1;
             break;
           }
           out.text(textStart, i);
           addCode(src, out, i + n, close);
           textStart = i = close + n;
-          break;
+          continue;
         }
         case 0x2a: // *
-          syntax(i, i + runLength(src, i, to), false);
+          syntaxEnd = i + runLength(src, i, to);
           break;
         case 0x7e: {
           // ~
           const n = runLength(src, i, to);
-          if (n >= 2) syntax(i, i + n, false);
-          else i++;
+          if (n >= 2) syntaxEnd = i + n;
           break;
         }
         case 0x5f: {
@@ -168,8 +163,8 @@ class Scanner {
           const n = runLength(src, i, to);
           const inWord =
             i > from && ALNUM.test(src[i - 1]!) && i + n < to && ALNUM.test(src[i + n]!);
-          if (inWord) i += n;
-          else syntax(i, i + n, false);
+          if (inWord) i += n - 1;
+          else syntaxEnd = i + n;
           break;
         }
         case 0x21: // !
@@ -177,40 +172,47 @@ class Scanner {
           // [
           const open = c === 0x5b ? i + 1 : src.charCodeAt(i + 1) === 0x5b ? i + 2 : -1;
           const link = open < 0 ? null : this.link(open, to, depth);
-          if (!link) {
-            i++;
-            break;
-          }
+          if (!link) break;
           out.text(textStart, i);
           this.inline(open, link.close, depth + 1);
           textStart = i = link.after;
-          break;
+          continue;
         }
         case 0x3c: {
           // <
           const rest = src.slice(i, Math.min(to, i + LINK_REACH));
           const auto = AUTOLINK.exec(rest);
           const tag = auto ? null : HTML_TAG.exec(rest);
-          if (auto) syntax(i, i + auto[0].length, true);
-          else if (tag) syntax(i, i + tag[0].length, false);
-          else i++;
+          if (auto) {
+            syntaxEnd = i + auto[0].length;
+            separating = true;
+          } else if (tag) syntaxEnd = i + tag[0].length;
           break;
         }
         case 0x7c: // |
-          syntax(i, i + 1, true);
+          syntaxEnd = i + 1;
+          separating = true;
           break;
         case 0x68:
         case 0x48: // h H
           if (
             (src.charCodeAt(i + 1) | 0x20) === 0x74 &&
             /^https?:\/\/./i.test(src.slice(i, Math.min(to, i + 9)))
-          )
-            syntax(i, bareUrlEnd(src, i, to), true);
-          else i++;
+          ) {
+            syntaxEnd = bareUrlEnd(src, i, to);
+            separating = true;
+          }
           break;
-        default:
-          i++;
       }
+      if (syntaxEnd < 0) {
+        i++;
+        continue;
+      }
+      out.text(textStart, i);
+      if (separating) out.separate();
+      textStart = i = syntaxEnd;
+      // An escaped character is text, whatever it is.
+      if (c === 0x5c) i++;
     }
     out.text(textStart, to);
   }
