@@ -35,13 +35,34 @@ function isStable(c: number): boolean {
   );
 }
 
+/** Per BMP unit: 0 not looked up yet, 1 a combining mark, 2 not one (a cache: the regex is slow). */
+const markKind = new Uint8Array(0x10000);
+/** The folding of single BMP units that are not stable, as met (at most 64 Ki entries). */
+const unitFolds = new Map<number, string>();
+
 /** The length of the combining mark at `i`, or 0. */
 function markAt(text: string, i: number, end: number): number {
   const c = text.charCodeAt(i);
   if (c < 0x300 || isStable(c)) return 0;
+  if (c < 0xd800 || c > 0xdfff) {
+    if (!markKind[c]) markKind[c] = MARK.test(String.fromCharCode(c)) ? 1 : 2;
+    return markKind[c] === 1 ? 1 : 0;
+  }
   const cp = text.codePointAt(i)!;
   if (!MARK.test(String.fromCodePoint(cp))) return 0;
   return cp > 0xffff && i + 1 < end ? 2 : 1;
+}
+
+/** NFKC, then lower case, of one chunk. */
+function foldChunk(source: string, i: number, j: number): string {
+  if (j !== i + 1) return source.slice(i, j).normalize('NFKC').toLowerCase();
+  const c = source.charCodeAt(i);
+  let folded = unitFolds.get(c);
+  if (folded === undefined) {
+    folded = String.fromCharCode(c).normalize('NFKC').toLowerCase();
+    unitFolds.set(c, folded);
+  }
+  return folded;
 }
 
 export class FoldBuilder {
@@ -83,7 +104,7 @@ export class FoldBuilder {
         this.map(i, j);
       } else {
         this.flush(run, i);
-        const folded = source.slice(i, j).normalize('NFKC').toLowerCase();
+        const folded = foldChunk(source, i, j);
         for (let k = 0; k < folded.length; k++) this.map(i, j);
         if (folded) {
           this.parts.push(folded);

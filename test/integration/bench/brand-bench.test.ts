@@ -32,6 +32,8 @@ t.test('the brand benchmark runs and prints its figures', async (t) => {
   const p90 = number(out, /, p90 ([\d.]+) ms/m);
   t.ok(p50 > 0 && p90 >= p50 && p90 < 1000, `p50 ${p50} ms, p90 ${p90} ms`);
   t.match(out, /\(target: p50 < 1 ms\) (PASS|FAIL)$/m);
+  const cpu = number(out, /^ {3}CPU time per run ([\d.]+) ms/m);
+  t.ok(cpu > 0 && cpu < 1000, `CPU ${cpu} ms per run`);
   t.match(out, /^ {3}10 of 10 groups mentioned, \d+ mentions/m);
 
   const total = number(out, /^2\) visibilityOf over 200 sub tasks: ([\d.]+) ms total/m);
