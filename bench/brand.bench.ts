@@ -66,7 +66,7 @@ console.log(
     `max ${fmt(times.at(-1)!)} ms (target: p50 < ${TARGET_MS} ms) ${p50 < TARGET_MS ? 'PASS' : 'FAIL'}`,
 );
 console.log(
-  `   CPU time per run ${fmt((cpu.user + cpu.system) / 1000 / runs)} ms (this process's, so less sensitive to the other processes on the machine)`,
+  `   CPU time per run ${fmt((cpu.user + cpu.system) / 1000 / runs)} ms (all of this process's threads, GC included; unlike wall time, not stretched by other processes)`,
 );
 const counted = fields.mentions.reduce((n, m) => n + m.count, 0);
 console.log(
