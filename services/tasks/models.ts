@@ -6,6 +6,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { Channel, Mode } from '../shared/platforms.js';
 import type { Reference } from '../shared/contracts/answer.js';
+import type { Mention, SentimentVerdict } from '../shared/contracts/brand.js';
 import type { TaskStatus, SubTaskStatus } from '../shared/contracts/status.js';
 
 export interface TaskDoc {
@@ -66,6 +67,11 @@ export interface SubTaskDoc {
   formatVersion?: string | null;
   /** Web channel, set with the answer: id of the stored raw frames (services/shared/evidence.ts). */
   evidenceId?: string | null;
+  /** Set with the answer: each keyword group's mentions (absent: none, or stored before). */
+  mentions?: Mention[];
+  mentioned?: boolean;
+  /** The judge's verdicts per mentioned group; absent or null: no judge (yet). */
+  sentiment?: SentimentVerdict[] | null;
   /** A pending sub task is not leased before this time (retry backoff). */
   notBefore?: number;
   /** The current lease: token, holder node and expiry; null when not leased. */
@@ -138,6 +144,9 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     errorMessage: { type: String, default: null },
     proxyIp: { type: String, default: null },
     effectiveMode: String,
+    mentions: [Schema.Types.Mixed],
+    mentioned: Boolean,
+    sentiment: { type: Schema.Types.Mixed, default: null },
     formatVersion: { type: String, default: null },
     evidenceId: { type: String, default: null },
     attempts: Number,

@@ -32,6 +32,7 @@ import {
   subTaskSummary,
   taskListItem,
   taskResultView,
+  visibilityView,
   taskStatusView,
 } from './views.js';
 import type { RenewRequest, RenewAnswer } from '../shared/contracts/lease.js';
@@ -54,6 +55,7 @@ type UserParams = { userId: number };
 /** A crawler node's report of one attempt (a SettleReport), as the actions check it. */
 const REPORT_PROPS = {
   subTaskId: 'string',
+  taskId: { type: 'string', optional: true },
   token: 'string',
   attempt: { type: 'number', integer: true, positive: true, optional: true },
   result: { type: 'object', optional: true },
@@ -139,6 +141,14 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         async handler(ctx: Context<TaskParams>) {
           const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
           return taskResultView(task, await store.resultsOf(task));
+        },
+      },
+
+      visibility: {
+        params: { userId: 'number', taskId: 'any' },
+        async handler(ctx: Context<TaskParams>) {
+          const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
+          return visibilityView(task, await store.visibilityInputs(task._id));
         },
       },
 

@@ -1,5 +1,7 @@
 /** How stored tasks and sub tasks look on the wire (spec 2.2, 2.3, 4.x), pure. */
 import type { SubTaskDoc, SubTaskSummaryDoc, TaskDoc } from './models.js';
+import { keywordGroups } from '../shared/brand/groups.js';
+import { visibilityOf } from '../shared/brand/visibility.js';
 
 export interface SubTaskSummary {
   subTaskId: string;
@@ -41,6 +43,9 @@ export function subTaskResult(s: SubTaskDoc) {
     mediaContent: s.mediaContent ?? [],
     errorMessage: s.errorMessage ?? null,
     proxyIp: s.proxyIp ?? null,
+    mentions: s.mentions ?? [],
+    mentioned: s.mentioned ?? false,
+    sentiment: s.sentiment ?? null,
   };
 }
 
@@ -89,7 +94,18 @@ export function taskResultView(t: TaskDoc, subtasks: SubTaskDoc[]) {
     status: t.status,
     ...counters(t),
     subTaskList: subtasks.map(subTaskResult),
+    visibility: visibilityView(t, subtasks),
   };
+}
+
+/** The task's brand visibility over the sub tasks answered so far (services/shared/brand/). */
+export function visibilityView(
+  t: Pick<TaskDoc, 'keywords'>,
+  subtasks: Iterable<
+    Pick<SubTaskDoc, 'platform' | 'channel' | 'status' | 'mentions' | 'citationList'>
+  >,
+) {
+  return visibilityOf(keywordGroups(t.keywords ?? []), subtasks);
 }
 
 export function taskListItem(t: TaskDoc) {

@@ -20,6 +20,8 @@ export interface CompletedResult extends Answer {
  */
 export interface SettleReport {
   subTaskId: string;
+  /** The sub task's task, so its keyword groups are known before the answer is written. */
+  taskId?: string;
   token: string;
   /**
    * The lease's attempt number (1 = first), so a failure's retry is decided

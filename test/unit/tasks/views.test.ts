@@ -32,6 +32,9 @@ const RESULT_KEYS = [
   'mediaContent',
   'errorMessage',
   'proxyIp',
+  'mentions',
+  'mentioned',
+  'sentiment',
 ];
 
 function task(over: Partial<TaskDoc> = {}): TaskDoc {
@@ -105,6 +108,9 @@ t.test('subTaskResult has exactly the spec 2.3 keys', async (t) => {
     mediaContent: [],
     errorMessage: null,
     proxyIp: null,
+    mentions: [],
+    mentioned: false,
+    sentiment: null,
   });
   t.notOk('attempts' in r, 'internal fields are not exposed');
   t.notOk('userId' in r);
@@ -138,6 +144,9 @@ t.test('subTaskResult fills missing fields with null or empty arrays', async (t)
     mediaContent: [],
     errorMessage: null,
     proxyIp: null,
+    mentions: [],
+    mentioned: false,
+    sentiment: null,
   });
 });
 
@@ -174,6 +183,9 @@ t.test('subTaskResult passes a finished result through', async (t) => {
     mediaContent: [{ type: 'image' }],
     errorMessage: null,
     proxyIp: '10.1.2.3',
+    mentions: [],
+    mentioned: false,
+    sentiment: null,
   });
   t.equal(
     subTaskResult(sub({ status: 'failed', errorMessage: 'upstream 502' })).errorMessage,
@@ -246,11 +258,13 @@ t.test('taskResultView', async (t) => {
     'completedItems',
     'failedItems',
     'subTaskList',
+    'visibility',
   ]);
   t.equal(v.taskId, TASK);
   t.equal(v.status, 'completed');
   t.equal(v.subTaskList.length, 1);
   t.same(Object.keys(v.subTaskList[0]!), RESULT_KEYS);
+  t.same(v.visibility.keywords, ['Acme'], 'the visibility of the task keyword groups');
 });
 
 t.test('taskListItem', async (t) => {
