@@ -42,6 +42,8 @@ export interface SubTaskDoc {
   /** The requested mode. */
   mode: Mode;
   screenshot: 0 | 1 | 2;
+  /** Screenshot mode 2 only: the task's keyword entries, for the crawler to highlight; absent = none. */
+  keywords?: string[];
   status: SubTaskStatus;
   attempts: number;
   createdAt: number;
@@ -125,6 +127,7 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     channel: String,
     mode: String,
     screenshot: Number,
+    keywords: { type: [String], default: undefined },
     regionCode: { type: String, default: null },
     status: String,
     time: { type: Number, default: null },
