@@ -15,7 +15,13 @@
 import type { Page } from 'playwright';
 import { keywordGroups } from '../../services/shared/brand/groups.js';
 import { findMentions } from '../../services/shared/brand/matcher.js';
-import { clipAround, joinTexts, spansOf, type Box, type NodeSpan, type PageText } from './frame.js';
+import { clipAround, joinTexts, spansOf, type Box } from './frame.js';
+import {
+  clearMentions,
+  collectTextNodes,
+  describeTextNodes,
+  paintMentions,
+} from './page-scripts.js';
 
 export const HIGHLIGHT_NAME = 'aim-mention';
 /** A strong yellow, dark text: seen on light and dark pages alike. */
@@ -31,10 +37,14 @@ export interface Shots {
   mentionPng?: Buffer;
   /** Mode 2 that fell back to a plain screenshot, and why. */
   note?: string;
+  /** Mode 2: the first mention and the clip around it, in page coordinates. */
+  first?: Box;
+  clip?: Box;
 }
 
 export interface ShotRequest {
-  screenshot: 1 | 2;
+  /** 0 or 1: a plain screenshot (the caller takes none for 0). */
+  screenshot: 0 | 1 | 2;
   /** The task's keyword entries (`Acme|阿克米`); absent or empty: none. */
   keywords?: readonly string[];
   /** The element whose text is searched (CSS selector); absent: the body. */
@@ -63,10 +73,9 @@ export async function takeShots(page: Page, req: ShotRequest): Promise<Shots> {
       const png = await fullPage(page);
       const viewport = page.viewportSize() ?? at.viewport;
       const clip = clipAround(at.page, viewport, at.first);
-      const mentionPng = clip
-        ? await page.screenshot({ fullPage: true, clip, type: 'png' })
-        : undefined;
-      return mentionPng ? { png, mentionPng } : { png };
+      if (!clip) return { png, first: at.first };
+      const mentionPng = await page.screenshot({ fullPage: true, clip, type: 'png' });
+      return { png, mentionPng, first: at.first, clip };
     } finally {
       // A web page may be kept for the account's next sub task: it must not keep the marks.
       await page.evaluate(clearMentions, HIGHLIGHT_NAME).catch(() => undefined);
@@ -75,71 +84,3 @@ export async function takeShots(page: Page, req: ShotRequest): Promise<Shots> {
     await nodes.dispose().catch(() => undefined);
   }
 }
-
-// The functions below run in the page (serialised by Playwright): no imports, no closures.
-
-function collectTextNodes(rootSelector: string): Text[] {
-  const root = document.querySelector(rootSelector) ?? document.body;
-  const skipped = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TEXTAREA']);
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
-    acceptNode: (n) => {
-      const parent = n.parentElement;
-      if (!parent || skipped.has(parent.tagName) || !parent.checkVisibility())
-        return NodeFilter.FILTER_REJECT;
-      return NodeFilter.FILTER_ACCEPT;
-    },
-  });
-  const nodes: Text[] = [];
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) nodes.push(n as Text);
-  return nodes;
-}
-
-function describeTextNodes(nodes: Text[]): PageText[] {
-  const blocks = new Map<Element, number>();
-  return nodes.map((n) => {
-    let el: Element | null = n.parentElement;
-    while (el?.parentElement && /^(inline|contents)/.test(getComputedStyle(el).display))
-      el = el.parentElement;
-    const key = el ?? document.body;
-    if (!blocks.has(key)) blocks.set(key, blocks.size);
-    return { text: n.data, block: blocks.get(key)! };
-  });
-}
-
-function paintMentions(a: { nodes: Text[]; spans: NodeSpan[]; name: string; css: string }): {
-  first: Box;
-  page: { width: number; height: number };
-  viewport: { width: number; height: number };
-} {
-  const ranges = a.spans.map((s) => {
-    const r = document.createRange();
-    r.setStart(a.nodes[s.startNode]!, s.startOffset);
-    r.setEnd(a.nodes[s.endNode]!, s.endOffset);
-    return r;
-  });
-  const sheet = new CSSStyleSheet();
-  sheet.replaceSync(a.css);
-  (sheet as CSSStyleSheet & { aimMention?: boolean }).aimMention = true;
-  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-  CSS.highlights.set(a.name, new Highlight(...ranges));
-  // A chat page scrolls in an inner pane: bring the first mention into it.
-  ranges[0]!.startContainer.parentElement?.scrollIntoView({ block: 'center', inline: 'nearest' });
-  const rect = ranges[0]!.getBoundingClientRect();
-  const doc = document.documentElement;
-  return {
-    first: { x: rect.left + scrollX, y: rect.top + scrollY, width: rect.width, height: rect.height },
-    page: {
-      width: Math.max(doc.scrollWidth, document.body?.scrollWidth ?? 0),
-      height: Math.max(doc.scrollHeight, document.body?.scrollHeight ?? 0),
-    },
-    viewport: { width: innerWidth, height: innerHeight },
-  };
-}
-
-function clearMentions(name: string): void {
-  CSS.highlights.delete(name);
-  document.adoptedStyleSheets = document.adoptedStyleSheets.filter(
-    (s) => !(s as CSSStyleSheet & { aimMention?: boolean }).aimMention,
-  );
-}
-
