@@ -54,6 +54,10 @@ export interface SubTaskDoc {
   regionCode?: string | null;
   time?: number | null;
   pageScreenshot?: string | null;
+  /** Screenshot mode 2: the clip around the first mention (absent: none). */
+  mentionScreenshot?: string | null;
+  /** Screenshot mode 2 that fell back to a plain screenshot, and why (absent: it did not). */
+  screenshotNote?: string | null;
   answerContent?: string | null;
   referenceList?: Reference[];
   citationList?: Reference[];
@@ -132,6 +136,8 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     status: String,
     time: { type: Number, default: null },
     pageScreenshot: { type: String, default: null },
+    mentionScreenshot: String,
+    screenshotNote: String,
     answerContent: { type: String, default: null },
     referenceList: [Schema.Types.Mixed],
     citationList: [Schema.Types.Mixed],
