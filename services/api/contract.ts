@@ -133,7 +133,18 @@ export const subTaskResultSchema = z
     prompt: z.string(),
     status: subTaskStatus,
     time: timestamp().nullable().meta({ description: 'Completion time; null until final' }),
-    pageScreenshot: z.string().nullable(),
+    pageScreenshot: z.string().nullable().meta({
+      description:
+        'Screenshot URL. Screenshot 2 ("screenshot of mentions"): the full page with every mention of the monitorKeywords highlighted',
+    }),
+    mentionScreenshot: z.string().nullable().meta({
+      description:
+        'Screenshot 2, page taller than the browser window: a window-sized screenshot centred on the first mention; null otherwise',
+    }),
+    screenshotNote: z.string().nullable().meta({
+      description:
+        'Set when screenshot 2 fell back to a plain screenshot (no monitorKeywords, or none mentioned on the page), saying so; null otherwise',
+    }),
     answerContent: z.string().nullable().meta({ description: 'Answer in Markdown' }),
     referenceList: z.array(referenceSchema),
     citationList: z.array(referenceSchema).meta({ description: 'Cited subset of referenceList' }),

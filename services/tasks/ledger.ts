@@ -229,6 +229,8 @@ export class Ledger {
           recommendedQuestions: result.recommendedQuestions,
           mediaContent: result.mediaContent,
           pageScreenshot: result.pageScreenshot,
+          ...(result.mentionScreenshot && { mentionScreenshot: result.mentionScreenshot }),
+          ...(result.screenshotNote && { screenshotNote: result.screenshotNote }),
           proxyIp: r.proxyIp ?? null,
           errorMessage: null,
           ...accountOf(r),

@@ -43,6 +43,8 @@ export interface SubTaskDoc {
   /** The requested mode. */
   mode: Mode;
   screenshot: 0 | 1 | 2;
+  /** Screenshot mode 2 only: the task's keyword entries, for the crawler to highlight; absent = none. */
+  keywords?: string[];
   status: SubTaskStatus;
   attempts: number;
   createdAt: number;
@@ -53,6 +55,10 @@ export interface SubTaskDoc {
   regionCode?: string | null;
   time?: number | null;
   pageScreenshot?: string | null;
+  /** Screenshot mode 2: the clip around the first mention (absent: none). */
+  mentionScreenshot?: string | null;
+  /** Screenshot mode 2 that fell back to a plain screenshot, and why (absent: it did not). */
+  screenshotNote?: string | null;
   answerContent?: string | null;
   referenceList?: Reference[];
   citationList?: Reference[];
@@ -131,10 +137,13 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     channel: String,
     mode: String,
     screenshot: Number,
+    keywords: { type: [String], default: undefined },
     regionCode: { type: String, default: null },
     status: String,
     time: { type: Number, default: null },
     pageScreenshot: { type: String, default: null },
+    mentionScreenshot: String,
+    screenshotNote: String,
     answerContent: { type: String, default: null },
     referenceList: [Schema.Types.Mixed],
     citationList: [Schema.Types.Mixed],

@@ -35,6 +35,8 @@ export function subTaskResult(s: SubTaskDoc) {
     status: s.status,
     time: s.time ?? null,
     pageScreenshot: s.pageScreenshot ?? null,
+    mentionScreenshot: s.mentionScreenshot ?? null,
+    screenshotNote: s.screenshotNote ?? null,
     answerContent: s.answerContent ?? null,
     referenceList: s.referenceList ?? [],
     citationList: s.citationList ?? [],
@@ -59,11 +61,11 @@ function effectiveModeOf(s: SubTaskDoc): string | null {
 }
 
 /** Screenshots are stored as paths; clients get absolute URLs on the given base address. */
-export function absoluteScreenshot<T extends { pageScreenshot: string | null }>(
-  sub: T,
-  base: string,
-): T {
+export function absoluteScreenshot<
+  T extends { pageScreenshot: string | null; mentionScreenshot?: string | null },
+>(sub: T, base: string): T {
   if (sub.pageScreenshot?.startsWith('/')) sub.pageScreenshot = base + sub.pageScreenshot;
+  if (sub.mentionScreenshot?.startsWith('/')) sub.mentionScreenshot = base + sub.mentionScreenshot;
   return sub;
 }
 

@@ -116,5 +116,6 @@ interface Availability {
 interface SubTaskView {
   subTaskId: string;
   pageScreenshot: string | null;
+  mentionScreenshot?: string | null;
   rawEvidence?: string | null;
 }

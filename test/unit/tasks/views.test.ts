@@ -1,6 +1,7 @@
 import { planSubTasks } from '../../../services/tasks/plan.js';
 import t from 'tap';
 import {
+  absoluteScreenshot,
   counters,
   progressMessage,
   subTaskResult,
@@ -24,6 +25,8 @@ const RESULT_KEYS = [
   'status',
   'time',
   'pageScreenshot',
+  'mentionScreenshot',
+  'screenshotNote',
   'answerContent',
   'referenceList',
   'citationList',
@@ -100,6 +103,8 @@ t.test('subTaskResult has exactly the spec 2.3 keys', async (t) => {
     status: 'pending',
     time: null,
     pageScreenshot: null,
+    mentionScreenshot: null,
+    screenshotNote: null,
     answerContent: null,
     referenceList: [],
     citationList: [],
@@ -136,6 +141,8 @@ t.test('subTaskResult fills missing fields with null or empty arrays', async (t)
     status: 'processing',
     time: null,
     pageScreenshot: null,
+    mentionScreenshot: null,
+    screenshotNote: null,
     answerContent: null,
     referenceList: [],
     citationList: [],
@@ -175,6 +182,8 @@ t.test('subTaskResult passes a finished result through', async (t) => {
     status: 'completed',
     time: 2000,
     pageScreenshot: 'https://cdn.test/s.png',
+    mentionScreenshot: null,
+    screenshotNote: null,
     answerContent: '# Answer',
     referenceList: [ref],
     citationList: [ref],
@@ -197,6 +206,26 @@ t.test('subTaskResult passes a finished result through', async (t) => {
     'an answer stored before effective modes were recorded ran the requested mode',
   );
   t.equal(subTaskResult(sub({ status: 'failed' })).effectiveMode, null, 'no answer, no mode');
+});
+
+t.test('screenshot mode 2: the clip around the first mention, or the note', async (t) => {
+  const framed = subTaskResult(
+    sub({ status: 'completed', pageScreenshot: '/s/a.png', mentionScreenshot: '/s/b.png' }),
+  );
+  t.equal(framed.screenshotNote, null);
+  t.match(absoluteScreenshot(framed, 'https://api.test'), {
+    pageScreenshot: 'https://api.test/s/a.png',
+    mentionScreenshot: 'https://api.test/s/b.png',
+  });
+  const plain = subTaskResult(
+    sub({
+      status: 'completed',
+      pageScreenshot: '/s/a.png',
+      screenshotNote: 'mode 2 without keywords: a plain screenshot',
+    }),
+  );
+  t.equal(plain.mentionScreenshot, null);
+  t.equal(plain.screenshotNote, 'mode 2 without keywords: a plain screenshot');
 });
 
 t.test('counters', async (t) => {
