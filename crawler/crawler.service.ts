@@ -30,6 +30,8 @@ import type {
 } from '../services/shared/contracts/accounts.js';
 import { BrowserRunner } from './browser.js';
 import { KeptPages } from './web/kept-pages.js';
+import { judgeAttempt, type JudgeAttemptDeps } from './judge-attempt.js';
+import type { JudgeAnswer, JudgeRequest } from '../services/shared/contracts/judge.js';
 import { Executor } from './executor.js';
 import { driverFor } from './platforms/index.js';
 import { startSandboxServer, type SandboxServer } from '../sandbox/server.js';
@@ -65,6 +67,7 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
   let proxies: ProxyPool;
   let checkTimer: NodeJS.Timeout | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
+  let judgeDeps: JudgeAttemptDeps;
   const keptPages = new KeptPages({
     max: config.crawler.keptPages,
     idleMs: config.crawler.keptPageIdleMs,
@@ -94,6 +97,21 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
         },
         handler(ctx: Context<AcceptRequest>): AcceptAnswer {
           return { results: ctx.params.leases.map((lease) => executor.accept(lease)) };
+        },
+      },
+      /** One sentiment-judge request (services/tasks/judge.ts), answered or failed, never thrown. */
+      judge: {
+        params: {
+          platform: 'string',
+          model: { type: 'string', optional: true },
+          prompt: 'string',
+          regionCode: { type: 'string', optional: true, nullable: true },
+        },
+        handler(ctx: Context<JudgeRequest>): Promise<JudgeAnswer> {
+          return judgeAttempt(judgeDeps, {
+            ...ctx.params,
+            regionCode: ctx.params.regionCode ?? null,
+          });
         },
       },
       /** The health of this node's proxy ports (the proxies service asks after a restart). */
@@ -210,9 +228,8 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
         concurrency: config.crawler.capacity,
         maxWorkSeconds: MAX_WORK_SECONDS,
       });
-      executor = new Executor({
-        capacity: config.crawler.capacity,
-        prefetch: config.crawler.prefetch,
+      // What an attempt needs to reach a platform: the executor's and the judge's alike.
+      judgeDeps = {
         driverFor,
         settingsFor: settingsResolver(
           { url: sandboxUrl, timeoutMs: config.sandbox.timeoutMs },
@@ -231,6 +248,12 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
             .then((changed) => changed && this.reportPorts())
             .catch(() => undefined);
         },
+      };
+      executor = new Executor({
+        capacity: config.crawler.capacity,
+        prefetch: config.crawler.prefetch,
+        ...judgeDeps,
+        proxies,
         browser,
         keptPages,
         render,

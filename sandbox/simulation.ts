@@ -9,6 +9,7 @@ import type { Mode } from '../services/shared/platforms.js';
 import type { Answer } from '../services/shared/contracts/answer.js';
 import { mulberry32, REFUSAL_TEXT, sandboxAnswer } from './answers.js';
 import { parseDirectives, type FailKind } from './directives.js';
+import { sandboxJudgeReply } from './judge.js';
 import type { WireOptions } from './stream.js';
 
 export interface SimulationKnobs {
@@ -35,7 +36,10 @@ const NO_ANSWER: Answer = {
   mediaContent: [],
 };
 
-/** The reply for a prompt; `empty` and `refuse` replace the answer, a refusal is filtered. */
+/**
+ * The reply for a prompt; `empty` and `refuse` replace the answer, a refusal
+ * is filtered; a sentiment judge's request is answered as the judge.
+ */
 export function replyFor(prompt: string, mode: Mode, failure: FailKind | undefined): Reply {
   if (failure === 'empty') return { answer: { ...NO_ANSWER }, finishReason: 'stop' };
   if (failure === 'refuse') {
@@ -44,6 +48,10 @@ export function replyFor(prompt: string, mode: Mode, failure: FailKind | undefin
       finishReason: 'content_filter',
     };
   }
+  // A sentiment judge's request gets the judge's deterministic verdicts.
+  const verdicts = sandboxJudgeReply(prompt);
+  if (verdicts !== null)
+    return { answer: { ...NO_ANSWER, answerContent: verdicts }, finishReason: 'stop' };
   return { answer: sandboxAnswer(prompt, mode), finishReason: 'stop' };
 }
 

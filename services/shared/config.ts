@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { AppError } from './errors.js';
-import { MODES, PLATFORMS, type Mode } from './platforms.js';
+import { findPlatform, MODES, PLATFORMS, type Mode } from './platforms.js';
 import { parseProxyPorts, type ProxyPortSetting } from './proxy-config.js';
 
 const ALL_SERVICES = [
@@ -121,6 +121,10 @@ const envSchema = z.object({
   ACCOUNT_WAIT_MS: int(60_000, 0),
   ACCOUNT_HOLD_MS: int(600_000, 10_000),
   WEB_GAP_JITTER: z.coerce.number().min(0).max(1).default(0.3),
+  ANALYSIS_PLATFORM: optionalText,
+  ANALYSIS_MODEL: optionalText,
+  ANALYSIS_MAX_ATTEMPTS: int(3, 1, 20),
+  ANALYSIS_POLL_MS: int(1_000, 10),
   /** Account pages a crawler node keeps open between sub tasks; unset: its capacity. */
   WEB_KEPT_PAGES: optionalText.pipe(
     z
@@ -216,6 +220,16 @@ export interface Config {
     /** Deadline for one answer of a simulated platform. */
     readonly timeoutMs: number;
   };
+  /** The sentiment judge (issue 14 item 4); null: none, every sentiment stays null. */
+  readonly analysis: {
+    /** Canonical name of a platform with an API channel. */
+    readonly platform: string;
+    /** The judge's model (the platform's standard-mode model otherwise). */
+    readonly model: string | undefined;
+    readonly maxAttempts: number;
+    /** How often pending judgements are looked for. */
+    readonly pollMs: number;
+  } | null;
   readonly callbacks: {
     /** Delay before each retry after a failed attempt; its length is the number of retries. */
     readonly retryDelaysMs: readonly number[];
@@ -398,6 +412,23 @@ function vendorConfigs(
 
 type Env = Record<string, string | undefined>;
 
+/** The sentiment judge's platform, canonical; it must have an API channel. */
+function analysisPlatform(
+  name: string | undefined,
+  problems: { field: string; message: string }[],
+): string | null {
+  if (name === undefined) return null;
+  const platform = findPlatform(name);
+  if (!platform?.channels.api) {
+    problems.push({
+      field: 'ANALYSIS_PLATFORM',
+      message: `must name a platform with an API channel (got ${JSON.stringify(name)})`,
+    });
+    return null;
+  }
+  return platform.name;
+}
+
 export function loadConfig(rawEnv: Env): Config {
   // A variable set to blank text counts as unset, as shells and compose files produce them.
   const env = Object.fromEntries(
@@ -413,6 +444,7 @@ export function loadConfig(rawEnv: Env): Config {
   const services = parseServices(env.SERVICES?.trim(), problems);
   const vendors = vendorConfigs(env, problems);
   const proxies = proxySettings(env, problems);
+  const analysis = analysisPlatform(env.ANALYSIS_PLATFORM?.trim(), problems);
   if (!parsed.success || problems.length > 0) {
     throw new AppError(
       `invalid configuration: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
@@ -482,6 +514,14 @@ export function loadConfig(rawEnv: Env): Config {
       failureRate: e.SANDBOX_FAILURE_RATE,
       timeoutMs: e.SANDBOX_TIMEOUT_MS,
     }),
+    analysis: analysis
+      ? Object.freeze({
+          platform: analysis,
+          model: e.ANALYSIS_MODEL,
+          maxAttempts: e.ANALYSIS_MAX_ATTEMPTS,
+          pollMs: e.ANALYSIS_POLL_MS,
+        })
+      : null,
     callbacks: Object.freeze({
       retryDelaysMs: Object.freeze(e.CALLBACK_RETRY_DELAYS_MS.split(',').map((d) => Number(d))),
       connectTimeoutMs: e.CALLBACK_CONNECT_TIMEOUT_MS,

@@ -28,6 +28,8 @@ export interface LedgerOptions {
   backoff: (attempt: number) => number;
   /** How long claims' task bookkeeping is gathered before one write (see ClaimBookkeeping). */
   claimBookkeepingMs: number;
+  /** A sentiment judge is configured: answers that mention a group wait for its verdicts. */
+  judge?: boolean;
 }
 
 /** What `mend` did: `done` when the task needs no more mending; the finish if it made it. */
@@ -239,6 +241,7 @@ export class Ledger {
           evidenceId: result.evidenceId ?? null,
           ...brand,
           sentiment: null,
+          ...this.judging(brand),
         },
       },
       { returnDocument: 'before', projection: ANSWERED },
@@ -250,11 +253,22 @@ export class Ledger {
       // A report without the effective mode (a node that does not read it) ran the requested one.
       ...(result.effectiveMode === undefined && { effectiveMode: doc.mode }),
       // A report without its task (a node of an earlier version): absent fields read as none.
-      ...(groups.length > 0 && brandFields(groups, result)),
+      ...(groups.length > 0 && this.withJudging(brandFields(groups, result))),
     };
     if (Object.keys(late).length > 0)
       await col.updateOne({ _id: doc._id as never }, { $set: late });
     return { ...identity(doc), outcome: 'completed' };
+  }
+
+  /** The judge's queue mark (services/tasks/judge.ts) for an answer that mentions a group. */
+  private judging(brand: { mentioned: boolean } | undefined) {
+    return this.o.judge && brand?.mentioned
+      ? { sentimentPending: true, sentimentNotBefore: 0 }
+      : {};
+  }
+
+  private withJudging<T extends { mentioned: boolean }>(brand: T) {
+    return { ...brand, ...this.judging(brand) };
   }
 
   /**
@@ -473,5 +487,6 @@ export function createLedger(models: TaskModels, config: Config, clock: Clock): 
     backoff: (attempt) =>
       backoffDelay(attempt, { baseMs: s.retryBaseMs, maxMs: s.retryMaxMs, jitter: 0.2 }),
     claimBookkeepingMs: CLAIM_BOOKKEEPING_MS,
+    judge: config.analysis !== null,
   });
 }

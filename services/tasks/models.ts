@@ -78,6 +78,13 @@ export interface SubTaskDoc {
   mentioned?: boolean;
   /** The judge's verdicts per mentioned group; absent or null: no judge (yet). */
   sentiment?: SentimentVerdict[] | null;
+  /** Set while the judge (services/tasks/judge.ts) owes verdicts; unset once it answered or gave up. */
+  sentimentPending?: boolean;
+  /** The judge takes it up from this time on (its hold while asking, then its backoff). */
+  sentimentNotBefore?: number;
+  sentimentAttempts?: number;
+  /** Why the judge gave up; sentiment stays null. */
+  sentimentError?: string | null;
   /** A pending sub task is not leased before this time (retry backoff). */
   notBefore?: number;
   /** The current lease: token, holder node and expiry; null when not leased. */
@@ -156,6 +163,10 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     mentions: [Schema.Types.Mixed],
     mentioned: Boolean,
     sentiment: { type: Schema.Types.Mixed, default: null },
+    sentimentPending: Boolean,
+    sentimentNotBefore: Number,
+    sentimentAttempts: Number,
+    sentimentError: String,
     formatVersion: { type: String, default: null },
     evidenceId: { type: String, default: null },
     attempts: Number,
@@ -175,6 +186,8 @@ subTaskSchema.index({ taskId: 1, seq: 1 });
 // hundred documents at most); an index of its own on leaseNode would be one
 // more index write on every claim and every result.
 subTaskSchema.index({ status: 1, createdAt: 1 });
+// The judge's queue: only answers waiting for verdicts carry the field.
+subTaskSchema.index({ sentimentPending: 1, sentimentNotBefore: 1 }, { sparse: true });
 
 export interface TaskModels {
   Task: Model<TaskDoc>;

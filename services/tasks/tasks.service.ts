@@ -3,6 +3,8 @@
  * results and the task list. Handlers are wiring; the logic lives in the pure
  * modules beside this file and in TaskStore.
  */
+import { HOLD_MS, SentimentJudge } from './judge.js';
+import type { JudgeAnswer, JudgeRequest } from '../shared/contracts/judge.js';
 import type { Context, ServiceSchema } from 'moleculer';
 import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
@@ -70,6 +72,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
   let store: TaskStore;
   let ledger: Ledger;
   let mender: CounterMender | undefined;
+  let judge: SentimentJudge | undefined;
   const callbackPolicy = new AddressPolicy(config.callbacks.allowCidrs);
   return {
     name: 'tasks',
@@ -301,9 +304,25 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
       // write and its count: every unfinished task is a suspect.
       mender.suspect(await ledger.unfinishedTaskIds(clock.now() + 1));
       mender.start();
+      if (config.analysis) {
+        judge = new SentimentJudge(
+          {
+            subtasks: taskModels(connection).SubTask.collection,
+            ask: (request) =>
+              this.broker.call<JudgeAnswer, JudgeRequest>('crawler.judge', request, {
+                timeout: HOLD_MS - 30_000,
+              }),
+            clock,
+            warn: (message, err) => this.logger.warn(message, err),
+          },
+          config.analysis,
+        );
+        judge.start();
+      }
     },
 
     async stopped() {
+      await judge?.stop();
       await mender?.stop();
       await ledger.close();
       await releaseConnection(config.mongoUrl, config.mongoDb);

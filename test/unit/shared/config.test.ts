@@ -86,6 +86,7 @@ t.test('an empty environment gives every default', async (t) => {
       drainMs: 60000,
     },
     sandbox: { url: undefined, latencyMs: 1500, failureRate: 0, timeoutMs: 60000 },
+    analysis: null,
     callbacks: {
       retryDelaysMs: [15000, 60000, 300000, 900000, 3600000, 14400000, 43200000],
       connectTimeoutMs: 10000,
@@ -439,6 +440,24 @@ t.test('crawler prefetch: a tenth of the capacity unless set', async (t) => {
   t.equal(loadConfig({ CRAWLER_PREFETCH: ' ' }).crawler.prefetch, 1, 'blank is unset');
   t.throws(() => loadConfig({ CRAWLER_PREFETCH: '-1' }), /CRAWLER_PREFETCH/);
   t.throws(() => loadConfig({ CRAWLER_PREFETCH: '1000' }), /CRAWLER_PREFETCH/);
+});
+
+t.test('the sentiment judge: a platform with an API channel, by any of its names', async (t) => {
+  t.same(loadConfig({ ANALYSIS_PLATFORM: 'DeepSeek', ANALYSIS_MODEL: 'deepseek-chat' }).analysis, {
+    platform: 'deepseek',
+    model: 'deepseek-chat',
+    maxAttempts: 3,
+    pollMs: 1000,
+  });
+  t.equal(loadConfig({ ANALYSIS_PLATFORM: ' ' }).analysis, null, 'blank is unset');
+  t.throws(
+    () => loadConfig({ ANALYSIS_PLATFORM: 'nope' }),
+    /ANALYSIS_PLATFORM must name a platform/,
+  );
+  t.throws(
+    () => loadConfig({ ANALYSIS_PLATFORM: 'sandbox', ANALYSIS_MAX_ATTEMPTS: '0' }),
+    /ANALYSIS_MAX_ATTEMPTS/,
+  );
 });
 
 t.test('kept account pages: the capacity unless set', async (t) => {
