@@ -53,7 +53,11 @@ t.test('the web benchmark runs end to end and prints its three figures', async (
 
   const perMin = number(out, /^1\) sub tasks per minute ([\d.]+) \(wall ([\d.]+) s/m);
   const wall = number(out, /^1\) sub tasks per minute [\d.]+ \(wall ([\d.]+) s/m);
-  t.ok(Math.abs(perMin - (SUBTASKS / wall) * 60) < 0.2, `${perMin}/min = ${SUBTASKS} / ${wall} s`);
+  // The wall is printed to 10 ms: a short batch leaves the rate a percent of rounding.
+  t.ok(
+    Math.abs(perMin / ((SUBTASKS / wall) * 60) - 1) < 0.01,
+    `${perMin}/min = ${SUBTASKS} / ${wall} s`,
+  );
 
   const p50 = number(out, /^2\) driver overhead per sub task .*: p50 (-?\d+) ms/m);
   const p90 = number(out, /^2\) driver overhead per sub task .*, p90 (-?\d+) ms/m);
