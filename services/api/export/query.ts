@@ -32,10 +32,7 @@ export interface ExportRequest {
   table: ExportTable;
 }
 
-export function checkExportRequest(
-  taskId: unknown,
-  query: Record<string, unknown>,
-): ExportRequest {
+export function checkExportRequest(taskId: unknown, query: Record<string, unknown>): ExportRequest {
   const parsed = exportQuerySchema.safeParse(query);
   const problems = parsed.success ? [] : zodProblems(parsed.error);
   const validId = typeof taskId === 'string' && isUuid(taskId);

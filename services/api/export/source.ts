@@ -38,7 +38,10 @@ export class ExportSource {
     let page = this.first ?? (await this.page(-1));
     this.first = undefined;
     for (;;) {
-      await this.decorate(page.taskId, page.items.map((i) => i.result));
+      await this.decorate(
+        page.taskId,
+        page.items.map((i) => i.result),
+      );
       yield page.items;
       const last = page.items.at(-1);
       if (!last || page.items.length < this.pageSize) return;

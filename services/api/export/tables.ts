@@ -144,7 +144,14 @@ export function visibilityRows(v: Visibility): Cell[][] {
     [],
     DOMAIN_HEADER,
     ...v.domains.flatMap((p) =>
-      p.top.map((d) => [p.platform, p.channel ?? null, d.domain, d.count, d.tag, d.keyword ?? null]),
+      p.top.map((d) => [
+        p.platform,
+        p.channel ?? null,
+        d.domain,
+        d.count,
+        d.tag,
+        d.keyword ?? null,
+      ]),
     ),
   ];
 }
