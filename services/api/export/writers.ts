@@ -9,7 +9,8 @@ import { PassThrough, Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
 import type { KeywordGroup } from '../../shared/contracts/brand.js';
-import { visibilityOf, type VisibilityInput } from '../../shared/brand/visibility.js';
+import { visibilityOf } from '../../shared/brand/visibility.js';
+import { VisibilityInputs } from './visibility-inputs.js';
 import { csvLine, UTF8_BOM, type Cell } from './csv.js';
 import type { ExportTable } from './query.js';
 import type { ExportSource } from './source.js';
@@ -20,7 +21,6 @@ import {
   subTaskHeader,
   subTaskRow,
   visibilityRows,
-  type Item,
 } from './tables.js';
 
 export function csvStream(
@@ -71,7 +71,7 @@ const EXCEL_CELL_MAX = 32_767;
  * "visibility". A streamed sheet must be finished before the next one is
  * written (the zip holds one entry at a time), so the references are a
  * second read of the task; the visibility is computed from what the first
- * read kept of each sub task (platform, status, mentions, citations).
+ * read kept of each sub task (visibility-inputs.ts).
  */
 export async function writeXlsx(
   source: ExportSource,
@@ -83,13 +83,13 @@ export async function writeXlsx(
     useSharedStrings: false,
     useStyles: false,
   });
-  const inputs: VisibilityInput[] = [];
+  const inputs = new VisibilityInputs(groups);
   const subTasks = book.addWorksheet('sub tasks');
   subTasks.addRow(subTaskHeader(groups)).commit();
   for await (const items of source.pages()) {
     for (const item of items) {
       subTasks.addRow(subTaskRow(item, groups).map(excelCell)).commit();
-      inputs.push(visibilityInput(item));
+      inputs.add(item);
     }
     if (!(await drained(out))) return;
   }
@@ -117,17 +117,6 @@ function excelCell(value: Cell): Cell {
   return typeof value === 'string' && value.length > EXCEL_CELL_MAX
     ? value.slice(0, EXCEL_CELL_MAX)
     : value;
-}
-
-/** What the visibility needs of a sub task, so the first read keeps little per row. */
-function visibilityInput({ result, brand }: Item): VisibilityInput {
-  return {
-    platform: result.platform,
-    ...(result.channel === 'api' || result.channel === 'web' ? { channel: result.channel } : {}),
-    status: result.status,
-    mentions: brand.mentions,
-    citationList: result.citationList.map((c) => ({ ...c, icon: '' })),
-  };
 }
 
 /**
