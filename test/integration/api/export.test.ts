@@ -364,3 +364,23 @@ t.test('bad query parameters are one 400 listing every problem', async (t) => {
   const unauth = await svc.client.get(exportPath('format=csv'));
   t.equal(unauth.status, 401);
 });
+
+t.test(
+  'the OpenAPI document lists the route with its query from the validating schema',
+  async (t) => {
+    const doc = (await svc.client.get('/api/business/openapi.json')).body;
+    const get = doc.paths['/api/business/monitor/task/{taskId}/export'].get;
+    const param = (name: string) => get.parameters.find((p: { name: string }) => p.name === name);
+    t.match(param('format'), {
+      in: 'query',
+      required: true,
+      schema: { enum: ['csv', 'ndjson', 'xlsx'] },
+    });
+    t.match(param('table'), {
+      in: 'query',
+      required: false,
+      schema: { enum: ['subtasks', 'references'] },
+    });
+    t.same(Object.keys(get.responses).sort(), ['200', '400', '401', '404', '429', '500', '503']);
+  },
+);
