@@ -10,6 +10,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import t from 'tap';
 import { seedLargeTask } from '../../../bench/export/seed.js';
+import { subTaskIdFor } from '../../../services/shared/ids.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 
 setFlagsFromString('--expose-gc');
@@ -60,12 +61,6 @@ async function measure(path: string) {
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
-t.test('the full result, built whole, exceeds the bound', async (t) => {
-  const full = await measure(`${M}/task/result/${taskId}`);
-  t.comment(`full result: ${mb(full.bytes)}, live heap growth ${mb(full.peak)}`);
-  t.ok(full.peak > 4 * BOUND_BYTES, `${mb(full.peak)} > 4 × ${mb(BOUND_BYTES)}`);
-});
-
 for (const format of ['csv', 'ndjson', 'xlsx'] as const) {
   t.test(`a ${format} export of ${SUB_TASKS} sub tasks stays under the bound`, async (t) => {
     const run = await measure(`${M}/task/${taskId}/export?format=${format}`);
@@ -78,3 +73,21 @@ for (const format of ['csv', 'ndjson', 'xlsx'] as const) {
     }
   });
 }
+
+t.test('the full result, built whole, exceeds the bound', async (t) => {
+  const full = await measure(`${M}/task/result/${taskId}`);
+  t.comment(`full result: ${mb(full.bytes)}, live heap growth ${mb(full.peak)}`);
+  t.ok(full.peak > 4 * BOUND_BYTES, `${mb(full.peak)} > 4 × ${mb(BOUND_BYTES)}`);
+});
+
+t.test('the pages join up: every sub task once, in seq order', async (t) => {
+  const res = await svc.client.get(`${M}/task/${taskId}/export?format=ndjson`, user.token);
+  const ids = res.text
+    .trimEnd()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { subTaskId: string }).subTaskId);
+  t.same(
+    ids,
+    Array.from({ length: SUB_TASKS }, (_, seq) => subTaskIdFor(taskId, seq)),
+  );
+});
