@@ -384,3 +384,27 @@ t.test(
     t.same(Object.keys(get.responses).sort(), ['200', '400', '401', '404', '429', '500', '503']);
   },
 );
+
+t.test('a task whose sub tasks are still being written exports the planned ones too', async (t) => {
+  const res = await svc.client.post(
+    `${M}/task/batch/shared`,
+    { prompts: ['p1', 'p2', 'p3'], platforms: [{ platform: 'sandbox', mode: 'standard' }] },
+    alice.token,
+  );
+  const id = res.body.data.taskId as string;
+  const db = await svc.db();
+  await db
+    .collection('tasks')
+    .updateOne({ _id: id as never }, { $set: { subtasksWritten: false } });
+  await db.collection('subtasks').deleteOne({ taskId: id, seq: 1 });
+  const result = await svc.client.get(`${M}/task/result/${id}`, alice.token);
+  t.equal(result.body.data.subTaskList.length, 3);
+  const exported = await svc.client.get(exportPath('format=ndjson', id), alice.token);
+  t.same(
+    exported.text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l)),
+    result.body.data.subTaskList,
+  );
+});
