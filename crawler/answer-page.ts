@@ -11,6 +11,9 @@ export interface AnswerPageInput {
   answer: Answer;
 }
 
+/** The element that holds the answer (and its reasoning): where mode 2 looks for mentions. */
+export const ANSWER_SELECTOR = 'main > .answer';
+
 export function renderAnswerPage({ platformLabel, prompt, answer }: AnswerPageInput): string {
   const cited = new Set(answer.citationList.map((r) => r.index));
   const references = answer.referenceList

@@ -253,6 +253,7 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
         report: (lease, outcome) =>
           reports.add({
             subTaskId: lease.subTaskId,
+            taskId: lease.taskId,
             token: lease.token,
             attempt: lease.attempt,
             ...outcome,

@@ -273,13 +273,22 @@ export class Executor {
         : undefined;
     const account = web ? { accountId: web.accountId } : {};
     try {
-      const { answer, png } = web
+      const { answer, shots } = web
         ? await web.run()
         : await apiAttempt(this.d, { lease, driver, settings, port, job });
-      const pageScreenshot = png ? await this.d.saveScreenshot(png, lease.subTaskId) : null;
+      // Mode 2 makes two images: the spec's one `pageScreenshot` stays the full page (now
+      // highlighted), and the clip around the first mention is stored beside it as its own URL.
+      const save = (png: Buffer) => this.d.saveScreenshot(png, lease.subTaskId);
+      const pageScreenshot = shots ? await save(shots.png) : null;
       // An API answer ran the mode asked for; a web driver reads its own from the site's request.
       outcome = {
-        result: { effectiveMode: job.mode, ...answer, pageScreenshot },
+        result: {
+          effectiveMode: job.mode,
+          ...answer,
+          pageScreenshot,
+          ...(shots?.mentionPng && { mentionScreenshot: await save(shots.mentionPng) }),
+          ...(shots?.note !== undefined && { screenshotNote: shots.note }),
+        },
         ...via,
         ...account,
       };

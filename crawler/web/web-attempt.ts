@@ -35,6 +35,7 @@ import {
 import { startCapture, type StreamCapture } from './capture.js';
 import { EvidenceLog } from './evidence-log.js';
 import { pageFit, type KeptPages } from './kept-pages.js';
+import { takeShots, type Shots } from '../mentions/shots.js';
 
 /** The `accounts` service as a crawler node calls it. */
 export interface AccountsClient {
@@ -87,7 +88,7 @@ export class WebAttempt {
   }
 
   /** The driver's answer and, when the lease asks for one, the page's screenshot. */
-  async run(): Promise<{ answer: WebAnswer; png?: Buffer }> {
+  async run(): Promise<{ answer: WebAnswer; shots?: Shots }> {
     const { lease, web, settings, port, job } = this.input;
     if (lease.account)
       this.account = await this.d.accounts.checkout({
@@ -140,7 +141,7 @@ export class WebAttempt {
     }
   }
 
-  private async drive(page: Page): Promise<{ answer: WebAnswer; png?: Buffer }> {
+  private async drive(page: Page): Promise<{ answer: WebAnswer; shots?: Shots }> {
     const { lease, web, settings, job } = this.input;
     const capture = await startCapture(page, this.evidence);
     const watched: StreamCapture = {
@@ -158,10 +159,13 @@ export class WebAttempt {
         evidence: this.evidence,
       });
       this.evidence.note(`answer: format ${answer.formatVersion}, mode ${answer.effectiveMode}`);
-      const png =
-        lease.screenshot > 0 ? await page.screenshot({ fullPage: true, type: 'png' }) : undefined;
+      // Mode 2 searches the whole body: which element holds the answer differs by site.
+      const shots =
+        lease.screenshot > 0
+          ? await takeShots(page, { screenshot: lease.screenshot, keywords: lease.keywords })
+          : undefined;
       if (this.account) this.storageState = await this.readState(page);
-      return { answer, png };
+      return { answer, shots };
     } catch (err) {
       const verdict = err instanceof PlatformError ? err.account : undefined;
       if (verdict?.state === 'needs_human')

@@ -22,6 +22,92 @@ export const referenceSchema = z
   .object({ index: int(), title: z.string(), url: z.string(), site: z.string(), icon: z.string() })
   .meta({ id: 'Reference' });
 
+export const mentionSchema = z
+  .object({
+    keyword: z.string().meta({ description: 'The group, named by its first alias' }),
+    count: int().meta({
+      description: 'Mentions in answerContent (text only, not Markdown syntax or link URLs)',
+    }),
+    firstIndex: int()
+      .nullable()
+      .meta({ description: 'Character offset of the first mention in answerContent' }),
+    rank: int()
+      .nullable()
+      .meta({ description: '1 = the first group mentioned in the answer; null when absent' }),
+    inReasoning: z.boolean(),
+    inReferences: z
+      .boolean()
+      .meta({ description: "A reference's title, url or site names the group" }),
+    inCitations: z
+      .boolean()
+      .meta({ description: "A cited source's title, url or site names the group" }),
+  })
+  .strict()
+  .meta({ id: 'Mention' });
+
+export const sentimentSchema = z
+  .object({
+    keyword: z.string(),
+    sentiment: z.enum(['positive', 'neutral', 'negative']),
+    reason: z.string(),
+  })
+  .strict()
+  .meta({ id: 'SentimentVerdict' });
+
+const ratio = () => z.number().min(0).max(1);
+const visibilityChannel = () =>
+  z.enum(CHANNELS).optional().meta({
+    description: 'Present only when the task holds the platform on both channels',
+  });
+
+export const visibilitySchema = z
+  .object({
+    keywords: z.array(z.string()).meta({ description: 'The groups, in monitorKeywords order' }),
+    rows: z.array(
+      z
+        .object({
+          keyword: z.string(),
+          platform: z.string(),
+          channel: visibilityChannel(),
+          answers: int().meta({ description: 'Completed sub tasks counted' }),
+          mentionRate: ratio(),
+          averageRank: z.number().nullable(),
+          bestRank: int().nullable(),
+          top1Share: ratio(),
+          shareOfVoice: ratio().meta({
+            description: "This group's mentions / all groups' mentions on the platform",
+          }),
+          citationShare: ratio().meta({
+            description: 'Share of answers where a cited source names the group',
+          }),
+        })
+        .strict(),
+    ),
+    domains: z.array(
+      z
+        .object({
+          platform: z.string(),
+          channel: visibilityChannel(),
+          top: z.array(
+            z
+              .object({
+                domain: z.string(),
+                count: int(),
+                tag: z.enum(['owned', 'competitor', 'other']).meta({
+                  description:
+                    "owned: a domain the first group declares; competitor: another group's; other",
+                }),
+                keyword: z.string().optional(),
+              })
+              .strict(),
+          ),
+        })
+        .strict(),
+    ),
+  })
+  .strict()
+  .meta({ id: 'Visibility' });
+
 export const subTaskSummarySchema = z
   .object({
     subTaskId: z.string(),
@@ -47,7 +133,18 @@ export const subTaskResultSchema = z
     prompt: z.string(),
     status: subTaskStatus,
     time: timestamp().nullable().meta({ description: 'Completion time; null until final' }),
-    pageScreenshot: z.string().nullable(),
+    pageScreenshot: z.string().nullable().meta({
+      description:
+        'Screenshot URL. Screenshot 2 ("screenshot of mentions"): the full page with every mention of the monitorKeywords highlighted',
+    }),
+    mentionScreenshot: z.string().nullable().meta({
+      description:
+        'Screenshot 2, page taller than the browser window: a window-sized screenshot centred on the first mention; null otherwise',
+    }),
+    screenshotNote: z.string().nullable().meta({
+      description:
+        'Set when screenshot 2 fell back to a plain screenshot (no monitorKeywords, or none mentioned on the page), saying so; null otherwise',
+    }),
     answerContent: z.string().nullable().meta({ description: 'Answer in Markdown' }),
     referenceList: z.array(referenceSchema),
     citationList: z.array(referenceSchema).meta({ description: 'Cited subset of referenceList' }),
@@ -67,6 +164,14 @@ export const subTaskResultSchema = z
     rawEvidence: z.string().nullable().meta({
       description:
         'URL of the raw evidence (web channel: the captured stream as NDJSON; task owner only); null when there is none',
+    }),
+    mentions: z.array(mentionSchema).meta({
+      description:
+        'One entry per monitorKeywords group, in order; [] without keywords or before the answer',
+    }),
+    mentioned: z.boolean().meta({ description: 'Any group mentioned in the answer' }),
+    sentiment: z.array(sentimentSchema).nullable().meta({
+      description: 'Per mentioned group, from the judge (ANALYSIS_PLATFORM); null without one',
     }),
   })
   .strict()
@@ -102,6 +207,7 @@ export const resultDataSchema = z
     status: taskStatus,
     ...counters,
     subTaskList: z.array(subTaskResultSchema),
+    visibility: visibilitySchema,
   })
   .strict();
 

@@ -17,6 +17,7 @@ import {
   listDataSchema,
   platformsDataSchema,
   resultDataSchema,
+  visibilitySchema,
   statusDataSchema,
   subTaskResultSchema,
   submitDataSchema,
@@ -138,6 +139,10 @@ export function buildOpenApi(
     '/api/business/monitor/task/result/{taskId}': taskRead(
       'Full task result (partial while the task runs)',
       resultDataSchema,
+    ),
+    '/api/business/monitor/task/{taskId}/visibility': taskRead(
+      'Brand visibility: per monitorKeywords group and platform, mention rate, rank, share of voice, citation share, and the top cited domains (the visibility of the full result, alone)',
+      visibilitySchema,
     ),
     '/api/business/monitor/task/result/{taskId}/{subTaskId}': taskRead(
       'One sub task result',

@@ -27,5 +27,6 @@ export function callbackBody(
       ...absoluteScreenshot(s, screenshotBase),
       rawEvidence: rawEvidenceUrl(withEvidence, screenshotBase, view.taskId, s.subTaskId),
     })),
+    visibility: view.visibility,
   });
 }

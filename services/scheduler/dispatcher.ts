@@ -284,6 +284,7 @@ export class Dispatcher {
         avoidProxy: item.lastProxy,
         attempt: item.attempts + 1,
       };
+      if (item.keywords) message.keywords = item.keywords;
       const account = accounts?.get(item.id);
       if (account) message.account = { id: account.id, proxyKey: account.proxyKey };
       messages.push(message);

@@ -123,6 +123,7 @@ export function toQueueItem(d: SubTaskDoc): QueueItem {
     mode: d.mode,
     prompt: d.prompt,
     screenshot: d.screenshot,
+    ...(d.keywords !== undefined && d.keywords.length > 0 && { keywords: d.keywords }),
     regionCode: d.regionCode ?? null,
     notBefore: d.notBefore ?? 0,
     lastNode: d.lastNode ?? null,

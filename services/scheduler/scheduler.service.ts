@@ -67,6 +67,7 @@ const QUEUE_FIELDS = {
   mode: 1,
   prompt: 1,
   screenshot: 1,
+  keywords: 1,
   regionCode: 1,
   notBefore: 1,
   lastNode: 1,

@@ -18,6 +18,8 @@ import {
   type FinalSubTaskStatus,
 } from '../shared/contracts/status.js';
 import { counterFor, decideRetry, finalTaskStatus } from './state.js';
+import { TaskGroups } from './task-groups.js';
+import { brandFields } from '../shared/brand/mentions.js';
 import type { CompletedResult, SettleReport } from '../shared/contracts/report.js';
 import type { Finished, Settled } from '../shared/contracts/events.js';
 
@@ -65,6 +67,7 @@ const held = (id: string | { $in: string[] }, token: string) => ({
 
 export class Ledger {
   private readonly claimBookkeeping: ClaimBookkeeping;
+  private readonly groups: TaskGroups;
 
   constructor(
     private readonly m: TaskModels,
@@ -72,6 +75,13 @@ export class Ledger {
     private readonly o: LedgerOptions,
   ) {
     this.claimBookkeeping = new ClaimBookkeeping(m, o.claimBookkeepingMs);
+    this.groups = new TaskGroups(async (taskId) => {
+      const task = (await m.Task.collection.findOne(
+        { _id: taskId as never },
+        { projection: { keywords: 1 } },
+      )) as Pick<TaskDoc, 'keywords'> | null;
+      return task ? (task.keywords ?? []) : null;
+    });
   }
 
   /** Writes what is still gathered; call before the connection closes. */
@@ -203,6 +213,8 @@ export class Ledger {
     result: CompletedResult,
   ): Promise<Settled | undefined> {
     const col = this.m.SubTask.collection;
+    // The brand fields go with the answer when the report names its task (else one more write below).
+    const brand = r.taskId ? brandFields(await this.groups.of(r.taskId), result) : undefined;
     const doc = (await col.findOneAndUpdate(
       held(r.subTaskId, r.token),
       {
@@ -217,20 +229,31 @@ export class Ledger {
           recommendedQuestions: result.recommendedQuestions,
           mediaContent: result.mediaContent,
           pageScreenshot: result.pageScreenshot,
+          ...(result.mentionScreenshot && { mentionScreenshot: result.mentionScreenshot }),
+          ...(result.screenshotNote && { screenshotNote: result.screenshotNote }),
           proxyIp: r.proxyIp ?? null,
           errorMessage: null,
           ...accountOf(r),
           ...(result.effectiveMode !== undefined && { effectiveMode: result.effectiveMode }),
           formatVersion: result.formatVersion ?? null,
           evidenceId: result.evidenceId ?? null,
+          ...brand,
+          sentiment: null,
         },
       },
       { returnDocument: 'before', projection: ANSWERED },
     )) as (Identity & Pick<SubTaskDoc, 'mode'>) | null;
     if (!doc) return undefined;
-    // A report without the effective mode (a node that does not read it) ran the requested one.
-    if (result.effectiveMode === undefined)
-      await col.updateOne({ _id: doc._id as never }, { $set: { effectiveMode: doc.mode } });
+    const groups =
+      brand === undefined || r.taskId !== doc.taskId ? await this.groups.of(doc.taskId) : [];
+    const late = {
+      // A report without the effective mode (a node that does not read it) ran the requested one.
+      ...(result.effectiveMode === undefined && { effectiveMode: doc.mode }),
+      // A report without its task (a node of an earlier version): absent fields read as none.
+      ...(groups.length > 0 && brandFields(groups, result)),
+    };
+    if (Object.keys(late).length > 0)
+      await col.updateOne({ _id: doc._id as never }, { $set: late });
     return { ...identity(doc), outcome: 'completed' };
   }
 

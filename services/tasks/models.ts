@@ -6,6 +6,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { Channel, Mode } from '../shared/platforms.js';
 import type { Reference } from '../shared/contracts/answer.js';
+import type { Mention, SentimentVerdict } from '../shared/contracts/brand.js';
 import type { TaskStatus, SubTaskStatus } from '../shared/contracts/status.js';
 
 export interface TaskDoc {
@@ -42,6 +43,8 @@ export interface SubTaskDoc {
   /** The requested mode. */
   mode: Mode;
   screenshot: 0 | 1 | 2;
+  /** Screenshot mode 2 only: the task's keyword entries, for the crawler to highlight; absent = none. */
+  keywords?: string[];
   status: SubTaskStatus;
   attempts: number;
   createdAt: number;
@@ -52,6 +55,10 @@ export interface SubTaskDoc {
   regionCode?: string | null;
   time?: number | null;
   pageScreenshot?: string | null;
+  /** Screenshot mode 2: the clip around the first mention (absent: none). */
+  mentionScreenshot?: string | null;
+  /** Screenshot mode 2 that fell back to a plain screenshot, and why (absent: it did not). */
+  screenshotNote?: string | null;
   answerContent?: string | null;
   referenceList?: Reference[];
   citationList?: Reference[];
@@ -66,6 +73,11 @@ export interface SubTaskDoc {
   formatVersion?: string | null;
   /** Web channel, set with the answer: id of the stored raw frames (services/shared/evidence.ts). */
   evidenceId?: string | null;
+  /** Set with the answer: each keyword group's mentions (absent: none, or stored before). */
+  mentions?: Mention[];
+  mentioned?: boolean;
+  /** The judge's verdicts per mentioned group; absent or null: no judge (yet). */
+  sentiment?: SentimentVerdict[] | null;
   /** A pending sub task is not leased before this time (retry backoff). */
   notBefore?: number;
   /** The current lease: token, holder node and expiry; null when not leased. */
@@ -125,10 +137,13 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     channel: String,
     mode: String,
     screenshot: Number,
+    keywords: { type: [String], default: undefined },
     regionCode: { type: String, default: null },
     status: String,
     time: { type: Number, default: null },
     pageScreenshot: { type: String, default: null },
+    mentionScreenshot: String,
+    screenshotNote: String,
     answerContent: { type: String, default: null },
     referenceList: [Schema.Types.Mixed],
     citationList: [Schema.Types.Mixed],
@@ -138,6 +153,9 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     errorMessage: { type: String, default: null },
     proxyIp: { type: String, default: null },
     effectiveMode: String,
+    mentions: [Schema.Types.Mixed],
+    mentioned: Boolean,
+    sentiment: { type: Schema.Types.Mixed, default: null },
     formatVersion: { type: String, default: null },
     evidenceId: { type: String, default: null },
     attempts: Number,

@@ -52,6 +52,8 @@ export function planSubTasks(task: TaskDoc): SubTaskDoc[] {
       // Tasks stored before channels were recorded have none: the scheduler then picks one.
       if (cfg.channel !== undefined) sub.channel = cfg.channel;
       if (task.regionCode !== null) sub.regionCode = task.regionCode;
+      // Only screenshots of mentions need the keywords on the crawler (its lease).
+      if (cfg.screenshot === 2 && task.keywords.length > 0) sub.keywords = task.keywords;
       subtasks.push(sub);
     });
   });

@@ -141,6 +141,14 @@ export class TaskStore {
     return { task, summaries: unwritten(task) ? withPlanned(task, stored) : stored };
   }
 
+  /** What the visibility summary reads of each sub task: no answers, only their brand fields. */
+  async visibilityInputs(taskId: string): Promise<SubTaskDoc[]> {
+    return this.models.SubTask.find(
+      { taskId },
+      { platform: 1, channel: 1, status: 1, mentions: 1, citationList: 1 },
+    ).lean<SubTaskDoc[]>();
+  }
+
   private async readSummaries(taskId: string): Promise<SubTaskSummaryDoc[]> {
     return this.models.SubTask.find(
       { taskId },

@@ -84,9 +84,10 @@ const optional = <T extends z.ZodType>(schema: T) => schema.nullable().optional(
 export const submissionSchema = z
   .object({
     monitorKeywords: optional(
-      text()
-        .max(LIMITS.keywordsChars, `must be at most ${LIMITS.keywordsChars} characters`)
-        .meta({ description: 'Keywords to look for, separated by , ， 、 ; ； or newlines' }),
+      text().max(LIMITS.keywordsChars, `must be at most ${LIMITS.keywordsChars} characters`).meta({
+        description:
+          "Brands to look for in the answers: entries separated by , ， 、 ; ； or newlines; within an entry, | separates aliases of one brand, the first naming it (Acme|阿克米|ACME Inc.|acme.com); an alias that is a domain marks the brand's own sites (cited domains tagged owned for the first entry, competitor for the others). Matching is case-insensitive on NFKC-normalised text; Latin aliases match whole words, CJK aliases as substrings; Markdown syntax and link URLs are not text. Each sub task result then carries mentions, mentioned and sentiment, and the full result a visibility summary.",
+      }),
     ),
     prompts: z
       .array(

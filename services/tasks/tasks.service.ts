@@ -26,14 +26,13 @@ import { CounterMender } from './mender.js';
 import { taskModels } from './models.js';
 import { checkListQuery, checkTaskId } from './queries.js';
 import { TaskStore } from './store.js';
-import type { SubTaskDoc } from './models.js';
-import type { SubTaskBrandFields } from '../shared/contracts/brand.js';
 import { checkSubmission, regionProblem, type RegionPorts } from './submission.js';
 import {
   subTaskResult,
   subTaskSummary,
   taskListItem,
   taskResultView,
+  visibilityView,
   taskStatusView,
 } from './views.js';
 import type { RenewRequest, RenewAnswer } from '../shared/contracts/lease.js';
@@ -61,6 +60,7 @@ type UserParams = { userId: number };
 /** A crawler node's report of one attempt (a SettleReport), as the actions check it. */
 const REPORT_PROPS = {
   subTaskId: 'string',
+  taskId: { type: 'string', optional: true },
   token: 'string',
   attempt: { type: 'number', integer: true, positive: true, optional: true },
   result: { type: 'object', optional: true },
@@ -171,9 +171,17 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
             items: docs.map((doc) => ({
               seq: doc.seq,
               result: subTaskResult(doc),
-              brand: storedBrandFields(doc as SubTaskDoc & Partial<SubTaskBrandFields>),
+              brand: storedBrandFields(doc),
             })),
           };
+        },
+      },
+
+      visibility: {
+        params: { userId: 'number', taskId: 'any' },
+        async handler(ctx: Context<TaskParams>) {
+          const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
+          return visibilityView(task, await store.visibilityInputs(task._id));
         },
       },
 

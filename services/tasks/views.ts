@@ -1,5 +1,7 @@
 /** How stored tasks and sub tasks look on the wire (spec 2.2, 2.3, 4.x), pure. */
 import type { SubTaskDoc, SubTaskSummaryDoc, TaskDoc } from './models.js';
+import { keywordGroups } from '../shared/brand/groups.js';
+import { visibilityOf } from '../shared/brand/visibility.js';
 
 export interface SubTaskSummary {
   subTaskId: string;
@@ -33,6 +35,8 @@ export function subTaskResult(s: SubTaskDoc) {
     status: s.status,
     time: s.time ?? null,
     pageScreenshot: s.pageScreenshot ?? null,
+    mentionScreenshot: s.mentionScreenshot ?? null,
+    screenshotNote: s.screenshotNote ?? null,
     answerContent: s.answerContent ?? null,
     referenceList: s.referenceList ?? [],
     citationList: s.citationList ?? [],
@@ -41,6 +45,9 @@ export function subTaskResult(s: SubTaskDoc) {
     mediaContent: s.mediaContent ?? [],
     errorMessage: s.errorMessage ?? null,
     proxyIp: s.proxyIp ?? null,
+    mentions: s.mentions ?? [],
+    mentioned: s.mentioned ?? false,
+    sentiment: s.sentiment ?? null,
   };
 }
 
@@ -54,11 +61,11 @@ function effectiveModeOf(s: SubTaskDoc): string | null {
 }
 
 /** Screenshots are stored as paths; clients get absolute URLs on the given base address. */
-export function absoluteScreenshot<T extends { pageScreenshot: string | null }>(
-  sub: T,
-  base: string,
-): T {
+export function absoluteScreenshot<
+  T extends { pageScreenshot: string | null; mentionScreenshot?: string | null },
+>(sub: T, base: string): T {
   if (sub.pageScreenshot?.startsWith('/')) sub.pageScreenshot = base + sub.pageScreenshot;
+  if (sub.mentionScreenshot?.startsWith('/')) sub.mentionScreenshot = base + sub.mentionScreenshot;
   return sub;
 }
 
@@ -89,7 +96,18 @@ export function taskResultView(t: TaskDoc, subtasks: SubTaskDoc[]) {
     status: t.status,
     ...counters(t),
     subTaskList: subtasks.map(subTaskResult),
+    visibility: visibilityView(t, subtasks),
   };
+}
+
+/** The task's brand visibility over the sub tasks answered so far (services/shared/brand/). */
+export function visibilityView(
+  t: Pick<TaskDoc, 'keywords'>,
+  subtasks: Iterable<
+    Pick<SubTaskDoc, 'platform' | 'channel' | 'status' | 'mentions' | 'citationList'>
+  >,
+) {
+  return visibilityOf(keywordGroups(t.keywords ?? []), subtasks);
 }
 
 export function taskListItem(t: TaskDoc) {

@@ -44,6 +44,13 @@ export function taskRoutes(
     ok(ctx, data);
   });
 
+  router.get('/task/:taskId/visibility', async (ctx) => {
+    ok(
+      ctx,
+      await backend.call('tasks.visibility', { userId: userId(ctx), taskId: ctx.params.taskId }),
+    );
+  });
+
   router.get('/task/result/:taskId/:subTaskId', async (ctx) => {
     const params = {
       userId: userId(ctx),
@@ -109,5 +116,6 @@ interface Availability {
 interface SubTaskView {
   subTaskId: string;
   pageScreenshot: string | null;
+  mentionScreenshot?: string | null;
   rawEvidence?: string | null;
 }

@@ -35,24 +35,46 @@ function isStable(c: number): boolean {
   );
 }
 
+/** Per BMP unit: 0 not looked up yet, 1 a combining mark, 2 not one (a cache: the regex is slow). */
+const markKind = new Uint8Array(0x10000);
+/** The folding of single BMP units that are not stable, as met (at most 64 Ki entries). */
+const unitFolds = new Map<number, string>();
+
 /** The length of the combining mark at `i`, or 0. */
 function markAt(text: string, i: number, end: number): number {
   const c = text.charCodeAt(i);
   if (c < 0x300 || isStable(c)) return 0;
+  if (c < 0xd800 || c > 0xdfff) {
+    if (!markKind[c]) markKind[c] = MARK.test(String.fromCharCode(c)) ? 1 : 2;
+    return markKind[c] === 1 ? 1 : 0;
+  }
   const cp = text.codePointAt(i)!;
   if (!MARK.test(String.fromCodePoint(cp))) return 0;
   return cp > 0xffff && i + 1 < end ? 2 : 1;
 }
 
+/** NFKC, then lower case, of one chunk. */
+function foldChunk(source: string, i: number, j: number): string {
+  if (j !== i + 1) return source.slice(i, j).normalize('NFKC').toLowerCase();
+  const c = source.charCodeAt(i);
+  let folded = unitFolds.get(c);
+  if (folded === undefined) {
+    folded = String.fromCharCode(c).normalize('NFKC').toLowerCase();
+    unitFolds.set(c, folded);
+  }
+  return folded;
+}
+
 export class FoldBuilder {
-  private units: Uint16Array;
+  /** The folded text so far, as parts: runs of stable characters are sliced, not copied unit by unit. */
+  private readonly parts: string[] = [];
   private starts: Int32Array;
   private ends: Int32Array;
   private length = 0;
+  private lastUnit = -1;
 
   constructor(private readonly source: string) {
     const capacity = source.length + 16;
-    this.units = new Uint16Array(capacity);
     this.starts = new Int32Array(capacity);
     this.ends = new Int32Array(capacity);
   }
@@ -61,6 +83,7 @@ export class FoldBuilder {
   add(start: number, end: number): void {
     const { source } = this;
     let i = start;
+    let run = start; // start of the pending run of stable single-unit chunks
     while (i < end) {
       const c = source.charCodeAt(i);
       let j = i + 1;
@@ -78,55 +101,61 @@ export class FoldBuilder {
         simple = false;
       }
       if (simple) {
-        this.push(c >= 65 && c <= 90 ? c + 32 : c, i, j);
+        this.map(i, j);
       } else {
-        const folded = source.slice(i, j).normalize('NFKC').toLowerCase();
-        for (let k = 0; k < folded.length; k++) this.push(folded.charCodeAt(k), i, j);
+        this.flush(run, i);
+        const folded = foldChunk(source, i, j);
+        for (let k = 0; k < folded.length; k++) this.map(i, j);
+        if (folded) {
+          this.parts.push(folded);
+          this.lastUnit = folded.charCodeAt(folded.length - 1);
+        }
+        run = j;
       }
       i = j;
     }
+    this.flush(run, end);
   }
 
   separate(): void {
-    if (this.length && this.units[this.length - 1] !== SEPARATOR) this.push(SEPARATOR, -1, -1);
+    if (this.length && this.lastUnit !== SEPARATOR) {
+      this.map(-1, -1);
+      this.parts.push('\n');
+      this.lastUnit = SEPARATOR;
+    }
   }
 
   build(): Folded {
     const n = this.length;
-    const parts: string[] = [];
-    for (let k = 0; k < n; k += 8192) {
-      parts.push(
-        String.fromCharCode.apply(
-          null,
-          this.units.subarray(k, Math.min(n, k + 8192)) as unknown as number[],
-        ),
-      );
-    }
     return {
-      text: parts.join(''),
+      text: this.parts.join(''),
       starts: this.starts.subarray(0, n),
       ends: this.ends.subarray(0, n),
     };
   }
 
-  private push(unit: number, start: number, end: number): void {
-    if (this.length === this.units.length) this.grow();
+  /** Appends the stable run `source[from, to)`: lower case is its whole folding (ASCII A–Z only). */
+  private flush(from: number, to: number): void {
+    if (to <= from) return;
+    const part = this.source.slice(from, to).toLowerCase();
+    this.parts.push(part);
+    this.lastUnit = part.charCodeAt(part.length - 1);
+  }
+
+  /** The next folded unit comes from `source[start, end)`. */
+  private map(start: number, end: number): void {
+    if (this.length === this.starts.length) this.grow();
     const k = this.length++;
-    this.units[k] = unit;
     this.starts[k] = start;
     this.ends[k] = end;
   }
 
   /** NFKC can lengthen the text (`㈱` is 3 units): rarely needed. */
   private grow(): void {
-    const capacity = this.units.length * 2;
-    const units = new Uint16Array(capacity);
-    const starts = new Int32Array(capacity);
-    const ends = new Int32Array(capacity);
-    units.set(this.units);
+    const starts = new Int32Array(this.starts.length * 2);
+    const ends = new Int32Array(this.starts.length * 2);
     starts.set(this.starts);
     ends.set(this.ends);
-    this.units = units;
     this.starts = starts;
     this.ends = ends;
   }

@@ -96,31 +96,27 @@ class Scanner {
 
   /** One line outside code fences: block markers, then inline content. */
   private block(start: number, end: number): void {
-    const { src, out } = this;
+    const { src } = this;
     let p = start;
-    let heading = false;
+    let contentEnd = end;
     for (;;) {
       while (p < end && (src[p] === ' ' || src[p] === '\t')) p++;
       const rest = src.slice(p, Math.min(end, p + 16));
-      if (src[p] === '>') {
-        p++;
-      } else if (LIST_MARKER.test(rest)) {
-        p += LIST_MARKER.exec(src.slice(p, end))![0].length;
-      } else if (HEADING.test(rest)) {
-        p += HEADING.exec(rest)![0].length;
-        heading = true;
+      if (src[p] === '>') p++;
+      else if (LIST_MARKER.test(rest)) p += LIST_MARKER.exec(src.slice(p, end))![0].length;
+      else {
+        const heading = HEADING.exec(rest);
+        if (heading) {
+          p += heading[0].length;
+          const close = HEADING_CLOSE.exec(src.slice(p, end));
+          if (close) contentEnd = p + close.index;
+        }
         break;
-      } else break;
-      out.separate();
+      }
     }
-    if (heading) {
-      out.separate();
-      const close = HEADING_CLOSE.exec(src.slice(p, end));
-      this.inline(p, close ? p + close.index : end, 0);
-      return;
-    }
-    out.text(start, p); // indentation: whitespace
-    this.inline(p, end, 0);
+    // Indentation and markers are not text; after a line break they separate nothing more.
+    if (p > start) this.out.separate();
+    this.inline(p, contentEnd, 0);
   }
 
   private inline(from: number, to: number, depth: number): void {

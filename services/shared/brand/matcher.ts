@@ -36,6 +36,8 @@ export interface CompiledGroups {
   keywords: string[];
   /** Candidates by their first folded unit, longest first. */
   byFirst: Map<number, Candidate[]>;
+  /** 1 for the units that start some alias: a quick test before the map. */
+  firstUnits: Uint8Array;
   /** Every folded alias, with the groups it names (for host labels). */
   aliasGroups: Map<string, number[]>;
 }
@@ -91,10 +93,12 @@ export function compileGroups(groups: readonly KeywordGroup[]): CompiledGroups {
       byFirst.set(first, list);
     }
   });
-  for (const list of byFirst.values()) {
+  const firstUnits = new Uint8Array(0x10000);
+  for (const [unit, list] of byFirst) {
+    firstUnits[unit] = 1;
     list.sort((a, b) => b.folded.length - a.folded.length || a.group - b.group);
   }
-  const compiled = { keywords: groups.map((g) => g.keyword), byFirst, aliasGroups };
+  const compiled = { keywords: groups.map((g) => g.keyword), byFirst, firstUnits, aliasGroups };
   compiledCache.set(groups, compiled);
   return compiled;
 }
@@ -121,12 +125,13 @@ export function matchFolded(
   onMatch: (group: number, start: number, end: number) => void,
 ): void {
   const { text, starts, ends } = folded;
+  const { firstUnits, byFirst } = compiled;
   const n = text.length;
   let i = 0;
   scan: while (i < n) {
-    const candidates = compiled.byFirst.get(text.charCodeAt(i));
-    if (candidates && (i === 0 || starts[i] !== starts[i - 1])) {
-      for (const c of candidates) {
+    const unit = text.charCodeAt(i);
+    if (firstUnits[unit] && (i === 0 || starts[i] !== starts[i - 1])) {
+      for (const c of byFirst.get(unit)!) {
         const end = i + c.folded.length;
         if (
           end <= n &&

@@ -45,6 +45,8 @@ export interface QueueItem {
   mode: string;
   prompt: string;
   screenshot: 0 | 1 | 2;
+  /** Screenshot mode 2: the task's keyword entries (absent: none). */
+  keywords?: string[];
   regionCode: string | null;
   /** Not before this time (retry backoff); 0 = at once. */
   notBefore: number;

@@ -15,6 +15,11 @@ export interface LeaseMessage {
   mode: string;
   prompt: string;
   screenshot: 0 | 1 | 2;
+  /**
+   * Screenshot mode 2: the task's keyword entries (`Acme|阿克米`), highlighted
+   * in the screenshot; absent (older schedulers, other modes): none.
+   */
+  keywords?: string[];
   regionCode: string | null;
   /** Proxy port of the previous attempt: the node picks another one of the region if it can. */
   avoidProxy: string | null;

@@ -6,6 +6,10 @@ import type { Settled } from './events.js';
 
 export interface CompletedResult extends Answer {
   pageScreenshot: string | null;
+  /** Screenshot mode 2, page taller than the viewport: the clip around the first mention. */
+  mentionScreenshot?: string | null;
+  /** Screenshot mode 2 that fell back to a plain screenshot, and why. */
+  screenshotNote?: string | null;
   /** The mode that really ran (web: read from the captured request body); absent: the requested one. */
   effectiveMode?: Mode;
   /** Web channel: the stream format version the driver recognised, e.g. `deepseek-2026`. */
@@ -20,6 +24,8 @@ export interface CompletedResult extends Answer {
  */
 export interface SettleReport {
   subTaskId: string;
+  /** The sub task's task, so its keyword groups are known before the answer is written. */
+  taskId?: string;
   token: string;
   /**
    * The lease's attempt number (1 = first), so a failure's retry is decided

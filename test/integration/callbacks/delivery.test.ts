@@ -111,6 +111,7 @@ t.test('succeeds at once: signed, and the body is the full result', async (t) =>
     'completedItems',
     'failedItems',
     'subTaskList',
+    'visibility',
   ]);
   t.equal(body.userId, alice.userId);
   t.ok(Math.abs(body.timestamp - req!.at) < 5_000, 'timestamp is the send time in ms');

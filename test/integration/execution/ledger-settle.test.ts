@@ -262,3 +262,39 @@ t.test("a node's leases renew in one round trip; each answer is its own", async 
   t.match(await subtasks.findOne({ _id: 'G-1' as never }), { status: 'completed' });
   t.strictSame(await ledger.renewMany([], 1), []);
 });
+
+t.test(
+  'an answer gets the brand fields of its task: in its one write when the report names the task',
+  async (t) => {
+    await seed('K', [1, 1]);
+    await tasks.updateOne({ _id: 'K' as never }, { $set: { keywords: ['Acme|阿克米', 'Globex'] } });
+    const answer = {
+      ...plainResult,
+      answerContent: 'Globex first, then **Acme**, and 阿克米 again.',
+    };
+    const expected = {
+      mentions: [
+        { keyword: 'Acme', count: 2, firstIndex: 21, rank: 2 },
+        { keyword: 'Globex', count: 1, firstIndex: 0, rank: 1 },
+      ],
+      mentioned: true,
+      sentiment: null,
+    };
+    const named = await subTaskCommands(() =>
+      ledger.settle([
+        { ...done('K-0', 'tok-K'), taskId: 'K', result: { ...answer, effectiveMode: 'standard' } },
+      ]),
+    );
+    t.strictSame(named, ['findAndModify'], 'one write');
+    t.match(await subtasks.findOne({ _id: 'K-0' as never }), expected);
+
+    // A node of an earlier version names no task: one more write once the task is known.
+    const unnamed = await subTaskCommands(() =>
+      ledger.settle([
+        { ...done('K-1', 'tok-K'), result: { ...answer, effectiveMode: 'standard' } },
+      ]),
+    );
+    t.strictSame(unnamed, ['findAndModify', 'update']);
+    t.match(await subtasks.findOne({ _id: 'K-1' as never }), expected);
+  },
+);

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { keywordGroups } from '../../../services/shared/brand/groups.js';
+import { fold } from '../../../services/shared/brand/fold.js';
 import { findMentions } from '../../../services/shared/brand/matcher.js';
 
 const groups = keywordGroups(['Acme|阿克米|ACME Inc.|acme.com', 'Beta|贝塔', 'Acme Cloud']);
@@ -453,3 +454,57 @@ t.test('Markdown is the default', async (t) => {
   t.same(findMentions('', groups), []);
   t.same(findMentions('Acme', []), []);
 });
+
+t.test(
+  'property: any text, any Markdown-looking junk: ranges in bounds, ordered, each an alias by the same folding',
+  async (t) => {
+    const junk = fc.array(
+      fc.oneof(
+        fc.string({ unit: 'binary', maxLength: 6 }),
+        fc.constantFrom(
+          ...aliasPool,
+          '[',
+          ']',
+          '(',
+          ')',
+          '![',
+          '**',
+          '_',
+          '`',
+          '```',
+          '~~',
+          '<',
+          '>',
+          '|',
+          '#',
+          '\n',
+          '- ',
+          'https://',
+          '\\',
+        ),
+      ),
+      { maxLength: 40 },
+    );
+    fc.assert(
+      fc.property(junk, fc.boolean(), (parts, markdown) => {
+        const text = parts.join('');
+        let last = 0;
+        for (const m of findMentions(text, poolGroups, { markdown })) {
+          if (m.start < last || m.end <= m.start || m.end > text.length) return false;
+          last = m.end;
+          if (
+            !markdown &&
+            !foldedAliases
+              .get(m.keyword)!
+              .map(fold)
+              .includes(fold(text.slice(m.start, m.end)))
+          )
+            return false;
+        }
+        return true;
+      }),
+      { numRuns: 3000 },
+    );
+    t.pass('3000 texts');
+  },
+);

@@ -117,6 +117,7 @@ t.test('lease message fields', async (t) => {
       mode: 'search',
       prompt: 'best running shoes',
       screenshot: 2,
+      keywords: ['Acme|阿克米'],
       regionCode: null,
       lastProxy: '127.0.0.1:8001',
       attempts: 2,
@@ -143,6 +144,7 @@ t.test('lease message fields', async (t) => {
     regionCode: null,
     avoidProxy: '127.0.0.1:8001',
     attempt: 3,
+    keywords: ['Acme|阿克米'],
     account: { id: 'chatgpt-acc1', proxyKey: null },
   });
   t.strictSame(claim, {

@@ -168,3 +168,34 @@ t.test('a planned sub task queues with its channel', async (t) => {
   delete legacy.channel;
   t.notOk('channel' in toQueueItem(legacy), 'none stored: the scheduler uses the active channel');
 });
+
+t.test(
+  'only sub tasks with screenshots of mentions carry the keywords to their lease',
+  async (t) => {
+    const mode2 = {
+      ...submission,
+      platforms: [
+        {
+          platform: 'chatgpt',
+          channel: 'api' as const,
+          mode: 'search' as const,
+          screenshot: 2 as const,
+        },
+        {
+          platform: 'deepseek',
+          channel: 'api' as const,
+          mode: 'search' as const,
+          screenshot: 1 as const,
+        },
+      ],
+    };
+    const [two, one] = planSubTasks(planTask(TASK, 42, mode2, NOW));
+    t.same(two!.keywords, ['Acme', '阿克米']);
+    t.same(toQueueItem(two!).keywords, ['Acme', '阿克米']);
+    t.notOk('keywords' in one!, 'mode 1: the document stays lean');
+    t.notOk('keywords' in toQueueItem(one!));
+    const none = planSubTasks(planTask(TASK, 42, { ...mode2, keywords: [] }, NOW))[0]!;
+    t.notOk('keywords' in none, 'mode 2 without keywords: none carried');
+    t.notOk('keywords' in toQueueItem(none));
+  },
+);

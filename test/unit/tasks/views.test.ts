@@ -1,6 +1,7 @@
 import { planSubTasks } from '../../../services/tasks/plan.js';
 import t from 'tap';
 import {
+  absoluteScreenshot,
   counters,
   progressMessage,
   subTaskResult,
@@ -24,6 +25,8 @@ const RESULT_KEYS = [
   'status',
   'time',
   'pageScreenshot',
+  'mentionScreenshot',
+  'screenshotNote',
   'answerContent',
   'referenceList',
   'citationList',
@@ -32,6 +35,9 @@ const RESULT_KEYS = [
   'mediaContent',
   'errorMessage',
   'proxyIp',
+  'mentions',
+  'mentioned',
+  'sentiment',
 ];
 
 function task(over: Partial<TaskDoc> = {}): TaskDoc {
@@ -97,6 +103,8 @@ t.test('subTaskResult has exactly the spec 2.3 keys', async (t) => {
     status: 'pending',
     time: null,
     pageScreenshot: null,
+    mentionScreenshot: null,
+    screenshotNote: null,
     answerContent: null,
     referenceList: [],
     citationList: [],
@@ -105,6 +113,9 @@ t.test('subTaskResult has exactly the spec 2.3 keys', async (t) => {
     mediaContent: [],
     errorMessage: null,
     proxyIp: null,
+    mentions: [],
+    mentioned: false,
+    sentiment: null,
   });
   t.notOk('attempts' in r, 'internal fields are not exposed');
   t.notOk('userId' in r);
@@ -130,6 +141,8 @@ t.test('subTaskResult fills missing fields with null or empty arrays', async (t)
     status: 'processing',
     time: null,
     pageScreenshot: null,
+    mentionScreenshot: null,
+    screenshotNote: null,
     answerContent: null,
     referenceList: [],
     citationList: [],
@@ -138,6 +151,9 @@ t.test('subTaskResult fills missing fields with null or empty arrays', async (t)
     mediaContent: [],
     errorMessage: null,
     proxyIp: null,
+    mentions: [],
+    mentioned: false,
+    sentiment: null,
   });
 });
 
@@ -166,6 +182,8 @@ t.test('subTaskResult passes a finished result through', async (t) => {
     status: 'completed',
     time: 2000,
     pageScreenshot: 'https://cdn.test/s.png',
+    mentionScreenshot: null,
+    screenshotNote: null,
     answerContent: '# Answer',
     referenceList: [ref],
     citationList: [ref],
@@ -174,6 +192,9 @@ t.test('subTaskResult passes a finished result through', async (t) => {
     mediaContent: [{ type: 'image' }],
     errorMessage: null,
     proxyIp: '10.1.2.3',
+    mentions: [],
+    mentioned: false,
+    sentiment: null,
   });
   t.equal(
     subTaskResult(sub({ status: 'failed', errorMessage: 'upstream 502' })).errorMessage,
@@ -185,6 +206,26 @@ t.test('subTaskResult passes a finished result through', async (t) => {
     'an answer stored before effective modes were recorded ran the requested mode',
   );
   t.equal(subTaskResult(sub({ status: 'failed' })).effectiveMode, null, 'no answer, no mode');
+});
+
+t.test('screenshot mode 2: the clip around the first mention, or the note', async (t) => {
+  const framed = subTaskResult(
+    sub({ status: 'completed', pageScreenshot: '/s/a.png', mentionScreenshot: '/s/b.png' }),
+  );
+  t.equal(framed.screenshotNote, null);
+  t.match(absoluteScreenshot(framed, 'https://api.test'), {
+    pageScreenshot: 'https://api.test/s/a.png',
+    mentionScreenshot: 'https://api.test/s/b.png',
+  });
+  const plain = subTaskResult(
+    sub({
+      status: 'completed',
+      pageScreenshot: '/s/a.png',
+      screenshotNote: 'mode 2 without keywords: a plain screenshot',
+    }),
+  );
+  t.equal(plain.mentionScreenshot, null);
+  t.equal(plain.screenshotNote, 'mode 2 without keywords: a plain screenshot');
 });
 
 t.test('counters', async (t) => {
@@ -246,11 +287,13 @@ t.test('taskResultView', async (t) => {
     'completedItems',
     'failedItems',
     'subTaskList',
+    'visibility',
   ]);
   t.equal(v.taskId, TASK);
   t.equal(v.status, 'completed');
   t.equal(v.subTaskList.length, 1);
   t.same(Object.keys(v.subTaskList[0]!), RESULT_KEYS);
+  t.same(v.visibility.keywords, ['Acme'], 'the visibility of the task keyword groups');
 });
 
 t.test('taskListItem', async (t) => {

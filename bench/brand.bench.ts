@@ -1,0 +1,85 @@
+/**
+ * Brand visibility benchmark (`npm run bench:brand`): the pure computation
+ * of issue 14 in this process, no servers.
+ *   1) brandFields per sub task: a ~10 KB Markdown answer, 10 keyword groups
+ *      of 3 aliases (some CJK), 20 references; p50 and p90 over --runs runs
+ *      after --warmup runs (target: p50 under 1 ms);
+ *   2) visibilityOf over --subtasks sub tasks (total ms).
+ * Options: --runs (default 2000), --warmup (300), --subtasks (2500),
+ * --answer-chars (10000).
+ */
+import { availableParallelism, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { brandFields } from '../services/shared/brand/mentions.js';
+import { visibilityOf } from '../services/shared/brand/visibility.js';
+import { benchAnswer, benchGroups, benchSubTasks } from './brand/fixture.js';
+import { percentile } from './common.js';
+
+const TARGET_MS = 1;
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '2000' },
+    warmup: { type: 'string', default: '300' },
+    subtasks: { type: 'string', default: '2500' },
+    'answer-chars': { type: 'string', default: '10000' },
+  },
+});
+const int = (name: keyof typeof values, min: number): number => {
+  const n = Number(values[name]);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}`);
+  return n;
+};
+const runs = int('runs', 1);
+const warmup = int('warmup', 0);
+const subtasks = int('subtasks', 1);
+const answerChars = int('answer-chars', 100);
+
+const groups = benchGroups();
+const answer = benchAnswer(answerChars);
+const fmt = (ms: number): string => ms.toFixed(3);
+
+console.log(
+  `== brand visibility (services/shared/brand), node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(1)}`,
+);
+console.log(
+  `answer: ${answer.answerContent.length} characters (${(Buffer.byteLength(answer.answerContent) / 1024).toFixed(1)} KiB UTF-8) of Markdown, ${groups.length} groups × ` +
+    `${groups[0]!.aliases.length} aliases (${groups.filter((g) => g.aliases.some((a) => /\p{sc=Han}/u.test(a))).length} with a CJK alias), ` +
+    `${answer.referenceList.length} references (${answer.citationList.length} cited)`,
+);
+
+for (let i = 0; i < warmup; i++) brandFields(groups, answer);
+const times: number[] = [];
+let fields = brandFields(groups, answer);
+const cpuBefore = process.cpuUsage();
+for (let i = 0; i < runs; i++) {
+  const started = performance.now();
+  fields = brandFields(groups, answer);
+  times.push(performance.now() - started);
+}
+const cpu = process.cpuUsage(cpuBefore);
+times.sort((a, b) => a - b);
+const p50 = percentile(times, 50);
+const p90 = percentile(times, 90);
+console.log(
+  `1) brandFields per sub task over ${runs} runs after ${warmup} warm-up: p50 ${fmt(p50)} ms, p90 ${fmt(p90)} ms, ` +
+    `max ${fmt(times.at(-1)!)} ms (target: p50 < ${TARGET_MS} ms) ${p50 < TARGET_MS ? 'PASS' : 'FAIL'}`,
+);
+console.log(
+  `   CPU time per run ${fmt((cpu.user + cpu.system) / 1000 / runs)} ms (all of this process's threads, GC included; unlike wall time, not stretched by other processes)`,
+);
+const counted = fields.mentions.reduce((n, m) => n + m.count, 0);
+console.log(
+  `   ${fields.mentions.filter((m) => m.count).length} of ${groups.length} groups mentioned, ${counted} mentions; ` +
+    `in citations ${fields.mentions.filter((m) => m.inCitations).length}, in references ${fields.mentions.filter((m) => m.inReferences).length}`,
+);
+
+const inputs = benchSubTasks(groups, subtasks);
+visibilityOf(groups, inputs.slice(0, 100));
+const started = performance.now();
+const visibility = visibilityOf(groups, inputs);
+const total = performance.now() - started;
+console.log(
+  `2) visibilityOf over ${subtasks} sub tasks: ${total.toFixed(1)} ms total (${fmt(total / subtasks)} ms per sub task); ` +
+    `${visibility.rows.length} rows, ${visibility.domains.length} platform domain lists`,
+);

@@ -1,0 +1,42 @@
+/**
+ * A tiny run of `npm run bench:brand`, so that a benchmark that breaks fails
+ * the suite: 50 timed runs of brandFields and visibilityOf over 200 sub
+ * tasks, in a child process. It checks that the figures are printed and
+ * sane, not that they meet their targets (a busy machine decides those).
+ */
+import t from 'tap';
+import { runProcess } from '../../helpers/processes.js';
+
+const number = (text: string, re: RegExp): number => {
+  const m = re.exec(text);
+  if (!m) throw new Error(`no ${re} in the bench's output:\n${text}`);
+  return Number(m[1]);
+};
+
+t.test('the brand benchmark runs and prints its figures', async (t) => {
+  const { code, output: out } = await runProcess(
+    'bench/brand.bench.ts',
+    ['--runs', '50', '--warmup', '10', '--subtasks', '200'],
+    {},
+  );
+  t.equal(code, 0, 'exits 0');
+  t.match(out, /^== brand visibility \(services\/shared\/brand\), node v\d+/m);
+  const chars = number(out, /^answer: (\d+) characters/m);
+  t.ok(chars >= 10_000 && chars < 11_000, `${chars} characters`);
+  t.match(out, /10 groups × 3 aliases \(5 with a CJK alias\), 20 references/);
+
+  const p50 = number(
+    out,
+    /^1\) brandFields per sub task over 50 runs after 10 warm-up: p50 ([\d.]+) ms/m,
+  );
+  const p90 = number(out, /, p90 ([\d.]+) ms/m);
+  t.ok(p50 > 0 && p90 >= p50 && p90 < 1000, `p50 ${p50} ms, p90 ${p90} ms`);
+  t.match(out, /\(target: p50 < 1 ms\) (PASS|FAIL)$/m);
+  const cpu = number(out, /^ {3}CPU time per run ([\d.]+) ms/m);
+  t.ok(cpu > 0 && cpu < 1000, `CPU ${cpu} ms per run`);
+  t.match(out, /^ {3}10 of 10 groups mentioned, \d+ mentions/m);
+
+  const total = number(out, /^2\) visibilityOf over 200 sub tasks: ([\d.]+) ms total/m);
+  t.ok(total > 0 && total < 10_000, `${total} ms`);
+  t.match(out, /\d+ ms per sub task\); 70 rows, 7 platform domain lists$/m);
+});
