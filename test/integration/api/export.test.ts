@@ -10,6 +10,7 @@ import { brandFields } from '../../../services/shared/brand/mentions.js';
 import { domainOf, tagDomain } from '../../../services/shared/brand/domains.js';
 import { visibilityOf } from '../../../services/shared/brand/visibility.js';
 import type { Reference } from '../../../services/shared/contracts/answer.js';
+import type { Mention, SentimentVerdict } from '../../../services/shared/contracts/brand.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { answerSubTasks, download, parseCsv } from '../../helpers/exports.js';
 
@@ -61,6 +62,16 @@ await answerSubTasks(await svc.db(), taskId, entries, (seq) =>
       },
 );
 
+// A judge's verdict on the first sub task, so the sentiment columns carry one.
+await (
+  await svc.db()
+)
+  .collection('subtasks')
+  .updateOne(
+    { taskId, seq: 0 },
+    { $set: { sentiment: [{ keyword: 'Globex', sentiment: 'negative', reason: 'slow, "late"' }] } },
+  );
+
 const full = await svc.client.get(`${M}/task/result/${taskId}`, alice.token);
 if (full.status !== 200) throw new Error(full.text);
 type Sub = {
@@ -77,20 +88,31 @@ type Sub = {
   reasoningProcess: { summary: string; content: string } | null;
   pageScreenshot: string | null;
   errorMessage: string | null;
+  mentions: Mention[];
+  mentioned: boolean;
+  sentiment: SentimentVerdict[] | null;
 };
 const subs = full.body.data.subTaskList as Sub[];
 if (subs.length !== 10) throw new Error(`${subs.length} sub tasks`);
 
-/** The brand fields as the pure API computes them from the answer in the JSON result. */
-const brandOf = (s: Sub) =>
-  s.status === 'completed'
-    ? brandFields(groups, {
-        answerContent: s.answerContent ?? '',
-        referenceList: s.referenceList,
-        citationList: s.citationList,
-        reasoningProcess: s.reasoningProcess,
-      })
-    : { mentions: [], mentioned: false };
+/** The brand fields of the JSON result, checked against the pure API on the same answer. */
+function brandOf(s: Sub) {
+  const computed =
+    s.status === 'completed'
+      ? brandFields(groups, {
+          answerContent: s.answerContent ?? '',
+          referenceList: s.referenceList,
+          citationList: s.citationList,
+          reasoningProcess: s.reasoningProcess,
+        })
+      : { mentions: [], mentioned: false };
+  if (
+    JSON.stringify(computed) !== JSON.stringify({ mentions: s.mentions, mentioned: s.mentioned })
+  ) {
+    throw new Error(`the full result's mentions of ${s.subTaskId} are not the computed ones`);
+  }
+  return { mentions: s.mentions, mentioned: s.mentioned, sentiment: s.sentiment };
+}
 
 /** The expected sub task row, typed as XLSX keeps it (null = empty cell). */
 function expectedRow(s: Sub): (string | number | boolean | null)[] {
@@ -105,7 +127,14 @@ function expectedRow(s: Sub): (string | number | boolean | null)[] {
     s.status,
     ...groups.flatMap((g) => {
       const m = brand.mentions.find((x) => x.keyword === g.keyword);
-      return [m?.count ?? 0, m?.rank ?? null, m?.firstIndex ?? null, m?.inCitations ?? false, null];
+      const verdict = brand.sentiment?.find((v) => v.keyword === g.keyword);
+      return [
+        m?.count ?? 0,
+        m?.rank ?? null,
+        m?.firstIndex ?? null,
+        m?.inCitations ?? false,
+        verdict?.sentiment ?? null,
+      ];
     }),
     brand.mentioned,
     s.referenceList.length,
@@ -172,6 +201,7 @@ t.test('CSV: BOM, header, one quoted row per sub task equal to the JSON result',
     'Chinese survives',
   );
   t.ok(text.includes('"a ""quoted"" word"'), 'quotes are doubled inside a quoted field');
+  t.equal(rows[0]![header!.indexOf('Globex sentiment')], 'negative', 'the judge verdict');
   const mentioned = rows.filter((r) => r[header!.indexOf('mentioned')] === 'true');
   t.equal(mentioned.length, 5, 'the five even sub tasks name the brands');
   t.match(rows[0]![header!.indexOf('screenshot URL')], /^http:\/\/127\.0\.0\.1:\d+\/screenshots\//);
