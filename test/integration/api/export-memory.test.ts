@@ -13,6 +13,8 @@ import { seedLargeTask } from '../../../bench/export/seed.js';
 import { subTaskIdFor } from '../../../services/shared/ids.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 
+// Seeding and three full exports with forced collections: 35 to 70 s on a busy 2-core machine.
+t.setTimeout(240_000);
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
@@ -38,7 +40,7 @@ async function measure(path: string) {
     gc();
     peak = Math.max(peak, process.memoryUsage().heapUsed - base);
   };
-  const sampler = setInterval(sample, 40);
+  const sampler = setInterval(sample, 150);
   let bytes = 0;
   let newlines = 0;
   let head = '';
