@@ -19,6 +19,7 @@ import type { EvidenceReader } from './raw-evidence.js';
 import { authRoutes } from './routes/auth.js';
 import { callbackRoutes } from './routes/callbacks.js';
 import { docsRoutes } from './routes/docs.js';
+import { exportRoutes } from './routes/exports.js';
 import { proxyRoutes } from './routes/proxies.js';
 import { screenshotRoutes } from './routes/screenshots.js';
 import { taskRoutes } from './routes/tasks.js';
@@ -68,6 +69,7 @@ export function createApp({
     taskRoutes(backend, config.maxBodyBytes, config.publicBaseUrl, statusCache, evidence),
   );
   mount(monitor, callbackRoutes(backend, config.maxBodyBytes));
+  mount(monitor, exportRoutes(backend, config.publicBaseUrl, evidence, logger));
 
   // The city lookup is public (spec 4.6), so it is limited per client address.
   const eipEdge = new Router({ prefix: '/api/business/eip-edge' });

@@ -32,6 +32,7 @@ import {
   SchemaSet,
   type Json,
 } from './openapi-parts.js';
+import { exportPath } from './openapi-export.js';
 
 export function buildOpenApi(
   version: string,
@@ -148,6 +149,7 @@ export function buildOpenApi(
       subTaskResultSchema,
       [{ name: 'subTaskId', in: 'path', required: true, schema: { type: 'string' } }],
     ),
+    ...exportPath(set, taskIdParam, security),
     '/api/business/monitor/task/result/{taskId}/{subTaskId}/raw': {
       get: {
         summary: 'The raw evidence of a web sub task (the rawEvidence URL of its result)',

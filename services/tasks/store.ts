@@ -111,6 +111,21 @@ export class TaskStore {
   }
 
   /**
+   * One page of the task's sub tasks in `seq` order after `afterSeq` (an
+   * export reads the task page by page, so no read holds the whole task).
+   */
+  async pageOf(task: TaskDoc, afterSeq: number, limit: number): Promise<SubTaskDoc[]> {
+    if (unwritten(task)) {
+      const all = await this.resultsOf(task);
+      return all.filter((s) => s.seq > afterSeq).slice(0, limit) as SubTaskDoc[];
+    }
+    return this.models.SubTask.find({ taskId: task._id, seq: { $gt: afterSeq } })
+      .sort({ seq: 1 })
+      .limit(limit)
+      .lean<SubTaskDoc[]>();
+  }
+
+  /**
    * A task's status fields and its sub tasks' summaries, read side by side;
    * only these fields, as answers can be large. The api keeps the answer
    * between changes (services/api/status-cache.ts), so every read is fresh.

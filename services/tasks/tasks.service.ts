@@ -38,6 +38,11 @@ import {
   taskStatusView,
 } from './views.js';
 import type { RenewRequest, RenewAnswer } from '../shared/contracts/lease.js';
+import {
+  storedBrandFields,
+  type ExportPage,
+  type ExportPageRequest,
+} from '../shared/contracts/export.js';
 
 export const STATUS_PATH = '/api/business/monitor/task/status/';
 
@@ -144,6 +149,34 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         async handler(ctx: Context<TaskParams>) {
           const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
           return taskResultView(task, await store.resultsOf(task));
+        },
+      },
+
+      /**
+       * One page of a task's sub tasks for an export (`GET …/export`): the
+       * result views in `seq` order after `afterSeq`, each with its brand fields
+       * as stored (absent on older documents: none). The api pages through with
+       * the last `seq` as the cursor, so neither side holds the whole task.
+       */
+      exportPage: {
+        params: {
+          userId: 'number',
+          taskId: 'any',
+          afterSeq: { type: 'number', integer: true, min: -1 },
+          limit: { type: 'number', integer: true, positive: true, max: 1000 },
+        },
+        async handler(ctx: Context<ExportPageRequest>): Promise<ExportPage> {
+          const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
+          const docs = await store.pageOf(task, ctx.params.afterSeq, ctx.params.limit);
+          return {
+            taskId: task._id,
+            keywords: task.keywords ?? [],
+            items: docs.map((doc) => ({
+              seq: doc.seq,
+              result: subTaskResult(doc),
+              brand: storedBrandFields(doc),
+            })),
+          };
         },
       },
 

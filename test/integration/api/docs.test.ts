@@ -26,6 +26,7 @@ t.test('OpenAPI 3.1 document generated from the validation schemas', async (t) =
       '/api/business/monitor/task/result/{taskId}/{subTaskId}/raw',
       '/api/business/monitor/task/status/{taskId}',
       '/api/business/monitor/task/{taskId}/callbacks',
+      '/api/business/monitor/task/{taskId}/export',
       '/api/business/monitor/task/{taskId}/visibility',
       '/api/business/openapi.json',
       '/api/business/health',

@@ -174,8 +174,16 @@ function request(op: Operation): fc.Arbitrary<Request> {
 
 /** Query values as text; a broken query breaks one parameter. */
 function queryObject(params: Schema[], broken: boolean): fc.Arbitrary<Record<string, string>> {
-  const valid = Object.fromEntries(params.map((p) => [p.name, schemas.valid(p.schema)]));
-  const all = fc.record(valid, { requiredKeys: [] });
+  const valid = (required: boolean) =>
+    Object.fromEntries(
+      params
+        .filter((p) => (p.required === true) === required)
+        .map((p) => [p.name, schemas.valid(p.schema)]),
+    );
+  // A required parameter is always there; the optional ones come and go.
+  const all = fc
+    .tuple(fc.record(valid(true)), fc.record(valid(false), { requiredKeys: [] }))
+    .map(([always, sometimes]) => ({ ...always, ...sometimes }));
   const text = (values: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)]));
   if (!broken) return all.map(text);
