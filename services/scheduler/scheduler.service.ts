@@ -310,6 +310,9 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
             await announceSettled(this.broker, [settled]);
           },
           usableAccounts: async () => {
+            // No accounts service (yet: nodes start in any order): no account is usable, and
+            // asking would only log the broker's "not registered" warning.
+            if (!this.broker.registry.actions.isAvailable('accounts.usable')) return {};
             try {
               const answer = await this.broker.call<UsableAnswer, Record<string, never>>(
                 'accounts.usable',
