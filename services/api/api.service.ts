@@ -11,8 +11,17 @@ import { TokenVerifier, type VerificationMaterial } from '../users/tokens.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import { ScreenshotStore } from '../shared/screenshots.js';
 import { EvidenceStore } from '../shared/evidence.js';
-import type { SubTasksSettled, TaskCreated, TaskFinished } from '../shared/contracts/events.js';
+import type {
+  SubTasksLeased,
+  SubTasksSettled,
+  TaskCreated,
+  TaskFinished,
+} from '../shared/contracts/events.js';
+import { ProgressHub } from './progress/progress-hub.js';
+import type { StatusView } from './progress/progress-tracker.js';
+import { serialisedOk } from './envelope.js';
 import { createApp } from './app.js';
+import type { Backend } from './backend.js';
 import { StatusCache } from './status-cache.js';
 
 /**
@@ -28,6 +37,7 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
   let server: Server | undefined;
   let screenshots: ScreenshotStore | undefined;
   let evidence: EvidenceStore | undefined;
+  let progress: ProgressHub | undefined;
   const statusCache = new StatusCache({
     maxAgeMs: STATUS_MAX_AGE_MS,
     maxBytes: STATUS_CACHE_BYTES,
@@ -37,17 +47,28 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
     name: 'api',
     settings: { port: config.port, host: config.host },
 
-    // Settles and new tasks are broadcast, so every api node hears them; a finish is emitted
-    // to one api node, and the others see it within STATUS_MAX_AGE_MS.
+    // Leases, settles and new tasks are broadcast, so every api node hears them; a finish is
+    // emitted to one api node, and the others see it within STATUS_MAX_AGE_MS (the last
+    // settle of a task is broadcast too, and the events streams also read on a timer).
     events: {
+      'subtasks.leased'(ctx: Context<SubTasksLeased>) {
+        this.changed(ctx.params.leased.map((s) => s.taskId));
+      },
       'subtasks.settled'(ctx: Context<SubTasksSettled>) {
-        statusCache.invalidate(ctx.params.settled.map((s) => s.taskId));
+        this.changed(ctx.params.settled.map((s) => s.taskId));
       },
       'task.created'(ctx: Context<TaskCreated>) {
         statusCache.invalidate([ctx.params.taskId]);
       },
       'task.finished'(ctx: Context<TaskFinished>) {
-        statusCache.invalidate([ctx.params.taskId]);
+        this.changed([ctx.params.taskId]);
+      },
+    },
+
+    methods: {
+      changed(taskIds: string[]) {
+        statusCache.invalidate(taskIds);
+        progress?.changed(taskIds);
       },
     },
 
@@ -66,11 +87,25 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
         });
         return verifier;
       };
+      const backend: Backend = { call: (action, params) => this.broker.call(action, params) };
+      // Streams read through the status cache: one read per change, shared with the polls.
+      progress = new ProgressHub({
+        read: async (taskId, userId) => {
+          const params = { userId, taskId };
+          const body = await statusCache.get(taskId.toLowerCase(), userId, async () =>
+            serialisedOk(await backend.call('tasks.status', params)),
+          );
+          return (JSON.parse(body.toString('utf8')) as { data: StatusView }).data;
+        },
+        ...config.events,
+        warn: (message, err) => this.logger.warn(message, err),
+      });
       const app = createApp({
         config,
         clock,
         logger: this.logger,
-        backend: { call: (action, params) => this.broker.call(action, params) },
+        backend,
+        progress,
         verifier: loadVerifier,
         statusCache,
         screenshot: async (id) => screenshots?.load(id),
@@ -102,6 +137,7 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
     },
 
     async stopped() {
+      progress?.close();
       const s = server;
       if (s?.listening) {
         await new Promise<void>((resolve) => {

@@ -19,10 +19,14 @@ import type { EvidenceReader } from './raw-evidence.js';
 import { authRoutes } from './routes/auth.js';
 import { callbackRoutes } from './routes/callbacks.js';
 import { docsRoutes } from './routes/docs.js';
+import { eventRoutes } from './routes/events.js';
+import type { ProgressHub } from './progress/progress-hub.js';
 import { exportRoutes } from './routes/exports.js';
 import { proxyRoutes } from './routes/proxies.js';
 import { screenshotRoutes } from './routes/screenshots.js';
 import { taskRoutes } from './routes/tasks.js';
+
+const EVENTS_PATH = /^\/api\/business\/monitor\/task\/[^/]+\/events$/;
 
 export interface AppDeps {
   config: Config;
@@ -36,6 +40,8 @@ export interface AppDeps {
   verifier: () => Promise<TokenVerifier>;
   /** Status answers, kept between the events that change them (api.service.ts feeds it). */
   statusCache: StatusCache;
+  /** The task events streams of this node (api.service.ts feeds it the cluster's events). */
+  progress: ProgressHub;
 }
 
 export function createApp({
@@ -47,6 +53,7 @@ export function createApp({
   screenshot,
   evidence,
   statusCache,
+  progress,
 }: AppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
@@ -61,13 +68,21 @@ export function createApp({
 
   const monitor = new Router({ prefix: '/api/business/monitor' });
   monitor.use(
-    requireToken({ verifier, issuer: config.jwtIssuer, audience: config.jwtAudience, clock }),
+    requireToken({
+      verifier,
+      issuer: config.jwtIssuer,
+      audience: config.jwtAudience,
+      clock,
+      // A browser's EventSource cannot send headers: the events stream also takes ?access_token=.
+      queryTokenPath: EVENTS_PATH,
+    }),
   );
   monitor.use(rateLimit(limiter));
   mount(
     monitor,
     taskRoutes(backend, config.maxBodyBytes, config.publicBaseUrl, statusCache, evidence),
   );
+  mount(monitor, eventRoutes(progress));
   mount(monitor, callbackRoutes(backend, config.maxBodyBytes));
   mount(monitor, exportRoutes(backend, config.publicBaseUrl, evidence, logger));
 

@@ -10,7 +10,7 @@ import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import { activeChannel, findPlatform, type Channel } from '../shared/platforms.js';
-import { announceFinished, announceSettled } from '../tasks/events.js';
+import { announceFinished, announceLeased, announceSettled } from '../tasks/events.js';
 import { type SubTasksSettled, type TaskCreated } from '../shared/contracts/events.js';
 import { createLedger, type Ledger } from '../tasks/ledger.js';
 import type { ProxyHealthReport } from '../shared/proxy-ports.js';
@@ -286,8 +286,15 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
           capOf: (platform) => s.platformConcurrency[platform] ?? s.defaultPlatformConcurrency,
           leaseMs: s.leaseMs,
           regionWaitMs: s.regionWaitMs,
-          claim: async (items, nodeId, token, expiresAt) =>
-            new Set(await ledger.claim(items, nodeId, token, expiresAt)),
+          claim: async (items, nodeId, token, expiresAt) => {
+            const claimed = new Set(await ledger.claim(items, nodeId, token, expiresAt));
+            announceLeased(
+              this.broker,
+              items.filter((item) => claimed.has(item.id)),
+              (message, err) => this.logger.warn(message, err),
+            );
+            return claimed;
+          },
           send: async (nodeId, leases) => {
             const answer = await this.broker.call<AcceptAnswer, AcceptRequest>(
               'crawler.accept',

@@ -71,6 +71,9 @@ const envSchema = z.object({
   MAX_UNFINISHED_SUBTASKS: int(10000, 1),
   MAX_BODY_BYTES: int(1024 * 1024, 1024),
   REQUEST_TIMEOUT_MS: int(10000, 100),
+  SSE_MAX_PER_USER: int(5, 1),
+  SSE_HEARTBEAT_MS: int(15000, 100),
+  SSE_REFRESH_MS: int(2000, 50),
   RETENTION_DAYS: int(30, 1),
   MAX_ATTEMPTS: int(3, 1, 20),
   LEASE_MS: int(30_000, 1_000),
@@ -178,6 +181,15 @@ export interface Config {
   readonly maxUnfinishedSubtasks: number;
   readonly maxBodyBytes: number;
   readonly requestTimeoutMs: number;
+  /** The task events stream (`GET …/task/{taskId}/events`). */
+  readonly events: {
+    /** Open streams per user on one api node. */
+    readonly maxPerUser: number;
+    /** A comment line this often keeps proxies from closing a quiet stream. */
+    readonly heartbeatMs: number;
+    /** Each watched task is read at least this often, for changes no event announces. */
+    readonly refreshMs: number;
+  };
   readonly retentionDays: number;
   readonly scheduling: {
     readonly maxAttempts: number;
@@ -475,6 +487,11 @@ export function loadConfig(rawEnv: Env): Config {
     maxUnfinishedSubtasks: e.MAX_UNFINISHED_SUBTASKS,
     maxBodyBytes: e.MAX_BODY_BYTES,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    events: Object.freeze({
+      maxPerUser: e.SSE_MAX_PER_USER,
+      heartbeatMs: e.SSE_HEARTBEAT_MS,
+      refreshMs: e.SSE_REFRESH_MS,
+    }),
     retentionDays: e.RETENTION_DAYS,
     scheduling: Object.freeze({
       maxAttempts: e.MAX_ATTEMPTS,

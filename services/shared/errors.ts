@@ -19,6 +19,8 @@ export type ErrorType =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
   | 'TOO_MANY_UNFINISHED'
+  | 'TOO_MANY_STREAMS'
+  | 'FORBIDDEN'
   | 'CONFIG_INVALID'
   | 'INTERNAL'
   | 'UNAVAILABLE';
@@ -38,6 +40,10 @@ export class AppError extends Errors.MoleculerError {
 
   static unauthorized(message: string): AppError {
     return new AppError(message, 401, 'UNAUTHORIZED');
+  }
+
+  static forbidden(message: string): AppError {
+    return new AppError(message, 403, 'FORBIDDEN');
   }
 
   static notFound(what: string): AppError {
@@ -101,6 +107,8 @@ const KNOWN_TYPES = new Set<string>([
   'UNSUPPORTED_MEDIA_TYPE',
   'RATE_LIMITED',
   'TOO_MANY_UNFINISHED',
+  'TOO_MANY_STREAMS',
+  'FORBIDDEN',
   'UNAVAILABLE',
 ]);
 

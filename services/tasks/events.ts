@@ -2,11 +2,14 @@
  * Events of the task life cycle. `task.created` and `subtasks.settled` are
  * broadcast, because only the active scheduler instance acts on them and any
  * instance may be it; `task.finished` is emitted once per task and balanced,
- * so one instance of each listening service handles it.
+ * so one instance of each listening service handles it. `subtasks.leased`
+ * is broadcast for the api nodes: their status answers and events streams.
  */
 import type { ServiceBroker } from 'moleculer';
 import type {
   Finished,
+  QueueItem,
+  SubTasksLeased,
   Settled,
   SubTaskSettled,
   SubTasksSettled,
@@ -36,4 +39,17 @@ export async function announceSettled(
 
 export async function announceFinished(broker: ServiceBroker, finished: Finished): Promise<void> {
   await broker.emit('task.finished', finished satisfies TaskFinished);
+}
+
+/** Not awaited by the dispatch pass: a lost announcement only delays a view by its refresh. */
+export function announceLeased(
+  broker: ServiceBroker,
+  items: Pick<QueueItem, 'id' | 'taskId'>[],
+  warn: (message: string, err: unknown) => void,
+): void {
+  if (items.length === 0) return;
+  const leased = items.map((item) => ({ subTaskId: item.id, taskId: item.taskId }));
+  broker
+    .broadcast('subtasks.leased', { leased } satisfies SubTasksLeased)
+    .catch((err: unknown) => warn('announcing leases failed', err));
 }

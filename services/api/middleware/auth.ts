@@ -10,11 +10,13 @@ export interface AuthOptions {
   issuer: string;
   audience: string;
   clock: Clock;
+  /** Requests to these paths may carry the token as `?access_token=` instead of the header. */
+  queryTokenPath?: RegExp;
 }
 
 export function requireToken(o: AuthOptions) {
   return async function auth(ctx: Context, next: Next): Promise<void> {
-    const header = ctx.get('authorization');
+    const header = ctx.get('authorization') || queryToken(ctx, o.queryTokenPath);
     if (!header) throw AppError.unauthorized('missing token: send Authorization: Bearer <token>');
     const match = /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(header);
     if (!match)
@@ -33,4 +35,9 @@ export function rateLimit(limiter: RateLimiter) {
     if (waitSeconds > 0) throw AppError.rateLimited('rate limit exceeded: slow down', waitSeconds);
     await next();
   };
+}
+
+function queryToken(ctx: Context, path: RegExp | undefined): string {
+  const token = ctx.query.access_token;
+  return path?.test(ctx.path) && typeof token === 'string' && token ? `Bearer ${token}` : '';
 }

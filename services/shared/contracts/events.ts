@@ -1,6 +1,6 @@
 /**
- * Payloads of the task life cycle events: `task.created` and
- * `subtasks.settled` (broadcast) and `task.finished` (emitted once per task).
+ * Payloads of the task life cycle events: `task.created`, `subtasks.leased`
+ * and `subtasks.settled` (broadcast) and `task.finished` (emitted once per task).
  */
 import type { Channel } from '../platforms.js';
 import type { FinalSubTaskStatus, TaskStatus } from './status.js';
@@ -70,6 +70,14 @@ export interface TaskCreated {
 }
 
 export type SubTaskSettled = Omit<Settled, 'finished'>;
+
+/**
+ * Sub tasks the scheduler just leased to a crawler node (pending → processing),
+ * broadcast so api nodes refresh the status and events streams of their tasks.
+ */
+export interface SubTasksLeased {
+  leased: { subTaskId: string; taskId: string }[];
+}
 
 /** Sub tasks settled together (one crawler report batch, or expired leases). */
 export interface SubTasksSettled {
