@@ -5,7 +5,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY . .
-RUN npm run build && npm prune --omit=dev
+# tsx (the project's entry runner, as in `npm run serve`) is a dev dependency, so no prune.
+RUN npm run build
 
 # Runtime stage: Node 20 on Debian bookworm-slim, Debian's Chromium and CJK
 # fonts so screenshots of Chinese answers render glyphs, not boxes.
