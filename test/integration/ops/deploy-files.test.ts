@@ -3,10 +3,12 @@
  * compose-spec JSON schema (vendored from github.com/compose-spec/compose-go/v2
  * v2.4.4, schema/compose-spec.json), plus the cross-file facts no schema sees.
  */
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import t from 'tap';
-import { parseAllDocuments, parse } from 'yaml';
+import { parseAllDocuments, parse, stringify } from 'yaml';
 import Ajv2019 from 'ajv/dist/2019.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -119,3 +121,38 @@ t.test(
     }
   },
 );
+
+/** kubernetes-validate (installed by infra/setup.sh under var/) with its bundled Kubernetes 1.30 schemas. */
+function kubeValidate(files: string[]): { ok: boolean; output: string } {
+  const bin = join(root, 'var/kube-validate/bin/kubernetes-validate');
+  try {
+    const output = execFileSync(bin, ['--strict', '-k', '1.30.0', ...files], {
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+    return { ok: true, output };
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string };
+    return { ok: false, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  }
+}
+
+t.test('k8s manifests validate against the Kubernetes 1.30 schemas', async (t) => {
+  const dir = join(deploy, 'k8s');
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => join(dir, f));
+  const result = kubeValidate(files);
+  t.ok(result.ok, result.output);
+});
+
+t.test('a broken k8s manifest is rejected', async (t) => {
+  const scheduler = parse(readFileSync(join(deploy, 'k8s/scheduler.yaml'), 'utf8')) as Record<
+    string,
+    any
+  >;
+  scheduler.spec.replicas = 'two';
+  const file = join(mkdtempSync(join(tmpdir(), 'deploy-')), 'scheduler.yaml');
+  writeFileSync(file, stringify(scheduler));
+  t.notOk(kubeValidate([file]).ok);
+});
