@@ -10,6 +10,7 @@ mkdir -p var
 need_apt=()
 command -v nats-server >/dev/null 2>&1 || need_apt+=(nats-server)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+python3 -c 'import ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
 # CJK and emoji fonts, so screenshots of Chinese answers show text, not boxes.
 [ -d /usr/share/fonts/opentype/noto ] || need_apt+=(fonts-noto-cjk)
 [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || need_apt+=(fonts-noto-color-emoji)
@@ -44,6 +45,13 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
   echo "setup: installing npm packages" >&2
   npm ci --no-audit --no-fund --loglevel=error
   touch "$stamp"
+fi
+
+# Kubernetes JSON schemas (bundled per version) for the deployment files test.
+if [ ! -x var/kube-validate/bin/kubernetes-validate ]; then
+  echo "setup: installing kubernetes-validate" >&2
+  python3 -m venv var/kube-validate
+  var/kube-validate/bin/pip install -q kubernetes-validate==1.37.0
 fi
 
 # The local MongoDB-wire server (mongo-java-server), built once from Maven Central.

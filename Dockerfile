@@ -1,0 +1,26 @@
+# syntax=docker/dockerfile:1
+# Build stage: install every dependency and compile TypeScript (npm run build).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY . .
+# tsx (the project's entry runner, as in `npm run serve`) is a dev dependency, so no prune.
+RUN npm run build
+
+# Runtime stage: Node 20 on Debian bookworm-slim, Debian's Chromium and CJK
+# fonts so screenshots of Chinese answers render glyphs, not boxes.
+FROM node:20-bookworm-slim AS runtime
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends chromium fonts-noto-cjk ca-certificates tini \
+  && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production \
+    CHROMIUM_PATH=/usr/bin/chromium \
+    PORT=3000
+WORKDIR /app
+COPY --from=build --chown=node:node /app /app
+USER node
+EXPOSE 3000
+ENTRYPOINT ["/usr/bin/tini", "--"]
+# The same entry as `npm run serve`; SERVICES decides which services this node runs.
+CMD ["node_modules/.bin/tsx", "bin/serve.ts"]
