@@ -20,6 +20,8 @@ import type {
 import { ProgressHub } from './progress/progress-hub.js';
 import type { StatusView } from './progress/progress-tracker.js';
 import { serialisedOk } from './envelope.js';
+import { readiness } from './readiness.js';
+import type { Connection } from 'mongoose';
 import { createApp } from './app.js';
 import type { Backend } from './backend.js';
 import { StatusCache } from './status-cache.js';
@@ -38,6 +40,7 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
   let screenshots: ScreenshotStore | undefined;
   let evidence: EvidenceStore | undefined;
   let progress: ProgressHub | undefined;
+  let connection: Connection | undefined;
   const statusCache = new StatusCache({
     maxAgeMs: STATUS_MAX_AGE_MS,
     maxBytes: STATUS_CACHE_BYTES,
@@ -106,6 +109,24 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
         logger: this.logger,
         backend,
         progress,
+        ready: () =>
+          readiness({
+            pingMongo: async () => {
+              if (!connection?.db) throw new Error('not connected');
+              await connection.db.admin().ping();
+            },
+            transporterConnected: () =>
+              config.transporter ? this.broker.transit?.connected === true : undefined,
+            availableServices: () =>
+              new Set(
+                this.broker.registry
+                  .getServiceList({ onlyAvailable: true })
+                  .map((s: { name: string }) => s.name),
+              ),
+            // With a local JWT secret tokens are checked here; else the users service's key.
+            needed: config.jwtSecret ? ['tasks'] : ['tasks', 'users'],
+            timeoutMs: Math.min(2000, config.requestTimeoutMs),
+          }),
         verifier: loadVerifier,
         statusCache,
         screenshot: async (id) => screenshots?.load(id),
@@ -120,7 +141,7 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
     },
 
     async started() {
-      const connection = await acquireConnection(config.mongoUrl, config.mongoDb);
+      connection = await acquireConnection(config.mongoUrl, config.mongoDb);
       screenshots = new ScreenshotStore(connection);
       evidence = new EvidenceStore(connection);
       const s = server!;
@@ -148,6 +169,7 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
       if (screenshots) await releaseConnection(config.mongoUrl, config.mongoDb);
       screenshots = undefined;
       evidence = undefined;
+      connection = undefined;
     },
   };
 }

@@ -21,6 +21,7 @@ import { callbackRoutes } from './routes/callbacks.js';
 import { docsRoutes } from './routes/docs.js';
 import { eventRoutes } from './routes/events.js';
 import type { ProgressHub } from './progress/progress-hub.js';
+import type { Readiness } from './readiness.js';
 import { exportRoutes } from './routes/exports.js';
 import { proxyRoutes } from './routes/proxies.js';
 import { screenshotRoutes } from './routes/screenshots.js';
@@ -42,6 +43,8 @@ export interface AppDeps {
   statusCache: StatusCache;
   /** The task events streams of this node (api.service.ts feeds it the cluster's events). */
   progress: ProgressHub;
+  /** Whether this node can serve (services/api/readiness.ts). */
+  ready: () => Promise<Readiness>;
 }
 
 export function createApp({
@@ -54,6 +57,7 @@ export function createApp({
   evidence,
   statusCache,
   progress,
+  ready,
 }: AppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
@@ -61,6 +65,18 @@ export function createApp({
 
   const business = new Router({ prefix: '/api/business' });
   business.get('/health', (ctx) => ok(ctx, { status: 'ok', version: VERSION }));
+  // Probes: live = the process answers; ready = it can serve (503 lists what fails).
+  business.get('/health/live', (ctx) => ok(ctx, { status: 'live', version: VERSION }));
+  business.get('/health/ready', async (ctx) => {
+    const r = await ready();
+    ctx.status = r.ready ? 200 : 503;
+    ctx.body = {
+      success: r.ready,
+      code: ctx.status,
+      message: r.ready ? 'ready' : 'not ready',
+      data: r,
+    };
+  });
   mount(business, docsRoutes(VERSION, config.publicBaseUrl, config.scheduling.platformChannels));
   // The token endpoint is limited per client address to slow down key guessing.
   business.use('/auth', rateLimit(limiter));
