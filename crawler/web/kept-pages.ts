@@ -1,8 +1,9 @@
 /**
  * Each account's logged-in page, kept open on its node between the account's
- * sub tasks, as a person keeps their chat tab: the next prompt starts a new
- * chat in it instead of building a browser context, loading the site and
- * running its start-up script again (most of a web sub task's own time).
+ * sub tasks, as a person keeps their chat tab: the next prompt loads the
+ * site's start page again in it (a new chat) instead of building a browser
+ * context and logging it in again; the warm context keeps the site's cache and
+ * session, so the reload is most of what is saved (a web sub task's own time).
  *
  * A kept page is reused only while it still fits: the same proxy port, the
  * same allowed origins, locale and time zone, and the storage state the account service hands out
