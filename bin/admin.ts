@@ -28,6 +28,8 @@ const USAGE = `usage: npm run admin -- <command> [options]
   create-user --name NAME       create a user and a first API key
   create-key --user ID          create another API key for a user
   list-users                    list users
+  set-role --user ID --role user|operator
+                                operators see the dashboard's operator pages and routes
   list-keys [--user ID]         list API keys (never the secrets)
   revoke-key --key KEYID        revoke an API key
   set-callback --user ID --url URL
@@ -44,6 +46,7 @@ const { positionals, values } = parseArgs({
     user: { type: 'string' },
     key: { type: 'string' },
     url: { type: 'string' },
+    role: { type: 'string' },
     platform: { type: 'string' },
     label: { type: 'string' },
     region: { type: 'string' },
@@ -139,6 +142,10 @@ async function run(): Promise<unknown> {
       return broker.call('users.listUsers');
     case 'list-keys':
       return broker.call('users.listKeys', values.user ? { userId: userId() } : {});
+    case 'set-role':
+      if (values.role !== 'user' && values.role !== 'operator')
+        fail('--role must be user or operator');
+      return broker.call('users.setRole', { userId: userId(), role: values.role });
     case 'revoke-key':
       if (!values.key) fail('--key is required');
       return broker.call('users.revokeKey', { keyId: values.key });

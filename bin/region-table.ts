@@ -4,14 +4,7 @@
  * so an operator sees at a glance where to add nodes.
  */
 import type { ServiceBroker } from 'moleculer';
-import { crawlerNodes, type CrawlerNode } from '../services/shared/contracts/advert.js';
-import type { ProxyHealthReport } from '../services/shared/proxy-ports.js';
-
-export interface NodeState {
-  node: CrawlerNode;
-  running: number | null;
-  ports: ProxyHealthReport['ports'];
-}
+import { nodeStates, type NodeState } from '../services/shared/crawler-states.js';
 
 /** Rows of the table (pure): one per region and node, plus nodes without ports as `(any)`. */
 export function regionRows(states: readonly NodeState[]): string[][] {
@@ -36,25 +29,6 @@ export function formatTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   return [line(header), ...rows.map(line)].join('\n');
-}
-
-async function nodeStates(broker: ServiceBroker): Promise<NodeState[]> {
-  const nodes = crawlerNodes(
-    broker.registry.nodes.list({ onlyAvailable: true, withServices: false }),
-  );
-  return Promise.all(
-    nodes.map(async (node) => {
-      const [status, ports] = await Promise.all([
-        broker
-          .call<{ running: number }, object>('crawler.status', {}, { nodeID: node.id })
-          .catch(() => null),
-        broker
-          .call<ProxyHealthReport, object>('crawler.ports', {}, { nodeID: node.id })
-          .catch(() => null),
-      ]);
-      return { node, running: status?.running ?? null, ports: ports?.ports ?? [] };
-    }),
-  );
 }
 
 /** Moleculer REPL custom commands (broker option `replCommands`). */

@@ -21,6 +21,7 @@ import { ProgressHub } from './progress/progress-hub.js';
 import type { StatusView } from './progress/progress-tracker.js';
 import { serialisedOk } from './envelope.js';
 import { readiness } from './readiness.js';
+import { nodeStates } from '../shared/crawler-states.js';
 import type { Connection } from 'mongoose';
 import { createApp } from './app.js';
 import type { Backend } from './backend.js';
@@ -109,6 +110,7 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
         logger: this.logger,
         backend,
         progress,
+        crawlerStates: () => nodeStates(this.broker),
         ready: () =>
           readiness({
             pingMongo: async () => {

@@ -22,6 +22,8 @@ import { docsRoutes } from './routes/docs.js';
 import { eventRoutes } from './routes/events.js';
 import type { ProgressHub } from './progress/progress-hub.js';
 import type { Readiness } from './readiness.js';
+import type { NodeState } from '../shared/crawler-states.js';
+import { operatorRoutes } from './routes/operator.js';
 import { exportRoutes } from './routes/exports.js';
 import { proxyRoutes } from './routes/proxies.js';
 import { screenshotRoutes } from './routes/screenshots.js';
@@ -45,6 +47,8 @@ export interface AppDeps {
   progress: ProgressHub;
   /** Whether this node can serve (services/api/readiness.ts). */
   ready: () => Promise<Readiness>;
+  /** The crawler nodes and their ports, asked of each (services/shared/crawler-states.ts). */
+  crawlerStates: () => Promise<NodeState[]>;
 }
 
 export function createApp({
@@ -58,6 +62,7 @@ export function createApp({
   statusCache,
   progress,
   ready,
+  crawlerStates,
 }: AppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
@@ -83,17 +88,18 @@ export function createApp({
   mount(business, authRoutes(backend, config.maxBodyBytes));
 
   const monitor = new Router({ prefix: '/api/business/monitor' });
+  const tokenChecks = { verifier, issuer: config.jwtIssuer, audience: config.jwtAudience, clock };
   monitor.use(
     requireToken({
-      verifier,
-      issuer: config.jwtIssuer,
-      audience: config.jwtAudience,
-      clock,
+      ...tokenChecks,
       // A browser's EventSource cannot send headers: the events stream also takes ?access_token=.
       queryTokenPath: EVENTS_PATH,
     }),
   );
   monitor.use(rateLimit(limiter));
+  monitor.get('/me', async (ctx) => {
+    ok(ctx, await backend.call('users.profile', { userId: ctx.state.userId as number }));
+  });
   mount(
     monitor,
     taskRoutes(backend, config.maxBodyBytes, config.publicBaseUrl, statusCache, evidence),
@@ -101,6 +107,11 @@ export function createApp({
   mount(monitor, eventRoutes(progress));
   mount(monitor, callbackRoutes(backend, config.maxBodyBytes));
   mount(monitor, exportRoutes(backend, config.publicBaseUrl, evidence, logger));
+
+  const operator = new Router({ prefix: '/api/business/operator' });
+  operator.use(requireToken(tokenChecks));
+  operator.use(rateLimit(limiter));
+  mount(operator, operatorRoutes(backend, crawlerStates));
 
   // The city lookup is public (spec 4.6), so it is limited per client address.
   const eipEdge = new Router({ prefix: '/api/business/eip-edge' });
@@ -115,7 +126,7 @@ export function createApp({
   });
   app.use(errorEnvelope(logger));
   app.use(methodRules());
-  for (const router of [business, screenshotRoutes(screenshot), monitor, eipEdge]) {
+  for (const router of [business, screenshotRoutes(screenshot), monitor, operator, eipEdge]) {
     app.use(router.routes());
   }
   return app;

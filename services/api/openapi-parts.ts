@@ -54,11 +54,12 @@ export class SchemaSet {
   }
 }
 
-export type Status = '400' | '401' | '404' | '413' | '415' | '429' | '500' | '503';
+export type Status = '400' | '401' | '403' | '404' | '413' | '415' | '429' | '500' | '503';
 
 const DEFAULT_REASONS: Record<Status, string> = {
   '400': 'Invalid input: every violated rule is listed in `errors`, by field',
   '401': 'Missing, invalid or expired token',
+  '403': 'The token is valid but its user lacks the role (operator routes)',
   '404': 'Unknown task or sub task (or one of another user)',
   '413': 'Body larger than the limit (MAX_BODY_BYTES, 1 MiB by default)',
   '415': 'Body is not application/json',

@@ -32,6 +32,7 @@ import {
   SchemaSet,
   type Json,
 } from './openapi-parts.js';
+import { surfacePaths } from './openapi-surfaces.js';
 import { exportPath } from './openapi-export.js';
 
 export function buildOpenApi(
@@ -150,6 +151,7 @@ export function buildOpenApi(
       [{ name: 'subTaskId', in: 'path', required: true, schema: { type: 'string' } }],
     ),
     ...exportPath(set, taskIdParam, security),
+    ...surfacePaths(set, taskIdParam, security),
     '/api/business/monitor/task/result/{taskId}/{subTaskId}/raw': {
       get: {
         summary: 'The raw evidence of a web sub task (the rawEvidence URL of its result)',

@@ -9,7 +9,7 @@ import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import type { TaskFinished } from '../shared/contracts/events.js';
-import { taskModels } from '../tasks/models.js';
+import { taskModels, type TaskDoc } from '../tasks/models.js';
 import { checkTaskId } from '../tasks/queries.js';
 import { TaskStore } from '../tasks/store.js';
 import { userModels } from '../users/models.js';
@@ -28,6 +28,11 @@ export function callbacksService(config: Config, clock: Clock = systemClock): Se
   const c = config.callbacks;
   let deliveries: DeliveryStore;
   let tasks: TaskStore;
+  const viewOf = async (task: TaskDoc) => {
+    const delivery = await deliveries.find(task._id);
+    const addressNow = delivery ? null : ((await intake.addressOf(task)) ?? null);
+    return deliveryView(task._id, delivery, addressNow, maxAttempts(c.retryDelaysMs));
+  };
   let intake: Intake;
   let worker: Worker | undefined;
   const timers: NodeJS.Timeout[] = [];
@@ -40,10 +45,14 @@ export function callbacksService(config: Config, clock: Clock = systemClock): Se
       status: {
         params: { userId: 'number', taskId: 'any' },
         async handler(ctx: Context<{ userId: number; taskId: unknown }>) {
-          const task = await tasks.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
-          const delivery = await deliveries.find(task._id);
-          const addressNow = delivery ? null : ((await intake.addressOf(task)) ?? null);
-          return deliveryView(task._id, delivery, addressNow, maxAttempts(c.retryDelaysMs));
+          return viewOf(await tasks.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId)));
+        },
+      },
+      /** The same view of any user's task, for operators (the api checks the role). */
+      statusOfAnyTask: {
+        params: { taskId: 'any' },
+        async handler(ctx: Context<{ taskId: unknown }>) {
+          return viewOf(await tasks.findAnyTask(checkTaskId(ctx.params.taskId)));
         },
       },
     },

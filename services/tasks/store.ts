@@ -86,6 +86,13 @@ export class TaskStore {
     return task;
   }
 
+  /** Any user's task: for operators only (callers check the role). */
+  async findAnyTask(taskId: string): Promise<TaskDoc> {
+    const task = await this.models.Task.findOne({ _id: taskId }).lean<TaskDoc>();
+    if (!task) throw AppError.notFound('task');
+    return task;
+  }
+
   /**
    * The task as the status view needs it: counters and dates, not the
    * prompts and settings (the whole document only while its sub tasks are

@@ -1,9 +1,15 @@
 /** Users, their API keys (stored hashed) and small settings such as the signing key. */
 import { Schema, type Connection, type Model } from 'mongoose';
 
+/** `operator`: may read the cluster's state (nodes, ports, accounts, any task's callbacks). */
+export const ROLES = ['user', 'operator'] as const;
+export type Role = (typeof ROLES)[number];
+
 export interface UserDoc {
   _id: number;
   name: string;
+  /** Absent on users stored before roles: `user`. */
+  role?: Role;
   createdAt: number;
   /** Callback address for tasks submitted without callbackUrl; null or absent: none. */
   callbackUrl?: string | null;
@@ -29,6 +35,7 @@ const userSchema = new Schema<UserDoc>(
   {
     _id: Number,
     name: { type: String, required: true },
+    role: { type: String, enum: ROLES, default: 'user' },
     createdAt: Number,
     callbackUrl: { type: String, default: null },
     webhookSecret: { type: String, default: null },

@@ -3,7 +3,7 @@ import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import { newWebhookSecret } from '../callbacks/sign.js';
 import { generateApiKey, hashApiKey } from './apikeys.js';
-import type { ApiKeyDoc, UserDoc, UserModels } from './models.js';
+import type { ApiKeyDoc, Role, UserDoc, UserModels } from './models.js';
 import { newSigningKey, type StoredSigningKey } from './tokens.js';
 
 const SIGNING_KEY_ID = 'jwt-signing-key';
@@ -38,6 +38,12 @@ export class UserStore {
     const user = await this.m.User.findById(userId).lean<UserDoc>();
     if (!user) throw AppError.notFound(`user ${userId}`);
     return user;
+  }
+
+  async setRole(userId: number, role: Role): Promise<UserDoc> {
+    await this.requireUser(userId);
+    await this.m.User.updateOne({ _id: userId }, { $set: { role } });
+    return this.requireUser(userId);
   }
 
   async createApiKey(userId: number): Promise<{ keyId: string; apiKey: string }> {

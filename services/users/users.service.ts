@@ -11,9 +11,11 @@ import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import { checkDefaultCallback } from '../callbacks/address.js';
 import { AddressPolicy } from '../callbacks/ssrf.js';
 import { looksLikeApiKey } from './apikeys.js';
-import { userModels } from './models.js';
+import { ROLES, userModels, type Role, type UserDoc } from './models.js';
 import { UserStore } from './store.js';
 import { TokenSigner } from './tokens.js';
+
+const profileOf = (u: UserDoc) => ({ userId: u._id, name: u.name, role: u.role ?? 'user' });
 
 const keyView = (k: {
   _id: string;
@@ -53,7 +55,22 @@ export function usersService(config: Config, clock: Clock = systemClock): Servic
       listUsers: {
         async handler() {
           const users = await store.listUsers();
-          return users.map((u) => ({ userId: u._id, name: u.name, createdAt: u.createdAt }));
+          return users.map((u) => ({ ...profileOf(u), createdAt: u.createdAt }));
+        },
+      },
+
+      /** Who a signed-in user is (`GET …/me`) and what the api's operator routes check. */
+      profile: {
+        params: { userId: userIdParam },
+        async handler(ctx: Context<{ userId: number }>) {
+          return profileOf(await store.requireUser(ctx.params.userId));
+        },
+      },
+
+      setRole: {
+        params: { userId: userIdParam, role: { type: 'enum', values: [...ROLES] } },
+        async handler(ctx: Context<{ userId: number; role: Role }>) {
+          return profileOf(await store.setRole(ctx.params.userId, ctx.params.role));
         },
       },
 

@@ -30,6 +30,14 @@ t.test('OpenAPI 3.1 document generated from the validation schemas', async (t) =
       '/api/business/monitor/task/{taskId}/visibility',
       '/api/business/openapi.json',
       '/api/business/health',
+      '/api/business/health/live',
+      '/api/business/health/ready',
+      '/api/business/monitor/me',
+      '/api/business/monitor/task/{taskId}/events',
+      '/api/business/operator/accounts',
+      '/api/business/operator/nodes',
+      '/api/business/operator/ports',
+      '/api/business/operator/task/{taskId}/callbacks',
     ].sort(),
   );
   const submit = doc.paths['/api/business/monitor/task/batch/shared'].post;

@@ -1,0 +1,67 @@
+/**
+ * `/api/business/operator/*`: the cluster's state for users with the
+ * `operator` role (set by the admin CLI). The role is read from the users
+ * service on every request, so granting or withdrawing it applies at once.
+ */
+import { Router } from '@koa/router';
+import type { Context, Next } from 'koa';
+import { AppError } from '../../shared/errors.js';
+import type { NodeState } from '../../shared/crawler-states.js';
+import type { Backend } from '../backend.js';
+import { ok } from '../envelope.js';
+
+export function operatorRoutes(
+  backend: Backend,
+  crawlerStates: () => Promise<NodeState[]>,
+): Router {
+  const router = new Router();
+
+  router.use(async (ctx: Context, next: Next) => {
+    const me = await backend.call<{ role: string }>('users.profile', {
+      userId: ctx.state.userId as number,
+    });
+    if (me.role !== 'operator') throw AppError.forbidden('operator role required');
+    await next();
+  });
+
+  router.get('/nodes', async (ctx) => {
+    ok(
+      ctx,
+      (await crawlerStates()).map(({ node, running, ports }) => ({
+        nodeId: node.id,
+        regions: node.regions,
+        capacity: node.capacity,
+        running,
+        platforms: node.platforms,
+        channels: node.channels,
+        ports: ports.length,
+        activePorts: ports.filter((p) => p.active).length,
+        available: running !== null,
+      })),
+    );
+  });
+
+  router.get('/ports', async (ctx) => {
+    ok(
+      ctx,
+      (await crawlerStates()).flatMap(({ node, ports }) =>
+        ports.map((p) => ({ nodeId: node.id, ...p })),
+      ),
+    );
+  });
+
+  router.get('/accounts', async (ctx) => {
+    // No accounts service (no web channel in this cluster): no accounts.
+    const accounts = await backend.call('accounts.list', {}).catch((err: { type?: string }) => {
+      if (err.type === 'SERVICE_NOT_FOUND') return [];
+      throw err;
+    });
+    ok(ctx, accounts);
+  });
+
+  router.get('/task/:taskId/callbacks', async (ctx) => {
+    ok(ctx, await backend.call('callbacks.statusOfAnyTask', { taskId: ctx.params.taskId }));
+  });
+
+  return router;
+}
