@@ -16,7 +16,8 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     CHROMIUM_PATH=/usr/bin/chromium \
-    PORT=3000
+    PORT=3000 \
+    HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build --chown=node:node /app /app
 USER node

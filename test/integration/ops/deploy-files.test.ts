@@ -156,3 +156,67 @@ t.test('a broken k8s manifest is rejected', async (t) => {
   writeFileSync(file, stringify(scheduler));
   t.notOk(kubeValidate([file]).ok);
 });
+
+/** The environment a node of the deployment files starts with, as config.ts must accept it. */
+function dockerEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  const text = readFileSync(join(root, 'Dockerfile'), 'utf8').replace(/\\\n/g, ' ');
+  for (const line of text.split('\n').filter((l) => l.startsWith('ENV ')))
+    for (const [, k, v] of line.matchAll(/([A-Z_]+)=(\S+)/g)) env[k!] = v!;
+  return env;
+}
+
+t.test('every node of compose.yaml and k8s starts with a valid configuration', async (t) => {
+  const { loadConfig } = await import('../../../services/shared/config.js');
+  const secrets = Object.fromEntries(
+    readFileSync(join(deploy, 'secrets.env.example'), 'utf8')
+      .split('\n')
+      .map((l) => /^([A-Z_]+)=(.*)$/.exec(l))
+      .filter((m) => m !== null)
+      .map((m) => [m[1]!, m[2]!]),
+  );
+  // A ports file is read where the container mounts it: here, from deploy/ports.
+  const local = (env: Record<string, string>, file: string | undefined) =>
+    file ? { ...env, CRAWLER_PROXIES_FILE: file } : env;
+  const image = dockerEnv();
+  t.equal(image.HOST, '0.0.0.0', 'the api listens beyond the container');
+  for (const [name, service] of Object.entries(composeFile().services as Record<string, any>)) {
+    if (!service.environment?.SERVICES) continue;
+    const mount = (service.volumes?.[0] as string | undefined)?.split(':')[0];
+    const env = local(
+      { ...image, ...secrets, ...service.environment },
+      mount ? join(deploy, mount) : undefined,
+    );
+    const config = loadConfig(env);
+    t.ok(config.services.length > 0, `compose ${name}: ${config.services.join(',')}`);
+  }
+  const docs = manifests();
+  const maps = Object.fromEntries(
+    docs
+      .filter((d) => d.kind === 'ConfigMap' || d.kind === 'Secret')
+      .map((d) => [d.metadata.name, (d.data ?? d.stringData) as Record<string, string>]),
+  );
+  for (const d of docs.filter((x) => x.kind === 'Deployment')) {
+    const container = d.spec.template.spec.containers[0];
+    if (container.image?.startsWith('nats')) continue;
+    const fromRefs = Object.assign(
+      {},
+      ...(container.envFrom ?? []).map(
+        (r: any) => maps[(r.configMapRef ?? r.secretRef).name] ?? {},
+      ),
+    );
+    const own = Object.fromEntries(
+      (container.env ?? [])
+        .filter((e: any) => e.value !== undefined)
+        .map((e: any) => [e.name, String(e.value)]),
+    );
+    // The ports file as the aimon-ports ConfigMap mounts it.
+    let portsFile: string | undefined;
+    if (own.CRAWLER_PROXIES_FILE) {
+      portsFile = join(mkdtempSync(join(tmpdir(), 'ports-')), 'ports.json');
+      writeFileSync(portsFile, maps['aimon-ports']![own.CRAWLER_PROXIES_FILE.split('/').pop()!]!);
+    }
+    const config = loadConfig(local({ ...image, ...fromRefs, ...own }, portsFile));
+    t.ok(config.services.length > 0, `k8s ${d.metadata.name}: ${config.services.join(',')}`);
+  }
+});
