@@ -26,15 +26,15 @@ const envelope = (data: unknown) => ({ success: true, code: 200, message: 'succe
 
 export function surfacePaths(set: SchemaSet, taskIdParam: Json, security: Json[]): Json {
   const errors = errorResponses.bind(null, set);
-  const operatorGet = (summary: string, example: unknown, extra: Json[] = []): Json => ({
+  const operatorGet = (summary: string, example: unknown, taskParam?: Json): Json => ({
     get: {
       summary,
       tags: ['operator'],
       security,
-      parameters: extra,
+      parameters: taskParam ? [taskParam] : [],
       responses: {
         '200': anyJson('Success', envelope(example)),
-        ...errors(['403', ...PROTECTED]),
+        ...errors([...(taskParam ? (['400', '404'] as const) : []), '403', ...PROTECTED]),
       },
     },
   });
@@ -123,7 +123,7 @@ export function surfacePaths(set: SchemaSet, taskIdParam: Json, security: Json[]
     '/api/business/operator/task/{taskId}/callbacks': operatorGet(
       "The callback deliveries of any user's task",
       { taskId: '…', state: 'delivered', attempts: [] },
-      [taskIdParam],
+      taskIdParam,
     ),
   };
 }

@@ -19,6 +19,8 @@ const svc = await startEmbedded(t, {
   MAX_UNFINISHED_SUBTASKS: '1000000',
 });
 const user = await svc.newUser();
+// An operator, so the operator routes are fuzzed past their role check.
+await svc.broker.call('users.setRole', { userId: user.userId, role: 'operator' });
 const doc = (await svc.client.get('/api/business/openapi.json')).body;
 const schemas = new JsonSchemas(doc.components.schemas);
 
@@ -62,8 +64,13 @@ interface Operation {
   spec: Schema;
 }
 
+// An event stream lasts as long as its task, so it has its own tests (test/integration/events/).
+const streams = (spec: Schema) => Boolean(spec.responses?.['200']?.content?.['text/event-stream']);
 const operations: Operation[] = Object.entries(doc.paths as Record<string, Schema>).flatMap(
-  ([path, ops]) => Object.entries(ops).map(([method, spec]) => ({ method, path, spec })),
+  ([path, ops]) =>
+    Object.entries(ops)
+      .filter(([, spec]) => !streams(spec as Schema))
+      .map(([method, spec]) => ({ method, path, spec })),
 );
 
 t.test('the document lists every route the service serves', async (t) => {
