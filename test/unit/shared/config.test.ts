@@ -97,6 +97,7 @@ t.test('an empty environment gives every default', async (t) => {
     },
     accounts: { key: undefined, waitMs: 60000, holdMs: 600000, gapJitter: 0.3 },
     proxies: { forgetMs: 600000, resyncMs: 30000 },
+    events: { maxPerUser: 5, heartbeatMs: 15000, refreshMs: 2000 },
   });
 });
 
@@ -519,4 +520,13 @@ t.test('proxy ports: inline JSON or a file, every problem reported', async (t) =
     problems({ CRAWLER_PROXIES_FILE: `${dir}/missing.json` }),
     /CRAWLER_PROXIES_FILE cannot be read/,
   );
+});
+
+t.test('events stream settings', async (t) => {
+  const c = loadConfig({ SSE_MAX_PER_USER: '2', SSE_HEARTBEAT_MS: '500', SSE_REFRESH_MS: '100' });
+  t.same(c.events, { maxPerUser: 2, heartbeatMs: 500, refreshMs: 100 });
+  t.same(fields(configError({ SSE_MAX_PER_USER: '0', SSE_HEARTBEAT_MS: 'often' })).sort(), [
+    'SSE_HEARTBEAT_MS',
+    'SSE_MAX_PER_USER',
+  ]);
 });
