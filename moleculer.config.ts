@@ -4,6 +4,7 @@
  */
 import type { BrokerOptions } from 'moleculer';
 import type { Config } from './services/shared/config.js';
+import { logFormatter } from './services/shared/log-format.js';
 
 export function brokerOptions(
   config: Config,
@@ -18,7 +19,11 @@ export function brokerOptions(
         ? false
         : {
             type: 'Console',
-            options: { level: config.logLevel, formatter: 'short', colors: false },
+            options: {
+              level: config.logLevel,
+              formatter: logFormatter(config.logFormat),
+              colors: false,
+            },
           },
     requestTimeout: config.requestTimeoutMs,
     // One retry policy lives in the scheduler; broker-level retries would double it.
@@ -28,5 +33,26 @@ export function brokerOptions(
     registry: { strategy: 'RoundRobin', preferLocal: true },
     metadata,
     skipProcessEventRegistration: true,
+    // Moleculer's own metrics (calls, events, transit, process) on every node that sets a port.
+    metrics:
+      config.metrics.port === undefined
+        ? { enabled: false }
+        : {
+            enabled: true,
+            reporter: [
+              {
+                type: 'Prometheus',
+                options: {
+                  host: config.host,
+                  port: config.metrics.port,
+                  path: '/metrics',
+                  defaultLabels: (registry: { broker: { namespace: string; nodeID: string } }) => ({
+                    namespace: registry.broker.namespace,
+                    nodeID: registry.broker.nodeID,
+                  }),
+                },
+              },
+            ],
+          },
   };
 }

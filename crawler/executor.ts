@@ -36,6 +36,8 @@ export interface Outcome {
   proxyKey: string | null;
   /** Web channel: the account that ran the attempt. */
   accountId?: string | null;
+  /** How long the attempt took, from its start to its answer or failure (the answer time figures). */
+  answerMs?: number;
 }
 
 export interface ExecutorDeps {
@@ -267,6 +269,7 @@ export class Executor {
     let handedBack = false;
     let failure: unknown = null;
     const job: Job = { prompt: lease.prompt, mode: lease.mode as Job['mode'], signal };
+    const startedAt = performance.now();
     const web =
       lease.channel === 'web'
         ? new WebAttempt(this.d, { lease, web: driver.web!, settings, port, job })
@@ -291,6 +294,7 @@ export class Executor {
         },
         ...via,
         ...account,
+        answerMs: Math.round(performance.now() - startedAt),
       };
     } catch (err) {
       const reason = signal.aborted ? signal.reason : err;

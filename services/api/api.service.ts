@@ -26,6 +26,9 @@ import type { Connection } from 'mongoose';
 import { createApp } from './app.js';
 import type { Backend } from './backend.js';
 import { StatusCache } from './status-cache.js';
+import { currentRequestId } from './request-scope.js';
+import { clusterFigures, FiguresSource } from './metrics/figures-source.js';
+import { businessRegistry } from './metrics/registry.js';
 
 /**
  * How long a status answer is served without a new read. Events drop it at
@@ -91,7 +94,10 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
         });
         return verifier;
       };
-      const backend: Backend = { call: (action, params) => this.broker.call(action, params) };
+      const backend: Backend = {
+        call: (action, params) =>
+          this.broker.call(action, params, { requestID: currentRequestId() }),
+      };
       // Streams read through the status cache: one read per change, shared with the polls.
       progress = new ProgressHub({
         read: async (taskId, userId) => {
@@ -104,13 +110,20 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
         ...config.events,
         warn: (message, err) => this.logger.warn(message, err),
       });
+      const crawlerStates = () => nodeStates(this.broker);
+      const figures = new FiguresSource(
+        clusterFigures(backend, crawlerStates, this.logger),
+        config.metrics.cacheMs,
+        clock,
+      );
       const app = createApp({
         config,
+        metrics: businessRegistry(figures),
         clock,
         logger: this.logger,
         backend,
         progress,
-        crawlerStates: () => nodeStates(this.broker),
+        crawlerStates,
         ready: () =>
           readiness({
             pingMongo: async () => {

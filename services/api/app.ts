@@ -4,6 +4,7 @@
  */
 import Koa from 'koa';
 import { Router } from '@koa/router';
+import type { Registry } from 'prom-client';
 import type { Config } from '../shared/config.js';
 import type { Clock } from '../shared/clock.js';
 import { VERSION } from '../shared/version.js';
@@ -49,6 +50,8 @@ export interface AppDeps {
   ready: () => Promise<Readiness>;
   /** The crawler nodes and their ports, asked of each (services/shared/crawler-states.ts). */
   crawlerStates: () => Promise<NodeState[]>;
+  /** The business figures served at `/metrics` (services/api/metrics/). */
+  metrics: Registry;
 }
 
 export function createApp({
@@ -63,6 +66,7 @@ export function createApp({
   progress,
   ready,
   crawlerStates,
+  metrics,
 }: AppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
@@ -118,6 +122,13 @@ export function createApp({
   eipEdge.use(rateLimit(limiter));
   mount(eipEdge, proxyRoutes(backend));
 
+  // Prometheus scrapes without a token: the figures are counts, nothing of any user's content.
+  const scrape = new Router();
+  scrape.get('/metrics', async (ctx) => {
+    ctx.type = metrics.contentType;
+    ctx.body = await metrics.metrics();
+  });
+
   // Only a failing request or response stream reaches here (the middleware catches the
   // rest). Koa would print each with its stack; a client hanging up is no news at all.
   app.silent = true;
@@ -126,7 +137,14 @@ export function createApp({
   });
   app.use(errorEnvelope(logger));
   app.use(methodRules());
-  for (const router of [business, screenshotRoutes(screenshot), monitor, operator, eipEdge]) {
+  for (const router of [
+    business,
+    screenshotRoutes(screenshot),
+    monitor,
+    operator,
+    eipEdge,
+    scrape,
+  ]) {
     app.use(router.routes());
   }
   return app;

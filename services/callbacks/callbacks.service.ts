@@ -48,6 +48,12 @@ export function callbacksService(config: Config, clock: Clock = systemClock): Se
           return viewOf(await tasks.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId)));
         },
       },
+      /** Attempts by outcome and deliveries by state (the api's /metrics). */
+      figures: {
+        async handler() {
+          return deliveries.figures();
+        },
+      },
       /** The same view of any user's task, for operators (the api checks the role). */
       statusOfAnyTask: {
         params: { taskId: 'any' },

@@ -9,6 +9,7 @@ import { leases } from '../shared/claim.js';
 import type { TaskStatus } from '../shared/contracts/status.js';
 import type { AttemptRecord, DeliveryDoc } from './models.js';
 import type { Verdict } from './schedule.js';
+import type { CallbackFigures } from '../shared/contracts/figures.js';
 import { webhookIdFor } from './sign.js';
 
 const NO_LEASE = leases.free();
@@ -110,5 +111,41 @@ export class DeliveryStore {
       .find({ _id: { $in: taskIds } }, { _id: 1 })
       .lean<{ _id: string }[]>();
     return new Set(docs.map((d) => d._id));
+  }
+
+  /** Attempts by outcome and deliveries by state, counted by the database (the api's /metrics). */
+  async figures(): Promise<CallbackFigures> {
+    const status = '$attempts.httpStatus';
+    const [attempts, deliveries] = await Promise.all([
+      this.model.aggregate<{ _id: string; n: number }>([
+        { $unwind: '$attempts' },
+        {
+          $group: {
+            _id: {
+              $cond: [
+                { $eq: [{ $ifNull: [status, null] }, null] },
+                'network_error',
+                {
+                  $cond: [
+                    { $and: [{ $gte: [status, 200] }, { $lt: [status, 300] }] },
+                    'delivered',
+                    'http_error',
+                  ],
+                },
+              ],
+            },
+            n: { $sum: 1 },
+          },
+        },
+      ]),
+      this.model.aggregate<{ _id: string; n: number }>([
+        { $group: { _id: '$status', n: { $sum: 1 } } },
+      ]),
+    ]);
+    const byName = (a: { _id: string }, b: { _id: string }) => a._id.localeCompare(b._id);
+    return {
+      attempts: attempts.sort(byName).map((a) => ({ outcome: a._id, count: a.n })),
+      deliveries: deliveries.sort(byName).map((d) => ({ status: d._id, count: d.n })),
+    };
   }
 }

@@ -74,6 +74,10 @@ const envSchema = z.object({
   SSE_MAX_PER_USER: int(5, 1),
   SSE_HEARTBEAT_MS: int(15000, 100),
   SSE_REFRESH_MS: int(2000, 50),
+  // Port 0 is refused: with it Moleculer's reporter would listen on every interface.
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_CACHE_MS: int(5000, 0),
+  LOG_FORMAT: z.enum(['text', 'json']).default('text'),
   RETENTION_DAYS: int(30, 1),
   MAX_ATTEMPTS: int(3, 1, 20),
   LEASE_MS: int(30_000, 1_000),
@@ -190,6 +194,14 @@ export interface Config {
     /** Each watched task is read at least this often, for changes no event announces. */
     readonly refreshMs: number;
   };
+  readonly metrics: {
+    /** Moleculer's Prometheus reporter listens here on HOST; undefined: no reporter. */
+    readonly port: number | undefined;
+    /** The api's `/metrics` figures are gathered at most this often. */
+    readonly cacheMs: number;
+  };
+  /** `json`: one JSON object per log line, with the request and task ids it concerns. */
+  readonly logFormat: 'text' | 'json';
   readonly retentionDays: number;
   readonly scheduling: {
     readonly maxAttempts: number;
@@ -492,6 +504,8 @@ export function loadConfig(rawEnv: Env): Config {
       heartbeatMs: e.SSE_HEARTBEAT_MS,
       refreshMs: e.SSE_REFRESH_MS,
     }),
+    metrics: Object.freeze({ port: e.METRICS_PORT, cacheMs: e.METRICS_CACHE_MS }),
+    logFormat: e.LOG_FORMAT,
     retentionDays: e.RETENTION_DAYS,
     scheduling: Object.freeze({
       maxAttempts: e.MAX_ATTEMPTS,

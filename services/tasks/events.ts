@@ -38,6 +38,7 @@ export async function announceSettled(
 }
 
 export async function announceFinished(broker: ServiceBroker, finished: Finished): Promise<void> {
+  broker.logger.info({ taskId: finished.taskId, status: finished.status }, 'task finished');
   await broker.emit('task.finished', finished satisfies TaskFinished);
 }
 

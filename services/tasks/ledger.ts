@@ -235,6 +235,7 @@ export class Ledger {
           ...(result.screenshotNote && { screenshotNote: result.screenshotNote }),
           proxyIp: r.proxyIp ?? null,
           errorMessage: null,
+          ...(r.answerMs !== undefined && { answerMs: r.answerMs }),
           ...accountOf(r),
           ...(result.effectiveMode !== undefined && { effectiveMode: result.effectiveMode }),
           formatVersion: result.formatVersion ?? null,

@@ -67,6 +67,8 @@ export interface SubTaskDoc {
   mediaContent?: unknown[];
   errorMessage?: string | null;
   proxyIp?: string | null;
+  /** Set with the answer: how long the crawler node's attempt took (the answer time figures). */
+  answerMs?: number;
   /** Set with the answer: the mode that really ran (web: read from the site's own request). */
   effectiveMode?: Mode;
   /** Web channel, set with the answer: the stream format version the driver recognised. */
@@ -159,6 +161,7 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     mediaContent: [Schema.Types.Mixed],
     errorMessage: { type: String, default: null },
     proxyIp: { type: String, default: null },
+    answerMs: Number,
     effectiveMode: String,
     mentions: [Schema.Types.Mixed],
     mentioned: Boolean,

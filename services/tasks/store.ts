@@ -6,6 +6,8 @@ import type { TaskStatus } from '../shared/contracts/status.js';
 import { planSubTasks, planTask } from './plan.js';
 import type { Submission } from './submission.js';
 import type { ListQuery } from './queries.js';
+import { taskFigures } from './figures.js';
+import type { TaskFigures } from '../shared/contracts/figures.js';
 
 const STATUS_FIELDS = {
   status: 1,
@@ -26,6 +28,11 @@ export class TaskStore {
 
   async ensureIndexes(): Promise<void> {
     await Promise.all([this.models.Task.createIndexes(), this.models.SubTask.createIndexes()]);
+  }
+
+  /** The cluster's sub task figures for `/metrics` (figures.ts). */
+  figures(): Promise<TaskFigures> {
+    return taskFigures(this.models);
   }
 
   /**

@@ -70,6 +70,7 @@ const REPORT_PROPS = {
   proxyIp: { type: 'string', optional: true, nullable: true },
   proxyKey: { type: 'string', optional: true, nullable: true },
   accountId: { type: 'string', optional: true, nullable: true },
+  answerMs: { type: 'number', integer: true, min: 0, optional: true },
 } as const;
 type TaskParams = UserParams & { taskId: string };
 
@@ -119,6 +120,10 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
           }
           const taskId = newTaskId();
           const { task, subtasks } = await store.create(taskId, ctx.params.userId, submission);
+          this.logger.info(
+            { requestId: ctx.requestID, taskId, userId: ctx.params.userId, subtasks: adding },
+            'task submitted',
+          );
           await ctx.broadcast('task.created', {
             taskId,
             items: subtasks.map(toQueueItem),
@@ -130,6 +135,13 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
             pollUrl: `${STATUS_PATH}${taskId}`,
             subTaskList: subtasks.map(subTaskSummary),
           };
+        },
+      },
+
+      /** Sub tasks by platform, channel and status, and answer times (the api's /metrics). */
+      figures: {
+        async handler() {
+          return store.figures();
         },
       },
 

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { describeError } from '../../shared/errors.js';
+import { inRequest } from '../request-scope.js';
 
 export interface Logger {
   error(...args: unknown[]): void;
@@ -20,7 +21,7 @@ export function errorEnvelope(logger: Logger) {
     ctx.state.requestId = requestId;
     ctx.set('x-request-id', requestId);
     try {
-      await next();
+      await inRequest(requestId, next);
       if (ctx.status === 404 && ctx.body === undefined) {
         throw Object.assign(new Error(`no route for ${ctx.method} ${ctx.path}`), {
           status: 404,
@@ -30,11 +31,12 @@ export function errorEnvelope(logger: Logger) {
     } catch (err) {
       const problem = httpProblem(err);
       const hidden = problem.status >= 500 && !problem.exposed;
+      const fields = { requestId, method: ctx.method, path: ctx.path };
       if (problem.status === 500) {
-        logger.error(`request ${requestId} ${ctx.method} ${ctx.path} failed:`, err);
+        logger.error(fields, 'request failed:', err);
       } else if (hidden) {
         // A dependency that is down: anyone can cause this while it lasts, so one line, no stack.
-        logger.warn(`request ${requestId} ${ctx.method} ${ctx.path}: ${problem.message}`);
+        logger.warn(fields, `request failed: ${problem.message}`);
       }
       const retryAfter = problem.data?.retryAfter;
       if (typeof retryAfter === 'number') ctx.set('Retry-After', String(retryAfter));

@@ -38,6 +38,8 @@ export interface SettleReport {
   proxyKey?: string | null;
   /** Web channel: the account that ran the attempt. */
   accountId?: string | null;
+  /** How long the attempt took on the node; absent from nodes of earlier versions. */
+  answerMs?: number;
 }
 
 /** A crawler node's reports, gathered for a moment; each is taken or dropped on its own. */

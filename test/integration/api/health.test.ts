@@ -1,7 +1,7 @@
 /**
  * The probes: live answers while the process runs; ready says whether the node
  * can serve, with the failing checks listed (MongoDB, the transporter, the
- * services the api calls).
+ * services the api calls), and back to ready when they return.
  */
 import t from 'tap';
 import type { ServiceBroker } from 'moleculer';
@@ -12,6 +12,7 @@ import { loadConfig } from '../../../services/shared/config.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { Client } from '../../helpers/http.js';
 import { natsUrl, uniqueDbName } from '../../helpers/servers.js';
+import { until } from '../../helpers/wait.js';
 
 const run = promisify(execFile);
 
@@ -66,4 +67,16 @@ t.test('an api node alone over NATS, then without its MongoDB, is not ready', as
   t.equal(noMongo.status, 503);
   t.ok(failing(noMongo.body).includes('mongodb'), 'the stopped MongoDB is named');
   t.equal((await client.get('/api/business/health/live')).status, 200, 'still live');
+
+  // MongoDB comes back on its port and a tasks/users node joins: ready again, nothing restarted.
+  await mongo('restart');
+  const back = await createBroker({ ...config, nodeId: `${dbName}-back` }, ['tasks', 'users']);
+  await back.start();
+  t.teardown(() => back.stop());
+  const again = await until('ready again', async () => {
+    const r = await client.get('/api/business/health/ready');
+    return r.status === 200 ? r : false;
+  });
+  t.match(again.body, { success: true, code: 200, data: { ready: true } });
+  t.same(failing(again.body), [], 'every check passes');
 });

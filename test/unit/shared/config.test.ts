@@ -98,6 +98,8 @@ t.test('an empty environment gives every default', async (t) => {
     accounts: { key: undefined, waitMs: 60000, holdMs: 600000, gapJitter: 0.3 },
     proxies: { forgetMs: 600000, resyncMs: 30000 },
     events: { maxPerUser: 5, heartbeatMs: 15000, refreshMs: 2000 },
+    metrics: { port: undefined, cacheMs: 5000 },
+    logFormat: 'text',
   });
 });
 
@@ -529,4 +531,15 @@ t.test('events stream settings', async (t) => {
     'SSE_HEARTBEAT_MS',
     'SSE_MAX_PER_USER',
   ]);
+});
+
+t.test('metrics and log settings', async (t) => {
+  const c = loadConfig({ METRICS_PORT: '3030', METRICS_CACHE_MS: '0', LOG_FORMAT: 'json' });
+  t.same(c.metrics, { port: 3030, cacheMs: 0 });
+  t.equal(c.logFormat, 'json');
+  t.same(
+    fields(configError({ METRICS_PORT: '0', METRICS_CACHE_MS: '-1', LOG_FORMAT: 'xml' })).sort(),
+    ['LOG_FORMAT', 'METRICS_CACHE_MS', 'METRICS_PORT'],
+    'port 0 is refused: the reporter would listen on every interface',
+  );
 });
