@@ -6,7 +6,7 @@
 #   infra/mongo.sh stop NAME
 # Which server: MONGO_URL if set; else mongod if on PATH; else mongo-java-server
 # (infra/mongo-java, H2 backend) with its data file in var/mongo-NAME. See the
-# README, "Local MongoDB-wire server", for why not FerretDB. mongo-java-server
+# docs/operations.md, "Local MongoDB-wire server", for why not FerretDB. mongo-java-server
 # writes its file store about once a second, so a restart stops it with SIGTERM
 # (which flushes it): killed with -9 it would lose the last writes.
 # MONGO_JFR=FILE (mongo-java-server only) records a JDK Flight Recording of the
