@@ -2,13 +2,13 @@
 import type { FieldProblem, PlatformInfo } from './types.js';
 
 /**
- * One prompt per line; list markers of a pasted list (`1.`, `2)`, `-`, `*`,
- * `•`) are dropped, and blank lines skipped.
+ * One prompt per line; list markers of a pasted list (`1.`, `2)`, `3、`, `-`,
+ * `*`, `•`) are dropped, and blank lines skipped.
  */
 export function parsePrompts(text: string): string[] {
   return text
     .split(/\r?\n/)
-    .map((line) => line.replace(/^\s*(?:\d{1,3}[.)、]|[-*•·])\s+/, '').trim())
+    .map((line) => line.replace(/^\s*(?:\d{1,3}[.)]\s+|\d{1,3}、\s*|[-*•·]\s+)/, '').trim())
     .filter((line) => line.length > 0);
 }
 
@@ -50,7 +50,8 @@ export function errorsByField(errors: FieldProblem[]): Partial<Record<FormField,
     ).includes(head as never)
       ? (head as FormField)
       : 'form';
-    const text = e.field && e.field !== head ? `${e.field}: ${e.message}` : e.message;
+    // The message alone under the field it names; with its path otherwise (`platforms[2].mode`).
+    const text = e.field && e.field !== field ? `${e.field}: ${e.message}` : e.message;
     (out[field] ??= []).push(text);
   }
   return out;

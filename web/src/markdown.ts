@@ -1,28 +1,11 @@
 /**
  * An answer's Markdown as safe HTML: marked renders, DOMPurify removes
  * anything active, links open apart without a referrer, and the task's
- * brand keywords are wrapped in <mark>. Matching follows the service's
- * (services/shared/brand/): case-insensitive, Latin keywords as whole words
- * (`Acme` in `Acme's` and `Acme公司`, not in `Acmetronics`), CJK as substrings.
+ * brand keywords are wrapped in <mark>.
  */
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
-
-const WORD = '[A-Za-z0-9]';
-
-export function keywordPattern(keywords: string[]): RegExp | null {
-  const parts = keywords
-    .map((k) => k.normalize('NFKC').trim())
-    .filter((k) => k.length > 0)
-    .sort((a, b) => b.length - a.length)
-    .map((k) => {
-      const escaped = k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      const start = /^[A-Za-z0-9]/.test(k) ? `(?<!${WORD})` : '';
-      const end = /[A-Za-z0-9]$/.test(k) ? `(?!${WORD})` : '';
-      return `${start}${escaped}${end}`;
-    });
-  return parts.length ? new RegExp(parts.join('|'), 'giu') : null;
-}
+import { keywordPattern } from './keywords.js';
 
 /** Wraps each keyword match in the text nodes under `root` (never inside code or links' URLs). */
 export function highlight(root: Node, pattern: RegExp | null): number {

@@ -7,14 +7,19 @@ import { useT } from '../i18n.js';
 
 type Row = Record<string, unknown>;
 
-const cell = (v: unknown): string =>
-  v === null || v === undefined
-    ? '—'
-    : typeof v === 'object'
-      ? Array.isArray(v) && v.every((x) => typeof x !== 'object')
-        ? v.join(', ')
-        : JSON.stringify(v)
-      : String(v);
+/** Fields named `at` or `…At` hold millisecond timestamps. */
+const isTime = (key: string, v: unknown) => typeof v === 'number' && /(^at|At)$/.test(key);
+
+const cell = (key: string, v: unknown): string =>
+  isTime(key, v)
+    ? new Date(v as number).toLocaleString()
+    : v === null || v === undefined
+      ? '—'
+      : typeof v === 'object'
+        ? Array.isArray(v) && v.every((x) => typeof x !== 'object')
+          ? v.join(', ')
+          : JSON.stringify(v)
+        : String(v);
 
 export function DataTable({
   rows,
@@ -47,7 +52,12 @@ export function DataTable({
           {rows.map((r) => (
             <tr>
               {keys.map((k) => (
-                <td class={typeof r[k] === 'boolean' ? (r[k] ? 'yes' : 'no') : ''}>{cell(r[k])}</td>
+                <td
+                  class={typeof r[k] === 'boolean' ? (r[k] ? 'yes' : 'no') : ''}
+                  title={cell(k, r[k])}
+                >
+                  {cell(k, r[k])}
+                </td>
               ))}
             </tr>
           ))}

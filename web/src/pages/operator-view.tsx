@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { get, OPERATOR } from '../api.js';
+import type { CityRecord } from '../types.js';
 import { DataTable } from '../components/data-table.js';
 import { useT } from '../i18n.js';
 
@@ -26,11 +27,26 @@ export function byRegion(nodes: NodeRow[]): [string, NodeRow[]][] {
   return [...groups.entries()].sort((a, b) => a[0].localeCompare(b[0]));
 }
 
+/** `310100` → `上海市 上海市`, `310000` → `上海市`, from the ports' records. */
+function regionNames(records: CityRecord[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const r of records) {
+    r.regionCode.forEach((code, i) => {
+      names.set(
+        code,
+        i === 0 ? r.province : r.city === r.province ? r.city : `${r.province} ${r.city}`,
+      );
+    });
+  }
+  return names;
+}
+
 export function OperatorView() {
   const t = useT();
   const [nodes, setNodes] = useState<NodeRow[] | null>(null);
   const [ports, setPorts] = useState<Row[] | null>(null);
   const [accounts, setAccounts] = useState<Row[] | null>(null);
+  const [names, setNames] = useState<Map<string, string>>(new Map());
   const [taskId, setTaskId] = useState('');
   const [delivery, setDelivery] = useState<Row | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -40,6 +56,11 @@ export function OperatorView() {
     get<NodeRow[]>(`${OPERATOR}/nodes`).then(setNodes, fail);
     get<Row[]>(`${OPERATOR}/ports`).then(setPorts, fail);
     get<Row[]>(`${OPERATOR}/accounts`).then(setAccounts, fail);
+    // Region names come with the public city lookup; a code without a port keeps its code only.
+    get<CityRecord[]>('/api/business/eip-edge/ports/city-info').then(
+      (records) => setNames(regionNames(records)),
+      () => undefined,
+    );
   }, []);
 
   const showCallbacks = (e: Event) => {
@@ -63,7 +84,7 @@ export function OperatorView() {
           byRegion(nodes).map(([region, list]) => (
             <div>
               <h3>
-                {t('regions')}: {region}
+                {t('regions')}: {names.get(region) ?? ''} {region}
               </h3>
               <DataTable
                 rows={list}
