@@ -17,5 +17,6 @@ export default defineConfig({
     // Chart.js is most of the bundle; one chunk per page would not pay for itself here.
     chunkSizeWarningLimit: 600,
   },
-  server: { host: '127.0.0.1' },
+  // `vite --config web/vite.config.ts`: the app with live reload, the API from `npm start`.
+  server: { host: '127.0.0.1', proxy: { '/api': 'http://127.0.0.1:3000' } },
 });

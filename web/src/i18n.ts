@@ -29,7 +29,8 @@ const en = {
   noTasks: 'No tasks yet.',
   loading: 'Loading…',
   promptsHint: 'One prompt per line (at most 50).',
-  platformsHint: 'Choose platforms, each with a channel and mode.',
+  platformsHint:
+    'Tick each channel to ask and choose its mode (* = the channel used when none is named).',
   channel: 'Channel',
   mode: 'Mode',
   available: 'available',
@@ -105,7 +106,7 @@ const zh: typeof en = {
   noTasks: '还没有任务。',
   loading: '加载中…',
   promptsHint: '每行一个提示词（最多 50 个）。',
-  platformsHint: '选择平台，并为每个平台选择渠道和模式。',
+  platformsHint: '勾选要询问的渠道并选择模式（* = 未指定渠道时使用的渠道）。',
   channel: '渠道',
   mode: '模式',
   available: '可用',

@@ -50,7 +50,8 @@ export function dashboardRoutes(dir: string = DASHBOARD_DIR): Router {
 
   const index = async (ctx: Context) => {
     const html = await readFile(join(dir, 'index.html')).catch(() => undefined);
-    if (!html) throw AppError.notFound('dashboard (build it with npm run build)');
+    if (!html)
+      throw new AppError('the dashboard is not built: run npm run build', 404, 'NOT_FOUND');
     secure(ctx);
     ctx.type = 'text/html; charset=utf-8';
     // The page names the hashed assets of the current build: always ask again.
