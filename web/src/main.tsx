@@ -12,7 +12,8 @@ import { NewBatch } from './pages/new-batch.js';
 import { TaskView } from './pages/task-view.js';
 import { AnswerView } from './pages/answer-view.js';
 import { OperatorView } from './pages/operator-view.js';
-import './styles.css';
+import './styles/base.css';
+import './styles/views.css';
 
 function App() {
   const [lang, setLang] = useState<Lang>(initialLang);

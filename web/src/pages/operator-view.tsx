@@ -17,7 +17,7 @@ interface NodeRow extends Row {
 }
 
 /** Nodes under each region they serve; a node without regions serves the default strategy. */
-export function byRegion(nodes: NodeRow[]): [string, NodeRow[]][] {
+function byRegion(nodes: NodeRow[]): [string, NodeRow[]][] {
   const groups = new Map<string, NodeRow[]>();
   for (const n of nodes) {
     for (const region of n.regions.length ? n.regions : ['—']) {

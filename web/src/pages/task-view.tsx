@@ -11,11 +11,11 @@ import { useT } from '../i18n.js';
 import { useTaskProgress } from '../live.js';
 import { FINAL_TASK, type Visibility } from '../types.js';
 
-const EXPORTS = [
+const EXPORTS: { label: string; query: string; ext: string; references?: boolean }[] = [
   { label: 'CSV', query: 'format=csv', ext: 'csv' },
   { label: 'XLSX', query: 'format=xlsx', ext: 'xlsx' },
   { label: 'NDJSON', query: 'format=ndjson', ext: 'ndjson' },
-  { label: 'CSV (references)', query: 'format=csv&table=references', ext: 'csv' },
+  { label: 'CSV', query: 'format=csv&table=references', ext: 'csv', references: true },
 ];
 
 export function TaskView({ taskId }: { taskId: string }) {
@@ -51,7 +51,11 @@ export function TaskView({ taskId }: { taskId: string }) {
       <div class="card">
         <progress max={view.totalItems} value={done} />
         <p data-testid="counters">
-          {view.completedItems}/{view.totalItems} completed, {view.failedItems} failed
+          {t('counters', {
+            completed: view.completedItems,
+            total: view.totalItems,
+            failed: view.failedItems,
+          })}
         </p>
         <div class="row wrap">
           <span>{t('exportLabel')}:</span>
@@ -61,7 +65,7 @@ export function TaskView({ taskId }: { taskId: string }) {
               onClick={() => save(x.query, x.ext)}
               data-testid={`export-${x.query}`}
             >
-              {x.label}
+              {x.references ? `${x.label} (${t('references')})` : x.label}
             </button>
           ))}
         </div>
