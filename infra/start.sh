@@ -6,6 +6,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 bash infra/setup.sh
+# The dashboard served at / (web/); `npm run build` rebuilds it.
+[ -f var/web/index.html ] || node_modules/.bin/vite build --config web/vite.config.ts --logLevel warn
 if [ -z "${MONGO_URL:-}" ]; then
   MONGO_URL="$(bash infra/mongo.sh start local)"
   export MONGO_URL

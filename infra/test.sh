@@ -19,8 +19,10 @@ echo "test servers: mongo $TEST_MONGO_URL, nats $TEST_NATS_URL" >&2
 
 echo "== typecheck" >&2
 node_modules/.bin/tsc --noEmit
+node_modules/.bin/tsc --noEmit -p web
 echo "== build" >&2
 node_modules/.bin/tsc -p tsconfig.build.json --outDir var/build
+node_modules/.bin/vite build --config web/vite.config.ts --logLevel warn
 echo "== lint" >&2
 node_modules/.bin/eslint .
 echo "== format check" >&2

@@ -19,6 +19,7 @@ import type { StatusCache } from './status-cache.js';
 import type { EvidenceReader } from './raw-evidence.js';
 import { authRoutes } from './routes/auth.js';
 import { callbackRoutes } from './routes/callbacks.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { docsRoutes } from './routes/docs.js';
 import { eventRoutes } from './routes/events.js';
 import type { ProgressHub } from './progress/progress-hub.js';
@@ -137,6 +138,7 @@ export function createApp({
   });
   app.use(errorEnvelope(logger));
   app.use(methodRules());
+  // The dashboard last: it answers only `/`, its client routes and its assets.
   for (const router of [
     business,
     screenshotRoutes(screenshot),
@@ -144,6 +146,7 @@ export function createApp({
     operator,
     eipEdge,
     scrape,
+    dashboardRoutes(),
   ]) {
     app.use(router.routes());
   }

@@ -81,8 +81,10 @@ t.test('unknown routes are 404 and wrong methods 405, in the envelope', async (t
   });
   t.equal(wrongMethod.status, 405);
   t.match(errorEnvelopeSchema.parse(wrongMethod.body), { code: 405 });
-  const root = await svc.client.get('/');
-  t.equal(root.status, 404);
+  // `/` is the dashboard (services/api/routes/dashboard.ts); other paths outside the API are not.
+  const outside = await svc.client.get('/nothing-here');
+  t.equal(outside.status, 404);
+  t.match(errorEnvelopeSchema.parse(outside.body), { code: 404 });
 });
 
 t.test('a dependency that is down answers 503, not 500', async (t) => {

@@ -1,0 +1,112 @@
+/**
+ * For the dashboard tests: the web app built once (vite's JS API, into a
+ * temporary folder renamed into place, so two test files building at once
+ * cannot see half a build), a page whose CSP violations and script errors are
+ * collected, and screenshots at desktop and phone widths with the check that
+ * nothing overflows the viewport horizontally.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright';
+import { DASHBOARD_DIR } from '../../services/api/routes/dashboard.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const ARTIFACTS = join(ROOT, 'var/artifacts/web');
+
+export const WIDTHS = { desktop: { width: 1280, height: 860 }, phone: { width: 390, height: 844 } };
+
+export async function ensureDashboardBuilt(): Promise<void> {
+  if (existsSync(join(DASHBOARD_DIR, 'index.html'))) return;
+  const { build } = await import('vite');
+  const target = DASHBOARD_DIR.replace(/\/$/, '');
+  const staging = `${target}.build-${process.pid}`;
+  await build({
+    configFile: join(ROOT, 'web/vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: staging, emptyOutDir: true },
+  });
+  await rename(staging, target).catch(async (err: NodeJS.ErrnoException) => {
+    // Another test file finished its build first: theirs is as good.
+    if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
+    await rm(staging, { recursive: true, force: true });
+  });
+}
+
+export interface WatchedPage {
+  page: Page;
+  /** CSP violations, uncaught errors, console errors and 5xx answers, as text. */
+  problems: string[];
+}
+
+export async function openPage(
+  browser: Browser,
+  baseURL: string,
+  locale = 'en-GB',
+): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    baseURL,
+    locale,
+    viewport: WIDTHS.desktop,
+    acceptDownloads: true,
+  });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  // CSP refusals are console errors too; a refused request (the form's 400) is the test's own doing.
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) {
+      problems.push(`console: ${msg.text()}`);
+    }
+  });
+  page.on('response', (res) => {
+    if (res.status() >= 500) problems.push(`${res.status()} from ${res.url()}`);
+  });
+  return { page, problems };
+}
+
+/**
+ * Horizontal overflow: the page scrolls sideways, or a visible element ends
+ * past the right edge. Elements inside a box that scrolls sideways on purpose
+ * (wide tables) count only if that box itself sticks out. Page code as text:
+ * the test program is compiled without the DOM's types.
+ */
+const OVERFLOW_PROBE = `(() => {
+  const width = window.innerWidth;
+  const found = [];
+  const scroll = document.scrollingElement.scrollWidth;
+  if (scroll > width) found.push('document scrollWidth ' + scroll + ' > ' + width);
+  for (const el of document.querySelectorAll('body *')) {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+    const scroller = el.parentElement && el.parentElement.closest('.grid-scroll, .markdown');
+    if (scroller && scroller.getBoundingClientRect().right <= width + 0.5) continue;
+    if (box.right > width + 0.5) {
+      found.push(el.tagName.toLowerCase() + '.' + String(el.className) + ' ends at ' + Math.round(box.right));
+    }
+  }
+  return found.slice(0, 10);
+})()`;
+
+export function overflow(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(OVERFLOW_PROBE);
+}
+
+/**
+ * Screenshots of the current page at 1280 px and at 390 px (saved as
+ * var/artifacts/web/<name>-<width>.png), and the overflow found at each.
+ */
+export async function snapBoth(page: Page, name: string): Promise<Record<string, string[]>> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const found: Record<string, string[]> = {};
+  for (const size of [WIDTHS.desktop, WIDTHS.phone]) {
+    await page.setViewportSize(size);
+    // Charts and layout follow the resize on the next frames.
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => setTimeout(r, 150)))');
+    found[size.width] = await overflow(page);
+    await page.screenshot({ path: join(ARTIFACTS, `${name}-${size.width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(WIDTHS.desktop);
+  return found;
+}

@@ -1,0 +1,141 @@
+/**
+ * How the api serves the dashboard (index.html for the app's routes, hashed
+ * assets cached for good, a CSP, JSON 404s elsewhere), a refused API key, the
+ * Chinese UI from the browser's language, and the operator pages in real
+ * Chromium: shown to operators only, with crawler nodes by region, proxy
+ * ports and their health, accounts and the callback deliveries of a task.
+ */
+import t from 'tap';
+import { startSandboxServer } from '../../../sandbox/server.js';
+import { testBrowser } from '../../helpers/chromium.js';
+import { startEmbedded } from '../../helpers/cluster.js';
+import { startForwardProxy } from '../../helpers/forward-proxy.js';
+import { startReceiver } from '../../helpers/receiver.js';
+import { until } from '../../helpers/wait.js';
+import { ensureDashboardBuilt, openPage, snapBoth } from '../../helpers/web-ui.js';
+
+await ensureDashboardBuilt();
+const sandbox = await startSandboxServer({ latencyMs: 50 });
+const proxy = await startForwardProxy('127.0.0.1');
+const receiver = await startReceiver();
+t.teardown(async () => {
+  await sandbox.close();
+  await proxy.stop();
+  await receiver.close();
+});
+
+const svc = await startEmbedded(t, {
+  SERVICES: 'all',
+  SANDBOX_URL: sandbox.url,
+  CRAWLER_PROXIES: JSON.stringify([
+    { port: proxy.port, url: proxy.url, regionCode: '310100', outIp: '127.0.0.1' },
+  ]),
+  PROXY_CHECK_URL: `${sandbox.url}/ip`,
+  PROXY_CHECK_MS: '300',
+  CALLBACK_ALLOW_CIDRS: '127.0.0.0/8',
+});
+const browser = await testBrowser(t);
+const M = '/api/business/monitor';
+
+t.test('the api serves the app, its assets and a CSP; other paths stay JSON', async (t) => {
+  const root = await svc.client.get('/');
+  t.equal(root.status, 200);
+  t.match(root.headers.get('content-type'), /^text\/html/);
+  t.match(root.headers.get('content-security-policy'), /default-src 'none'; script-src 'self'/);
+  t.equal(root.headers.get('cache-control'), 'no-cache');
+  for (const path of ['/tasks/abc', '/tasks/abc/answer/def', '/new', '/operator', '/signin']) {
+    const res = await svc.client.get(path);
+    t.equal(res.status, 200, `${path}: the app (a reload of a client route)`);
+    t.equal(res.text, root.text);
+  }
+  const asset = /src="(\/assets\/[^"]+\.js)"/.exec(root.text)?.[1];
+  t.ok(asset, 'index.html names a hashed script');
+  const js = await svc.client.get(asset!);
+  t.equal(js.status, 200);
+  t.match(js.headers.get('content-type'), /^text\/javascript/);
+  t.equal(js.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+  for (const path of ['/nothing-here', '/assets/missing.js', '/assets/..%2Findex.html']) {
+    const res = await svc.client.get(path);
+    t.equal(res.status, 404, path);
+    t.match(res.body, { success: false, code: 404 });
+  }
+  const post = await svc.client.post('/', {});
+  t.equal(post.status, 405, 'the app is read-only');
+});
+
+t.test('a wrong key is refused; the UI speaks the browser language', async (t) => {
+  const { page, problems } = await openPage(browser, svc.client.baseUrl, 'zh-CN');
+  await page.goto('/signin');
+  await page.getByRole('heading', { name: '登录' }).waitFor();
+  await page.fill('input[name=apiKey]', 'amk_not-a-key');
+  await page.click('button[type=submit]');
+  await page.locator('.error').waitFor();
+  t.equal(new URL(page.url()).pathname, '/signin', 'still signed out');
+  t.same(problems, []);
+  await page.context().close();
+});
+
+t.test('operator pages: for operators only', async (t) => {
+  const plain = await svc.newUser('plain');
+  const ops = await svc.newUser('ops');
+  await svc.broker.call('users.setRole', { userId: ops.userId, role: 'operator' });
+  await until('an active proxy port', async () => {
+    const res = await svc.client.get('/api/business/eip-edge/ports/city-info');
+    return (res.body.data as { active: boolean }[]).some((p) => p.active);
+  });
+  // A finished task whose callback was delivered to the receiver.
+  const submitted = await svc.client.post(
+    `${M}/task/batch/shared`,
+    {
+      prompts: ['Which CRM suits a small team?'],
+      platforms: [{ platform: 'sandbox', mode: 'standard' }],
+      callbackUrl: `${receiver.url}/ops`,
+    },
+    ops.token,
+  );
+  const taskId = submitted.body.data.taskId as string;
+  await until('the callback delivered', async () => receiver.requestsTo('/ops').length > 0);
+
+  const signIn = async (apiKey: string) => {
+    const watched = await openPage(browser, svc.client.baseUrl, 'en-US');
+    await watched.page.goto('/signin');
+    await watched.page.fill('input[name=apiKey]', apiKey);
+    await watched.page.click('button[type=submit]');
+    await watched.page.waitForURL((url) => url.pathname === '/');
+    await watched.page
+      .getByTestId('task-row')
+      .or(watched.page.getByText('No tasks yet.'))
+      .waitFor();
+    return watched;
+  };
+
+  const asPlain = await signIn(plain.apiKey);
+  await asPlain.page.locator('.who').waitFor();
+  t.equal(await asPlain.page.getByTestId('nav-operator').count(), 0, 'no operator link');
+  await asPlain.page.context().close();
+
+  const { page, problems } = await signIn(ops.apiKey);
+  await page.getByTestId('nav-operator').click();
+  await page.waitForURL('**/operator');
+  const nodes = page.getByTestId('nodes').first();
+  await nodes.waitFor();
+  // The node serves Shanghai as a province and as a city: listed under both.
+  await page.getByRole('heading', { name: /Regions: 上海市 310000/ }).waitFor();
+  await page.getByRole('heading', { name: /Regions: 上海市 310100/ }).waitFor();
+  t.match(await nodes.textContent(), /sandbox/, 'the node and its platforms');
+  const ports = page.getByTestId('ports');
+  await ports.waitFor();
+  t.match(await ports.textContent(), new RegExp(String(proxy.port)), 'the proxy port');
+  t.equal((await ports.locator('td.yes').count()) >= 1, true, 'active, shown as healthy');
+  await page.getByTestId('accounts').waitFor();
+  await page.fill('input[name=taskId]', taskId);
+  await page.getByRole('button', { name: 'Show' }).click();
+  const delivery = page.getByTestId('delivery');
+  await delivery.waitFor();
+  t.match(await delivery.textContent(), new RegExp(`${receiver.url}/ops`), 'the delivery');
+  t.match(await page.getByTestId('attempts').textContent(), /200/, 'the attempt and its status');
+  const found = await snapBoth(page, 'operator');
+  for (const [width, list] of Object.entries(found)) t.same(list, [], `no overflow at ${width}`);
+  t.same(problems, []);
+  await page.context().close();
+});

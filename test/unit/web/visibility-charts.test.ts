@@ -1,0 +1,65 @@
+import t from 'tap';
+import { perKeyword, topDomains } from '../../../web/src/visibility-charts.js';
+import type { Visibility } from '../../../web/src/types.js';
+
+const row = (keyword: string, platform: string, channel: 'api' | 'web' | undefined, n: number) => ({
+  keyword,
+  platform,
+  ...(channel ? { channel } : {}),
+  answers: 2,
+  mentionRate: n,
+  averageRank: n === 0 ? null : 1 + n,
+  bestRank: n === 0 ? null : 1,
+  top1Share: 0,
+  shareOfVoice: n / 2,
+  citationShare: 0,
+});
+
+const v: Visibility = {
+  keywords: ['Acme', 'Globex'],
+  rows: [
+    row('Acme', 'sandbox', 'api', 0.5),
+    row('Acme', 'sandbox', 'web', 1),
+    row('Globex', 'sandbox', 'api', 0),
+    row('Globex', 'sandbox', 'web', 0.25),
+    row('Acme', 'kimi', undefined, 1),
+  ],
+  domains: [
+    {
+      platform: 'sandbox',
+      top: [
+        { domain: 'acme.com', count: 3, tag: 'owned', keyword: 'Acme' },
+        { domain: 'b.example', count: 1, tag: 'other' },
+      ],
+    },
+    {
+      platform: 'kimi',
+      top: [
+        { domain: 'a.example', count: 1, tag: 'other' },
+        { domain: 'b.example', count: 2, tag: 'other' },
+        { domain: 'globex.com', count: 1, tag: 'competitor', keyword: 'Globex' },
+      ],
+    },
+  ],
+};
+
+t.test('one dataset per keyword over the platform columns; rates in percent', async (t) => {
+  const rate = perKeyword(v, 'mentionRate');
+  t.same(rate.labels, ['sandbox · api', 'sandbox · web', 'kimi']);
+  t.same(
+    rate.datasets.map((d) => [d.label, d.data]),
+    [
+      ['Acme', [50, 100, 100]],
+      ['Globex', [0, 25, null]],
+    ],
+  );
+  t.same(perKeyword(v, 'averageRank').datasets[1]!.data, [null, 1.25, null], 'ranks as they are');
+  t.same(perKeyword(v, 'shareOfVoice').datasets[0]!.data, [25, 50, 50]);
+});
+
+t.test('cited domains summed over platforms, most first, coloured by tag', async (t) => {
+  const d = topDomains(v, 3);
+  t.same(d.labels, ['acme.com', 'b.example', 'a.example']);
+  t.same(d.datasets[0]!.data, [3, 3, 1]);
+  t.same(d.datasets[0]!.backgroundColor, ['#1f7a4d', '#7d8a97', '#7d8a97']);
+});

@@ -1,0 +1,102 @@
+/**
+ * The API over fetch: the envelope unwrapped, the Bearer token added, errors
+ * as ApiError with the 400's per-field `errors` list. A 401 ends the session
+ * (the token expired or was never valid) and goes back to sign-in.
+ */
+import { session } from './session.js';
+import type { FieldProblem } from './types.js';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors: FieldProblem[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export const M = '/api/business/monitor';
+export const OPERATOR = '/api/business/operator';
+
+let onUnauthorized: () => void = () => undefined;
+
+export function whenUnauthorized(fn: () => void): void {
+  onUnauthorized = fn;
+}
+
+export async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const res = await send(path, init);
+  const body = (await res.json().catch(() => null)) as {
+    success?: boolean;
+    message?: string;
+    data?: T;
+    errors?: FieldProblem[];
+  } | null;
+  if (!res.ok || !body?.success) {
+    throw new ApiError(res.status, body?.message ?? res.statusText, body?.errors ?? []);
+  }
+  return body.data as T;
+}
+
+export const get = <T>(path: string) => call<T>(path);
+
+export const post = <T>(path: string, data: unknown) =>
+  call<T>(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(data),
+  });
+
+/** The raw response, for files (exports, raw evidence); errors as for `call`. */
+export async function send(path: string, init: RequestInit = {}): Promise<Response> {
+  const token = session.token();
+  const headers = new Headers(init.headers);
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  const res = await fetch(path, { ...init, headers });
+  if (res.status === 401 && token) {
+    session.clear();
+    onUnauthorized();
+  }
+  return res;
+}
+
+export async function signIn(apiKey: string): Promise<void> {
+  const data = await post<{ accessToken: string }>('/api/business/auth/token', { apiKey });
+  session.set(data.accessToken);
+}
+
+/**
+ * Saves a response as a file through a blob link: the export routes need the
+ * Bearer header, which a plain link cannot send.
+ */
+export async function download(path: string, fallbackName: string): Promise<void> {
+  const res = await send(path);
+  if (!res.ok) {
+    const body = (await res.json().catch(() => null)) as { message?: string } | null;
+    throw new ApiError(res.status, body?.message ?? res.statusText);
+  }
+  const named = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1];
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = named ?? fallbackName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * Screenshot URLs are absolute on the service's public base address; the
+ * dashboard loads them from its own origin (the CSP allows only that).
+ */
+export function sameOrigin(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url, location.origin);
+    return u.pathname.startsWith(`${M}/`) ? u.pathname : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,65 @@
+/** The task's brand visibility as charts: mention rate, rank, share of voice, cited domains. */
+import type { ChartOptions } from 'chart.js';
+import { useMemo } from 'preact/hooks';
+import { useT } from '../i18n.js';
+import type { Visibility } from '../types.js';
+import { perKeyword, topDomains } from '../visibility-charts.js';
+import { BarChart } from './bar-chart.js';
+
+const PERCENT: ChartOptions<'bar'> = { scales: { y: { min: 0, max: 100 } } };
+const RANK: ChartOptions<'bar'> = {
+  scales: { y: { min: 0, reverse: false, ticks: { stepSize: 1 } } },
+};
+const SHARE: ChartOptions<'bar'> = {
+  scales: { x: { stacked: true }, y: { stacked: true, min: 0, max: 100 } },
+};
+const DOMAINS: ChartOptions<'bar'> = { indexAxis: 'y', plugins: { legend: { display: false } } };
+
+export function VisibilityPanel({ visibility }: { visibility: Visibility }) {
+  const t = useT();
+  const charts = useMemo(
+    () => ({
+      rate: perKeyword(visibility, 'mentionRate'),
+      rank: perKeyword(visibility, 'averageRank'),
+      share: perKeyword(visibility, 'shareOfVoice'),
+      domains: topDomains(visibility),
+    }),
+    [visibility],
+  );
+  return (
+    <section class="card" data-testid="visibility">
+      <h2>{t('visibility')}</h2>
+      {visibility.keywords.length === 0 && <p class="muted">{t('noKeywords')}</p>}
+      <div class="charts">
+        {visibility.keywords.length > 0 && (
+          <>
+            <BarChart
+              title={`${t('mentionRate')} (%)`}
+              data={charts.rate}
+              options={PERCENT}
+              testId="chart-rate"
+            />
+            <BarChart
+              title={t('averageRank')}
+              data={charts.rank}
+              options={RANK}
+              testId="chart-rank"
+            />
+            <BarChart
+              title={`${t('shareOfVoice')} (%)`}
+              data={charts.share}
+              options={SHARE}
+              testId="chart-share"
+            />
+          </>
+        )}
+        <BarChart
+          title={t('topDomains')}
+          data={charts.domains}
+          options={DOMAINS}
+          testId="chart-domains"
+        />
+      </div>
+    </section>
+  );
+}

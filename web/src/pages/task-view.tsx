@@ -1,0 +1,81 @@
+/**
+ * One task: live progress from the events stream, the prompt × platform grid,
+ * the brand visibility charts once final, and the export files.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, download, get, M } from '../api.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { StatusGrid } from '../components/status-grid.js';
+import { VisibilityPanel } from '../components/visibility-panel.js';
+import { useT } from '../i18n.js';
+import { useTaskProgress } from '../live.js';
+import { FINAL_TASK, type Visibility } from '../types.js';
+
+const EXPORTS: { label: string; query: string; ext: string; references?: boolean }[] = [
+  { label: 'CSV', query: 'format=csv', ext: 'csv' },
+  { label: 'XLSX', query: 'format=xlsx', ext: 'xlsx' },
+  { label: 'NDJSON', query: 'format=ndjson', ext: 'ndjson' },
+  { label: 'CSV', query: 'format=csv&table=references', ext: 'csv', references: true },
+];
+
+export function TaskView({ taskId }: { taskId: string }) {
+  const t = useT();
+  const { view, live, error } = useTaskProgress(taskId);
+  const [visibility, setVisibility] = useState<Visibility | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const final = view !== null && FINAL_TASK.includes(view.status);
+
+  useEffect(() => {
+    if (!final) return;
+    get<Visibility>(`${M}/task/${taskId}/visibility`).then(setVisibility, (e: Error) =>
+      setProblem(e.message),
+    );
+  }, [taskId, final]);
+
+  const save = (query: string, ext: string) =>
+    download(`${M}/task/${taskId}/export?${query}`, `${taskId}.${ext}`).catch((e: ApiError) =>
+      setProblem(e.message),
+    );
+
+  if (!view) return <p>{error ?? t('loading')}</p>;
+  const done = view.completedItems + view.failedItems;
+  return (
+    <section>
+      <div class="row">
+        <h1 class="mono clip">{taskId}</h1>
+        <StatusBadge status={view.status} />
+        <span class={`pill ${live ? 'live' : ''}`} data-testid="live-state">
+          {final ? t('finished') : live ? t('live') : '…'}
+        </span>
+      </div>
+      <div class="card">
+        <progress max={view.totalItems} value={done} />
+        <p data-testid="counters">
+          {t('counters', {
+            completed: view.completedItems,
+            total: view.totalItems,
+            failed: view.failedItems,
+          })}
+        </p>
+        <div class="row wrap">
+          <span>{t('exportLabel')}:</span>
+          {EXPORTS.map((x) => (
+            <button
+              type="button"
+              onClick={() => save(x.query, x.ext)}
+              data-testid={`export-${x.query}`}
+            >
+              {x.references ? `${x.label} (${t('references')})` : x.label}
+            </button>
+          ))}
+        </div>
+        {problem && <p class="error">{problem}</p>}
+      </div>
+      <section class="card">
+        <h2>{t('grid')}</h2>
+        <StatusGrid taskId={taskId} list={view.subTaskList} />
+      </section>
+      {visibility && <VisibilityPanel visibility={visibility} />}
+    </section>
+  );
+}

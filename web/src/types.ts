@@ -1,0 +1,125 @@
+/** The API's shapes as the dashboard reads them (README "Using the API", the interface spec). */
+import type { Mention, Visibility } from '../../services/shared/contracts/brand.js';
+import type { Media, Reference } from '../../services/shared/contracts/answer.js';
+
+export type { Mention, Reference, Visibility };
+
+export const TASK_STATUSES = [
+  'pending',
+  'processing',
+  'completed',
+  'partial_completed',
+  'failed',
+] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+export const FINAL_TASK: readonly string[] = ['completed', 'partial_completed', 'failed'];
+
+export interface SubTaskSummary {
+  subTaskId: string;
+  prompt: string;
+  platform: string;
+  channel: string | null;
+  mode: string;
+  status: string;
+}
+
+export interface TaskStatusView {
+  taskId: string;
+  status: string;
+  message?: string;
+  totalItems: number;
+  completedItems: number;
+  failedItems: number;
+  createdAt?: number;
+  completedAt: number | null;
+  subTaskList: SubTaskSummary[];
+}
+
+export interface SubTaskResult extends SubTaskSummary {
+  effectiveMode: string | null;
+  time: number | null;
+  pageScreenshot: string | null;
+  mentionScreenshot: string | null;
+  answerContent: string | null;
+  referenceList: Reference[];
+  citationList: Reference[];
+  reasoningProcess: { summary: string; content: string } | null;
+  recommendedQuestions: string[];
+  mediaContent: Media[];
+  errorMessage: string | null;
+  proxyIp: string | null;
+  mentions: Mention[];
+  mentioned: boolean;
+  rawEvidence?: string | null;
+}
+
+export interface TaskListItem {
+  taskId: string;
+  prompts: string[];
+  platforms: { platform: string; mode: string; channel?: string; screenshot: number }[];
+  status: string;
+  totalItems: number;
+  completedItems: number;
+  failedItems: number;
+  createdAt: number;
+  completedAt: number | null;
+}
+
+export interface TaskPage {
+  total: number;
+  page: number;
+  size: number;
+  tasks: TaskListItem[];
+}
+
+export interface PlatformInfo {
+  platform: string;
+  label: string;
+  modes: string[];
+  channel: string;
+  defaultChannel: string;
+  channels: Record<string, string[]>;
+  available: boolean | null;
+  availableChannels: string[] | null;
+}
+
+export interface CityRecord {
+  port: number;
+  province: string;
+  city: string;
+  regionCode: string[];
+  outIp: string;
+  active: boolean;
+}
+
+/** One entry of a 400's `errors` list: `platforms[2].mode`, and what is wrong with it. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+export interface Me {
+  userId: number;
+  name: string;
+  role: string;
+}
+
+/** `subtask` events of the task events stream (services/api/progress/). */
+export interface SubTaskEvent {
+  taskId: string;
+  subTaskId: string;
+  status: string;
+  taskStatus: string;
+  totalItems: number;
+  completedItems: number;
+  failedItems: number;
+}
+
+export interface DoneEvent {
+  taskId: string;
+  status: string;
+  totalItems: number;
+  completedItems: number;
+  failedItems: number;
+  completedAt: number | null;
+}

@@ -1,0 +1,57 @@
+/** Chart data from a task's visibility summary (services/shared/contracts/brand.ts), pure. */
+import type { ChartData } from 'chart.js';
+import type { Visibility } from './types.js';
+
+const PALETTE = ['#2459b3', '#d9822b', '#1f7a4d', '#b32424', '#7a4dbf', '#0f8a9d', '#8a5a00'];
+export const colour = (i: number): string => PALETTE[i % PALETTE.length]!;
+const TAG_COLOURS: Record<string, string> = {
+  owned: '#1f7a4d',
+  competitor: '#b32424',
+  other: '#7d8a97',
+};
+
+const columnOf = (r: { platform: string; channel?: string }) =>
+  r.channel ? `${r.platform} · ${r.channel}` : r.platform;
+
+type Metric = 'mentionRate' | 'averageRank' | 'shareOfVoice';
+
+/** Platforms on the x axis, one bar per keyword group; rates in percent. */
+export function perKeyword(v: Visibility, metric: Metric): ChartData<'bar'> {
+  const labels = [...new Set(v.rows.map(columnOf))];
+  return {
+    labels,
+    datasets: v.keywords.map((keyword, i) => ({
+      label: keyword,
+      backgroundColor: colour(i),
+      data: labels.map((label) => {
+        const row = v.rows.find((r) => r.keyword === keyword && columnOf(r) === label);
+        const value = row?.[metric] ?? null;
+        return value === null ? null : metric === 'averageRank' ? value : value * 100;
+      }) as number[],
+    })),
+  };
+}
+
+/** The most cited domains over all platforms, coloured by owned / competitor / other. */
+export function topDomains(v: Visibility, limit = 10): ChartData<'bar'> {
+  const counts = new Map<string, { count: number; tag: string }>();
+  for (const p of v.domains) {
+    for (const d of p.top) {
+      const seen = counts.get(d.domain);
+      counts.set(d.domain, { count: (seen?.count ?? 0) + d.count, tag: d.tag });
+    }
+  }
+  const top = [...counts.entries()]
+    .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
+    .slice(0, limit);
+  return {
+    labels: top.map(([domain]) => domain),
+    datasets: [
+      {
+        label: 'citations',
+        data: top.map(([, d]) => d.count),
+        backgroundColor: top.map(([, d]) => TAG_COLOURS[d.tag] ?? TAG_COLOURS.other!),
+      },
+    ],
+  };
+}
