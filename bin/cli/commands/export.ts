@@ -8,10 +8,10 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Command, Option } from 'commander';
-import { EXPORT_FORMATS, EXPORT_TABLES } from '../../../services/api/export/query.js';
 import { MONITOR, withQuery } from '../api-client.js';
 import { attachmentName } from '../attachment.js';
 import type { Cli } from '../context.js';
+import { EXPORT_FORMATS, EXPORT_TABLES } from '../export-formats.js';
 
 interface Options {
   format: string;
