@@ -26,19 +26,27 @@ function barView(out: NodeJS.WriteStream): ProgressView {
     Presets.shades_classic,
   );
   let started = false;
+  // The bar hides the cursor; Ctrl-C must give it back before the process ends.
+  const interrupted = () => {
+    bar.stop();
+    process.exit(130);
+  };
   return {
     update(p) {
       const payload = { completed: p.completed, failed: p.failed, status: p.status };
       if (!started) {
         bar.start(p.total, p.settled, payload);
         started = true;
+        process.once('SIGINT', interrupted);
         return;
       }
       bar.setTotal(p.total);
       bar.update(p.settled, payload);
     },
     stop() {
-      if (started) bar.stop();
+      if (!started) return;
+      process.off('SIGINT', interrupted);
+      bar.stop();
     },
   };
 }
