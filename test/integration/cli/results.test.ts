@@ -53,12 +53,14 @@ const api = (await svc.client.get(`${M}/task/result/${taskId}`, user.token)).bod
 };
 
 t.test('status: the headline, both summary tables and the progress message', async (t) => {
-  const run = await aimon(['status', taskId], env);
+  const [run, json] = await Promise.all([
+    aimon(['status', taskId], env),
+    aimon(['status', taskId, '--json'], env),
+  ]);
   t.equal(run.code, 0, 'exit 0: status without --wait only reports', { stderr: run.stderr });
   t.match(run.stdout, `task ${taskId}: partial_completed (2 completed, 2 failed, 4 sub tasks)`);
   t.match(run.stdout, /│ Which CRM, "really", suits us\? │ completed\s+│ completed\s+│/);
   t.match(run.stdout.trim().split('\n').at(-1), /^2\/4 completed, 2 failed/);
-  const json = await aimon(['status', taskId, '--json'], env);
   t.equal(JSON.parse(json.stdout).status, 'partial_completed');
 });
 
@@ -104,7 +106,10 @@ t.test('result --format csv: a header and one RFC 4180 record per sub task', asy
 });
 
 t.test('result (table): a row per sub task with its status and answer or error', async (t) => {
-  const run = await aimon(['result', taskId], env);
+  const [run, bad] = await Promise.all([
+    aimon(['result', taskId], env),
+    aimon(['result', taskId, '--format', 'yaml'], env),
+  ]);
   t.equal(run.code, 0, 'exit 0', { stderr: run.stderr });
   const rows = run.stdout.split('\n').filter((l) => l.startsWith('│') && !l.includes('│ prompt '));
   t.equal(rows.length, 4, 'four sub tasks');
@@ -124,7 +129,6 @@ t.test('result (table): a row per sub task with its status and answer or error',
   );
   const failed = cells.find((c) => c[3] !== 'completed')!;
   t.match(failed[4], /401/, 'a failed sub task shows its error');
-  const bad = await aimon(['result', taskId, '--format', 'yaml'], env);
   t.equal(bad.code, 1, 'an unknown format is a usage error');
   t.match(bad.stderr, /Allowed choices are table, json, csv/);
 });

@@ -51,19 +51,12 @@ t.teardown(() => new Promise((resolve) => relay.close(resolve)));
 const relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
 
 t.test('a cut stream is resumed with Last-Event-ID; the task is followed to its end', async (t) => {
-  const submitted = await svc.client.post(
-    '/api/business/monitor/task/batch/shared',
-    {
-      prompts: ['slow #latency:1500', 'slower #latency:2000'],
-      platforms: [{ platform: 'sandbox', mode: 'standard' }],
-    },
-    user.token,
+  // Submitted by the CLI itself, so the stream opens while the sub tasks still run.
+  const run = await aimon(
+    ['submit', 'slow #latency:1500', 'slower #latency:2000', '-p', 'sandbox', '--wait'],
+    { AIMON_URL: relayUrl, AIMON_API_KEY: user.apiKey },
   );
-  const taskId = submitted.body.data.taskId as string;
-  const run = await aimon(['status', taskId, '--wait'], {
-    AIMON_URL: relayUrl,
-    AIMON_API_KEY: user.apiKey,
-  });
+  const taskId = run.stdout.split('\n')[0]!;
   t.equal(run.code, 0, 'exit 0', { stderr: run.stderr });
   t.match(
     run.stderr,

@@ -112,16 +112,17 @@ t.test('a refused submission prints every violated rule and exits 1', async (t) 
 t.test(
   'prompts from a file, one per line, after the arguments; bad specs are usage errors',
   async (t) => {
-    const bad = await aimon(['submit', 'x', '-p', 'sandbox::web'], env);
+    const [bad, none, run] = await Promise.all([
+      aimon(['submit', 'x', '-p', 'sandbox::web'], env),
+      aimon(['submit', '-p', 'sandbox'], env),
+      aimon(['submit', 'first', '--file', '-', '-p', 'sandbox', '--json'], env, {
+        stdin: '\uFEFFsecond\r\n\r\nthird\n',
+      }),
+    ]);
     t.equal(bad.code, 1);
     t.match(bad.stderr, /bad platform "sandbox::web"/);
-    const none = await aimon(['submit', '-p', 'sandbox'], env);
     t.equal(none.code, 1);
     t.match(none.stderr, /no prompts/);
-
-    const run = await aimon(['submit', 'first', '--file', '-', '-p', 'sandbox', '--json'], env, {
-      stdin: '\uFEFFsecond\r\n\r\nthird\n',
-    });
     t.equal(run.code, 0, 'exit code 0', { stderr: run.stderr });
     const data = JSON.parse(run.stdout) as { totalTask: number; subTaskList: { prompt: string }[] };
     t.equal(data.totalTask, 3);
