@@ -5,8 +5,7 @@
  * starts over with a fresh snapshot, so nothing missed is lost.
  */
 import { SseParser, type SseEvent } from '../../crawler/platforms/common/sse.js';
-import type { ApiClient } from './api-client.js';
-import { MONITOR } from './api-client.js';
+import { MONITOR, type ApiClient } from './api-client.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 export interface FollowOptions {
