@@ -1,0 +1,61 @@
+/**
+ * `aimon export <taskId> [--format csv|ndjson|xlsx] [--table …] [-o file]`:
+ * downloads the export route's file, streamed to disk (or stdout with -o -).
+ */
+import { createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { Command, Option } from 'commander';
+import { MONITOR, withQuery } from '../api-client.js';
+import { attachmentName } from '../attachment.js';
+import type { Cli } from '../context.js';
+import { EXPORT_FORMATS, EXPORT_TABLES } from '../export-formats.js';
+
+interface Options {
+  format: string;
+  table: string;
+  output?: string;
+}
+
+export function exportCommand(cli: Cli): Command {
+  return new Command('export')
+    .description("download a task's result as a file (csv with BOM, ndjson or xlsx)")
+    .argument('<taskId>')
+    .addOption(
+      new Option('--format <format>', 'file format').choices(EXPORT_FORMATS).default('csv'),
+    )
+    .addOption(
+      new Option(
+        '--table <table>',
+        'subtasks: a row per sub task; references: a row per reference (xlsx has both)',
+      )
+        .choices(EXPORT_TABLES)
+        .default('subtasks'),
+    )
+    .option(
+      '-o, --output <file>',
+      "where to write it, - for stdout (default: the server's file name)",
+    )
+    .action(
+      cli.action(async (taskId: string, o: Options) => {
+        const client = await cli.client();
+        const path = withQuery(`${MONITOR}/task/${encodeURIComponent(taskId)}/export`, {
+          format: o.format,
+          table: o.table,
+        });
+        const res = await client.open(path, {}, 'the export');
+        const body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
+        if (o.output === '-') {
+          await pipeline(body, cli.stdout, { end: false });
+          return;
+        }
+        const file =
+          o.output ??
+          attachmentName(res.headers.get('content-disposition'), `${taskId}.${o.format}`);
+        await pipeline(body, createWriteStream(file));
+        cli.note(`wrote ${file} (${(await stat(file)).size} bytes)`);
+      }),
+    );
+}

@@ -1,0 +1,22 @@
+/** `aimon platforms [--json]`: the catalogue with channels, modes and availability. */
+import { Command } from 'commander';
+import { MONITOR } from '../api-client.js';
+import type { Cli } from '../context.js';
+import { platformsText, type PlatformEntry } from '../platforms-format.js';
+
+export function platformsCommand(cli: Cli): Command {
+  return new Command('platforms')
+    .description('the platforms you can submit to: channels, modes, availability')
+    .option('--json', 'print the catalogue as JSON')
+    .action(
+      cli.action(async (o: { json?: boolean }) => {
+        const client = await cli.client();
+        const entries = await client.get<PlatformEntry[]>(
+          `${MONITOR}/platforms`,
+          {},
+          'the platform list',
+        );
+        cli.print(o.json ? JSON.stringify(entries, null, 2) : platformsText(entries));
+      }),
+    );
+}

@@ -1,0 +1,48 @@
+/**
+ * The CLI's exit codes, one scheme for every command. A command that waits
+ * for a task (`submit --wait`, `status --wait`) exits with the task's final
+ * state (spec 3.1: completed, partial_completed, failed); every other command
+ * exits 0 when it did its job.
+ */
+
+export const EXIT = Object.freeze({
+  /** Done; a waited-for task completed fully. */
+  ok: 0,
+  /** Bad usage, or the API refused the request (4xx other than authentication). */
+  usage: 1,
+  /** The waited-for task ended partial_completed: some sub tasks failed. */
+  partial: 2,
+  /** The waited-for task ended failed: every sub task failed. */
+  failed: 3,
+  /** The service cannot be reached or is failing (5xx), or authentication failed. */
+  unreachable: 4,
+});
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** The exit code of a task's final status (pure). */
+export function exitCodeOfTask(status: string): ExitCode {
+  if (status === 'completed') return EXIT.ok;
+  if (status === 'partial_completed') return EXIT.partial;
+  return EXIT.failed;
+}
+
+/** An error the CLI reports as one message and ends with `code`. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly code: ExitCode,
+    /** Further lines (every violated rule of a refused request). */
+    readonly details: readonly string[] = [],
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export const EXIT_CODES_HELP = `Exit codes:
+  0  success; with --wait: the task completed (every sub task succeeded)
+  1  usage error, or the API refused the request (every violated rule is printed)
+  2  with --wait: the task ended partial_completed (some sub tasks failed)
+  3  with --wait: the task ended failed (every sub task failed)
+  4  the service cannot be reached or is failing (5xx), or authentication failed`;

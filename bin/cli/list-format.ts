@@ -1,0 +1,35 @@
+/** The task list as a table (pure). */
+import { platformLabel } from './summary.js';
+import { clip, renderTable } from './table.js';
+
+export interface TaskList {
+  total: number;
+  page: number;
+  size: number;
+  tasks: {
+    taskId: string;
+    prompts: string[];
+    platforms: { platform: string; channel: string | null; mode: string }[];
+    status: string;
+    totalItems: number;
+    completedItems: number;
+    failedItems: number;
+    createdAt: number;
+  }[];
+}
+
+export function listText(list: TaskList): string {
+  const pages = Math.max(1, Math.ceil(list.total / list.size));
+  const rows = list.tasks.map((t) => [
+    t.taskId,
+    t.status,
+    `${t.completedItems}/${t.failedItems}/${t.totalItems}`,
+    t.platforms.map((p) => `${platformLabel(p)} ${p.mode}`).join(', '),
+    `${t.prompts.length}: ${clip(t.prompts[0], 30)}`,
+    new Date(t.createdAt).toISOString(),
+  ]);
+  return [
+    renderTable(['taskId', 'status', 'done/failed/total', 'platforms', 'prompts', 'created'], rows),
+    `page ${list.page} of ${pages}, ${list.total} tasks`,
+  ].join('\n');
+}

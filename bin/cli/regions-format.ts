@@ -1,0 +1,34 @@
+/** The city lookup's proxy ports, filtered and shown as a table (pure). */
+import { renderTable } from './table.js';
+
+export interface PortRecord {
+  port: number;
+  province: string;
+  city: string;
+  regionCode: string[];
+  outIp: string;
+  active: boolean;
+}
+
+/** A query matches a code's start (`31` finds Shanghai's codes) or part of a province or city name. */
+export function matchesRegion(record: PortRecord, query: string | undefined): boolean {
+  const q = (query ?? '').trim().toLowerCase();
+  if (q === '') return true;
+  return (
+    record.regionCode.some((code) => code.startsWith(q)) ||
+    record.province.toLowerCase().includes(q) ||
+    record.city.toLowerCase().includes(q)
+  );
+}
+
+export function regionsText(records: readonly PortRecord[]): string {
+  const rows = records.map((r) => [
+    r.regionCode.at(-1) ?? '',
+    r.province,
+    r.city,
+    String(r.port),
+    r.active ? 'yes' : 'no',
+    r.outIp,
+  ]);
+  return renderTable(['regionCode', 'province', 'city', 'port', 'active', 'outIp'], rows);
+}

@@ -1,0 +1,74 @@
+/**
+ * The summary `submit --wait` and `status` print (pure): sub tasks per
+ * platform and status, and each prompt's status per platform.
+ */
+import { clip, renderTable } from './table.js';
+import type { SubTaskLine } from './task-progress.js';
+
+const STATUS_ORDER = ['completed', 'failed', 'timeout', 'error', 'processing', 'pending'];
+
+/** `doubao (web)`: a task may hold one platform on both channels. */
+export function platformLabel(s: Pick<SubTaskLine, 'platform' | 'channel'>): string {
+  return s.channel ? `${s.platform} (${s.channel})` : s.platform;
+}
+
+export interface Grid {
+  head: string[];
+  rows: string[][];
+}
+
+/** Rows: platforms in sub task order; columns: the statuses present, then the total. */
+export function platformStatusCounts(subTasks: readonly SubTaskLine[]): Grid {
+  const present = new Set(subTasks.map((s) => s.status));
+  const statuses = [
+    ...STATUS_ORDER.filter((s) => present.has(s)),
+    ...[...present].filter((s) => !STATUS_ORDER.includes(s)).sort(),
+  ];
+  const counts = new Map<string, Map<string, number>>();
+  for (const s of subTasks) {
+    const row = counts.get(platformLabel(s)) ?? new Map<string, number>();
+    row.set(s.status, (row.get(s.status) ?? 0) + 1);
+    counts.set(platformLabel(s), row);
+  }
+  const rows = [...counts].map(([label, row]) => [
+    label,
+    ...statuses.map((s) => String(row.get(s) ?? 0)),
+    String([...row.values()].reduce((a, b) => a + b, 0)),
+  ]);
+  return { head: ['platform', ...statuses, 'total'], rows };
+}
+
+/** Rows: prompts in order; columns: platforms; cells: the sub task's status. */
+export function promptPlatformMatrix(subTasks: readonly SubTaskLine[], promptWidth = 40): Grid {
+  const platforms = [...new Set(subTasks.map(platformLabel))];
+  const prompts = [...new Set(subTasks.map((s) => s.prompt))];
+  const cell = new Map(subTasks.map((s) => [`${s.prompt}\u0000${platformLabel(s)}`, s]));
+  const rows = prompts.map((prompt) => [
+    clip(prompt, promptWidth),
+    ...platforms.map((p) => {
+      const s = cell.get(`${prompt}\u0000${p}`);
+      return s ? s.status : '-';
+    }),
+  ]);
+  return { head: ['prompt', ...platforms], rows };
+}
+
+export interface TaskSummary {
+  taskId: string;
+  status: string;
+  totalItems: number;
+  completedItems: number;
+  failedItems: number;
+  subTaskList: readonly SubTaskLine[];
+}
+
+/** The headline, the platform × status counts and the prompt × platform statuses. */
+export function summaryText(t: TaskSummary): string {
+  const counts = platformStatusCounts(t.subTaskList);
+  const matrix = promptPlatformMatrix(t.subTaskList);
+  return [
+    `task ${t.taskId}: ${t.status} (${t.completedItems} completed, ${t.failedItems} failed, ${t.totalItems} sub tasks)`,
+    renderTable(counts.head, counts.rows),
+    renderTable(matrix.head, matrix.rows),
+  ].join('\n');
+}
