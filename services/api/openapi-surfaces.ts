@@ -1,10 +1,13 @@
 /**
- * The routes of issue 15 in the OpenAPI document: the task events stream,
- * the health probes, `me` and the operator routes.
+ * The routes of issue 15 in the OpenAPI document: the health probes, `me`
+ * and the operator routes (the events stream is in openapi-events.ts).
  */
-import { errorResponses, PROTECTED, type Json, type SchemaSet } from './openapi-parts.js';
+import { errorResponses, PROTECTED, TASK_ID_REASON } from './openapi-errors.js';
+import { envelope, TASK_ID } from './openapi-examples.js';
+import { example, type Json, type SchemaSet } from './openapi-parts.js';
+import { SECURITY, taskIdParam } from './openapi-tasks.js';
 
-const anyJson = (description: string, example: unknown): Json => ({
+const anyJson = (description: string, value: unknown): Json => ({
   content: {
     'application/json': {
       schema: {
@@ -16,15 +19,14 @@ const anyJson = (description: string, example: unknown): Json => ({
           data: {},
         },
       },
-      example,
+      examples: example(description, value),
     },
   },
   description,
 });
 
-const envelope = (data: unknown) => ({ success: true, code: 200, message: 'success', data });
-
-export function surfacePaths(set: SchemaSet, taskIdParam: Json, security: Json[]): Json {
+export function surfacePaths(set: SchemaSet): Json {
+  const security = SECURITY;
   const errors = errorResponses.bind(null, set);
   const operatorGet = (summary: string, example: unknown, taskParam?: Json): Json => ({
     get: {
@@ -34,49 +36,21 @@ export function surfacePaths(set: SchemaSet, taskIdParam: Json, security: Json[]
       parameters: taskParam ? [taskParam] : [],
       responses: {
         '200': anyJson('Success', envelope(example)),
-        ...errors([...(taskParam ? (['400', '404'] as const) : []), '403', ...PROTECTED]),
+        ...errors([...(taskParam ? (['400', '404'] as const) : []), '403', ...PROTECTED], {
+          '400': TASK_ID_REASON,
+        }),
       },
     },
   });
   return {
-    '/api/business/monitor/task/{taskId}/events': {
-      get: {
-        summary: 'Live progress of a task as Server-Sent Events',
-        description:
-          'Events: `snapshot` first (the data of the status route), then `subtask` per sub task status change ({taskId, subTaskId, platform, channel, mode, status, taskStatus, totalItems, completedItems, failedItems}), then `done` ({taskId, status, totalItems, completedItems, failedItems, completedAt}) when the task is final, after which the stream ends. ' +
-          'Reconnect with Last-Event-ID: a fresh snapshot, ids continue after it. A `: ping` comment every SSE_HEARTBEAT_MS. At most SSE_MAX_PER_USER open streams per user and api node (429 TOO_MANY_STREAMS). ' +
-          'The token may also be given as `?access_token=` (EventSource cannot send headers).',
-        tags: ['tasks'],
-        security,
-        parameters: [
-          taskIdParam,
-          { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } },
-          { name: 'access_token', in: 'query', required: false, schema: { type: 'string' } },
-        ],
-        responses: {
-          '200': {
-            description: 'The stream',
-            content: {
-              'text/event-stream': {
-                schema: { type: 'string' },
-                example:
-                  'id: 1\nevent: snapshot\ndata: {"taskId":"…","status":"processing","subTaskList":[…]}\n\n' +
-                  'id: 2\nevent: subtask\ndata: {"subTaskId":"…","status":"completed","completedItems":1,…}\n\n' +
-                  'id: 3\nevent: done\ndata: {"status":"completed","completedItems":1,"failedItems":0,…}\n\n',
-              },
-            },
-          },
-          ...errors(['400', '404', ...PROTECTED], {
-            '429': 'Rate limited, or too many open streams (TOO_MANY_STREAMS); see Retry-After',
-          }),
-        },
-      },
-    },
     '/api/business/health/live': {
       get: {
         summary: 'Liveness probe: the process answers',
         tags: ['service'],
-        responses: { '200': anyJson('Live', envelope({ status: 'live', version: '0.1.0' })) },
+        responses: {
+          '200': anyJson('Live', envelope({ status: 'live', version: '0.1.0' })),
+          ...errors(['500']),
+        },
       },
     },
     '/api/business/health/ready': {
@@ -118,11 +92,11 @@ export function surfacePaths(set: SchemaSet, taskIdParam: Json, security: Json[]
       { nodeId: 'crawler-sh', key: '10.0.0.5:8001', port: 8001, active: true, checkedAt: 0 },
     ]),
     '/api/business/operator/accounts': operatorGet('Web-channel accounts and their states', [
-      { accountId: '…', platform: 'doubao', state: 'healthy' },
+      { accountId: 'acc_doubao_1', platform: 'doubao', state: 'healthy' },
     ]),
     '/api/business/operator/task/{taskId}/callbacks': operatorGet(
       "The callback deliveries of any user's task",
-      { taskId: '…', state: 'delivered', attempts: [] },
+      { taskId: TASK_ID, status: 'SUCCEEDED', attemptCount: 1, attempts: [] },
       taskIdParam,
     ),
   };
