@@ -45,13 +45,17 @@ function packageDir(): string {
   return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }
 
+/** A strong ETag: the first 192 bits of the content's SHA-256. */
+export function etagOf(body: Buffer | string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+}
+
 async function load(source: Source): Promise<Asset> {
   const body =
     'text' in source
       ? Buffer.from(source.text)
       : await readFile(join(packageDir(), source.package));
-  const hash = createHash('sha256').update(body).digest('base64url').slice(0, 32);
-  return { type: source.type, body, gzip: await gzipAsync(body), etag: `"${hash}"` };
+  return { type: source.type, body, gzip: await gzipAsync(body), etag: etagOf(body) };
 }
 
 /** Loads each allowed file on its first request and keeps it; other names are undefined. */

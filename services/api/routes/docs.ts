@@ -4,9 +4,8 @@
  * browser revalidates instead of loading the 1.7 MB bundle again.
  */
 import { Router } from '@koa/router';
-import type { Context } from 'koa';
 import { AppError } from '../../shared/errors.js';
-import { AssetStore } from '../docs/assets.js';
+import { AssetStore, etagOf } from '../docs/assets.js';
 import { DOCS_PAGE, docsPolicy } from '../docs/page.js';
 import { buildOpenApi } from '../openapi.js';
 
@@ -21,6 +20,7 @@ export function docsRoutes(
   const router = new Router();
   const assets = new AssetStore();
   const policy = docsPolicy(publicBaseUrl);
+  const pageEtag = etagOf(DOCS_PAGE);
   let openapi: Record<string, unknown> | undefined;
   router.get('/openapi.json', (ctx) => {
     openapi ??= buildOpenApi(version, publicBaseUrl ?? '/', channelChoices);
@@ -29,7 +29,13 @@ export function docsRoutes(
   router.get('/docs', (ctx) => {
     ctx.set('Content-Security-Policy', policy);
     ctx.set('X-Content-Type-Options', 'nosniff');
+    // Revalidated on every visit: the page names the files, so it must never be stale.
     ctx.set('Cache-Control', 'no-cache');
+    ctx.set('ETag', pageEtag);
+    if (matches(ctx.get('if-none-match'), pageEtag)) {
+      ctx.status = 304;
+      return;
+    }
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = DOCS_PAGE;
   });
@@ -40,19 +46,25 @@ export function docsRoutes(
     ctx.vary('Accept-Encoding');
     ctx.set('Cache-Control', ASSET_CACHE);
     ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('ETag', gzip ? `${asset.etag.slice(0, -1)}-gz"` : asset.etag);
+    const etag = gzip ? `${asset.etag.slice(0, -1)}-gz"` : asset.etag;
+    ctx.set('ETag', etag);
+    if (matches(ctx.get('if-none-match'), etag)) {
+      ctx.status = 304;
+      return;
+    }
     ctx.type = asset.type;
-    if (notModified(ctx)) return;
     if (gzip) ctx.set('Content-Encoding', 'gzip');
     ctx.body = gzip ? asset.gzip : asset.body;
   });
   return router;
 }
 
-/** A conditional request whose ETag still matches: 304 without a body. */
-function notModified(ctx: Context): boolean {
-  ctx.status = 200;
-  if (!ctx.fresh) return false;
-  ctx.status = 304;
-  return true;
+/**
+ * If-None-Match by weak comparison (RFC 9110 13.1.2). Koa's `ctx.fresh` says
+ * stale whenever the request has Cache-Control: no-cache, which fetch()
+ * sends with every conditional request; an origin server may answer 304 then.
+ */
+function matches(ifNoneMatch: string, etag: string): boolean {
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
