@@ -102,7 +102,7 @@ export function servicePaths(set: SchemaSet, version: string): Json {
                   {
                     accessToken: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJl',
                     tokenType: 'Bearer',
-                    expiresIn: 3600,
+                    expiresIn: 7200,
                   },
                   'token issued',
                 ),
