@@ -40,7 +40,7 @@ export const ERROR_KINDS: readonly ErrorKind[] = [
   {
     type: 'UNAUTHORIZED',
     status: '401',
-    when: 'Missing, invalid or expired token (or, for the token exchange, an unknown API key)',
+    when: 'Missing, invalid or expired token',
     example: { message: 'token expired: request a new one' },
   },
   {
@@ -124,7 +124,7 @@ const kindsOf = (status: Status, also: readonly ErrorType[]) =>
   );
 
 const examplesOf = (kinds: readonly ErrorKind[]): Examples =>
-  Object.fromEntries(kinds.map((k) => [k.type, { summary: k.when, value: bodyOf(k) }]));
+  Object.fromEntries(kinds.map((k) => [k.type, { summary: k.type, value: bodyOf(k) }]));
 
 const RETRY_AFTER = {
   'Retry-After': {

@@ -101,9 +101,9 @@ export function eventPaths(set: SchemaSet): Json {
         description: [
           'A `text/event-stream` for the task owner. Each message has an `id`, an `event` and one line of JSON `data`:',
           '',
-          '- `snapshot` first: the data of the status route ([TaskEventSnapshot](#/components/schemas/TaskEventSnapshot));',
-          '- `subtask` each time a sub task changes status ([TaskEventSubtask](#/components/schemas/TaskEventSubtask));',
-          '- `done` once the task is final ([TaskEventDone](#/components/schemas/TaskEventDone)); then the stream ends. A task already final gives `snapshot` and `done` at once.',
+          '- `snapshot` first: the data of the status route (schema `TaskEventSnapshot`);',
+          '- `subtask` each time a sub task changes status (schema `TaskEventSubtask`);',
+          '- `done` once the task is final (schema `TaskEventDone`); then the stream ends. A task already final gives `snapshot` and `done` at once.',
           '',
           'Reconnecting with `Last-Event-ID` gives a fresh `snapshot` and ids continue after the given one (browsers send it by themselves). A `: ping` comment comes every SSE_HEARTBEAT_MS (15 s by default) so idle proxies keep the connection open. At most SSE_MAX_PER_USER streams (5 by default) per user and api node are open at once: one more is a 429 TOO_MANY_STREAMS.',
           '',
