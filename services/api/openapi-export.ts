@@ -26,7 +26,6 @@ const examples = (() => {
 })();
 
 export function exportPath(set: SchemaSet): Json {
-  const security = SECURITY;
   return {
     '/api/business/monitor/task/{taskId}/export': {
       get: {
@@ -38,7 +37,7 @@ export function exportPath(set: SchemaSet): Json {
           'References table (`table=references`; XLSX sheet "references"): one row per reference: subTaskId, platform, channel, index, cited, title, url, site, domain, domain tag (owned, competitor, other). ' +
           'XLSX also has the sheet "visibility": the rows of the task visibility, then its cited domains. A failure after the first byte can only cut the file short.',
         tags: ['tasks'],
-        security,
+        security: SECURITY,
         parameters: [
           taskIdParam,
           ...set

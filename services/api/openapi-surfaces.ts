@@ -3,7 +3,8 @@
  * and the operator routes (the events stream is in openapi-events.ts).
  */
 import { errorResponses, PROTECTED, TASK_ID_REASON } from './openapi-errors.js';
-import { envelope, TASK_ID } from './openapi-examples.js';
+import { callbackDeliveryDataSchema, envelopeOf } from './contract.js';
+import { callbackDeliveryExample, cityInfoExample, envelope } from './openapi-examples.js';
 import { example, type Json, type SchemaSet } from './openapi-parts.js';
 import { SECURITY, taskIdParam } from './openapi-tasks.js';
 
@@ -26,22 +27,20 @@ const anyJson = (description: string, value: unknown): Json => ({
 });
 
 export function surfacePaths(set: SchemaSet): Json {
-  const security = SECURITY;
   const errors = errorResponses.bind(null, set);
-  const operatorGet = (summary: string, example: unknown, taskParam?: Json): Json => ({
+  const operatorGet = (summary: string, value: unknown): Json => ({
     get: {
       summary,
       tags: ['operator'],
-      security,
-      parameters: taskParam ? [taskParam] : [],
+      security: SECURITY,
       responses: {
-        '200': anyJson('Success', envelope(example)),
-        ...errors([...(taskParam ? (['400', '404'] as const) : []), '403', ...PROTECTED], {
-          '400': TASK_ID_REASON,
-        }),
+        '200': anyJson('Success', envelope(value)),
+        ...errors(['403', ...PROTECTED]),
       },
     },
   });
+  const { regionCode, outIp, port, province, city } = cityInfoExample[0]!;
+  const portExample = { key: `10.0.0.5:${port}`, port, province, city, regionCode, outIp };
   return {
     '/api/business/health/live': {
       get: {
@@ -78,7 +77,7 @@ export function surfacePaths(set: SchemaSet): Json {
       get: {
         summary: "The token's user and role",
         tags: ['auth'],
-        security,
+        security: SECURITY,
         responses: {
           '200': anyJson('Success', envelope({ userId: 1, name: 'acme', role: 'user' })),
           ...errors(PROTECTED),
@@ -86,18 +85,48 @@ export function surfacePaths(set: SchemaSet): Json {
       },
     },
     '/api/business/operator/nodes': operatorGet('Crawler nodes: regions, capacity, running', [
-      { nodeId: 'crawler-sh', regions: ['310000'], capacity: 20, running: 7, activePorts: 2 },
+      {
+        nodeId: 'crawler-sh',
+        regions: ['310000'],
+        capacity: 20,
+        running: 7,
+        platforms: ['chatgpt', 'deepseek'],
+        channels: ['api', 'web'],
+        ports: 2,
+        activePorts: 2,
+        available: true,
+      },
     ]),
     '/api/business/operator/ports': operatorGet('Proxy ports and their health', [
-      { nodeId: 'crawler-sh', key: '10.0.0.5:8001', port: 8001, active: true, checkedAt: 0 },
+      {
+        nodeId: 'crawler-sh',
+        ...portExample,
+        active: true,
+        checkedAt: 1_767_225_600_000,
+        observedIp: portExample.outIp,
+        error: null,
+      },
     ]),
     '/api/business/operator/accounts': operatorGet('Web-channel accounts and their states', [
-      { accountId: 'acc_doubao_1', platform: 'doubao', state: 'healthy' },
+      { id: 'acc_deepseek_1', platform: 'deepseek', label: 'team account 1', state: 'healthy' },
     ]),
-    '/api/business/operator/task/{taskId}/callbacks': operatorGet(
-      "The callback deliveries of any user's task",
-      { taskId: TASK_ID, status: 'SUCCEEDED', attemptCount: 1, attempts: [] },
-      taskIdParam,
-    ),
+    '/api/business/operator/task/{taskId}/callbacks': {
+      get: {
+        summary: "The callback deliveries of any user's task",
+        tags: ['operator'],
+        security: SECURITY,
+        parameters: [taskIdParam],
+        responses: {
+          '200': {
+            description: 'Success',
+            ...set.content(
+              envelopeOf(callbackDeliveryDataSchema),
+              example('Delivered at the second attempt', envelope(callbackDeliveryExample)),
+            ),
+          },
+          ...errors(['400', '404', '403', ...PROTECTED], { '400': TASK_ID_REASON }),
+        },
+      },
+    },
   };
 }
