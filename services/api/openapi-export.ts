@@ -1,10 +1,31 @@
 /** The export route in the OpenAPI document (services/api/routes/exports.ts). */
 import { exportQuerySchema } from './export/query.js';
-import { errorResponses, PROTECTED, type SchemaSet, type Json } from './openapi-parts.js';
+import { errorResponses, PROTECTED } from './openapi-errors.js';
+import { keywordGroups } from '../shared/brand/groups.js';
+import { parseKeywords } from '../tasks/keywords.js';
+import { csvLine, UTF8_BOM } from './export/csv.js';
+import { subTaskHeader, subTaskRow } from './export/tables.js';
+import { resultExample, submissionExample, TASK_ID } from './openapi-examples.js';
+import { example, type Json, type SchemaSet } from './openapi-parts.js';
+import { SECURITY, taskIdParam } from './openapi-tasks.js';
 
-const BINARY = { schema: { type: 'string', format: 'binary' } };
+/** Two sub tasks written as the export writes them: the same row and line functions. */
+const examples = (() => {
+  const groups = keywordGroups(parseKeywords(submissionExample.monitorKeywords));
+  const items = resultExample.subTaskList.map((result, seq) => ({
+    seq,
+    result,
+    brand: { mentions: result.mentions, mentioned: result.mentioned, sentiment: result.sentiment },
+  }));
+  return {
+    csv:
+      UTF8_BOM +
+      [subTaskHeader(groups), ...items.map((i) => subTaskRow(i, groups))].map(csvLine).join(''),
+    ndjson: items.map((i) => `${JSON.stringify(i.result)}\n`).join(''),
+  };
+})();
 
-export function exportPath(set: SchemaSet, taskIdParam: Json, security: Json[]): Json {
+export function exportPath(set: SchemaSet): Json {
   return {
     '/api/business/monitor/task/{taskId}/export': {
       get: {
@@ -16,7 +37,7 @@ export function exportPath(set: SchemaSet, taskIdParam: Json, security: Json[]):
           'References table (`table=references`; XLSX sheet "references"): one row per reference: subTaskId, platform, channel, index, cited, title, url, site, domain, domain tag (owned, competitor, other). ' +
           'XLSX also has the sheet "visibility": the rows of the task visibility, then its cited domains. A failure after the first byte can only cut the file short.',
         tags: ['tasks'],
-        security,
+        security: SECURITY,
         parameters: [
           taskIdParam,
           ...set
@@ -30,17 +51,31 @@ export function exportPath(set: SchemaSet, taskIdParam: Json, security: Json[]):
               'Content-Disposition': {
                 schema: { type: 'string' },
                 description: 'attachment; filename="<taskId>.<format>"',
+                example: `attachment; filename="${TASK_ID}.csv"`,
               },
             },
             content: {
-              'text/csv': BINARY,
-              'application/x-ndjson': BINARY,
-              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': BINARY,
+              'text/csv': {
+                schema: { type: 'string' },
+                examples: example('The sub tasks table', examples.csv),
+              },
+              'application/x-ndjson': {
+                schema: { type: 'string' },
+                examples: example('One line per sub task', examples.ndjson),
+              },
+              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+                schema: { type: 'string', format: 'binary' },
+              },
             },
           },
           ...errorResponses(set, ['400', '404', ...PROTECTED], {
-            '400':
-              'taskId is not a UUID, format is missing or unknown, or table is unknown (every problem listed)',
+            '400': {
+              text: 'taskId is not a UUID, format is missing or unknown, or table is unknown (every problem listed)',
+              example: {
+                message: 'invalid request: format: format must be one of csv, ndjson, xlsx',
+                errors: [{ field: 'format', message: 'format must be one of csv, ndjson, xlsx' }],
+              },
+            },
             '404': "Unknown task, or another user's",
           }),
         },

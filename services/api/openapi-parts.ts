@@ -1,6 +1,6 @@
 /**
  * Building blocks of the OpenAPI document: zod → JSON Schema with shared
- * schemas under components, the error answers each route can give, and the
+ * schemas under components, media types with their examples, and the
  * documented form of a platform configuration.
  */
 import { z } from 'zod';
@@ -12,9 +12,16 @@ import {
   type Channel,
   type Mode,
 } from '../shared/platforms.js';
-import { errorEnvelopeSchema } from './contract.js';
 
 export type Json = Record<string, unknown>;
+
+/** Named examples of a media type (OpenAPI `examples`), shown by Swagger UI as a choice. */
+export type Examples = Record<string, { summary: string; value: unknown }>;
+
+/** One example under the name `example`. */
+export const example = (summary: string, value: unknown): Examples => ({
+  example: { summary, value },
+});
 
 /** Converts zod schemas, collecting every `meta({ id })` schema into `components`. */
 export class SchemaSet {
@@ -29,8 +36,9 @@ export class SchemaSet {
     return toComponentRefs(json);
   }
 
-  content(s: z.ZodType, io: 'input' | 'output' = 'output') {
-    return { content: { 'application/json': { schema: this.json(s, io) } } };
+  /** A JSON body of schema `s` with its examples (every body the document shows has some). */
+  content(s: z.ZodType, examples: Examples, io: 'input' | 'output' = 'output') {
+    return { content: { 'application/json': { schema: this.json(s, io), examples } } };
   }
 
   /**
@@ -53,36 +61,6 @@ export class SchemaSet {
       }));
   }
 }
-
-export type Status = '400' | '401' | '403' | '404' | '413' | '415' | '429' | '500' | '503';
-
-const DEFAULT_REASONS: Record<Status, string> = {
-  '400': 'Invalid input: every violated rule is listed in `errors`, by field',
-  '401': 'Missing, invalid or expired token',
-  '403': 'The token is valid but its user lacks the role (operator routes)',
-  '404': 'Unknown task or sub task (or one of another user)',
-  '413': 'Body larger than the limit (MAX_BODY_BYTES, 1 MiB by default)',
-  '415': 'Body is not application/json',
-  '429': 'Rate limited; see the Retry-After header',
-  '500': 'Internal error; the message carries a request id and nothing internal',
-  '503': 'A service this route needs is down; try again later',
-};
-
-/** Error answers in the envelope; `reasons` replaces the generic text of some. */
-export function errorResponses(
-  set: SchemaSet,
-  statuses: readonly Status[],
-  reasons: Partial<Record<Status, string>> = {},
-): Record<string, Json> {
-  const envelope = set.content(errorEnvelopeSchema);
-  return Object.fromEntries(
-    statuses.map((s) => [s, { description: reasons[s] ?? DEFAULT_REASONS[s], ...envelope }]),
-  );
-}
-
-/** The statuses of an authenticated route; `extra` adds the input-related ones. */
-export const PROTECTED: readonly Status[] = ['401', '429', '500', '503'];
-export const JSON_BODY: readonly Status[] = ['400', '413', '415'];
 
 /**
  * A platform configuration as the submission check enforces it: a catalogue

@@ -1,10 +1,14 @@
 /**
- * The routes of issue 15 in the OpenAPI document: the task events stream,
- * the health probes, `me` and the operator routes.
+ * The routes of issue 15 in the OpenAPI document: the health probes, `me`
+ * and the operator routes (the events stream is in openapi-events.ts).
  */
-import { errorResponses, PROTECTED, type Json, type SchemaSet } from './openapi-parts.js';
+import { errorResponses, PROTECTED, TASK_ID_REASON } from './openapi-errors.js';
+import { callbackDeliveryDataSchema, envelopeOf } from './contract.js';
+import { callbackDeliveryExample, cityInfoExample, envelope } from './openapi-examples.js';
+import { example, type Json, type SchemaSet } from './openapi-parts.js';
+import { SECURITY, taskIdParam } from './openapi-tasks.js';
 
-const anyJson = (description: string, example: unknown): Json => ({
+const anyJson = (description: string, value: unknown): Json => ({
   content: {
     'application/json': {
       schema: {
@@ -16,67 +20,36 @@ const anyJson = (description: string, example: unknown): Json => ({
           data: {},
         },
       },
-      example,
+      examples: example(description, value),
     },
   },
   description,
 });
 
-const envelope = (data: unknown) => ({ success: true, code: 200, message: 'success', data });
-
-export function surfacePaths(set: SchemaSet, taskIdParam: Json, security: Json[]): Json {
+export function surfacePaths(set: SchemaSet): Json {
   const errors = errorResponses.bind(null, set);
-  const operatorGet = (summary: string, example: unknown, taskParam?: Json): Json => ({
+  const operatorGet = (summary: string, value: unknown): Json => ({
     get: {
       summary,
       tags: ['operator'],
-      security,
-      parameters: taskParam ? [taskParam] : [],
+      security: SECURITY,
       responses: {
-        '200': anyJson('Success', envelope(example)),
-        ...errors([...(taskParam ? (['400', '404'] as const) : []), '403', ...PROTECTED]),
+        '200': anyJson('Success', envelope(value)),
+        ...errors(['403', ...PROTECTED]),
       },
     },
   });
+  const { regionCode, outIp, port, province, city } = cityInfoExample[0]!;
+  const portExample = { key: `10.0.0.5:${port}`, port, province, city, regionCode, outIp };
   return {
-    '/api/business/monitor/task/{taskId}/events': {
-      get: {
-        summary: 'Live progress of a task as Server-Sent Events',
-        description:
-          'Events: `snapshot` first (the data of the status route), then `subtask` per sub task status change ({taskId, subTaskId, platform, channel, mode, status, taskStatus, totalItems, completedItems, failedItems}), then `done` ({taskId, status, totalItems, completedItems, failedItems, completedAt}) when the task is final, after which the stream ends. ' +
-          'Reconnect with Last-Event-ID: a fresh snapshot, ids continue after it. A `: ping` comment every SSE_HEARTBEAT_MS. At most SSE_MAX_PER_USER open streams per user and api node (429 TOO_MANY_STREAMS). ' +
-          'The token may also be given as `?access_token=` (EventSource cannot send headers).',
-        tags: ['tasks'],
-        security,
-        parameters: [
-          taskIdParam,
-          { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } },
-          { name: 'access_token', in: 'query', required: false, schema: { type: 'string' } },
-        ],
-        responses: {
-          '200': {
-            description: 'The stream',
-            content: {
-              'text/event-stream': {
-                schema: { type: 'string' },
-                example:
-                  'id: 1\nevent: snapshot\ndata: {"taskId":"…","status":"processing","subTaskList":[…]}\n\n' +
-                  'id: 2\nevent: subtask\ndata: {"subTaskId":"…","status":"completed","completedItems":1,…}\n\n' +
-                  'id: 3\nevent: done\ndata: {"status":"completed","completedItems":1,"failedItems":0,…}\n\n',
-              },
-            },
-          },
-          ...errors(['400', '404', ...PROTECTED], {
-            '429': 'Rate limited, or too many open streams (TOO_MANY_STREAMS); see Retry-After',
-          }),
-        },
-      },
-    },
     '/api/business/health/live': {
       get: {
         summary: 'Liveness probe: the process answers',
         tags: ['service'],
-        responses: { '200': anyJson('Live', envelope({ status: 'live', version: '0.1.0' })) },
+        responses: {
+          '200': anyJson('Live', envelope({ status: 'live', version: '0.1.0' })),
+          ...errors(['500']),
+        },
       },
     },
     '/api/business/health/ready': {
@@ -104,7 +77,7 @@ export function surfacePaths(set: SchemaSet, taskIdParam: Json, security: Json[]
       get: {
         summary: "The token's user and role",
         tags: ['auth'],
-        security,
+        security: SECURITY,
         responses: {
           '200': anyJson('Success', envelope({ userId: 1, name: 'acme', role: 'user' })),
           ...errors(PROTECTED),
@@ -112,18 +85,48 @@ export function surfacePaths(set: SchemaSet, taskIdParam: Json, security: Json[]
       },
     },
     '/api/business/operator/nodes': operatorGet('Crawler nodes: regions, capacity, running', [
-      { nodeId: 'crawler-sh', regions: ['310000'], capacity: 20, running: 7, activePorts: 2 },
+      {
+        nodeId: 'crawler-sh',
+        regions: ['310000'],
+        capacity: 20,
+        running: 7,
+        platforms: ['chatgpt', 'deepseek'],
+        channels: ['api', 'web'],
+        ports: 2,
+        activePorts: 2,
+        available: true,
+      },
     ]),
     '/api/business/operator/ports': operatorGet('Proxy ports and their health', [
-      { nodeId: 'crawler-sh', key: '10.0.0.5:8001', port: 8001, active: true, checkedAt: 0 },
+      {
+        nodeId: 'crawler-sh',
+        ...portExample,
+        active: true,
+        checkedAt: 1_767_225_600_000,
+        observedIp: portExample.outIp,
+        error: null,
+      },
     ]),
     '/api/business/operator/accounts': operatorGet('Web-channel accounts and their states', [
-      { accountId: '…', platform: 'doubao', state: 'healthy' },
+      { id: 'acc_deepseek_1', platform: 'deepseek', label: 'team account 1', state: 'healthy' },
     ]),
-    '/api/business/operator/task/{taskId}/callbacks': operatorGet(
-      "The callback deliveries of any user's task",
-      { taskId: '…', state: 'delivered', attempts: [] },
-      taskIdParam,
-    ),
+    '/api/business/operator/task/{taskId}/callbacks': {
+      get: {
+        summary: "The callback deliveries of any user's task",
+        tags: ['operator'],
+        security: SECURITY,
+        parameters: [taskIdParam],
+        responses: {
+          '200': {
+            description: 'Success',
+            ...set.content(
+              envelopeOf(callbackDeliveryDataSchema),
+              example('Delivered at the second attempt', envelope(callbackDeliveryExample)),
+            ),
+          },
+          ...errors(['400', '404', '403', ...PROTECTED], { '400': TASK_ID_REASON }),
+        },
+      },
+    },
   };
 }

@@ -128,6 +128,53 @@ t.test('docs page is served and readable', async (t) => {
   t.equal(res.status, 200);
   t.match(res.headers.get('content-type'), /text\/html/);
   t.match(res.text, /openapi\.json/);
+  const etag = res.headers.get('etag');
+  t.match(res.headers.get('cache-control'), 'no-cache');
+  const again = await fetch(`${svc.client.baseUrl}/api/business/docs`, {
+    headers: { 'if-none-match': etag! },
+  });
+  t.equal(again.status, 304, 'revalidated by ETag');
+  const policy = res.headers.get('content-security-policy') ?? '';
+  t.match(policy, "script-src 'self'", 'scripts from this origin only');
+  t.notMatch(res.text, /<script>/, 'no inline script');
+  for (const src of res.text.matchAll(/(?:src|href)="(\/api\/business\/docs\/assets\/[^"]+)"/g)) {
+    t.equal((await svc.client.get(src[1]!)).status, 200, `${src[1]} is served`);
+  }
+});
+
+t.test('the page files: an allow-list, typed, cached by ETag', async (t) => {
+  const base = `${svc.client.baseUrl}/api/business/docs/assets`;
+  const bundle = await fetch(`${base}/swagger-ui-bundle.js`);
+  t.equal(bundle.status, 200);
+  t.equal(bundle.headers.get('content-type'), 'text/javascript; charset=utf-8');
+  t.equal(bundle.headers.get('content-encoding'), 'gzip', 'fetch accepts gzip');
+  t.match(bundle.headers.get('cache-control'), /max-age=\d+/);
+  t.match(await bundle.text(), /SwaggerUIBundle/);
+  const etag = bundle.headers.get('etag');
+  t.match(etag, /^"[\w-]+"$/);
+  const again = await fetch(`${base}/swagger-ui-bundle.js`, {
+    headers: { 'if-none-match': etag! },
+  });
+  t.equal(again.status, 304, 'revalidated by ETag');
+  t.equal((await again.arrayBuffer()).byteLength, 0);
+  const css = await fetch(`${base}/swagger-ui.css`, { headers: { 'accept-encoding': 'identity' } });
+  t.equal(css.headers.get('content-type'), 'text/css; charset=utf-8');
+  t.equal(css.headers.get('content-encoding'), null);
+  t.not(css.headers.get('etag'), etag);
+  t.equal((await fetch(`${base}/favicon-32x32.png`)).headers.get('content-type'), 'image/png');
+  const init = await fetch(`${base}/docs-init.js`);
+  t.match(await init.text(), /validatorUrl: null/, 'no call to the online validator');
+  for (const name of [
+    'package.json',
+    'index.html',
+    'swagger-ui-bundle.js.map',
+    '..%2Fpackage.json',
+    'toString',
+  ]) {
+    const res = await svc.client.get(`/api/business/docs/assets/${name}`);
+    t.equal(res.status, 404, `${name} is not served`);
+    t.match(res.body, { success: false, code: 404 });
+  }
 });
 
 t.test('health', async (t) => {

@@ -10,6 +10,7 @@ import {
   callbackSettingsDataSchema,
   envelopeOf,
 } from '../../../services/api/contract.js';
+import { callbackPayloadSchema } from '../../../services/api/openapi-callbacks.js';
 import { callbacksService } from '../../../services/callbacks/callbacks.service.js';
 import { newWebhookSecret, verifyWebhook } from '../../../services/callbacks/sign.js';
 import { startEmbedded } from '../../helpers/cluster.js';
@@ -113,6 +114,11 @@ t.test('succeeds at once: signed, and the body is the full result', async (t) =>
     'subTaskList',
     'visibility',
   ]);
+  t.same(
+    callbackPayloadSchema.safeParse(body).error?.issues ?? [],
+    [],
+    'the body fits the documented webhook payload',
+  );
   t.equal(body.userId, alice.userId);
   t.ok(Math.abs(body.timestamp - req!.at) < 5_000, 'timestamp is the send time in ms');
   const result = (await svc.client.get(`${M}/task/result/${taskId}`, alice.token)).body.data;

@@ -8,6 +8,7 @@ import t from 'tap';
 import { startSandboxServer } from '../../../sandbox/server.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { openEvents } from '../../helpers/event-stream.js';
+import { JsonSchemas } from '../../helpers/json-schema.js';
 
 const sandbox = await startSandboxServer({ latencyMs: 60 });
 t.teardown(() => sandbox.close());
@@ -64,6 +65,16 @@ t.test('snapshot, each change in order, done with the final counters, then the e
     events.map((_, i) => i + 1),
     'ids count up from 1',
   );
+  const doc = (await svc.client.get('/api/business/openapi.json')).body;
+  const documented =
+    doc.paths['/api/business/monitor/task/{taskId}/events'].get.responses['200'].content[
+      'text/event-stream'
+    ]['x-sse-events'];
+  const schemas = new JsonSchemas(doc.components.schemas);
+  for (const e of events) {
+    const problem = schemas.problem(documented[e.event], JSON.parse(e.data));
+    t.equal(problem, undefined, `${e.event} ${e.id} fits its documented schema`);
+  }
   const snapshot = JSON.parse(events[0]!.data) as { subTaskList: Change[] };
   const last = new Map(snapshot.subTaskList.map((s) => [s.subTaskId, s.status]));
   let counted = 0;

@@ -1,0 +1,177 @@
+/**
+ * The task routes in the OpenAPI document (services/api/routes/tasks.ts):
+ * submit, status, results, visibility, raw evidence and the list.
+ */
+import type { z } from 'zod';
+import { submissionSchema } from '../tasks/submission.js';
+import { listQuerySchema } from '../tasks/queries.js';
+import {
+  envelopeOf,
+  listDataSchema,
+  resultDataSchema,
+  statusDataSchema,
+  subTaskResultSchema,
+  submitDataSchema,
+  visibilitySchema,
+} from './contract.js';
+import { errorResponses, JSON_BODY, PROTECTED, TASK_ID_REASON } from './openapi-errors.js';
+import {
+  envelope,
+  listExample,
+  resultExample,
+  statusExample,
+  submissionExample,
+  submitExample,
+  subTaskResultExample,
+  TASK_ID,
+  visibilityExample,
+} from './openapi-examples.js';
+import { example, type Json, type SchemaSet } from './openapi-parts.js';
+
+export const taskIdParam = {
+  name: 'taskId',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', format: 'uuid' },
+  description: 'Task id (UUID); a non-UUID is a 400',
+  example: TASK_ID,
+};
+
+const subTaskIdParam = {
+  name: 'subTaskId',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  example: subTaskResultExample.subTaskId,
+};
+
+export const SECURITY = [{ bearerAuth: [] }];
+
+const RAW_EXAMPLE = [
+  { t: 0, kind: 'request', url: 'https://chat.example.com/api/chat', method: 'POST' },
+  {
+    t: 210,
+    kind: 'response',
+    url: 'https://chat.example.com/api/chat',
+    status: 200,
+    mimeType: 'text/event-stream',
+  },
+  { t: 260, kind: 'frame', data: 'data: {"v":"For a team of ten"}' },
+  { t: 4100, kind: 'note', text: 'captcha shown; attempt given up' },
+]
+  .map((line) => JSON.stringify(line))
+  .join('\n');
+
+export function taskPaths(set: SchemaSet): Json {
+  const errors = errorResponses.bind(null, set);
+  const taskRead = (summary: string, data: z.ZodType, value: unknown, extra: Json[] = []) => ({
+    get: {
+      summary,
+      tags: ['tasks'],
+      security: SECURITY,
+      parameters: [taskIdParam, ...extra],
+      responses: {
+        '200': {
+          description: 'Success',
+          ...set.content(envelopeOf(data), example(summary, envelope(value))),
+        },
+        ...errors(['400', '404', ...PROTECTED], { '400': TASK_ID_REASON }),
+      },
+    },
+  });
+
+  return {
+    '/api/business/monitor/task/batch/shared': {
+      post: {
+        summary: 'Submit a batch monitoring task (prompts × platforms)',
+        description:
+          'Also refused with 400: a regionCode that GET /api/business/eip-edge/ports/city-info does not list with an active port now, a callbackUrl whose host is or resolves to a loopback, private, link-local or reserved address, a channel the platform does not have or a mode its (platform, channel) pair cannot run, and a (platform, channel) pair no live crawler node runs. 429 also when the user has too many unfinished sub tasks (MAX_UNFINISHED_SUBTASKS).',
+        tags: ['tasks'],
+        security: SECURITY,
+        requestBody: {
+          required: true,
+          ...set.content(
+            submissionSchema,
+            example('One prompt on two platforms, in Shanghai', submissionExample),
+            'input',
+          ),
+        },
+        responses: {
+          '200': {
+            description: 'Batch task submitted',
+            ...set.content(
+              envelopeOf(submitDataSchema),
+              example('Submitted', envelope(submitExample, 'batch task submitted')),
+            ),
+          },
+          ...errors([...JSON_BODY, ...PROTECTED], {}, ['TOO_MANY_UNFINISHED']),
+        },
+      },
+    },
+    '/api/business/monitor/task/status/{taskId}': taskRead(
+      'Query task status and progress',
+      statusDataSchema,
+      statusExample,
+    ),
+    '/api/business/monitor/task/result/{taskId}': taskRead(
+      'Full task result (partial while the task runs)',
+      resultDataSchema,
+      resultExample,
+    ),
+    '/api/business/monitor/task/{taskId}/visibility': taskRead(
+      'Brand visibility: per monitorKeywords group and platform, mention rate, rank, share of voice, citation share, and the top cited domains (the visibility of the full result, alone)',
+      visibilitySchema,
+      visibilityExample,
+    ),
+    '/api/business/monitor/task/result/{taskId}/{subTaskId}': taskRead(
+      'One sub task result',
+      subTaskResultSchema,
+      subTaskResultExample,
+      [subTaskIdParam],
+    ),
+    '/api/business/monitor/task/result/{taskId}/{subTaskId}/raw': {
+      get: {
+        summary: 'The raw evidence of a web sub task (the rawEvidence URL of its result)',
+        description:
+          'What the consumer page sent and every frame its answer stream carried, in arrival order, one JSON object per line (kind request, response, frame or note; binary frames base64). Of the latest attempt that reported, failed ones included. Sent gzip-encoded (Content-Encoding: gzip) when the client accepts gzip. Only the task owner sees it.',
+        tags: ['tasks'],
+        security: SECURITY,
+        parameters: [taskIdParam, subTaskIdParam],
+        responses: {
+          '200': {
+            description: 'NDJSON',
+            content: {
+              'application/x-ndjson': {
+                schema: { type: 'string' },
+                examples: example('A web attempt cut short', RAW_EXAMPLE),
+              },
+            },
+          },
+          ...errors(['400', '404', ...PROTECTED], {
+            '400': TASK_ID_REASON,
+            '404': "Unknown sub task, another user's, or one without raw evidence (API channel)",
+          }),
+        },
+      },
+    },
+    '/api/business/monitor/task/list': {
+      get: {
+        summary: "List the caller's tasks, newest first",
+        description: 'A parameter given twice is a 400.',
+        tags: ['tasks'],
+        security: SECURITY,
+        parameters: set.queryParams(listQuerySchema),
+        responses: {
+          '200': {
+            description: 'One page of tasks',
+            ...set.content(
+              envelopeOf(listDataSchema),
+              example('First page', envelope(listExample)),
+            ),
+          },
+          ...errors(['400', ...PROTECTED]),
+        },
+      },
+    },
+  };
+}
