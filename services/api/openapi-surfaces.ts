@@ -1,6 +1,6 @@
 /**
- * The routes of issue 15 in the OpenAPI document: the health probes, `me`
- * and the operator routes (the events stream is in openapi-events.ts).
+ * The routes of issue 15 in the OpenAPI document: the health probes, `/metrics`,
+ * `me` and the operator routes (the events stream is in openapi-events.ts).
  */
 import { errorResponses, PROTECTED, TASK_ID_REASON } from './openapi-errors.js';
 import { callbackDeliveryDataSchema, envelopeOf } from './contract.js';
@@ -70,6 +70,36 @@ export function surfacePaths(set: SchemaSet): Json {
               checks: [{ name: 'service:tasks', ok: false, detail: 'no node runs it' }],
             },
           }),
+        },
+      },
+    },
+    '/metrics': {
+      get: {
+        summary: "Prometheus figures of the cluster's work (no token; keep it inside the cluster)",
+        description:
+          'Sub tasks by platform, channel and status, answer time histograms, queue depth and running leases, callback attempts by outcome, proxy ports and accounts by state, and whether each source answered (`aimon_figures_up`). Read from MongoDB and the crawler nodes, so every api node reports the same figures; gathered at most every `METRICS_CACHE_MS`.',
+        tags: ['service'],
+        responses: {
+          '200': {
+            description: 'The Prometheus text exposition format',
+            content: {
+              'text/plain; version=0.0.4; charset=utf-8': {
+                schema: { type: 'string' },
+                examples: example(
+                  'After a batch',
+                  [
+                    '# HELP aimon_queue_depth Sub tasks waiting for a crawler node (pending)',
+                    '# TYPE aimon_queue_depth gauge',
+                    'aimon_queue_depth 0',
+                    '# TYPE aimon_subtasks gauge',
+                    'aimon_subtasks{platform="deepseek",channel="api",status="completed"} 12',
+                    '',
+                  ].join('\n'),
+                ),
+              },
+            },
+          },
+          ...errors(['500']),
         },
       },
     },

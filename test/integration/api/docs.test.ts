@@ -38,6 +38,7 @@ t.test('OpenAPI 3.1 document generated from the validation schemas', async (t) =
       '/api/business/operator/nodes',
       '/api/business/operator/ports',
       '/api/business/operator/task/{taskId}/callbacks',
+      '/metrics',
     ].sort(),
   );
   const submit = doc.paths['/api/business/monitor/task/batch/shared'].post;
