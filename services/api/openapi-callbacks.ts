@@ -125,6 +125,17 @@ export function callbackWebhooks(set: SchemaSet): Json {
   };
 }
 
+/** A task's callback delivery, as its owner and operators read it. */
+export function deliveryAnswer(set: SchemaSet): Json {
+  return {
+    description: 'Success',
+    ...set.content(
+      envelopeOf(callbackDeliveryDataSchema),
+      example('Delivered at the second attempt', envelope(callbackDeliveryExample)),
+    ),
+  };
+}
+
 export function callbackPaths(set: SchemaSet): Json {
   const errors = errorResponses.bind(null, set);
   const settings = (description: string, summary: string, message?: string) => ({
@@ -142,13 +153,7 @@ export function callbackPaths(set: SchemaSet): Json {
         security: SECURITY,
         parameters: [taskIdParam],
         responses: {
-          '200': {
-            description: 'Success',
-            ...set.content(
-              envelopeOf(callbackDeliveryDataSchema),
-              example('Delivered at the second attempt', envelope(callbackDeliveryExample)),
-            ),
-          },
+          '200': deliveryAnswer(set),
           ...errors(['400', '404', ...PROTECTED], { '400': TASK_ID_REASON }),
         },
       },

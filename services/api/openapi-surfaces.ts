@@ -3,8 +3,8 @@
  * `me` and the operator routes (the events stream is in openapi-events.ts).
  */
 import { errorResponses, PROTECTED, TASK_ID_REASON } from './openapi-errors.js';
-import { callbackDeliveryDataSchema, envelopeOf } from './contract.js';
-import { callbackDeliveryExample, cityInfoExample, envelope } from './openapi-examples.js';
+import { deliveryAnswer } from './openapi-callbacks.js';
+import { cityInfoExample, envelope } from './openapi-examples.js';
 import { example, type Json, type SchemaSet } from './openapi-parts.js';
 import { SECURITY, taskIdParam } from './openapi-tasks.js';
 
@@ -147,13 +147,7 @@ export function surfacePaths(set: SchemaSet): Json {
         security: SECURITY,
         parameters: [taskIdParam],
         responses: {
-          '200': {
-            description: 'Success',
-            ...set.content(
-              envelopeOf(callbackDeliveryDataSchema),
-              example('Delivered at the second attempt', envelope(callbackDeliveryExample)),
-            ),
-          },
+          '200': deliveryAnswer(set),
           ...errors(['400', '404', '403', ...PROTECTED], { '400': TASK_ID_REASON }),
         },
       },

@@ -5,6 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { startSandboxServer } from '../../sandbox/server.js';
+import { startEmbedded, type TapLike } from './cluster.js';
 import { ROOT } from './processes.js';
 
 export interface AimonRun {
@@ -36,4 +38,27 @@ export function aimon(
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/**
+ * The embedded service running sandbox batches (sandbox stand-in with the
+ * given latency, every role, 4 slots), one user, and the environment that
+ * points `aimon` at it with that user's key.
+ */
+export async function startCliService(
+  t: TapLike,
+  latencyMs: number,
+  extraEnv: Record<string, string> = {},
+) {
+  const sandbox = await startSandboxServer({ latencyMs });
+  t.teardown(() => sandbox.close());
+  const svc = await startEmbedded(t, {
+    SERVICES: 'all',
+    SANDBOX_URL: sandbox.url,
+    CRAWLER_CAPACITY: '4',
+    ...extraEnv,
+  });
+  const user = await svc.newUser();
+  const env = { AIMON_URL: svc.client.baseUrl, AIMON_API_KEY: user.apiKey };
+  return { svc, user, env };
 }

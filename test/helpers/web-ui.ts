@@ -11,6 +11,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright';
 import { DASHBOARD_DIR } from '../../services/api/routes/dashboard.js';
+import { startSandboxServer } from '../../sandbox/server.js';
+import { startEmbedded, type TapLike } from './cluster.js';
+import { startForwardProxy } from './forward-proxy.js';
+import { startReceiver } from './receiver.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const ARTIFACTS = join(ROOT, 'var/artifacts/web');
@@ -32,6 +36,39 @@ export async function ensureDashboardBuilt(): Promise<void> {
     if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
     await rm(staging, { recursive: true, force: true });
   });
+}
+
+/**
+ * The built dashboard served by the embedded service with every role: the
+ * sandbox (answers after `latencyMs`), one Shanghai proxy port (a forward
+ * proxy on loopback, checked every 300 ms) and a webhook receiver.
+ */
+export async function startDashboardService(
+  t: TapLike,
+  latencyMs: number,
+  extraEnv: Record<string, string> = {},
+) {
+  await ensureDashboardBuilt();
+  const sandbox = await startSandboxServer({ latencyMs });
+  const proxy = await startForwardProxy('127.0.0.1');
+  const receiver = await startReceiver();
+  t.teardown(async () => {
+    await sandbox.close();
+    await proxy.stop();
+    await receiver.close();
+  });
+  const svc = await startEmbedded(t, {
+    SERVICES: 'all',
+    SANDBOX_URL: sandbox.url,
+    CRAWLER_PROXIES: JSON.stringify([
+      { port: proxy.port, url: proxy.url, regionCode: '310100', outIp: '127.0.0.1' },
+    ]),
+    PROXY_CHECK_URL: `${sandbox.url}/ip`,
+    PROXY_CHECK_MS: '300',
+    CALLBACK_ALLOW_CIDRS: '127.0.0.0/8',
+    ...extraEnv,
+  });
+  return { svc, proxy, receiver };
 }
 
 export interface WatchedPage {

@@ -8,21 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import ExcelJS from 'exceljs';
-import { startSandboxServer } from '../../../sandbox/server.js';
-import { aimon } from '../../helpers/aimon.js';
-import { startEmbedded } from '../../helpers/cluster.js';
+import { aimon, startCliService } from '../../helpers/aimon.js';
 import { download } from '../../helpers/exports.js';
 import { untilTaskFinal } from '../../helpers/task-final.js';
 
-const sandbox = await startSandboxServer({ latencyMs: 40 });
-t.teardown(() => sandbox.close());
-const svc = await startEmbedded(t, {
-  SERVICES: 'all',
-  SANDBOX_URL: sandbox.url,
-  CRAWLER_CAPACITY: '4',
-});
-const user = await svc.newUser();
-const env = { AIMON_URL: svc.client.baseUrl, AIMON_API_KEY: user.apiKey };
+const { svc, user, env } = await startCliService(t, 40);
 const M = '/api/business/monitor';
 
 const submitted = await svc.client.post(

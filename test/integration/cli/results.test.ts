@@ -5,21 +5,11 @@
  */
 import t from 'tap';
 import { CSV_HEADER } from '../../../bin/cli/result-format.js';
-import { startSandboxServer } from '../../../sandbox/server.js';
-import { aimon } from '../../helpers/aimon.js';
-import { startEmbedded } from '../../helpers/cluster.js';
+import { aimon, startCliService } from '../../helpers/aimon.js';
 import { parseCsv } from '../../helpers/exports.js';
 import { untilTaskFinal } from '../../helpers/task-final.js';
 
-const sandbox = await startSandboxServer({ latencyMs: 40 });
-t.teardown(() => sandbox.close());
-const svc = await startEmbedded(t, {
-  SERVICES: 'all',
-  SANDBOX_URL: sandbox.url,
-  CRAWLER_CAPACITY: '4',
-});
-const user = await svc.newUser();
-const env = { AIMON_URL: svc.client.baseUrl, AIMON_API_KEY: user.apiKey };
+const { svc, user, env } = await startCliService(t, 40);
 const M = '/api/business/monitor';
 
 const PROMPTS = ['Which CRM, "really", suits us?', 'broken #fail:401'];

@@ -5,21 +5,12 @@
  * failed 3); a refused submission prints every violated rule and exits 1.
  */
 import t from 'tap';
-import { startSandboxServer } from '../../../sandbox/server.js';
-import { aimon } from '../../helpers/aimon.js';
-import { startEmbedded } from '../../helpers/cluster.js';
+import { aimon, startCliService } from '../../helpers/aimon.js';
 
-const sandbox = await startSandboxServer({ latencyMs: 60 });
-t.teardown(() => sandbox.close());
-const svc = await startEmbedded(t, {
-  SERVICES: 'all',
-  SANDBOX_URL: sandbox.url,
-  CRAWLER_CAPACITY: '4',
+const { svc, user, env } = await startCliService(t, 60, {
   RETRY_BASE_MS: '50',
   RETRY_MAX_MS: '100',
 });
-const user = await svc.newUser();
-const env = { AIMON_URL: svc.client.baseUrl, AIMON_API_KEY: user.apiKey };
 const M = '/api/business/monitor';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -9,34 +9,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import t from 'tap';
-import { startSandboxServer } from '../../../sandbox/server.js';
 import { testBrowser } from '../../helpers/chromium.js';
-import { startEmbedded } from '../../helpers/cluster.js';
-import { startForwardProxy } from '../../helpers/forward-proxy.js';
-import { startReceiver } from '../../helpers/receiver.js';
-import { ensureDashboardBuilt, openPage, snapBoth } from '../../helpers/web-ui.js';
+import { openPage, snapBoth, startDashboardService } from '../../helpers/web-ui.js';
 
-await ensureDashboardBuilt();
-const sandbox = await startSandboxServer({ latencyMs: 1200 });
-const proxy = await startForwardProxy('127.0.0.1');
-const receiver = await startReceiver();
-t.teardown(async () => {
-  await sandbox.close();
-  await proxy.stop();
-  await receiver.close();
-});
-
-const svc = await startEmbedded(t, {
-  SERVICES: 'all',
-  SANDBOX_URL: sandbox.url,
-  CRAWLER_CAPACITY: '4',
-  CRAWLER_PROXIES: JSON.stringify([
-    { port: proxy.port, url: proxy.url, regionCode: '310100', outIp: '127.0.0.1' },
-  ]),
-  PROXY_CHECK_URL: `${sandbox.url}/ip`,
-  PROXY_CHECK_MS: '300',
-  CALLBACK_ALLOW_CIDRS: '127.0.0.0/8',
-});
+const { svc, receiver } = await startDashboardService(t, 1200, { CRAWLER_CAPACITY: '4' });
 const user = await svc.newUser('Acme brand team');
 /** Page code as text: the test program is compiled without the DOM's types. */
 const TOKEN = "sessionStorage.getItem('monitor.token')";

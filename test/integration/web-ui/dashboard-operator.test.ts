@@ -6,34 +6,11 @@
  * ports and their health, accounts and the callback deliveries of a task.
  */
 import t from 'tap';
-import { startSandboxServer } from '../../../sandbox/server.js';
 import { testBrowser } from '../../helpers/chromium.js';
-import { startEmbedded } from '../../helpers/cluster.js';
-import { startForwardProxy } from '../../helpers/forward-proxy.js';
-import { startReceiver } from '../../helpers/receiver.js';
 import { until } from '../../helpers/wait.js';
-import { ensureDashboardBuilt, openPage, snapBoth } from '../../helpers/web-ui.js';
+import { openPage, snapBoth, startDashboardService } from '../../helpers/web-ui.js';
 
-await ensureDashboardBuilt();
-const sandbox = await startSandboxServer({ latencyMs: 50 });
-const proxy = await startForwardProxy('127.0.0.1');
-const receiver = await startReceiver();
-t.teardown(async () => {
-  await sandbox.close();
-  await proxy.stop();
-  await receiver.close();
-});
-
-const svc = await startEmbedded(t, {
-  SERVICES: 'all',
-  SANDBOX_URL: sandbox.url,
-  CRAWLER_PROXIES: JSON.stringify([
-    { port: proxy.port, url: proxy.url, regionCode: '310100', outIp: '127.0.0.1' },
-  ]),
-  PROXY_CHECK_URL: `${sandbox.url}/ip`,
-  PROXY_CHECK_MS: '300',
-  CALLBACK_ALLOW_CIDRS: '127.0.0.0/8',
-});
+const { svc, receiver, proxy } = await startDashboardService(t, 50);
 const browser = await testBrowser(t);
 const M = '/api/business/monitor';
 
