@@ -1,0 +1,44 @@
+/**
+ * A graceful stop of a crawler node costs no work: SIGTERM stops it taking
+ * leases and hands back the unstarted ones; the running ones finish within
+ * DRAIN_MS and are reported, then it exits. Work still running at the
+ * deadline, or at a second signal, is handed back without using an attempt.
+ * MAX_ATTEMPTS=1 makes any charged attempt visible: the sub task would fail.
+ * This file: a second signal.
+ */
+import t from 'tap';
+import {
+  batchRunningOn,
+  drainCluster as cluster,
+  drainedIn,
+  exited,
+  SLOW_PROMPTS,
+  subTasks,
+} from '../../helpers/drain-cluster.js';
+
+t.setTimeout(180_000);
+
+t.test('a second signal stops at once, still without charging attempts', async (t) => {
+  const c = await cluster(t, { DRAIN_MS: '60000' }, 12_000);
+  const { taskId } = await batchRunningOn(c, SLOW_PROMPTS);
+  const node = c.nodes.get('crawler-1')!;
+  node.child.kill('SIGTERM');
+  await node.waitFor(/DRAINING node=crawler-1/, 10_000);
+  node.child.kill('SIGINT');
+  t.equal(await exited(node), 0, 'the node exits cleanly');
+  const drained = await drainedIn(node);
+  t.ok(drained < 8_000, `it stopped at once, long before the answers (${drained} ms)`);
+
+  const result = await c.finished(taskId, 120_000);
+  t.equal(result.status, 'completed');
+  const docs = await subTasks(c, taskId);
+  t.strictSame(
+    docs.filter((d) => d.status !== 'completed' || d.attempts !== 1).map((d) => d.errorMessage),
+    [],
+    'every sub task completed, none charged for the stop',
+  );
+  t.ok(
+    docs.every((d) => d.lastNode === 'crawler-2'),
+    'the work crawler-1 handed back was done by crawler-2',
+  );
+});
