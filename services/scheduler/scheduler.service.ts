@@ -129,14 +129,21 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
           for (const item of items) if (!dispatcher.isInFlight(item.id)) dispatcher.queue.add(item);
           this.dispatchSoon();
         } else {
-          void this.loadPending({ taskId }).then(() => this.dispatchSoon());
+          // A failed read is made good by the periodic reload; it must not end the process.
+          this.loadPending({ taskId })
+            .then(() => this.dispatchSoon())
+            .catch((err: unknown) => this.logger.warn(`loading task ${taskId} failed:`, err));
         }
       },
       'subtasks.settled'(ctx: Context<SubTasksSettled>) {
         if (!leader) return;
         for (const { subTaskId, outcome } of ctx.params.settled) {
           dispatcher.release(subTaskId);
-          if (outcome === 'retry') void this.requeue(subTaskId);
+          if (outcome === 'retry') {
+            this.requeue(subTaskId).catch((err: unknown) =>
+              this.logger.warn(`requeueing ${subTaskId} failed (the reload will):`, err),
+            );
+          }
         }
         this.dispatchSoon();
       },
@@ -147,10 +154,14 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
       },
       '$node.disconnected'(ctx: Context<{ node: { id: string } }>) {
         regionHealth.forget(ctx.params.node.id);
+        // A failure here (MongoDB unreachable a moment) must not end the process: the
+        // periodic expiry settles the same leases once their time is up.
         if (leader)
-          void this.expireLeases(
+          this.expireLeases(
             ctx.params.node.id,
             `crawler node ${ctx.params.node.id} disconnected`,
+          ).catch((err: unknown) =>
+            this.logger.warn(`expiring the leases of ${ctx.params.node.id} failed:`, err),
           );
       },
     },

@@ -51,9 +51,10 @@ export async function startEmbedded(
     const c =
       conn ??
       (await mongoose.createConnection(config.mongoUrl, { dbName: config.mongoDb }).asPromise());
+    // The broker first: a timer of a running service must not meet a dropped collection.
+    await broker.stop();
     await c.dropDatabase().catch(() => undefined);
     await c.close();
-    await broker.stop();
   });
 
   return {
