@@ -84,7 +84,9 @@ Read the results (token valid for ${config.tokenTtlSeconds} s):
   curl -s -H "Authorization: Bearer $TOKEN" ${base}${submitted.pollUrl}
   curl -s -H "Authorization: Bearer $TOKEN" ${base}/api/business/monitor/task/result/${submitted.taskId}
   curl -s -H "Authorization: Bearer $TOKEN" '${base}/api/business/monitor/task/list?page=1&size=10'
-API docs: ${base}/api/business/docs`);
+Dashboard: ${base}/ (sign in with the API key above)
+CLI:       npm run cli -- login --url ${base} --key <the API key above>
+API docs:  ${base}/api/business/docs`);
 }
 
 async function http<T>(
