@@ -1,14 +1,9 @@
 /** The city lookup's proxy ports, filtered and shown as a table (pure). */
+import type { CityInfoRecord } from '../../services/shared/proxy-ports.js';
 import { renderTable } from './table.js';
 
-export interface PortRecord {
-  port: number;
-  province: string;
-  city: string;
-  regionCode: string[];
-  outIp: string;
-  active: boolean;
-}
+/** One port of the city lookup (spec 2.3). */
+export type PortRecord = CityInfoRecord;
 
 /** A query matches a code's start (`31` finds Shanghai's codes) or part of a province or city name. */
 export function matchesRegion(record: PortRecord, query: string | undefined): boolean {

@@ -1,18 +1,12 @@
-/** The API's shapes as the dashboard reads them (README "Using the API", the interface spec). */
+/** The API's shapes as the dashboard reads them (docs/api.md, the interface spec). */
 import type { Mention, Visibility } from '../../services/shared/contracts/brand.js';
 import type { Media, Reference } from '../../services/shared/contracts/answer.js';
+import { FINAL_TASK_STATUSES } from '../../services/shared/contracts/status.js';
 
 export type { Mention, Reference, Visibility };
-
-export const TASK_STATUSES = [
-  'pending',
-  'processing',
-  'completed',
-  'partial_completed',
-  'failed',
-] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
-export const FINAL_TASK: readonly string[] = ['completed', 'partial_completed', 'failed'];
+export { TASK_STATUSES, type TaskStatus } from '../../services/shared/contracts/status.js';
+/** Widened to any text, so a status read off the wire can be looked up. */
+export const FINAL_TASK: readonly string[] = FINAL_TASK_STATUSES;
 
 export interface SubTaskSummary {
   subTaskId: string;
