@@ -129,10 +129,10 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
           for (const item of items) if (!dispatcher.isInFlight(item.id)) dispatcher.queue.add(item);
           this.dispatchSoon();
         } else {
-          // A failed read is made good by the periodic reload; it must not end the process.
-          this.loadPending({ taskId })
-            .then(() => this.dispatchSoon())
-            .catch((err: unknown) => this.logger.warn(`loading task ${taskId} failed:`, err));
+          this.background(
+            `loading task ${taskId} failed`,
+            this.loadPending({ taskId }).then(() => this.dispatchSoon()),
+          );
         }
       },
       'subtasks.settled'(ctx: Context<SubTasksSettled>) {
@@ -140,9 +140,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
         for (const { subTaskId, outcome } of ctx.params.settled) {
           dispatcher.release(subTaskId);
           if (outcome === 'retry') {
-            this.requeue(subTaskId).catch((err: unknown) =>
-              this.logger.warn(`requeueing ${subTaskId} failed (the reload will):`, err),
-            );
+            this.background(`requeueing ${subTaskId} failed`, this.requeue(subTaskId));
           }
         }
         this.dispatchSoon();
@@ -154,15 +152,13 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
       },
       '$node.disconnected'(ctx: Context<{ node: { id: string } }>) {
         regionHealth.forget(ctx.params.node.id);
-        // A failure here (MongoDB unreachable a moment) must not end the process: the
-        // periodic expiry settles the same leases once their time is up.
-        if (leader)
-          this.expireLeases(
-            ctx.params.node.id,
-            `crawler node ${ctx.params.node.id} disconnected`,
-          ).catch((err: unknown) =>
-            this.logger.warn(`expiring the leases of ${ctx.params.node.id} failed:`, err),
+        if (leader) {
+          const node = ctx.params.node.id;
+          this.background(
+            `expiring the leases of ${node} failed`,
+            this.expireLeases(node, `crawler node ${node} disconnected`),
           );
+        }
       },
     },
 
@@ -220,12 +216,21 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
         await announceSettled(this.broker, settled);
       },
 
+      /**
+       * Work started by an event or a timer, which nobody awaits: a failure (MongoDB
+       * unreachable a moment) is logged, never an unhandled rejection that ends the
+       * process; the periodic passes (expiry, reload, dispatch) make it good.
+       */
+      background(what: string, work: Promise<unknown>) {
+        work.catch((err: unknown) => this.logger.warn(`${what}:`, err));
+      },
+
       dispatchSoon() {
         if (dispatchQueued) return;
         dispatchQueued = true;
         setTimeout(() => {
           dispatchQueued = false;
-          void guarded('dispatch', () => dispatcher.dispatch())();
+          this.background('dispatch', guarded('dispatch', () => dispatcher.dispatch())());
         }, DISPATCH_GATHER_MS);
       },
 
@@ -235,13 +240,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
         await this.resyncInFlight();
         await this.loadPending();
         const every = (ms: number, name: string, job: () => Promise<unknown>) =>
-          timers.push(
-            setInterval(
-              () =>
-                void guarded(name, job)().catch((e: unknown) => this.logger.warn(`${name}:`, e)),
-              ms,
-            ),
-          );
+          timers.push(setInterval(() => this.background(name, guarded(name, job)()), ms));
         every(DISPATCH_EVERY_MS, 'dispatch', () => dispatcher.dispatch());
         every(EXPIRE_EVERY_MS, 'expire', () => this.expireLeases(undefined));
         every(SWEEP_EVERY_MS, 'sweep', () => dispatcher.sweepUnplaceable());
