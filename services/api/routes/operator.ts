@@ -7,6 +7,7 @@ import { Router } from '@koa/router';
 import type { Context, Next } from 'koa';
 import { AppError } from '../../shared/errors.js';
 import type { NodeState } from '../../shared/crawler-states.js';
+import { listAccounts } from '../accounts.js';
 import type { Backend } from '../backend.js';
 import { ok } from '../envelope.js';
 
@@ -51,12 +52,7 @@ export function operatorRoutes(
   });
 
   router.get('/accounts', async (ctx) => {
-    // No accounts service (no web channel in this cluster): no accounts.
-    const accounts = await backend.call('accounts.list', {}).catch((err: { type?: string }) => {
-      if (err.type === 'SERVICE_NOT_FOUND') return [];
-      throw err;
-    });
-    ok(ctx, accounts);
+    ok(ctx, await listAccounts(backend));
   });
 
   router.get('/task/:taskId/callbacks', async (ctx) => {
