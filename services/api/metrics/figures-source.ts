@@ -1,18 +1,21 @@
 /**
  * Gathers one snapshot of the business figures from the services that own
- * them, asked in parallel, and keeps it for a short while: Prometheus servers
- * (often two, for redundancy) and a person refreshing `/metrics` share one
- * gathering instead of each running the aggregations again.
+ * them, asked in parallel, and keeps it for a short while: the families of one
+ * scrape, Prometheus servers (often two, for redundancy) and a person
+ * refreshing `/metrics` share one gathering instead of each running the
+ * aggregations again.
  */
 import type { Clock } from '../../shared/clock.js';
 import type { CallbackFigures, TaskFigures } from '../../shared/contracts/figures.js';
 import type { NodeState } from '../../shared/crawler-states.js';
+import { listAccounts } from '../accounts.js';
 import type { Backend } from '../backend.js';
 import type { Logger } from '../middleware/errors.js';
 import type { FiguresSnapshot } from './families.js';
 
 export class FiguresSource {
-  private kept: { at: number; snapshot: Promise<FiguresSnapshot> } | undefined;
+  /** The latest gathering; `doneAt` once it has finished. */
+  private kept: { snapshot: Promise<FiguresSnapshot>; doneAt?: number } | undefined;
 
   constructor(
     private readonly gather: () => Promise<FiguresSnapshot>,
@@ -20,13 +23,23 @@ export class FiguresSource {
     private readonly clock: Clock,
   ) {}
 
-  /** The kept snapshot while it is fresh (or still being gathered), else a new one. */
+  /**
+   * The gathering under way, or the latest one while it is fresh, else a new
+   * one. A scrape asks once per family at the same moment: with any keepMs
+   * (0 too) they all share one gathering.
+   */
   snapshot(): Promise<FiguresSnapshot> {
-    const now = this.clock.now();
-    if (!this.kept || now - this.kept.at >= this.keepMs) {
-      this.kept = { at: now, snapshot: this.gather() };
+    const k = this.kept;
+    if (k && (k.doneAt === undefined || this.clock.now() - k.doneAt < this.keepMs)) {
+      return k.snapshot;
     }
-    return this.kept.snapshot;
+    const kept: { snapshot: Promise<FiguresSnapshot>; doneAt?: number } = {
+      snapshot: this.gather(),
+    };
+    const done = () => void (kept.doneAt = this.clock.now());
+    kept.snapshot.then(done, done);
+    this.kept = kept;
+    return kept.snapshot;
   }
 }
 
@@ -49,15 +62,7 @@ export function clusterFigures(
       ask('tasks', () => backend.call<TaskFigures>('tasks.figures', {})),
       ask('callbacks', () => backend.call<CallbackFigures>('callbacks.figures', {})),
       ask('crawlers', crawlerStates),
-      ask('accounts', () =>
-        backend
-          .call<{ platform: string; state: string }[]>('accounts.list', {})
-          // A cluster without the web channel runs no accounts service: it has no accounts.
-          .catch((err: { type?: string }) => {
-            if (err.type === 'SERVICE_NOT_FOUND') return [];
-            throw err;
-          }),
-      ),
+      ask('accounts', () => listAccounts<{ platform: string; state: string }>(backend)),
     ]);
     return { tasks, callbacks, crawlers, accounts };
   };

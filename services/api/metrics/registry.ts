@@ -4,7 +4,7 @@
  * gathers the figures once.
  */
 import { Registry, type Metric } from 'prom-client';
-import { families, type Family } from './families.js';
+import { families, type Family, type FiguresSnapshot } from './families.js';
 import type { FiguresSource } from './figures-source.js';
 
 /** Every family with all sources present: the names and types the registry declares. */
@@ -17,8 +17,15 @@ const DECLARED = families({
 
 export function businessRegistry(source: FiguresSource): Registry {
   const registry = new Registry();
-  const byName = async (name: string): Promise<Family | undefined> =>
-    families(await source.snapshot()).find((f) => f.name === name);
+  // Every collector of one scrape reads the same snapshot: map it to families once.
+  let mapped: { snapshot: FiguresSnapshot; byName: Map<string, Family> } | undefined;
+  const byName = async (name: string): Promise<Family | undefined> => {
+    const snapshot = await source.snapshot();
+    if (mapped?.snapshot !== snapshot) {
+      mapped = { snapshot, byName: new Map(families(snapshot).map((f) => [f.name, f])) };
+    }
+    return mapped.byName.get(name);
+  };
   for (const declared of DECLARED) {
     registry.registerMetric(collector(declared, byName));
   }
