@@ -4,19 +4,14 @@
  * export adds for spreadsheets: it is meant for pipes.
  */
 import { csvLine, type Cell } from '../../services/api/export/csv.js';
+import type { SubTaskSummary } from '../../services/shared/contracts/task-progress.js';
 import { platformLabel } from './summary.js';
 import { clip, renderTable } from './table.js';
 
 export const RESULT_FORMATS = ['table', 'json', 'csv'] as const;
 export type ResultFormat = (typeof RESULT_FORMATS)[number];
 
-export interface ResultSubTask {
-  subTaskId: string;
-  prompt: string;
-  platform: string;
-  channel: string | null;
-  mode: string;
-  status: string;
+export interface ResultSubTask extends SubTaskSummary {
   time: number | null;
   answerContent: string | null;
   referenceList: unknown[];

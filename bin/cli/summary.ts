@@ -3,12 +3,12 @@
  * platform and status, and each prompt's status per platform.
  */
 import { clip, renderTable } from './table.js';
-import type { SubTaskLine } from './task-progress.js';
+import type { SubTaskSummary } from '../../services/shared/contracts/task-progress.js';
 
 const STATUS_ORDER = ['completed', 'failed', 'timeout', 'error', 'processing', 'pending'];
 
 /** `doubao (web)`: a task may hold one platform on both channels. */
-export function platformLabel(s: Pick<SubTaskLine, 'platform' | 'channel'>): string {
+export function platformLabel(s: Pick<SubTaskSummary, 'platform' | 'channel'>): string {
   return s.channel ? `${s.platform} (${s.channel})` : s.platform;
 }
 
@@ -18,8 +18,9 @@ export interface Grid {
 }
 
 /** Rows: platforms in sub task order; columns: the statuses present, then the total. */
-export function platformStatusCounts(subTasks: readonly SubTaskLine[]): Grid {
-  const present = new Set(subTasks.map((s) => s.status));
+export function platformStatusCounts(subTasks: readonly SubTaskSummary[]): Grid {
+  // Text, not the known statuses: a newer server may send one this client does not know.
+  const present = new Set<string>(subTasks.map((s) => s.status));
   const statuses = [
     ...STATUS_ORDER.filter((s) => present.has(s)),
     ...[...present].filter((s) => !STATUS_ORDER.includes(s)).sort(),
@@ -39,7 +40,7 @@ export function platformStatusCounts(subTasks: readonly SubTaskLine[]): Grid {
 }
 
 /** Rows: prompts in order; columns: platforms; cells: the sub task's status. */
-export function promptPlatformMatrix(subTasks: readonly SubTaskLine[], promptWidth = 40): Grid {
+export function promptPlatformMatrix(subTasks: readonly SubTaskSummary[], promptWidth = 40): Grid {
   const platforms = [...new Set(subTasks.map(platformLabel))];
   const prompts = [...new Set(subTasks.map((s) => s.prompt))];
   const cell = new Map(subTasks.map((s) => [`${s.prompt}\u0000${platformLabel(s)}`, s]));
@@ -59,7 +60,7 @@ export interface TaskSummary {
   totalItems: number;
   completedItems: number;
   failedItems: number;
-  subTaskList: readonly SubTaskLine[];
+  subTaskList: readonly SubTaskSummary[];
 }
 
 /** The headline, the platform × status counts and the prompt × platform statuses. */

@@ -4,36 +4,14 @@
  * ends it. A resumed stream starts with a fresh snapshot, which replaces all.
  */
 import type { SseEvent } from '../../crawler/platforms/common/sse.js';
+import type {
+  SubTaskChange,
+  SubTaskSummary,
+  TaskDone,
+  TaskStatusView,
+} from '../../services/shared/contracts/task-progress.js';
 
-export interface SubTaskLine {
-  subTaskId: string;
-  prompt: string;
-  platform: string;
-  channel: string | null;
-  mode: string;
-  status: string;
-}
-
-/** `data` of the status route and of the stream's snapshot. */
-export interface StatusView {
-  taskId: string;
-  status: string;
-  message: string;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-  createdAt: number;
-  completedAt: number | null;
-  subTaskList: SubTaskLine[];
-}
-
-interface Counters {
-  status?: string;
-  taskStatus?: string;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-}
+type Counters = Pick<TaskDone, 'totalItems' | 'completedItems' | 'failedItems'>;
 
 export class TaskProgress {
   status = 'pending';
@@ -41,7 +19,7 @@ export class TaskProgress {
   completed = 0;
   failed = 0;
   done = false;
-  readonly subTasks = new Map<string, SubTaskLine>();
+  readonly subTasks = new Map<string, SubTaskSummary>();
 
   constructor(readonly taskId: string) {}
 
@@ -53,21 +31,21 @@ export class TaskProgress {
   /** Applies one event; true when it changed what the progress shows. */
   apply(event: SseEvent): boolean {
     if (event.event === 'snapshot') {
-      const view = JSON.parse(event.data) as StatusView;
+      const view = JSON.parse(event.data) as TaskStatusView;
       this.subTasks.clear();
       for (const s of view.subTaskList) this.subTasks.set(s.subTaskId, { ...s });
       this.count(view, view.status);
       return true;
     }
     if (event.event === 'subtask') {
-      const change = JSON.parse(event.data) as Counters & { subTaskId: string; status: string };
+      const change = JSON.parse(event.data) as SubTaskChange;
       const line = this.subTasks.get(change.subTaskId);
       if (line) line.status = change.status;
       this.count(change, change.taskStatus);
       return true;
     }
     if (event.event === 'done') {
-      const done = JSON.parse(event.data) as Counters & { status: string };
+      const done = JSON.parse(event.data) as TaskDone;
       this.count(done, done.status);
       this.done = true;
       return true;

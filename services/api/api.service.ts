@@ -18,7 +18,7 @@ import type {
   TaskFinished,
 } from '../shared/contracts/events.js';
 import { ProgressHub } from './progress/progress-hub.js';
-import type { StatusView } from './progress/progress-tracker.js';
+import type { TaskStatusView } from '../shared/contracts/task-progress.js';
 import { serialisedOk } from './envelope.js';
 import { readiness } from './readiness.js';
 import { nodeStates } from '../shared/crawler-states.js';
@@ -105,7 +105,7 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
           const body = await statusCache.get(taskId.toLowerCase(), userId, async () =>
             serialisedOk(await backend.call('tasks.status', params)),
           );
-          return (JSON.parse(body.toString('utf8')) as { data: StatusView }).data;
+          return (JSON.parse(body.toString('utf8')) as { data: TaskStatusView }).data;
         },
         ...config.events,
         warn: (message, err) => this.logger.warn(message, err),

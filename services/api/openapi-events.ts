@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { CHANNELS, MODES } from '../shared/platforms.js';
 import { SUBTASK_STATUSES, TASK_STATUSES } from '../shared/contracts/status.js';
 import { SSE_HEARTBEAT, sseFrame } from './progress/sse-frame.js';
-import type { SubTaskChange, TaskDone } from './progress/progress-tracker.js';
+import type { SubTaskChange, TaskDone } from '../shared/contracts/task-progress.js';
 import { statusDataSchema } from './contract.js';
 import { errorResponses, PROTECTED, TASK_ID_REASON } from './openapi-errors.js';
 import { statusExample, submitExample, TASK_ID } from './openapi-examples.js';

@@ -2,16 +2,7 @@
 import type { SubTaskDoc, SubTaskSummaryDoc, TaskDoc } from './models.js';
 import { keywordGroups } from '../shared/brand/groups.js';
 import { visibilityOf } from '../shared/brand/visibility.js';
-
-export interface SubTaskSummary {
-  subTaskId: string;
-  prompt: string;
-  platform: string;
-  /** null: stored before channels were recorded. */
-  channel: string | null;
-  mode: string;
-  status: string;
-}
+import type { SubTaskSummary, TaskStatusView } from '../shared/contracts/task-progress.js';
 
 export function subTaskSummary(s: SubTaskSummaryDoc): SubTaskSummary {
   return {
@@ -78,7 +69,7 @@ export function counters(t: TaskDoc) {
   return { totalItems: t.totalItems, completedItems: t.completedItems, failedItems: t.failedItems };
 }
 
-export function taskStatusView(t: TaskDoc, subtasks: SubTaskSummaryDoc[]) {
+export function taskStatusView(t: TaskDoc, subtasks: SubTaskSummaryDoc[]): TaskStatusView {
   return {
     taskId: t._id,
     status: t.status,

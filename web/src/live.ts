@@ -8,7 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { M } from './api.js';
 import { applyDone, applySubTask } from './progress.js';
 import { session } from './session.js';
-import type { DoneEvent, SubTaskEvent, TaskStatusView } from './types.js';
+import type { TaskDone, SubTaskChange, TaskStatusView } from './types.js';
 
 const REOPEN_MS = 5000;
 
@@ -35,11 +35,11 @@ export function useTaskProgress(taskId: string): Live {
         setState({ view, live: true, error: null });
       });
       source.addEventListener('subtask', (e) => {
-        const change = JSON.parse((e as MessageEvent<string>).data) as SubTaskEvent;
+        const change = JSON.parse((e as MessageEvent<string>).data) as SubTaskChange;
         setState((s) => (s.view ? { ...s, view: applySubTask(s.view, change) } : s));
       });
       source.addEventListener('done', (e) => {
-        const done = JSON.parse((e as MessageEvent<string>).data) as DoneEvent;
+        const done = JSON.parse((e as MessageEvent<string>).data) as TaskDone;
         finished = true;
         source?.close();
         setState((s) => ({ ...s, live: false, view: s.view ? applyDone(s.view, done) : s.view }));

@@ -3,9 +3,9 @@
  * whole state (the status route's data), `subtask` one sub task's new status
  * with the task's counters, `done` the final counters.
  */
-import type { DoneEvent, SubTaskEvent, SubTaskSummary, TaskStatusView } from './types.js';
+import type { TaskDone, SubTaskChange, SubTaskSummary, TaskStatusView } from './types.js';
 
-export function applySubTask(view: TaskStatusView, e: SubTaskEvent): TaskStatusView {
+export function applySubTask(view: TaskStatusView, e: SubTaskChange): TaskStatusView {
   return {
     ...view,
     status: e.taskStatus,
@@ -18,7 +18,7 @@ export function applySubTask(view: TaskStatusView, e: SubTaskEvent): TaskStatusV
   };
 }
 
-export function applyDone(view: TaskStatusView, e: DoneEvent): TaskStatusView {
+export function applyDone(view: TaskStatusView, e: TaskDone): TaskStatusView {
   return {
     ...view,
     status: e.status,

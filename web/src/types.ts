@@ -1,33 +1,20 @@
 /** The API's shapes as the dashboard reads them (docs/api.md, the interface spec). */
 import type { Mention, Visibility } from '../../services/shared/contracts/brand.js';
 import type { Media, Reference } from '../../services/shared/contracts/answer.js';
+import type { SubTaskSummary } from '../../services/shared/contracts/task-progress.js';
 import { FINAL_TASK_STATUSES } from '../../services/shared/contracts/status.js';
 
 export type { Mention, Reference, Visibility };
+export type {
+  SubTaskChange,
+  SubTaskSummary,
+  TaskDone,
+  TaskStatusView,
+} from '../../services/shared/contracts/task-progress.js';
+export type { CityInfoRecord } from '../../services/shared/proxy-ports.js';
 export { TASK_STATUSES, type TaskStatus } from '../../services/shared/contracts/status.js';
 /** Widened to any text, so a status read off the wire can be looked up. */
 export const FINAL_TASK: readonly string[] = FINAL_TASK_STATUSES;
-
-export interface SubTaskSummary {
-  subTaskId: string;
-  prompt: string;
-  platform: string;
-  channel: string | null;
-  mode: string;
-  status: string;
-}
-
-export interface TaskStatusView {
-  taskId: string;
-  status: string;
-  message?: string;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-  createdAt?: number;
-  completedAt: number | null;
-  subTaskList: SubTaskSummary[];
-}
 
 export interface SubTaskResult extends SubTaskSummary {
   effectiveMode: string | null;
@@ -77,15 +64,6 @@ export interface PlatformInfo {
   availableChannels: string[] | null;
 }
 
-export interface CityRecord {
-  port: number;
-  province: string;
-  city: string;
-  regionCode: string[];
-  outIp: string;
-  active: boolean;
-}
-
 /** One entry of a 400's `errors` list: `platforms[2].mode`, and what is wrong with it. */
 export interface FieldProblem {
   field: string;
@@ -96,24 +74,4 @@ export interface Me {
   userId: number;
   name: string;
   role: string;
-}
-
-/** `subtask` events of the task events stream (services/api/progress/). */
-export interface SubTaskEvent {
-  taskId: string;
-  subTaskId: string;
-  status: string;
-  taskStatus: string;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-}
-
-export interface DoneEvent {
-  taskId: string;
-  status: string;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-  completedAt: number | null;
 }

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { MONITOR } from '../api-client.js';
 import type { Cli } from '../context.js';
 import { summaryText } from '../summary.js';
-import type { StatusView } from '../task-progress.js';
+import type { TaskStatusView } from '../../../services/shared/contracts/task-progress.js';
 import { waitForTask } from '../wait.js';
 
 export function statusCommand(cli: Cli): Command {
@@ -16,7 +16,7 @@ export function statusCommand(cli: Cli): Command {
       cli.action(async (taskId: string, o: { wait?: boolean; json?: boolean }) => {
         const client = await cli.client();
         if (o.wait) return waitForTask(cli, client, taskId);
-        const view = await client.get<StatusView>(
+        const view = await client.get<TaskStatusView>(
           `${MONITOR}/task/status/${encodeURIComponent(taskId)}`,
           {},
           'the status request',

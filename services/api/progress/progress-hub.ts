@@ -9,12 +9,13 @@
  */
 import type { Writable } from 'node:stream';
 import { AppError } from '../../shared/errors.js';
-import { ProgressTracker, type ProgressEvent, type StatusView } from './progress-tracker.js';
+import type { TaskStatusView } from '../../shared/contracts/task-progress.js';
+import { ProgressTracker, type ProgressEvent } from './progress-tracker.js';
 import { SSE_HEARTBEAT, sseFrame } from './sse-frame.js';
 
 export interface ProgressHubOptions {
   /** The task's status view for its owner (throws as the status route does). */
-  read: (taskId: string, userId: number) => Promise<StatusView>;
+  read: (taskId: string, userId: number) => Promise<TaskStatusView>;
   maxPerUser: number;
   heartbeatMs: number;
   refreshMs: number;
@@ -65,7 +66,7 @@ export class ProgressHub {
     }
     // Counted before the read, so opens racing each other cannot pass the cap together.
     this.openPerUser.set(userId, open + 1);
-    let view: StatusView;
+    let view: TaskStatusView;
     try {
       view = await this.o.read(taskId, userId);
     } catch (err) {
@@ -100,7 +101,7 @@ export class ProgressHub {
     return n;
   }
 
-  private attach(view: StatusView, userId: number, resumeAfter: number, out: Writable) {
+  private attach(view: TaskStatusView, userId: number, resumeAfter: number, out: Writable) {
     const stream: Stream = { out, tracker: new ProgressTracker(), lastId: resumeAfter, userId };
     this.write(stream, stream.tracker.snapshot(view));
     if (stream.tracker.ended) {
@@ -136,7 +137,7 @@ export class ProgressHub {
     try {
       do {
         watch.again = false;
-        let view: StatusView;
+        let view: TaskStatusView;
         try {
           view = await this.o.read(taskId, watch.userId);
         } catch (err) {

@@ -6,56 +6,15 @@
  * announce, or none (a mended counter), is reported once, in the order the
  * views show it. Pure: the hub reads the views and writes the frames.
  */
-import {
-  FINAL_TASK_STATUSES,
-  type SubTaskStatus,
-  type TaskStatus,
-} from '../../shared/contracts/status.js';
-
-/** `data` of `GET /task/status/{taskId}` (services/tasks/views.ts taskStatusView). */
-export interface StatusView {
-  taskId: string;
-  status: TaskStatus;
-  message: string;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-  createdAt: number | string;
-  completedAt: number | string | null;
-  subTaskList: {
-    subTaskId: string;
-    prompt: string;
-    platform: string;
-    channel: string | null;
-    mode: string;
-    status: SubTaskStatus;
-  }[];
-}
-
-export interface SubTaskChange {
-  taskId: string;
-  subTaskId: string;
-  platform: string;
-  channel: string | null;
-  mode: string;
-  status: SubTaskStatus;
-  taskStatus: TaskStatus;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-}
-
-export interface TaskDone {
-  taskId: string;
-  status: TaskStatus;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-  completedAt: number | string | null;
-}
+import { FINAL_TASK_STATUSES, type SubTaskStatus } from '../../shared/contracts/status.js';
+import type {
+  SubTaskChange,
+  TaskDone,
+  TaskStatusView,
+} from '../../shared/contracts/task-progress.js';
 
 export type ProgressEvent =
-  | { event: 'snapshot'; data: StatusView }
+  | { event: 'snapshot'; data: TaskStatusView }
   | { event: 'subtask'; data: SubTaskChange }
   | { event: 'done'; data: TaskDone };
 
@@ -69,13 +28,13 @@ export class ProgressTracker {
   }
 
   /** The first message of a stream (also after a reconnect): the whole view. */
-  snapshot(view: StatusView): ProgressEvent[] {
+  snapshot(view: TaskStatusView): ProgressEvent[] {
     for (const s of view.subTaskList) this.seen.set(s.subTaskId, s.status);
     return [{ event: 'snapshot', data: view }, ...this.doneIfFinal(view)];
   }
 
   /** What changed since the previous view, in sub task order. */
-  next(view: StatusView): ProgressEvent[] {
+  next(view: TaskStatusView): ProgressEvent[] {
     if (this.finished) return [];
     const changes: ProgressEvent[] = [];
     for (const s of view.subTaskList) {
@@ -100,7 +59,7 @@ export class ProgressTracker {
     return [...changes, ...this.doneIfFinal(view)];
   }
 
-  private doneIfFinal(view: StatusView): ProgressEvent[] {
+  private doneIfFinal(view: TaskStatusView): ProgressEvent[] {
     if (!FINAL_TASK_STATUSES.includes(view.status)) return [];
     this.finished = true;
     return [

@@ -1,10 +1,8 @@
 import t from 'tap';
-import {
-  ProgressTracker,
-  type StatusView,
-} from '../../../services/api/progress/progress-tracker.js';
+import { ProgressTracker } from '../../../services/api/progress/progress-tracker.js';
+import type { TaskStatusView } from '../../../services/shared/contracts/task-progress.js';
 
-const view = (status: StatusView['status'], subs: [string, string][]): StatusView => ({
+const view = (status: TaskStatusView['status'], subs: [string, string][]): TaskStatusView => ({
   taskId: 't1',
   status,
   message: '',
@@ -19,7 +17,7 @@ const view = (status: StatusView['status'], subs: [string, string][]): StatusVie
     platform: 'sandbox',
     channel: 'api',
     mode: 'standard',
-    status: s as StatusView['subTaskList'][number]['status'],
+    status: s as TaskStatusView['subTaskList'][number]['status'],
   })),
 });
 

@@ -5,7 +5,14 @@ import {
   summaryText,
 } from '../../../bin/cli/summary.js';
 
-const s = (prompt: string, platform: string, channel: string | null, status: string) => ({
+import type { SubTaskSummary } from '../../../services/shared/contracts/task-progress.js';
+
+const s = (
+  prompt: string,
+  platform: string,
+  channel: string | null,
+  status: SubTaskSummary['status'],
+): SubTaskSummary => ({
   subTaskId: `${prompt}-${platform}-${channel}`,
   prompt,
   platform,

@@ -2,7 +2,12 @@ import t from 'tap';
 import { applyDone, applySubTask, gridOf } from '../../../web/src/progress.js';
 import type { SubTaskSummary, TaskStatusView } from '../../../web/src/types.js';
 
-const sub = (id: string, prompt: string, platform: string, channel: string | null) => ({
+const sub = (
+  id: string,
+  prompt: string,
+  platform: string,
+  channel: string | null,
+): SubTaskSummary => ({
   subTaskId: id,
   prompt,
   platform,
@@ -19,9 +24,11 @@ const list: SubTaskSummary[] = [
 const view: TaskStatusView = {
   taskId: 't',
   status: 'pending',
+  message: '0/4 completed, 0 failed',
   totalItems: 4,
   completedItems: 0,
   failedItems: 0,
+  createdAt: 1,
   completedAt: null,
   subTaskList: list,
 };
@@ -30,6 +37,9 @@ t.test('a subtask event changes its sub task and the counters, nothing else', as
   const next = applySubTask(view, {
     taskId: 't',
     subTaskId: '2',
+    platform: 'sandbox',
+    channel: 'web',
+    mode: 'search',
     status: 'completed',
     taskStatus: 'processing',
     totalItems: 4,

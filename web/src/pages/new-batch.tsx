@@ -14,7 +14,7 @@ import {
 import { PlatformPicker } from '../components/platform-picker.js';
 import { useT } from '../i18n.js';
 import { navigate, paths } from '../router.js';
-import type { CityRecord, PlatformInfo } from '../types.js';
+import type { CityInfoRecord, PlatformInfo } from '../types.js';
 import type { ComponentChildren } from 'preact';
 
 const EMPTY: BatchForm = {
@@ -30,7 +30,7 @@ export function NewBatch() {
   const t = useT();
   const [form, setForm] = useState<BatchForm>(EMPTY);
   const [platforms, setPlatforms] = useState<PlatformInfo[]>([]);
-  const [cities, setCities] = useState<CityRecord[]>([]);
+  const [cities, setCities] = useState<CityInfoRecord[]>([]);
   const [problems, setProblems] = useState<Partial<Record<FormField, string[]>>>({});
   const [busy, setBusy] = useState(false);
   const set = <K extends keyof BatchForm>(key: K, value: BatchForm[K]) =>
@@ -38,7 +38,7 @@ export function NewBatch() {
 
   useEffect(() => {
     get<PlatformInfo[]>(`${M}/platforms`).then(setPlatforms, () => setPlatforms([]));
-    get<CityRecord[]>('/api/business/eip-edge/ports/city-info?deduplicate=true').then(
+    get<CityInfoRecord[]>('/api/business/eip-edge/ports/city-info?deduplicate=true').then(
       setCities,
       () => setCities([]),
     );

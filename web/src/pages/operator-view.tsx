@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { get, OPERATOR } from '../api.js';
-import type { CityRecord } from '../types.js';
+import type { CityInfoRecord } from '../types.js';
 import { DataTable } from '../components/data-table.js';
 import { useT } from '../i18n.js';
 
@@ -28,7 +28,7 @@ function byRegion(nodes: NodeRow[]): [string, NodeRow[]][] {
 }
 
 /** `310100` → `上海市 上海市`, `310000` → `上海市`, from the ports' records. */
-function regionNames(records: CityRecord[]): Map<string, string> {
+function regionNames(records: CityInfoRecord[]): Map<string, string> {
   const names = new Map<string, string>();
   for (const r of records) {
     r.regionCode.forEach((code, i) => {
@@ -57,7 +57,7 @@ export function OperatorView() {
     get<Row[]>(`${OPERATOR}/ports`).then(setPorts, fail);
     get<Row[]>(`${OPERATOR}/accounts`).then(setAccounts, fail);
     // Region names come with the public city lookup; a code without a port keeps its code only.
-    get<CityRecord[]>('/api/business/eip-edge/ports/city-info').then(
+    get<CityInfoRecord[]>('/api/business/eip-edge/ports/city-info').then(
       (records) => setNames(regionNames(records)),
       () => undefined,
     );
