@@ -25,17 +25,23 @@ export function whenUnauthorized(fn: () => void): void {
   onUnauthorized = fn;
 }
 
+type Envelope<T> = {
+  success?: boolean;
+  message?: string;
+  data?: T;
+  errors?: FieldProblem[];
+} | null;
+
+/** The answer's envelope; null when the body is not JSON (a proxy's error page). */
+const envelopeOf = <T>(res: Response) => res.json().catch(() => null) as Promise<Envelope<T>>;
+
+const refusal = (res: Response, body: Envelope<unknown>) =>
+  new ApiError(res.status, body?.message ?? res.statusText, body?.errors ?? []);
+
 export async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
   const res = await send(path, init);
-  const body = (await res.json().catch(() => null)) as {
-    success?: boolean;
-    message?: string;
-    data?: T;
-    errors?: FieldProblem[];
-  } | null;
-  if (!res.ok || !body?.success) {
-    throw new ApiError(res.status, body?.message ?? res.statusText, body?.errors ?? []);
-  }
+  const body = await envelopeOf<T>(res);
+  if (!res.ok || !body?.success) throw refusal(res, body);
   return body.data as T;
 }
 
@@ -72,10 +78,7 @@ export async function signIn(apiKey: string): Promise<void> {
  */
 export async function download(path: string, fallbackName: string): Promise<void> {
   const res = await send(path);
-  if (!res.ok) {
-    const body = (await res.json().catch(() => null)) as { message?: string } | null;
-    throw new ApiError(res.status, body?.message ?? res.statusText);
-  }
+  if (!res.ok) throw refusal(res, await envelopeOf(res));
   const named = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1];
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement('a');
