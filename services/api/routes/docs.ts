@@ -4,6 +4,7 @@
  * browser revalidates instead of loading the 1.7 MB bundle again.
  */
 import { Router } from '@koa/router';
+import type { Context } from 'koa';
 import { AppError } from '../../shared/errors.js';
 import { AssetStore, etagOf } from '../docs/assets.js';
 import { DOCS_PAGE, docsPolicy } from '../docs/page.js';
@@ -31,11 +32,7 @@ export function docsRoutes(
     ctx.set('X-Content-Type-Options', 'nosniff');
     // Revalidated on every visit: the page names the files, so it must never be stale.
     ctx.set('Cache-Control', 'no-cache');
-    ctx.set('ETag', pageEtag);
-    if (matches(ctx.get('if-none-match'), pageEtag)) {
-      ctx.status = 304;
-      return;
-    }
+    if (notModified(ctx, pageEtag)) return;
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = DOCS_PAGE;
   });
@@ -46,17 +43,20 @@ export function docsRoutes(
     ctx.vary('Accept-Encoding');
     ctx.set('Cache-Control', ASSET_CACHE);
     ctx.set('X-Content-Type-Options', 'nosniff');
-    const etag = gzip ? `${asset.etag.slice(0, -1)}-gz"` : asset.etag;
-    ctx.set('ETag', etag);
-    if (matches(ctx.get('if-none-match'), etag)) {
-      ctx.status = 304;
-      return;
-    }
+    if (notModified(ctx, gzip ? `${asset.etag.slice(0, -1)}-gz"` : asset.etag)) return;
     ctx.type = asset.type;
     if (gzip) ctx.set('Content-Encoding', 'gzip');
     ctx.body = gzip ? asset.gzip : asset.body;
   });
   return router;
+}
+
+/** Sets the ETag; true, answered 304 without a body, when the request already has it. */
+function notModified(ctx: Context, etag: string): boolean {
+  ctx.set('ETag', etag);
+  if (!matches(ctx.get('if-none-match'), etag)) return false;
+  ctx.status = 304;
+  return true;
 }
 
 /**
