@@ -8,15 +8,14 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright';
 import { DASHBOARD_DIR } from '../../services/api/routes/dashboard.js';
 import { startSandboxServer } from '../../sandbox/server.js';
 import { startEmbedded, type TapLike } from './cluster.js';
 import { startForwardProxy } from './forward-proxy.js';
+import { ROOT } from './processes.js';
 import { startReceiver } from './receiver.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const ARTIFACTS = join(ROOT, 'var/artifacts/web');
 
 export const WIDTHS = { desktop: { width: 1280, height: 860 }, phone: { width: 390, height: 844 } };

@@ -2,10 +2,10 @@
  * `aimon list` and `aimon platforms` against the API; a refused query, a
  * missing key and an unreachable service give their exit codes (1, 1, 4).
  */
-import { createServer } from 'node:net';
 import t from 'tap';
 import { aimon } from '../../helpers/aimon.js';
 import { startEmbedded } from '../../helpers/cluster.js';
+import { freePort } from '../../helpers/receiver.js';
 
 // Sub tasks stay pending (no crawler): list and platforms need none.
 const svc = await startEmbedded(t);
@@ -46,10 +46,7 @@ t.test('platforms: the catalogue as a table and as the API JSON', async (t) => {
 });
 
 t.test('an unreachable service exits 4', async (t) => {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
+  const port = await freePort();
   const run = await aimon(['list'], { AIMON_URL: `http://127.0.0.1:${port}`, AIMON_API_KEY: 'k' });
   t.equal(run.code, 4);
   t.match(run.stderr, `cannot reach the service at http://127.0.0.1:${port} (ECONNREFUSED)`);

@@ -4,27 +4,19 @@
  * and Beijing (nothing listening), and filters it; a submission with
  * `--region` then runs through the Shanghai port.
  */
-import { createServer } from 'node:net';
 import t from 'tap';
 import { startSandboxServer } from '../../../sandbox/server.js';
 import { aimon } from '../../helpers/aimon.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { startForwardProxy } from '../../helpers/forward-proxy.js';
+import { freePort } from '../../helpers/receiver.js';
 import { until } from '../../helpers/wait.js';
-
-const closedPort = async () => {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-};
 
 const sandbox = await startSandboxServer({ latencyMs: 40 });
 t.teardown(() => sandbox.close());
 const proxy = await startForwardProxy('127.0.0.1');
 t.teardown(() => proxy.stop());
-const deadPort = await closedPort();
+const deadPort = await freePort();
 const svc = await startEmbedded(t, {
   SERVICES: 'all',
   SANDBOX_URL: sandbox.url,
