@@ -1,7 +1,8 @@
 /**
  * A task's progress as its events stream tells it (pure): the snapshot sets
- * every sub task, each `subtask` event moves one and the counters, `done`
- * ends it. A resumed stream starts with a fresh snapshot, which replaces all.
+ * the whole view, each `subtask` event moves one sub task and the counters,
+ * `done` ends it (services/shared/task-progress.ts, as the dashboard applies
+ * them). A resumed stream starts with a fresh snapshot, which replaces all.
  */
 import type { SseEvent } from '../../crawler/platforms/common/sse.js';
 import type {
@@ -10,54 +11,60 @@ import type {
   TaskDone,
   TaskStatusView,
 } from '../../services/shared/contracts/task-progress.js';
-
-type Counters = Pick<TaskDone, 'totalItems' | 'completedItems' | 'failedItems'>;
+import { applyDone, applySubTask } from '../../services/shared/task-progress.js';
 
 export class TaskProgress {
-  status = 'pending';
-  total = 0;
-  completed = 0;
-  failed = 0;
+  /** The task as the stream told it so far; null before its snapshot. */
+  view: TaskStatusView | null = null;
   done = false;
-  readonly subTasks = new Map<string, SubTaskSummary>();
 
   constructor(readonly taskId: string) {}
+
+  get status(): string {
+    return this.view?.status ?? 'pending';
+  }
+
+  get total(): number {
+    return this.view?.totalItems ?? 0;
+  }
+
+  get completed(): number {
+    return this.view?.completedItems ?? 0;
+  }
+
+  get failed(): number {
+    return this.view?.failedItems ?? 0;
+  }
 
   /** Sub tasks final, counted or not: the bar's position. */
   get settled(): number {
     return this.completed + this.failed;
   }
 
-  /** Applies one event; true when it changed what the progress shows. */
+  get subTasks(): readonly SubTaskSummary[] {
+    return this.view?.subTaskList ?? [];
+  }
+
+  /**
+   * Applies one event; true when it changed what the progress shows. The
+   * stream always starts with its snapshot: before it, nothing applies.
+   */
   apply(event: SseEvent): boolean {
     if (event.event === 'snapshot') {
-      const view = JSON.parse(event.data) as TaskStatusView;
-      this.subTasks.clear();
-      for (const s of view.subTaskList) this.subTasks.set(s.subTaskId, { ...s });
-      this.count(view, view.status);
+      this.view = JSON.parse(event.data) as TaskStatusView;
       return true;
     }
+    if (!this.view) return false;
     if (event.event === 'subtask') {
-      const change = JSON.parse(event.data) as SubTaskChange;
-      const line = this.subTasks.get(change.subTaskId);
-      if (line) line.status = change.status;
-      this.count(change, change.taskStatus);
+      this.view = applySubTask(this.view, JSON.parse(event.data) as SubTaskChange);
       return true;
     }
     if (event.event === 'done') {
-      const done = JSON.parse(event.data) as TaskDone;
-      this.count(done, done.status);
+      this.view = applyDone(this.view, JSON.parse(event.data) as TaskDone);
       this.done = true;
       return true;
     }
     return false;
-  }
-
-  private count(c: Counters, status: string | undefined): void {
-    if (status) this.status = status;
-    this.total = c.totalItems;
-    this.completed = c.completedItems;
-    this.failed = c.failedItems;
   }
 }
 

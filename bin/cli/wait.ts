@@ -32,7 +32,7 @@ export async function waitForTask(cli: Cli, client: ApiClient, taskId: string): 
       totalItems: progress.total,
       completedItems: progress.completed,
       failedItems: progress.failed,
-      subTaskList: [...progress.subTasks.values()],
+      subTaskList: progress.subTasks,
     }),
   );
   return exitCodeOfTask(progress.status);

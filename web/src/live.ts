@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { M } from './api.js';
-import { applyDone, applySubTask } from './progress.js';
+import { applyDone, applySubTask } from '../../services/shared/task-progress.js';
 import { session } from './session.js';
 import type { TaskDone, SubTaskChange, TaskStatusView } from './types.js';
 

@@ -1,33 +1,5 @@
-/**
- * The task events stream applied to the status view, pure: `snapshot` is the
- * whole state (the status route's data), `subtask` one sub task's new status
- * with the task's counters, `done` the final counters.
- */
-import type { TaskDone, SubTaskChange, SubTaskSummary, TaskStatusView } from './types.js';
-
-export function applySubTask(view: TaskStatusView, e: SubTaskChange): TaskStatusView {
-  return {
-    ...view,
-    status: e.taskStatus,
-    totalItems: e.totalItems,
-    completedItems: e.completedItems,
-    failedItems: e.failedItems,
-    subTaskList: view.subTaskList.map((s) =>
-      s.subTaskId === e.subTaskId ? { ...s, status: e.status } : s,
-    ),
-  };
-}
-
-export function applyDone(view: TaskStatusView, e: TaskDone): TaskStatusView {
-  return {
-    ...view,
-    status: e.status,
-    totalItems: e.totalItems,
-    completedItems: e.completedItems,
-    failedItems: e.failedItems,
-    completedAt: e.completedAt,
-  };
-}
+/** The prompt × platform grid of a task's sub tasks, pure. */
+import type { SubTaskSummary } from './types.js';
 
 export interface Grid {
   prompts: string[];

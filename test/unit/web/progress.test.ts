@@ -1,5 +1,6 @@
 import t from 'tap';
-import { applyDone, applySubTask, gridOf } from '../../../web/src/progress.js';
+import { applyDone, applySubTask } from '../../../services/shared/task-progress.js';
+import { gridOf } from '../../../web/src/progress.js';
 import type { SubTaskSummary, TaskStatusView } from '../../../web/src/types.js';
 
 const sub = (
