@@ -3,7 +3,7 @@
  * shown next to the field each entry names.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, get, M, post } from '../api.js';
+import { ApiError, CITY_INFO, get, M, post } from '../api.js';
 import {
   batchBody,
   errorsByField,
@@ -38,10 +38,7 @@ export function NewBatch() {
 
   useEffect(() => {
     get<PlatformInfo[]>(`${M}/platforms`).then(setPlatforms, () => setPlatforms([]));
-    get<CityInfoRecord[]>('/api/business/eip-edge/ports/city-info?deduplicate=true').then(
-      setCities,
-      () => setCities([]),
-    );
+    get<CityInfoRecord[]>(`${CITY_INFO}?deduplicate=true`).then(setCities, () => setCities([]));
   }, []);
 
   const submit = async (e: Event) => {

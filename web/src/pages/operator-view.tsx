@@ -4,7 +4,7 @@
  * web-channel accounts, and the callback deliveries of any task.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { get, OPERATOR } from '../api.js';
+import { CITY_INFO, get, OPERATOR } from '../api.js';
 import type { CityInfoRecord } from '../types.js';
 import { DataTable } from '../components/data-table.js';
 import { useT } from '../i18n.js';
@@ -57,7 +57,7 @@ export function OperatorView() {
     get<Row[]>(`${OPERATOR}/ports`).then(setPorts, fail);
     get<Row[]>(`${OPERATOR}/accounts`).then(setAccounts, fail);
     // Region names come with the public city lookup; a code without a port keeps its code only.
-    get<CityInfoRecord[]>('/api/business/eip-edge/ports/city-info').then(
+    get<CityInfoRecord[]>(CITY_INFO).then(
       (records) => setNames(regionNames(records)),
       () => undefined,
     );
