@@ -63,6 +63,22 @@ const visibilityChannel = () =>
 export const visibilitySchema = z
   .object({
     keywords: z.array(z.string()).meta({ description: 'The groups, in monitorKeywords order' }),
+    groups: z
+      .array(
+        z
+          .object({
+            keyword: z.string().meta({ description: 'The naming alias (the first)' }),
+            aliases: z.array(z.string()).meta({ description: 'Every alias, the naming one first' }),
+            domains: z
+              .array(z.string())
+              .meta({ description: "The aliases that are domain names: the group's own sites" }),
+          })
+          .strict(),
+      )
+      .meta({
+        description:
+          'The groups in the same order, with their aliases: a mention of any alias counts for the group',
+      }),
     rows: z.array(
       z
         .object({

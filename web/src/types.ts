@@ -1,10 +1,10 @@
 /** The API's shapes as the dashboard reads them (docs/api.md, the interface spec). */
-import type { Mention, Visibility } from '../../services/shared/contracts/brand.js';
+import type { KeywordGroup, Mention, Visibility } from '../../services/shared/contracts/brand.js';
 import type { Media, Reference } from '../../services/shared/contracts/answer.js';
 import type { SubTaskSummary } from '../../services/shared/contracts/task-progress.js';
 import { FINAL_TASK_STATUSES } from '../../services/shared/contracts/status.js';
 
-export type { Mention, Reference, Visibility };
+export type { KeywordGroup, Mention, Reference, Visibility };
 export type {
   SubTaskChange,
   SubTaskSummary,

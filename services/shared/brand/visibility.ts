@@ -149,5 +149,14 @@ export function visibilityOf(
       }),
   }));
 
-  return { keywords: groups.map((g) => g.keyword), rows, domains };
+  return {
+    keywords: groups.map((g) => g.keyword),
+    groups: groups.map((g) => ({
+      keyword: g.keyword,
+      aliases: [...g.aliases],
+      domains: [...g.domains],
+    })),
+    rows,
+    domains,
+  };
 }

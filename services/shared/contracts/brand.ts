@@ -101,6 +101,8 @@ export interface PlatformDomains {
 export interface Visibility {
   /** The groups' naming keywords, in order. */
   keywords: string[];
+  /** The groups themselves, in the same order: what a client needs to find mentions as the service does. */
+  groups: KeywordGroup[];
   rows: VisibilityRow[];
   domains: PlatformDomains[];
 }

@@ -94,6 +94,16 @@ t.test('every sub task carries its exact mentions; the task its visibility', asy
 
   const v = result.visibility;
   t.same(v.keywords, ['Acme', 'Globex', 'Initech', 'Hooli']);
+  t.same(
+    v.groups,
+    [
+      { keyword: 'Acme', aliases: ['Acme', '阿克米', 'acme.example'], domains: ['acme.example'] },
+      { keyword: 'Globex', aliases: ['Globex', '格罗贝克斯'], domains: [] },
+      { keyword: 'Initech', aliases: ['Initech', '英尼泰克'], domains: [] },
+      { keyword: 'Hooli', aliases: ['Hooli', '呼利'], domains: [] },
+    ],
+    'each group with its aliases, for clients that find mentions themselves',
+  );
   t.equal(v.rows.length, 8, 'four groups × sandbox on two channels');
   for (const row of v.rows) {
     const subs = result.subTaskList.filter((s: { channel: string }) => s.channel === row.channel);
@@ -134,5 +144,6 @@ t.test('without keywords: no mentions, an empty visibility', async (t) => {
   const result = (await svc.client.get(`${M}/task/result/${taskId}`, alice.token)).body.data;
   t.match(result.subTaskList[0], { mentions: [], mentioned: false, sentiment: null });
   t.same(result.visibility.keywords, []);
+  t.same(result.visibility.groups, []);
   t.same(result.visibility.rows, []);
 });

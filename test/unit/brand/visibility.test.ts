@@ -200,13 +200,22 @@ t.test('zero answers: rates 0, ranks null; a sub task without channel is an api 
 });
 
 t.test('no sub tasks, no groups', async (t) => {
-  t.same(visibilityOf(groups, []), { keywords: ['Acme', 'Beta'], rows: [], domains: [] });
+  t.same(visibilityOf(groups, []), {
+    keywords: ['Acme', 'Beta'],
+    groups: [
+      { keyword: 'Acme', aliases: ['Acme', 'acme.com'], domains: ['acme.com'] },
+      { keyword: 'Beta', aliases: ['Beta', 'beta.io'], domains: ['beta.io'] },
+    ],
+    rows: [],
+    domains: [],
+  });
   const v = visibilityOf(
     [],
     [{ platform: 'p', status: 'completed', citationList: cite('https://acme.com/') }],
   );
   t.same(v, {
     keywords: [],
+    groups: [],
     rows: [],
     domains: [{ platform: 'p', top: [{ domain: 'acme.com', count: 1, tag: 'other' }] }],
   });

@@ -17,6 +17,10 @@ const row = (keyword: string, platform: string, channel: 'api' | 'web' | undefin
 
 const v: Visibility = {
   keywords: ['Acme', 'Globex'],
+  groups: [
+    { keyword: 'Acme', aliases: ['Acme'], domains: [] },
+    { keyword: 'Globex', aliases: ['Globex'], domains: [] },
+  ],
   rows: [
     row('Acme', 'sandbox', 'api', 0.5),
     row('Acme', 'sandbox', 'web', 1),

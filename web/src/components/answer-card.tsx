@@ -8,17 +8,17 @@ import { download, sameOrigin } from '../api.js';
 import { platformLabel } from '../format.js';
 import { useT } from '../i18n.js';
 import { renderAnswer } from '../markdown.js';
-import type { SubTaskResult } from '../types.js';
+import type { KeywordGroup, SubTaskResult } from '../types.js';
 import { StatusBadge } from './status-badge.js';
 import { ZoomImage } from './zoom-image.js';
 
-export function AnswerCard({ sub }: { sub: SubTaskResult }) {
+/** `groups`: the task's keyword groups, whose every alias is marked in the answer. */
+export function AnswerCard({ sub, groups }: { sub: SubTaskResult; groups: KeywordGroup[] }) {
   const t = useT();
   const [problem, setProblem] = useState<string | null>(null);
-  const keywords = sub.mentions.map((m) => m.keyword);
   const html = useMemo(
-    () => renderAnswer(sub.answerContent ?? '', keywords),
-    [sub.answerContent, keywords.join('\n')],
+    () => renderAnswer(sub.answerContent ?? '', groups),
+    [sub.answerContent, groups],
   );
   const cited = new Set(sub.citationList.map((c) => c.url));
   const shot = sameOrigin(sub.pageScreenshot);

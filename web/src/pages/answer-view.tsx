@@ -7,20 +7,23 @@ import { get, M } from '../api.js';
 import { AnswerCard } from '../components/answer-card.js';
 import { useT } from '../i18n.js';
 import { onLink, paths } from '../router.js';
-import type { SubTaskResult, TaskStatusView } from '../types.js';
+import type { KeywordGroup, SubTaskResult, TaskStatusView, Visibility } from '../types.js';
 
 export function AnswerView({ taskId, subTaskId }: { taskId: string; subTaskId: string }) {
   const t = useT();
   const [subs, setSubs] = useState<SubTaskResult[] | null>(null);
+  const [groups, setGroups] = useState<KeywordGroup[]>([]);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     const result = (id: string) => get<SubTaskResult>(`${M}/task/result/${taskId}/${id}`);
     (async () => {
-      const [chosen, status] = await Promise.all([
+      const [chosen, status, visibility] = await Promise.all([
         result(subTaskId),
         get<TaskStatusView>(`${M}/task/status/${taskId}`),
+        get<Visibility>(`${M}/task/${taskId}/visibility`),
       ]);
+      setGroups(visibility.groups);
       const others = status.subTaskList.filter(
         (s) =>
           s.subTaskId !== chosen.subTaskId &&
@@ -50,7 +53,7 @@ export function AnswerView({ taskId, subTaskId }: { taskId: string; subTaskId: s
           <h1 class="prompt-title">{subs[0]!.prompt}</h1>
           <div class={subs.length > 1 ? 'side-by-side' : ''}>
             {subs.map((s) => (
-              <AnswerCard sub={s} />
+              <AnswerCard sub={s} groups={groups} />
             ))}
           </div>
         </>
