@@ -43,7 +43,8 @@ t.test(
     t.match(await region.locator('option').nth(1).textContent(), /上海.*310100/);
     await page.fill(
       'textarea[name=prompts]',
-      '1. Which CRM suits a small team?\n\n2. 推荐几款适合小团队的CRM\n',
+      // The second prompt answers slowly (a sandbox directive): the charts show while it runs.
+      '1. Which CRM suits a small team?\n\n2. 推荐几款适合小团队的CRM #latency:8000\n',
     );
     await page.getByText('Prompts (2)').waitFor();
     t.match(
@@ -76,10 +77,18 @@ t.test(
     await page.getByTestId('live-state').getByText('live').waitFor({ timeout: 10_000 });
     await page.locator('td[data-status=processing]').first().waitFor({ timeout: 15_000 });
     const marker = await page.evaluate<number>('window.kept = Date.now()');
+    await page.getByTestId('visibility-so-far').waitFor({ timeout: 20_000 });
+    t.match(
+      await page.getByTestId('live-state').textContent(),
+      /live/,
+      'the charts count the answers so far while the task runs',
+    );
+    t.ok((await page.locator('td[data-status=completed]').count()) < 4, 'not all answered yet');
     await page.getByTestId('live-state').getByText('finished').waitFor({ timeout: 40_000 });
     t.equal(await page.evaluate('window.kept'), marker, 'the same page followed it to the end');
     t.equal(await page.locator('td[data-status=completed]').count(), 4, 'four cells completed');
     t.match(await page.getByTestId('counters').textContent(), /4\/4 completed, 0 failed/);
+    await page.getByTestId('visibility-so-far').waitFor({ state: 'detached' });
     await page.getByTestId('chart-rate').locator('canvas').waitFor();
     t.equal(await page.getByTestId('visibility').locator('canvas').count(), 4, 'four charts');
     noOverflow(await snapBoth(page, 'task'), 'task page');
@@ -109,6 +118,21 @@ t.test(
     t.ok(apiBox!.x < webBox!.x && Math.abs(apiBox!.y - webBox!.y) < 2, 'side by side at 1280 px');
     const marks = await api.locator('[data-testid=markdown] mark').allTextContents();
     t.ok(marks.includes('Globex') && marks.includes('Initech'), `keywords highlighted: ${marks}`);
+    t.ok(marks.includes('格罗贝克斯'), `an alias is highlighted for its group: ${marks}`);
+    // The dashboard marks exactly what the service counted, group by group.
+    const apiSub = (
+      await svc.client.get(`/api/business/monitor/task/result/${taskId}`, user.token)
+    ).body.data.subTaskList.find(
+      (s: { prompt: string; channel: string | null }) =>
+        s.prompt === 'Which CRM suits a small team?' && s.channel !== 'web',
+    );
+    for (const m of apiSub.mentions as { keyword: string; count: number }[]) {
+      t.equal(
+        await api.locator(`[data-testid=markdown] mark[data-keyword="${m.keyword}"]`).count(),
+        m.count,
+        `${m.keyword}: as many marks as the service counted`,
+      );
+    }
     t.ok((await api.locator('[data-testid=references] li').count()) > 1, 'references listed');
     t.ok((await api.locator('[data-testid=references] li.cited').count()) >= 1, 'cited marked');
     t.ok(await api.getByTestId('reasoning').isVisible(), 'reasoning, collapsed');

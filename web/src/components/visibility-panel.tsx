@@ -15,7 +15,8 @@ const SHARE: ChartOptions<'bar'> = {
 };
 const DOMAINS: ChartOptions<'bar'> = { indexAxis: 'y', plugins: { legend: { display: false } } };
 
-export function VisibilityPanel({ visibility }: { visibility: Visibility }) {
+/** `soFar`: the task still runs, and the charts count the answers so far. */
+export function VisibilityPanel({ visibility, soFar }: { visibility: Visibility; soFar: boolean }) {
   const t = useT();
   const charts = useMemo(
     () => ({
@@ -29,6 +30,11 @@ export function VisibilityPanel({ visibility }: { visibility: Visibility }) {
   return (
     <section class="card" data-testid="visibility">
       <h2>{t('visibility')}</h2>
+      {soFar && (
+        <p class="muted" data-testid="visibility-so-far">
+          {t('visibilitySoFar')}
+        </p>
+      )}
       {visibility.keywords.length === 0 && <p class="muted">{t('noKeywords')}</p>}
       <div class="charts">
         {visibility.keywords.length > 0 && (

@@ -1,15 +1,16 @@
 /**
  * One task: live progress from the events stream, the prompt × platform grid,
- * the brand visibility charts once final, and the export files.
+ * the brand visibility charts over the answers so far, and the export files.
  */
-import { useEffect, useState } from 'preact/hooks';
-import { ApiError, download, get, M } from '../api.js';
+import { useState } from 'preact/hooks';
+import { ApiError, download, M } from '../api.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { StatusGrid } from '../components/status-grid.js';
 import { VisibilityPanel } from '../components/visibility-panel.js';
 import { useT } from '../i18n.js';
 import { useTaskProgress } from '../live.js';
-import { FINAL_TASK, type Visibility } from '../types.js';
+import { useLiveVisibility } from '../live-visibility.js';
+import { FINAL_TASK } from '../types.js';
 
 const EXPORTS: { label: string; query: string; ext: string; references?: boolean }[] = [
   { label: 'CSV', query: 'format=csv', ext: 'csv' },
@@ -21,16 +22,13 @@ const EXPORTS: { label: string; query: string; ext: string; references?: boolean
 export function TaskView({ taskId }: { taskId: string }) {
   const t = useT();
   const { view, live, error } = useTaskProgress(taskId);
-  const [visibility, setVisibility] = useState<Visibility | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const final = view !== null && FINAL_TASK.includes(view.status);
-
-  useEffect(() => {
-    if (!final) return;
-    get<Visibility>(`${M}/task/${taskId}/visibility`).then(setVisibility, (e: Error) =>
-      setProblem(e.message),
-    );
-  }, [taskId, final]);
+  const { visibility, error: visibilityError } = useLiveVisibility(
+    taskId,
+    view?.completedItems ?? 0,
+    final,
+  );
 
   const save = (query: string, ext: string) =>
     download(`${M}/task/${taskId}/export?${query}`, `${taskId}.${ext}`).catch((e: ApiError) =>
@@ -69,13 +67,13 @@ export function TaskView({ taskId }: { taskId: string }) {
             </button>
           ))}
         </div>
-        {problem && <p class="error">{problem}</p>}
+        {(problem ?? visibilityError) && <p class="error">{problem ?? visibilityError}</p>}
       </div>
       <section class="card">
         <h2>{t('grid')}</h2>
         <StatusGrid taskId={taskId} list={view.subTaskList} />
       </section>
-      {visibility && <VisibilityPanel visibility={visibility} />}
+      {visibility && <VisibilityPanel visibility={visibility} soFar={!final} />}
     </section>
   );
 }
