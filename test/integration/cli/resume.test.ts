@@ -2,7 +2,8 @@
  * `--wait` survives a broken events stream: a relay between the CLI and the
  * service cuts the first stream right after its first bytes; the CLI opens
  * it again with Last-Event-ID and still ends with the right summary and
- * exit code.
+ * exit code. A relay that ends every stream before its first event makes the
+ * CLI give up after ten reconnections, with the unreachable exit code.
  */
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,11 +18,19 @@ const svc = await startEmbedded(t, { SERVICES: 'all', SANDBOX_URL: sandbox.url }
 const user = await svc.newUser();
 const target = new URL(svc.client.baseUrl);
 
-/** Forwards every request; the first events stream is cut after its first chunk. */
+/**
+ * Forwards every request; the first events stream is cut after its first chunk.
+ * `mute`: every events stream is answered with its headers and ended at once.
+ */
 const streams: IncomingHttpHeaders[] = [];
+let mute = false;
 const relay = createServer((req, res) => {
   const isStream = /\/events$/.test(req.url ?? '');
   if (isStream) streams.push(req.headers);
+  if (isStream && mute) {
+    res.writeHead(200, { 'content-type': 'text/event-stream' }).end();
+    return;
+  }
   const cut = isStream && streams.length === 1;
   const upstream = request(
     {
@@ -69,4 +78,32 @@ t.test('a cut stream is resumed with Last-Event-ID; the task is followed to its 
   t.match(streams[1]!.authorization, /^Bearer /);
   t.match(run.stdout, `task ${taskId}: completed (2 completed, 0 failed, 2 sub tasks)`);
   t.match(run.stderr, '2/2 sub tasks: 2 completed, 0 failed (completed)');
+});
+
+t.test('a stream that never sends an event: ten reconnections, then exit 4', async (t) => {
+  const { taskId } = (
+    await svc.client.post(
+      '/api/business/monitor/task/batch/shared',
+      { prompts: ['muted #latency:30000'], platforms: [{ platform: 'sandbox', mode: 'standard' }] },
+      user.token,
+    )
+  ).body.data;
+  mute = true;
+  streams.length = 0;
+  const run = await aimon(['status', taskId, '--wait'], {
+    AIMON_URL: relayUrl,
+    AIMON_API_KEY: user.apiKey,
+  });
+  mute = false;
+  t.equal(run.code, 4, 'the unreachable exit code', { stderr: run.stderr });
+  t.match(
+    run.stderr,
+    `gave up following task ${taskId}: the stream ended before the task was done`,
+  );
+  t.equal(streams.length, 11, 'the first opening and ten reconnections');
+  t.equal(
+    run.stderr.match(/reconnecting in 1000 ms/g)?.length,
+    10,
+    'each reconnection is told, a second apart',
+  );
 });
