@@ -2,11 +2,8 @@
 import type { CityInfoRecord } from '../../services/shared/proxy-ports.js';
 import { renderTable } from './table.js';
 
-/** One port of the city lookup (spec 2.3). */
-export type PortRecord = CityInfoRecord;
-
 /** A query matches a code's start (`31` finds Shanghai's codes) or part of a province or city name. */
-export function matchesRegion(record: PortRecord, query: string | undefined): boolean {
+export function matchesRegion(record: CityInfoRecord, query: string | undefined): boolean {
   const q = (query ?? '').trim().toLowerCase();
   if (q === '') return true;
   return (
@@ -16,7 +13,7 @@ export function matchesRegion(record: PortRecord, query: string | undefined): bo
   );
 }
 
-export function regionsText(records: readonly PortRecord[]): string {
+export function regionsText(records: readonly CityInfoRecord[]): string {
   const rows = records.map((r) => [
     r.regionCode.at(-1) ?? '',
     r.province,

@@ -18,8 +18,6 @@ export class ApiError extends Error {
 
 export const M = '/api/business/monitor';
 export const OPERATOR = '/api/business/operator';
-/** The public city lookup: the regions a task can run from. */
-export const CITY_INFO = '/api/business/eip-edge/ports/city-info';
 
 let onUnauthorized: () => void = () => undefined;
 

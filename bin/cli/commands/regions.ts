@@ -6,9 +6,8 @@
 import { Command } from 'commander';
 import { ApiClient } from '../api-client.js';
 import type { Cli } from '../context.js';
-import { matchesRegion, regionsText, type PortRecord } from '../regions-format.js';
-
-export const CITY_INFO = '/api/business/eip-edge/ports/city-info';
+import { CITY_INFO_PATH, type CityInfoRecord } from '../../../services/shared/proxy-ports.js';
+import { matchesRegion, regionsText } from '../regions-format.js';
 
 export function regionsCommand(cli: Cli): Command {
   return new Command('regions')
@@ -20,8 +19,8 @@ export function regionsCommand(cli: Cli): Command {
       cli.action(async (query: string | undefined, o: { all?: boolean; json?: boolean }) => {
         // The lookup is public: no key needed, so none is asked for.
         const { url } = await cli.settings();
-        const records = await new ApiClient(url, undefined).getPublic<PortRecord[]>(
-          CITY_INFO,
+        const records = await new ApiClient(url, undefined).getPublic<CityInfoRecord[]>(
+          CITY_INFO_PATH,
           { deduplicate: !o.all },
           'the city lookup',
         );

@@ -4,7 +4,6 @@ import {
   promptPlatformMatrix,
   summaryText,
 } from '../../../bin/cli/summary.js';
-
 import type { SubTaskSummary } from '../../../services/shared/contracts/task-progress.js';
 
 const s = (

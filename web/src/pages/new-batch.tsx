@@ -3,7 +3,8 @@
  * shown next to the field each entry names.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, CITY_INFO, get, M, post } from '../api.js';
+import { ApiError, get, M, post } from '../api.js';
+import { CITY_INFO_PATH } from '../../../services/shared/proxy-ports.js';
 import {
   batchBody,
   errorsByField,
@@ -38,7 +39,9 @@ export function NewBatch() {
 
   useEffect(() => {
     get<PlatformInfo[]>(`${M}/platforms`).then(setPlatforms, () => setPlatforms([]));
-    get<CityInfoRecord[]>(`${CITY_INFO}?deduplicate=true`).then(setCities, () => setCities([]));
+    get<CityInfoRecord[]>(`${CITY_INFO_PATH}?deduplicate=true`).then(setCities, () =>
+      setCities([]),
+    );
   }, []);
 
   const submit = async (e: Event) => {

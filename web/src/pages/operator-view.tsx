@@ -4,7 +4,8 @@
  * web-channel accounts, and the callback deliveries of any task.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { CITY_INFO, get, OPERATOR } from '../api.js';
+import { get, OPERATOR } from '../api.js';
+import { CITY_INFO_PATH } from '../../../services/shared/proxy-ports.js';
 import type { CityInfoRecord } from '../types.js';
 import { DataTable } from '../components/data-table.js';
 import { useT } from '../i18n.js';
@@ -57,7 +58,7 @@ export function OperatorView() {
     get<Row[]>(`${OPERATOR}/ports`).then(setPorts, fail);
     get<Row[]>(`${OPERATOR}/accounts`).then(setAccounts, fail);
     // Region names come with the public city lookup; a code without a port keeps its code only.
-    get<CityInfoRecord[]>(CITY_INFO).then(
+    get<CityInfoRecord[]>(CITY_INFO_PATH).then(
       (records) => setNames(regionNames(records)),
       () => undefined,
     );

@@ -29,6 +29,7 @@ export function TaskView({ taskId }: { taskId: string }) {
     view?.completedItems ?? 0,
     final,
   );
+  const shownProblem = problem ?? visibilityError;
 
   const save = (query: string, ext: string) =>
     download(`${M}/task/${taskId}/export?${query}`, `${taskId}.${ext}`).catch((e: ApiError) =>
@@ -67,7 +68,7 @@ export function TaskView({ taskId }: { taskId: string }) {
             </button>
           ))}
         </div>
-        {(problem ?? visibilityError) && <p class="error">{problem ?? visibilityError}</p>}
+        {shownProblem && <p class="error">{shownProblem}</p>}
       </div>
       <section class="card">
         <h2>{t('grid')}</h2>
