@@ -28,4 +28,14 @@ node_modules/.bin/eslint .
 echo "== format check" >&2
 node_modules/.bin/prettier --check . >/dev/null
 echo "== tests" >&2
-node_modules/.bin/tap "$@"
+# The log's tail is the coverage table, so a failure deep in the output is
+# easy to miss (CI shows only the tail): on failure, repeat each failing
+# assertion and its diagnostics at the very end.
+mkdir -p var
+status=0
+node_modules/.bin/tap "$@" 2>&1 | tee var/tap-output.log || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "== failures (tap exit $status)" >&2
+  grep -n -A16 -E '^[[:space:]]*not ok ' var/tap-output.log | head -n 300 >&2 || true
+fi
+exit "$status"
