@@ -32,12 +32,6 @@ export async function batchRunningOn(c: Cluster, prompts = PROMPTS) {
   return { taskId, conn, held: held.map((d) => String(d._id)) };
 }
 
-/** The exit code, without sending another signal. */
-export function exited(node: Running): Promise<number | null> {
-  if (node.child.exitCode !== null) return Promise.resolve(node.child.exitCode);
-  return new Promise((resolve) => node.child.once('exit', (code) => resolve(code)));
-}
-
 /** How long the node's drain took, from its own `DRAINED node=… in … ms` line. */
 export async function drainedIn(node: Running): Promise<number> {
   const [, ms] = await node.waitFor(/DRAINED node=crawler-1 in (\d+) ms/, 1_000);

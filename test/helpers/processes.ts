@@ -9,8 +9,14 @@ export interface Running {
   output: () => string;
   /** Resolves with the first stdout line matching the pattern. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** The exit code once the process ended and its output is read; sends no signal. */
+  exited: Promise<number | null>;
+  /** Signals the process (unless it ended) and resolves as `exited` does. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
+
+/** How long an exited process's output is waited for when a grandchild holds its pipes. */
+const OUTPUT_GRACE_MS = 2_000;
 
 export function startProcess(script: string, args: string[], env: Record<string, string>): Running {
   // Node itself with tsx's loader (not the tsx wrapper), so a signal reaches the real process.
@@ -22,12 +28,22 @@ export function startProcess(script: string, args: string[], env: Record<string,
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  // 'exit' can come before the last output is read; 'close' comes after the
+  // pipes end, but a grandchild that inherited them would hold it back.
+  const closed = new Promise((resolve) => child.once('close', resolve));
   const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
+    child.once('exit', (code) => {
+      const grace = setTimeout(resolve, OUTPUT_GRACE_MS, code);
+      void closed.then(() => {
+        clearTimeout(grace);
+        resolve(code);
+      });
+    }),
   );
   return {
     child,
     output: () => out,
+    exited,
     async waitFor(pattern, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
@@ -48,6 +64,6 @@ export function startProcess(script: string, args: string[], env: Record<string,
 /** Runs a command to completion and returns its exit code and output. */
 export async function runProcess(script: string, args: string[], env: Record<string, string>) {
   const p = startProcess(script, args, env);
-  const code = await new Promise<number | null>((resolve) => p.child.once('exit', resolve));
+  const code = await p.exited;
   return { code, output: p.output() };
 }

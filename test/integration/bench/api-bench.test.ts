@@ -3,37 +3,26 @@
  * knobs, as a child process against the test's MongoDB-wire server, and must
  * exit 0 and print each of its figures.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { startProcess } from '../../helpers/processes.js';
 import { mongoUrl } from '../../helpers/servers.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-
 t.test('the API benchmark runs end to end with tiny knobs', async (t) => {
-  const child = spawn(`${root}node_modules/.bin/tsx`, ['bench/api.bench.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      BENCH_MONGO_URL: mongoUrl(),
-      BENCH_PROMPTS: '2',
-      BENCH_SUBMIT_ROUNDS: '1',
-      BENCH_POLLERS: '4',
-      BENCH_SECONDS: '0.5',
-      BENCH_BATCH_TASKS: '2',
-      BENCH_CAPACITY: '4',
-      BENCH_LATENCY_MS: '50',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const bench = startProcess('bench/api.bench.ts', [], {
+    BENCH_MONGO_URL: mongoUrl(),
+    BENCH_PROMPTS: '2',
+    BENCH_SUBMIT_ROUNDS: '1',
+    BENCH_POLLERS: '4',
+    BENCH_SECONDS: '0.5',
+    BENCH_BATCH_TASKS: '2',
+    BENCH_CAPACITY: '4',
+    BENCH_LATENCY_MS: '50',
   });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const kill = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const kill = setTimeout(() => void bench.stop('SIGKILL'), 90_000);
+  const code = await bench.exited;
   clearTimeout(kill);
-  t.equal(code, 0, `exit code (stderr: ${err.slice(-2000)})`);
+  const out = bench.output();
+  t.equal(code, 0, `exit code (output: ${out.slice(-2000)})`);
   t.match(out, /== figures/);
   t.match(
     out,

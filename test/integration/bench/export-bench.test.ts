@@ -18,7 +18,7 @@ t.test('the export benchmark runs end to end and prints its figures', async (t) 
     { BENCH_MONGO_URL: mongoUrl() },
   );
   const killer = setTimeout(() => void bench.stop('SIGKILL'), KILL_AFTER_MS);
-  const code = await new Promise<number | null>((resolve) => bench.child.once('exit', resolve));
+  const code = await bench.exited;
   clearTimeout(killer);
   const out = bench.output();
   t.equal(code, 0, 'exits 0');

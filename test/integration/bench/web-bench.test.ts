@@ -41,7 +41,7 @@ t.test('the web benchmark runs end to end and prints its three figures', async (
     { BENCH_MONGO_URL: mongoUrl(), BENCH_NATS_URL: natsUrl() },
   );
   const killer = setTimeout(() => void bench.stop('SIGKILL'), KILL_AFTER_MS);
-  const code = await new Promise<number | null>((resolve) => bench.child.once('exit', resolve));
+  const code = await bench.exited;
   clearTimeout(killer);
   const out = bench.output();
   t.equal(code, 0, 'exits 0');

@@ -11,7 +11,6 @@ import {
   batchRunningOn,
   drainCluster as cluster,
   drainedIn,
-  exited,
   SLOW_PROMPTS,
   subTasks,
 } from '../../helpers/drain-cluster.js';
@@ -25,7 +24,7 @@ t.test('a second signal stops at once, still without charging attempts', async (
   node.child.kill('SIGTERM');
   await node.waitFor(/DRAINING node=crawler-1/, 10_000);
   node.child.kill('SIGINT');
-  t.equal(await exited(node), 0, 'the node exits cleanly');
+  t.equal(await node.exited, 0, 'the node exits cleanly');
   const drained = await drainedIn(node);
   t.ok(drained < 8_000, `it stopped at once, long before the answers (${drained} ms)`);
 
