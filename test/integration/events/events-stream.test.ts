@@ -8,6 +8,7 @@ import t from 'tap';
 import { startSandboxServer } from '../../../sandbox/server.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { openEvents } from '../../helpers/event-stream.js';
+import { until } from '../../helpers/wait.js';
 import { JsonSchemas } from '../../helpers/json-schema.js';
 
 const sandbox = await startSandboxServer({ latencyMs: 60 });
@@ -131,7 +132,8 @@ t.test('heartbeats on a quiet stream; the cap per user; owner only', async (t) =
   t.match(refused.body, { success: false, code: 429 });
   t.ok(Number(refused.headers.get('retry-after')) >= 1, 'with Retry-After');
 
-  await new Promise((r) => setTimeout(r, 700));
+  // Every 200 ms; a busy machine may space them out, so they are awaited.
+  await until('two heartbeats', async () => streams[0]!.heartbeats >= 2, 10_000, 50);
   t.ok(streams[0]!.heartbeats >= 2, `heartbeats arrive (${streams[0]!.heartbeats})`);
 
   const other = await svc.newUser('other');
@@ -144,10 +146,17 @@ t.test('heartbeats on a quiet stream; the cap per user; owner only', async (t) =
   const wrongPath = await svc.client.get(`${M}/task/list?access_token=${user.token}`);
   t.equal(wrongPath.status, 401, 'only the events stream takes the token from the query');
 
-  // A closed stream frees its place.
+  // A closed stream frees its place, once the server has seen it close.
   streams[0]!.close();
-  await new Promise((r) => setTimeout(r, 200));
-  const again = await openEvents(eventsUrl(taskId), user);
+  const again = await until(
+    'the freed place',
+    async () => {
+      const opened = await openEvents(eventsUrl(taskId), user);
+      return opened.status === 200 ? opened : undefined;
+    },
+    10_000,
+    100,
+  );
   t.equal(again.status, 200, 'a place freed by a closed stream can be taken');
   await again.until((e) => e.event === 'done', 60_000);
   await Promise.all([again.ended, streams[1]!.ended, streams[2]!.ended]);
