@@ -20,8 +20,6 @@ import type { CheckedOutAccount } from '../../../services/shared/contracts/accou
 import { mongoUrl, uniqueDbName } from '../../helpers/servers.js';
 import { cookies, redirect, sendHtml, sendJson, startSite } from '../../replicas/common/site.js';
 
-t.setTimeout(180_000);
-
 const scanned = new Map<string, boolean>();
 const sessions = new Set<string>();
 

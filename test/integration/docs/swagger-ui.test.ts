@@ -8,9 +8,6 @@ import t from 'tap';
 import { testBrowser } from '../../helpers/chromium.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 
-// About ten seconds alone; room for a busy machine.
-t.setTimeout(90_000);
-
 const svc = await startEmbedded(t);
 const browser = await testBrowser(t);
 
