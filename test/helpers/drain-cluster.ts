@@ -8,6 +8,13 @@ import type { TapLike } from './cluster.js';
 import type { Running } from './processes.js';
 import { until } from './wait.js';
 
+/**
+ * Each drain test file's time limit: four nodes start as child processes, drain
+ * and finish a batch, up to 126 s seen in the suite on a busy 2-core machine
+ * (the package's default is 240 s).
+ */
+export const DRAIN_FILE_TIMEOUT_MS = 300_000;
+
 /** Two rounds of the two nodes' 4 slots; the 12-second answers of the later tests use one. */
 export const PROMPTS = 16;
 export const SLOW_PROMPTS = 8;

@@ -9,15 +9,14 @@
 import t from 'tap';
 import {
   batchRunningOn,
+  DRAIN_FILE_TIMEOUT_MS,
   drainCluster as cluster,
   drainedIn,
   SLOW_PROMPTS,
   subTasks,
 } from '../../helpers/drain-cluster.js';
 
-// Four nodes start as child processes, drain and finish a batch: up to 126 s seen in
-// the suite on a busy 2-core machine, over the package's 240 s default.
-t.setTimeout(300_000);
+t.setTimeout(DRAIN_FILE_TIMEOUT_MS);
 
 t.test(
   'a drain deadline shorter than the work hands the running leases back uncharged',

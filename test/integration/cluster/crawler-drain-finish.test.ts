@@ -9,6 +9,7 @@
 import t from 'tap';
 import {
   batchRunningOn,
+  DRAIN_FILE_TIMEOUT_MS,
   CHAT,
   drainCluster as cluster,
   drainedIn,
@@ -16,9 +17,7 @@ import {
   subTasks,
 } from '../../helpers/drain-cluster.js';
 
-// Four nodes start as child processes, drain and finish a batch: up to 126 s seen in
-// the suite on a busy 2-core machine, over the package's 240 s default.
-t.setTimeout(300_000);
+t.setTimeout(DRAIN_FILE_TIMEOUT_MS);
 
 t.test('SIGTERM mid-batch: running work finishes and is reported, nothing is redone', async (t) => {
   const c = await cluster(t, {}, 4_000);

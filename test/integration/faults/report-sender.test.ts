@@ -52,15 +52,12 @@ async function setup(t: TapLike, timeoutMs: number) {
 }
 
 /**
- * Whether the node printed that it took the reports. It prints before it
- * answers, but its stdout pipe may be read after the answer came over NATS,
- * so a delivered send waits a little for the line.
+ * The node's line saying it took the reports. It prints it before it answers,
+ * but its stdout pipe may be read after the answer came over NATS, so a
+ * delivered send waits a little for the line.
  */
-const took = (node: Running, report: string) =>
-  node.waitFor(new RegExp(`TOOK \\["${report}"\\]`), 5_000).then(
-    () => true,
-    () => false,
-  );
+const tookLine = (node: Running, report: string) =>
+  node.waitFor(new RegExp(`TOOK \\["${report}"\\]`), 5_000);
 
 t.test('a stuck tasks node costs one short timeout: the batch goes to the other', async (t) => {
   const { send, startTasks } = await setup(t, 1_000);
@@ -71,7 +68,7 @@ t.test('a stuck tasks node costs one short timeout: the batch goes to the other'
   const ms = Date.now() - started;
   t.ok(ms < 4_000, `all four delivered in ${ms} ms`);
   for (const r of ['a', 'b', 'c', 'd'])
-    t.ok(await took(live, r), `${r} was taken by the live node`);
+    await t.resolves(tookLine(live, r), `${r} was taken by the live node`);
   t.match(stuck.output(), /GOT/, 'the stuck node was tried (and timed out)');
 });
 
@@ -87,7 +84,7 @@ t.test('a tasks node killed and restarted under its ID: sent again at once', asy
   await delivered;
   const ms = Date.now() - listedAt;
   t.ok(ms < 3_000, `delivered ${ms} ms after the restarted node was listed`);
-  t.ok(await took(restarted, 'x'), 'taken by the restarted node');
+  await t.resolves(tookLine(restarted, 'x'), 'taken by the restarted node');
 });
 
 t.test('with no tasks node, the reports wait for one', async (t) => {
@@ -96,5 +93,5 @@ t.test('with no tasks node, the reports wait for one', async (t) => {
   await new Promise((r) => setTimeout(r, 1_500));
   const node = await startTasks('tasks-late', 'ok');
   await delivered;
-  t.ok(await took(node, 'early'), 'taken by the node that came late');
+  await t.resolves(tookLine(node, 'early'), 'taken by the node that came late');
 });
