@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { driverFor } from '../crawler/platforms/index.js';
 import { configFromProcess } from '../services/shared/config.js';
-import { startReplica } from '../test/replicas/index.js';
+import { startReplica } from '../replicas/index.js';
 import { runBench } from './pipeline/bench-run.js';
 import { runPhase } from './pipeline/load.js';
 import { accessToken, createUser } from './pipeline/setup.js';

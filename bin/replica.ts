@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPLICA_PLATFORMS, startReplica } from '../test/replicas/index.js';
+import { REPLICA_PLATFORMS, startReplica } from '../replicas/index.js';
 
 const USAGE = `usage: npm run replica -- <platform> [--port N] [--latency-ms N] [--state-file F]
   platforms: ${REPLICA_PLATFORMS.join(', ')}

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceBroker } from 'moleculer';
 import { createBroker } from '../../services/index.js';
 import { loadConfig } from '../../services/shared/config.js';
-import { startProcess, type Running } from '../../test/helpers/processes.js';
+import { startProcess, type Running } from '../../infra/processes.js';
 import { processTree } from './procfs.js';
 import { withCommandMonitoring } from './trace/tally.js';
 

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose from 'mongoose';
 import type { ServiceBroker } from 'moleculer';
-import { runProcess } from '../../test/helpers/processes.js';
+import { runProcess } from '../../infra/processes.js';
 import { request } from '../common.js';
 import type { Cluster, Node } from './cluster.js';
 import type { PipelineOptions } from './options.js';

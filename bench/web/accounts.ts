@@ -7,8 +7,8 @@
 import type { ServiceBroker } from 'moleculer';
 import type { StorageState } from '../../services/shared/contracts/accounts.js';
 import type { AccountView } from '../../services/accounts/view.js';
-import { cookies } from '../../test/replicas/common/site.js';
-import type { Replica } from '../../test/replicas/index.js';
+import { cookies } from '../../replicas/common/site.js';
+import type { Replica } from '../../replicas/index.js';
 import type { SiteRequest } from './figures.js';
 
 const COOKIE = 'bench_account';

@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BrowserRunner } from '../../crawler/browser.js';
 import type { PlatformSettings, WebDriver } from '../../crawler/platforms/types.js';
-import type { Replica } from '../../test/replicas/index.js';
+import type { Replica } from '../../replicas/index.js';
 import type { Memory } from '../pipeline/resources.js';
 import { treeMemory } from '../pipeline/procfs.js';
 import { accountState } from './accounts.js';

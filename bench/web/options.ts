@@ -3,7 +3,7 @@
  * --platform kimi --subtasks 80 --kept-pages 0`) and the servers' URLs from bench/web.sh.
  */
 import { parseArgs } from 'node:util';
-import { REPLICA_PLATFORMS } from '../../test/replicas/index.js';
+import { REPLICA_PLATFORMS } from '../../replicas/index.js';
 
 export interface WebBenchOptions {
   mongoUrl: string;

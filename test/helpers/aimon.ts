@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { startSandboxServer } from '../../sandbox/server.js';
 import { startEmbedded, type TapLike } from './cluster.js';
-import { ROOT } from './processes.js';
+import { ROOT } from '../../infra/processes.js';
 
 export interface AimonRun {
   code: number | null;

@@ -1,6 +1,6 @@
 /** A user of a cluster started as processes: created with the admin CLI, signed in over HTTP. */
 import type { Client } from './http.js';
-import { runProcess } from './processes.js';
+import { runProcess } from '../../infra/processes.js';
 import { until } from './wait.js';
 
 /** Creates a user through `bin/admin.ts` and returns an access token once the api issues one. */

@@ -5,7 +5,7 @@
  */
 import { startCluster, type Cluster } from './cluster-processes.js';
 import type { TapLike } from './cluster.js';
-import type { Running } from './processes.js';
+import type { Running } from '../../infra/processes.js';
 import { until } from './wait.js';
 
 /**

@@ -15,7 +15,7 @@ import mongoose from 'mongoose';
 import { startSandboxServer, type SandboxServer } from '../../sandbox/server.js';
 import { Client } from './http.js';
 import { clusterUserToken } from './cluster-user.js';
-import { ROOT, startProcess, type Running } from './processes.js';
+import { ROOT, startProcess, type Running } from '../../infra/processes.js';
 import { freePort, startReceiver, type Receiver } from './receiver.js';
 import { mongoUrl, natsUrl, uniqueDbName } from './servers.js';
 import type { TapLike } from './cluster.js';

@@ -13,7 +13,7 @@ import { DASHBOARD_DIR } from '../../services/api/routes/dashboard.js';
 import { startSandboxServer } from '../../sandbox/server.js';
 import { startEmbedded, type TapLike } from './cluster.js';
 import { startForwardProxy } from './forward-proxy.js';
-import { ROOT } from './processes.js';
+import { ROOT } from '../../infra/processes.js';
 import { startReceiver } from './receiver.js';
 
 export const ARTIFACTS = join(ROOT, 'var/artifacts/web');

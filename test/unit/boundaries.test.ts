@@ -11,7 +11,7 @@ const root = resolve(import.meta.dirname, '../..');
 
 function sources(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts'))
+    .filter((f) => /\.tsx?$/.test(f))
     .map((f) => join(dir, f));
 }
 
@@ -70,4 +70,24 @@ t.test('the wire contracts depend only on each other and shared vocabulary', asy
       .map((i) => `${f} -> ${i}`),
   );
   t.strictSame(outside, []);
+});
+
+/**
+ * The product and its benchmarks ship or run without the tests: the image's
+ * build context leaves test/ out, so one import of it breaks the build.
+ */
+const OUTSIDE_TEST = ['services', 'crawler', 'bin', 'bench', 'web', 'sandbox', 'replicas', 'infra'];
+
+t.test('no production or bench file imports test/', async (t) => {
+  const files = OUTSIDE_TEST.flatMap((dir) => sources(dir));
+  t.ok(
+    OUTSIDE_TEST.every((dir) => files.some((f) => f.startsWith(`${dir}/`))),
+    'every folder is read',
+  );
+  const crossings = files.flatMap((f) =>
+    importsOf(f)
+      .filter((i) => i.startsWith('test/'))
+      .map((i) => `${f} -> ${i}`),
+  );
+  t.strictSame(crossings, []);
 });

@@ -18,7 +18,7 @@ import type {
   StorageState,
 } from '../../../services/shared/contracts/accounts.js';
 import { mongoUrl, natsUrl, uniqueDbName } from '../../helpers/servers.js';
-import { storageStateFor } from '../../replicas/common/site.js';
+import { storageStateFor } from '../../../replicas/common/site.js';
 
 const KEY = randomBytes(32).toString('base64');
 const dbName = uniqueDbName('accounts');

@@ -14,9 +14,9 @@ import { driverCheck, formatDriverCheck } from '../../../bin/accounts/driver-che
 import type { AccountView } from '../../../services/accounts/view.js';
 import { createBroker } from '../../../services/index.js';
 import { loadConfig } from '../../../services/shared/config.js';
-import { runProcess } from '../../helpers/processes.js';
+import { runProcess } from '../../../infra/processes.js';
 import { mongoUrl, uniqueDbName } from '../../helpers/servers.js';
-import { startReplica } from '../../replicas/index.js';
+import { startReplica } from '../../../replicas/index.js';
 
 t.setTimeout(240_000);
 

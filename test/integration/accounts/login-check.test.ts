@@ -18,7 +18,7 @@ import { createBroker } from '../../../services/index.js';
 import { loadConfig } from '../../../services/shared/config.js';
 import type { CheckedOutAccount } from '../../../services/shared/contracts/accounts.js';
 import { mongoUrl, uniqueDbName } from '../../helpers/servers.js';
-import { cookies, redirect, sendHtml, sendJson, startSite } from '../../replicas/common/site.js';
+import { cookies, redirect, sendHtml, sendJson, startSite } from '../../../replicas/common/site.js';
 
 const scanned = new Map<string, boolean>();
 const sessions = new Set<string>();

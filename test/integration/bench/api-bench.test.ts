@@ -4,7 +4,7 @@
  * exit 0 and print each of its figures.
  */
 import t from 'tap';
-import { startProcess } from '../../helpers/processes.js';
+import { startProcess } from '../../../infra/processes.js';
 import { mongoUrl } from '../../helpers/servers.js';
 
 t.test('the API benchmark runs end to end with tiny knobs', async (t) => {

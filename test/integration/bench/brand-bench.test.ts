@@ -5,7 +5,7 @@
  * sane, not that they meet their targets (a busy machine decides those).
  */
 import t from 'tap';
-import { runProcess } from '../../helpers/processes.js';
+import { runProcess } from '../../../infra/processes.js';
 
 const number = (text: string, re: RegExp): number => {
   const m = re.exec(text);

@@ -5,7 +5,7 @@
  * machine decides those).
  */
 import t from 'tap';
-import { startProcess } from '../../helpers/processes.js';
+import { startProcess } from '../../../infra/processes.js';
 import { mongoUrl } from '../../helpers/servers.js';
 
 const SUB_TASKS = 40;

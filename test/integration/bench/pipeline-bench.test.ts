@@ -5,7 +5,7 @@
  * crawler node of 5 slots, 60 sub tasks of 100 ms, no warm-up, no web part.
  */
 import t from 'tap';
-import { startProcess } from '../../helpers/processes.js';
+import { startProcess } from '../../../infra/processes.js';
 import { mongoUrl, natsUrl } from '../../helpers/servers.js';
 
 const SUBTASKS = 60;

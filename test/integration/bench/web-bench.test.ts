@@ -7,7 +7,7 @@
  * sane, not that they meet their targets (a busy machine decides those).
  */
 import t from 'tap';
-import { startProcess } from '../../helpers/processes.js';
+import { startProcess } from '../../../infra/processes.js';
 import { mongoUrl, natsUrl } from '../../helpers/servers.js';
 
 const SUBTASKS = 4;

@@ -1,7 +1,7 @@
 import t from 'tap';
 import mongoose from 'mongoose';
 import { Client } from '../../helpers/http.js';
-import { runProcess, startProcess } from '../../helpers/processes.js';
+import { runProcess, startProcess } from '../../../infra/processes.js';
 import { mongoUrl, natsUrl, uniqueDbName } from '../../helpers/servers.js';
 
 const env = {

@@ -10,7 +10,7 @@ import type { Page } from 'playwright';
 import { BrowserRunner } from '../../../crawler/browser.js';
 import type { BrowserIdentity } from '../../../crawler/web/identity.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
-import { cookies, sendHtml, startSite } from '../../replicas/common/site.js';
+import { cookies, sendHtml, startSite } from '../../../replicas/common/site.js';
 
 const seen: { who: string; path: string; acceptLanguage: string }[] = [];
 const site = await startSite([

@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { BrowserRunner } from '../../../crawler/browser.js';
-import { sendHtml, startSite } from '../../replicas/common/site.js';
+import { sendHtml, startSite } from '../../../replicas/common/site.js';
 
 const HOLD_MS = 15_000;
 

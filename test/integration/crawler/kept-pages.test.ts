@@ -10,7 +10,7 @@ import t from 'tap';
 import { BrowserRunner } from '../../../crawler/browser.js';
 import { KeptPages, pageFit, type PageFit } from '../../../crawler/web/kept-pages.js';
 import type { BrowserIdentity } from '../../../crawler/web/identity.js';
-import { cookies, sendHtml, startSite, storageStateFor } from '../../replicas/common/site.js';
+import { cookies, sendHtml, startSite, storageStateFor } from '../../../replicas/common/site.js';
 
 const seen: { account: string; visit: string; acceptLanguage: string }[] = [];
 let visits = 0;

@@ -31,7 +31,7 @@ import type {
 import type { LeaseMessage } from '../../../services/shared/contracts/lease.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { startForwardProxy } from '../../helpers/forward-proxy.js';
-import { sendHtml, startSite, storageStateFor } from '../../replicas/common/site.js';
+import { sendHtml, startSite, storageStateFor } from '../../../replicas/common/site.js';
 
 const M = '/api/business/monitor';
 const SH = '310100';

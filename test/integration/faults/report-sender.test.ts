@@ -7,7 +7,7 @@
 import t from 'tap';
 import { ServiceBroker } from 'moleculer';
 import { reportSender, REPORT_SENDING } from '../../../crawler/report-sender.js';
-import { startProcess, type Running } from '../../helpers/processes.js';
+import { startProcess, type Running } from '../../../infra/processes.js';
 import { natsUrl, uniqueDbName } from '../../helpers/servers.js';
 import type { TapLike } from '../../helpers/cluster.js';
 

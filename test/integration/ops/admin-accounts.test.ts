@@ -5,9 +5,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
-import { runProcess } from '../../helpers/processes.js';
+import { runProcess } from '../../../infra/processes.js';
 import { mongoUrl, uniqueDbName } from '../../helpers/servers.js';
-import { storageStateFor } from '../../replicas/common/site.js';
+import { storageStateFor } from '../../../replicas/common/site.js';
 
 t.setTimeout(240_000);
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import mongoose from 'mongoose';
-import { runProcess } from '../../helpers/processes.js';
+import { runProcess } from '../../../infra/processes.js';
 import { mongoUrl, uniqueDbName } from '../../helpers/servers.js';
 
 const env = { MONGO_URL: mongoUrl(), MONGO_DB: uniqueDbName('admin') };

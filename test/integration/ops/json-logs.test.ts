@@ -6,7 +6,7 @@
 import t from 'tap';
 import { startSandboxServer } from '../../../sandbox/server.js';
 import { Client } from '../../helpers/http.js';
-import { runProcess, startProcess } from '../../helpers/processes.js';
+import { runProcess, startProcess } from '../../../infra/processes.js';
 import { mongoUrl, uniqueDbName } from '../../helpers/servers.js';
 import { until } from '../../helpers/wait.js';
 

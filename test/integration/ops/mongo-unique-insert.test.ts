@@ -24,7 +24,7 @@ import {
   type Document,
 } from 'mongodb';
 import { mongoUrl, uniqueDbName } from '../../helpers/servers.js';
-import { ROOT } from '../../helpers/processes.js';
+import { ROOT } from '../../../infra/processes.js';
 
 const run = promisify(execFile);
 const client = await MongoClient.connect(mongoUrl());

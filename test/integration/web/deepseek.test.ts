@@ -18,9 +18,9 @@ import {
 import type { WebContext } from '../../../crawler/platforms/types.js';
 import { MODES, type Mode } from '../../../services/shared/platforms.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
-import { expectedWebAnswer } from '../../replicas/deepseek/expected.js';
-import { chatFrames, type StreamKind } from '../../replicas/deepseek/frames.js';
-import { startDeepseekReplica } from '../../replicas/deepseek/server.js';
+import { expectedWebAnswer } from '../../../replicas/deepseek/expected.js';
+import { chatFrames, type StreamKind } from '../../../replicas/deepseek/frames.js';
+import { startDeepseekReplica } from '../../../replicas/deepseek/server.js';
 import { webContext } from '../../helpers/web-context.js';
 
 // A dozen and more Chromium runs: room for a busy 2-core machine.

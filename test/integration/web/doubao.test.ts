@@ -1,6 +1,6 @@
 /**
  * The Doubao web driver in real headless Chromium against the Doubao replica
- * (test/replicas/doubao), whose page sends its chat call from a SharedWorker:
+ * (replicas/doubao), whose page sends its chat call from a SharedWorker:
  * every mode gives the exact fields, every variant the right site signal and
  * no answer, the evidence holds the request and every frame, and the replica
  * refuses a chat call the page did not sign.
@@ -20,9 +20,9 @@ import {
   type WebAnswer,
   type WebContext,
 } from '../../../crawler/platforms/types.js';
-import { startDoubaoReplica } from '../../replicas/doubao/server.js';
-import { replicaAnswer } from '../../replicas/doubao/answers.js';
-import { frames2026 } from '../../replicas/doubao/frames.js';
+import { startDoubaoReplica } from '../../../replicas/doubao/server.js';
+import { replicaAnswer } from '../../../replicas/doubao/answers.js';
+import { frames2026 } from '../../../replicas/doubao/frames.js';
 import { webContext } from '../../helpers/web-context.js';
 
 // A dozen and more Chromium runs: room for a busy 2-core machine.

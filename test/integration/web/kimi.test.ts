@@ -22,14 +22,14 @@ import type { StorageState } from '../../../services/shared/contracts/accounts.j
 import { hasReasoning, hasSearch } from '../../../crawler/platforms/common/answer.js';
 import { requestJson } from '../../../crawler/platforms/kimi/web/request-mode.js';
 import { webContext } from '../../helpers/web-context.js';
-import { CHAT_PATH, startKimiReplica } from '../../replicas/kimi/server.js';
-import { replicaAnswer } from '../../replicas/kimi/answers.js';
+import { CHAT_PATH, startKimiReplica } from '../../../replicas/kimi/server.js';
+import { replicaAnswer } from '../../../replicas/kimi/answers.js';
 import {
   connectMessages,
   NO_END_MARKER,
   QUOTA_MESSAGE,
   REFUSAL_NOTICE,
-} from '../../replicas/kimi/frames.js';
+} from '../../../replicas/kimi/frames.js';
 
 // Seventeen Chromium runs: room for a busy 2-core machine.
 t.setTimeout(300_000);

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { asStorageState } from '../../../services/accounts/storage-state.js';
-import { storageStateFor } from '../../replicas/common/site.js';
+import { storageStateFor } from '../../../replicas/common/site.js';
 
 t.test('a Playwright storage state passes, extra fields kept', async (t) => {
   const state = storageStateFor('https://www.kimi.com', {

@@ -9,7 +9,7 @@ import { testBrowser } from '../../../helpers/chromium.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { startCapture } from '../../../../crawler/web/capture.js';
 import { EvidenceLog } from '../../../../crawler/web/evidence-log.js';
-import { readBody, sendHtml, startSite } from '../../../replicas/common/site.js';
+import { readBody, sendHtml, startSite } from '../../../../replicas/common/site.js';
 
 /** The stream holds its last frame until the test releases it. */
 let release: () => void = () => undefined;

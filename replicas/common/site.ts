@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { StorageState } from '../../../services/shared/contracts/accounts.js';
+import type { StorageState } from '../../services/shared/contracts/accounts.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
 

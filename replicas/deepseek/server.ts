@@ -11,8 +11,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import QRCode from 'qrcode';
-import type { StorageState } from '../../../services/shared/contracts/accounts.js';
-import type { Mode } from '../../../services/shared/platforms.js';
+import type { StorageState } from '../../services/shared/contracts/accounts.js';
+import type { Mode } from '../../services/shared/platforms.js';
 import {
   readBody,
   sendHtml,

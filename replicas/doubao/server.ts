@@ -6,7 +6,7 @@
  * `a_bogus` (sign.ts) and the issued `msToken`, the session cookies
  * `sessionid` / `sid_tt`, and streams the answer (answers.ts) in the 2026
  * format (frames.ts). Misbehaviour by prompt directive (`#replica:<variant>`,
- * test/replicas/common/site.ts), each in Doubao's own way:
+ * replicas/common/site.ts), each in Doubao's own way:
  * - login_wall: HTTP 401 on the chat call (and the page's login modal);
  *   a visitor without a session cookie gets the login modal on the page;
  * - captcha: `STREAM_ERROR` 710022004 with a `verify` / `slide` decision;
@@ -24,7 +24,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import QRCode from 'qrcode';
-import type { StorageState } from '../../../services/shared/contracts/accounts.js';
+import type { StorageState } from '../../services/shared/contracts/accounts.js';
 import {
   cookies,
   readBody,

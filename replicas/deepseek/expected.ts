@@ -4,9 +4,9 @@
  * in the site's order, the cited subset, the reasoning with its first
  * sentence as summary.
  */
-import type { WebAnswer } from '../../../crawler/platforms/types.js';
-import type { Reference } from '../../../services/shared/contracts/answer.js';
-import type { Mode } from '../../../services/shared/platforms.js';
+import type { WebAnswer } from '../../crawler/platforms/types.js';
+import type { Reference } from '../../services/shared/contracts/answer.js';
+import type { Mode } from '../../services/shared/platforms.js';
 import { replicaAnswer } from './answers.js';
 
 export function expectedWebAnswer(

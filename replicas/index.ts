@@ -4,7 +4,7 @@
  * stand-in for the real consumer site (its login page, chat page, endpoint,
  * wire format, page-computed signature and misbehaviours).
  */
-import type { StorageState } from '../../services/shared/contracts/accounts.js';
+import type { StorageState } from '../services/shared/contracts/accounts.js';
 import type { Site } from './common/site.js';
 
 export interface Replica {

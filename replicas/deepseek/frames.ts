@@ -6,7 +6,7 @@
  * signals (a rate-limit hint, a content-filter refusal, a fragment type no
  * parser knows, a stream cut before its end marker).
  */
-import type { Mode } from '../../../services/shared/platforms.js';
+import type { Mode } from '../../services/shared/platforms.js';
 import { replicaAnswer, type Piece, type ReplicaAnswer } from './answers.js';
 
 export type StreamKind = '2026' | '2025' | 'rate_limit' | 'refusal' | 'unknown_frame' | 'no_end';

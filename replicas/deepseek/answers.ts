@@ -6,7 +6,7 @@
  * replica has none either.
  */
 import { createHash } from 'node:crypto';
-import type { Mode } from '../../../services/shared/platforms.js';
+import type { Mode } from '../../services/shared/platforms.js';
 
 export interface ReplicaSource {
   url: string;

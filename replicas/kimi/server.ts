@@ -2,13 +2,13 @@
  * A local replica of www.kimi.com for tests (loopback only): the login page
  * with its QR code, the logged-in chat page, the current Connect chat call
  * and the older build's SSE call, a signature header only the page's script
- * can compute, and every misbehaviour of test/replicas/common/site.ts in
+ * can compute, and every misbehaviour of replicas/common/site.ts in
  * Kimi's own way (see frames.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import QRCode from 'qrcode';
-import type { StorageState } from '../../../services/shared/contracts/accounts.js';
+import type { StorageState } from '../../services/shared/contracts/accounts.js';
 import {
   cookies,
   sendHtml,
