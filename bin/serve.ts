@@ -6,6 +6,8 @@
  *   --repl    open the Moleculer REPL on this broker (`npm run repl`), with the
  *             extra commands `regions` (crawler nodes by region), `accounts` and
  *             `account-<command>` (the admin CLI's account commands)
+ *   --print-config  print the resolved configuration (secrets masked) and exit,
+ *             starting nothing: checks a node's environment, e.g. an image's
  */
 import { createBroker } from '../services/index.js';
 import { configFromProcess, type Config } from '../services/shared/config.js';
@@ -13,6 +15,7 @@ import { runDemo } from './demo.js';
 import { runNode } from './lifecycle.js';
 import { accountReplCommands } from './accounts/repl.js';
 import { replCommands } from './region-table.js';
+import { configView } from './config-view.js';
 
 function loadOrExit(): Config {
   try {
@@ -25,6 +28,10 @@ function loadOrExit(): Config {
 
 const config = loadOrExit();
 const args = new Set(process.argv.slice(2));
+if (args.has('--print-config')) {
+  console.log(configView(config));
+  process.exit(0);
+}
 const broker = await createBroker(
   config,
   config.services,

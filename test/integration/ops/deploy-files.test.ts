@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import t from 'tap';
 import { parseAllDocuments, parse, stringify } from 'yaml';
 import Ajv2019 from 'ajv/dist/2019.js';
+import { readDockerfile, stageEnv } from '../../helpers/dockerfile.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const deploy = join(root, 'deploy');
@@ -157,15 +158,6 @@ t.test('a broken k8s manifest is rejected', async (t) => {
   t.notOk(kubeValidate([file]).ok);
 });
 
-/** The environment a node of the deployment files starts with, as config.ts must accept it. */
-function dockerEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  const text = readFileSync(join(root, 'Dockerfile'), 'utf8').replace(/\\\n/g, ' ');
-  for (const line of text.split('\n').filter((l) => l.startsWith('ENV ')))
-    for (const [, k, v] of line.matchAll(/([A-Z_]+)=(\S+)/g)) env[k!] = v!;
-  return env;
-}
-
 t.test('every node of compose.yaml and k8s starts with a valid configuration', async (t) => {
   const { loadConfig } = await import('../../../services/shared/config.js');
   const secrets = Object.fromEntries(
@@ -178,7 +170,8 @@ t.test('every node of compose.yaml and k8s starts with a valid configuration', a
   // A ports file is read where the container mounts it: here, from deploy/ports.
   const local = (env: Record<string, string>, file: string | undefined) =>
     file ? { ...env, CRAWLER_PROXIES_FILE: file } : env;
-  const image = dockerEnv();
+  // The environment a node of the deployment files starts with: the image's runtime stage.
+  const image = stageEnv(readDockerfile(root).at(-1)!);
   t.equal(image.HOST, '0.0.0.0', 'the api listens beyond the container');
   for (const [name, service] of Object.entries(composeFile().services as Record<string, any>)) {
     if (!service.environment?.SERVICES) continue;
