@@ -11,6 +11,7 @@ import t from 'tap';
 import { parseAllDocuments, parse, stringify } from 'yaml';
 import Ajv2019 from 'ajv/dist/2019.js';
 import { readDockerfile, stageEnv } from '../../helpers/dockerfile.js';
+import { readKustomization, renderKustomization } from '../../helpers/kustomize.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const deploy = join(root, 'deploy');
@@ -44,14 +45,19 @@ function composeFile(): Record<string, any> {
   >;
 }
 
+const k8s = join(deploy, 'k8s');
+
+/** The manifests as `kubectl apply -k deploy/k8s/` sends them. */
 function manifests(): Record<string, any>[] {
-  const dir = join(deploy, 'k8s');
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.yaml'))
-    .flatMap((f) =>
-      parseAllDocuments(readFileSync(join(dir, f), 'utf8')).map(
-        (d) => d.toJS() as Record<string, any>,
-      ),
+  return renderKustomization(k8s);
+}
+
+/** The image of each container of each workload, as `kind/name: image`. */
+function images(docs: Record<string, any>[]): string[] {
+  return docs
+    .filter((d) => d.spec?.template?.spec)
+    .flatMap((d) =>
+      d.spec.template.spec.containers.map((c: any) => `${d.kind}/${d.metadata.name}: ${c.image}`),
     );
 }
 
@@ -138,13 +144,41 @@ function kubeValidate(files: string[]): { ok: boolean; output: string } {
   }
 }
 
-t.test('k8s manifests validate against the Kubernetes 1.30 schemas', async (t) => {
-  const dir = join(deploy, 'k8s');
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.yaml'))
-    .map((f) => join(dir, f));
-  const result = kubeValidate(files);
+t.test('the rendered k8s manifests validate against the Kubernetes 1.30 schemas', async (t) => {
+  const file = join(mkdtempSync(join(tmpdir(), 'deploy-')), 'rendered.yaml');
+  writeFileSync(
+    file,
+    manifests()
+      .map((m) => stringify(m))
+      .join('---\n'),
+  );
+  const result = kubeValidate([file]);
   t.ok(result.ok, result.output);
+});
+
+t.test('the kustomization lists every manifest and sets the registry and tag once', async (t) => {
+  const { resources, images: rules = [] } = readKustomization(k8s);
+  t.strictSame(
+    [...resources].sort(),
+    readdirSync(k8s)
+      .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
+      .sort(),
+    'every manifest file is a resource',
+  );
+  t.equal(rules.length, 1, 'one images entry');
+  const rule = rules[0]!;
+  const raw = resources.flatMap((f) =>
+    parseAllDocuments(readFileSync(join(k8s, f), 'utf8')).map((d) => d.toJS()),
+  );
+  const own = images(raw).filter((i) => !/: nats:/.test(i));
+  t.ok(own.length >= 6, 'every node of the service');
+  for (const image of own) t.equal(image.split(': ')[1], rule.name, `${image}: a plain name`);
+  const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+  t.equal(rule.newTag, version, "the tag is the package's version");
+  t.match(rule.newName, /^[a-z0-9.-]+\.[a-z]+(:\d+)?\//, 'a registry host');
+  for (const image of images(manifests()).filter((i) => !/: nats:/.test(i))) {
+    t.equal(image.split(': ')[1], `${rule.newName}:${version}`, image);
+  }
 });
 
 t.test('a broken k8s manifest is rejected', async (t) => {
