@@ -21,8 +21,9 @@ await mkdir(join(checkout, 'var'));
 await symlink(join(ROOT, 'var/mongo-java'), join(checkout, 'var/mongo-java'));
 t.teardown(() => rm(checkout, { recursive: true, force: true }));
 
-function run(script: string, args: string[], env: Record<string, string> = {}) {
-  const child = spawn('bash', [join(checkout, script), ...args], {
+/** bash with these arguments in the checkout. */
+function run(args: string[], env: Record<string, string> = {}) {
+  const child = spawn('bash', args, {
     cwd: checkout,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -37,8 +38,8 @@ function run(script: string, args: string[], env: Record<string, string> = {}) {
 }
 
 t.test('a second start leaves the first serving', async (t) => {
-  const mongo = await run('infra/mongo.sh', ['start', 'local']);
-  t.teardown(() => run('infra/mongo.sh', ['stop', 'local']));
+  const mongo = await run(['infra/mongo.sh', 'start', 'local']);
+  t.teardown(() => run(['infra/mongo.sh', 'stop', 'local']));
   const mongoUrl = mongo.stdout.trim();
   t.match(mongoUrl, /^mongodb:\/\/127\.0\.0\.1:\d+\/$/, mongo.stderr);
 
@@ -54,7 +55,7 @@ t.test('a second start leaves the first serving', async (t) => {
   const [, apiUrl] = await first.waitFor(/READY node=first \S+ api=(\S+)/, 60_000);
   const port = Number(new URL(apiUrl!).port);
 
-  const second = await run('infra/start.sh', [], { PORT: String(port) });
+  const second = await run(['infra/start.sh'], { PORT: String(port) });
   t.equal(second.code, 1, 'the second does not serve');
   t.match(second.stderr, `port ${port} on 127.0.0.1 is taken`);
   t.match(second.stderr, `PORT=${port + 1} npm start`, 'it says how to run beside the first');
@@ -67,4 +68,14 @@ t.test('a second start leaves the first serving', async (t) => {
   t.same(await conn.db!.admin().ping(), { ok: 1 }, 'its database answers');
   const ready = await fetch(`${apiUrl}/api/business/health/ready`);
   t.equal(ready.status, 200, 'the first is ready (MongoDB included)');
+
+  // A start on another port gets past the port check: it shares the database
+  // (npm start and npm run admin take it this way) and leaves it running when it ends.
+  const sharer = await run([
+    '-c',
+    '. infra/local-mongo.sh && use_local_mongo && echo "$MONGO_URL"',
+  ]);
+  t.equal(sharer.code, 0, sharer.stderr);
+  t.equal(sharer.stdout.trim(), mongoUrl, 'the same database');
+  t.same(await conn.db!.admin().ping(), { ok: 1 }, 'still up after the sharer ended');
 });
