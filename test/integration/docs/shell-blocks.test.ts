@@ -46,16 +46,6 @@ for (const page of pages) {
   );
 }
 
-t.test('every shell block is marked sh or sh norun, and a norun block says why', async (t) => {
-  for (const [page, blocks] of blocksOf) {
-    for (const b of blocks) {
-      const where = `${page}:${b.line}`;
-      t.ok(b.info === 'sh' || b.info === 'sh norun', `${where}: info string "${b.info}"`);
-      if (b.info === 'sh norun') t.match(b.text, /^\s*#\s*\S/m, `${where}: a comment says why`);
-    }
-  }
-});
-
 const work = join(ROOT, 'var', `docs-blocks-${process.pid}`);
 await rm(work, { recursive: true, force: true });
 await mkdir(join(work, 'bin'), { recursive: true });
@@ -123,10 +113,38 @@ async function runPage(page: string, blocks: DocBlock[]): Promise<PageRun> {
   };
 }
 
+// The runner itself, on a page of its own: a failing block fails, the next is not reached.
+const shBlock = (line: number, text: string): DocBlock => ({ line, info: 'sh', text });
+const runnerCheck = await runPage('runner-check.md', [
+  shBlock(1, 'GREETING=$(echo hello)'),
+  shBlock(2, 'test "$GREETING" = hello   # set by the block before\nfalse\necho not here'),
+  shBlock(3, 'true'),
+]);
+
 const runnable = [...blocksOf].map(
   ([page, blocks]) => [page, blocks.filter((b) => b.info === 'sh')] as const,
 );
 const runs = await Promise.all(runnable.map(([page, blocks]) => runPage(page, blocks)));
+
+// Every await is done: the subtests only assert.
+t.test('every shell block is marked sh or sh norun, and a norun block says why', async (t) => {
+  for (const [page, blocks] of blocksOf) {
+    for (const b of blocks) {
+      const where = `${page}:${b.line}`;
+      t.ok(b.info === 'sh' || b.info === 'sh norun', `${where}: info string "${b.info}"`);
+      if (b.info === 'sh norun') t.match(b.text, /^\s*#\s*\S/m, `${where}: a comment says why`);
+    }
+  }
+});
+
+t.test('the runner: a failing block fails, and the next is not reached', async (t) => {
+  t.same(
+    runnerCheck.blocks.map((b) => b.passed),
+    [true, false, false],
+  );
+  t.notMatch(runnerCheck.blocks[1]!.output, /not here/, 'set -e stops the block at its failure');
+  t.not(runnerCheck.code, 0);
+});
 
 runnable.forEach(([page], i) => {
   const run = runs[i]!;
