@@ -1,17 +1,24 @@
 /**
- * The README's main job: on a running embedded service, create a demo user and
+ * The README's main job: on a running embedded service, take the demo user
+ * (created on the first run, the same one on every later run) with a fresh
  * key, get a token, submit a sample batch, show its progress until it is final
  * (or the wait ends), and print where to read the results.
  */
 import type { ServiceBroker } from 'moleculer';
 import type { Config } from '../services/shared/config.js';
 
-const SAMPLE = {
-  monitorKeywords: 'Acme, 阿克米',
-  prompts: [
-    'What are the best project management tools for small teams?',
-    '推荐几款适合小团队的项目管理工具',
-  ],
+export const DEMO_USER_NAME = 'demo';
+
+/**
+ * The team's brand (Acme) and a competitor (Globex). The sandbox derives its
+ * answer from the prompt (sandbox/answers.ts): both prompts name both brands,
+ * Acme third behind Initech and Globex in the English one and first in the
+ * Chinese one, and the English one's cited sources name them too, so the
+ * first charts show mentions, ranks, citations and the competitor.
+ */
+export const DEMO_SAMPLE = {
+  monitorKeywords: 'Acme|阿克米, Globex|格罗贝克斯',
+  prompts: ['What is the best CRM for a small team?', '小团队用什么CRM好？'],
   platforms: [
     { platform: 'sandbox', mode: 'search', screenshot: 1 },
     { platform: 'sandbox-web', mode: 'reasoning_search', screenshot: 1 },
@@ -19,14 +26,20 @@ const SAMPLE = {
   ],
 };
 
+export interface DemoRun {
+  userId: number;
+  apiKey: string;
+  taskId: string;
+}
+
 const WAIT_MS = 180_000;
 
-export async function runDemo(broker: ServiceBroker, config: Config): Promise<void> {
+export async function runDemo(broker: ServiceBroker, config: Config): Promise<DemoRun> {
   const api = broker.getLocalService('api');
   if (!api) throw new Error('the demo needs the api service in this process');
   const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${api.settings.port}`;
 
-  const user = await broker.call<{ userId: number }, object>('users.createUser', { name: 'demo' });
+  const user = await demoUser(broker);
   const key = await broker.call<{ apiKey: string }, object>('users.createApiKey', {
     userId: user.userId,
   });
@@ -47,7 +60,7 @@ export async function runDemo(broker: ServiceBroker, config: Config): Promise<vo
     'POST',
     '/api/business/monitor/task/batch/shared',
     auth,
-    SAMPLE,
+    DEMO_SAMPLE,
   );
   console.log(`submitted task ${submitted.taskId} with ${submitted.totalTask} sub tasks`);
 
@@ -87,6 +100,16 @@ Read the results (token valid for ${config.tokenTtlSeconds} s):
 Dashboard: ${base}/ (sign in with the API key above)
 CLI:       npm run cli -- login --url ${base} --key <the API key above>
 API docs:  ${base}/api/business/docs`);
+  return { userId: user.userId, apiKey: key.apiKey, taskId: submitted.taskId };
+}
+
+/** The demo user of an earlier run, or a new one. */
+async function demoUser(broker: ServiceBroker): Promise<{ userId: number }> {
+  const users = await broker.call<{ userId: number; name: string }[]>('users.listUsers');
+  return (
+    users.find((u) => u.name === DEMO_USER_NAME) ??
+    (await broker.call<{ userId: number }, object>('users.createUser', { name: DEMO_USER_NAME }))
+  );
 }
 
 async function http<T>(

@@ -6,13 +6,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 if [ -z "${MONGO_URL:-}" ]; then
   bash infra/setup.sh
-  port_file=var/mongo-local/port
-  if [ -s "$port_file" ] && (exec 3<>"/dev/tcp/127.0.0.1/$(cat "$port_file")") 2>/dev/null; then
-    MONGO_URL="mongodb://127.0.0.1:$(cat "$port_file")/"
-  else
-    MONGO_URL="$(bash infra/mongo.sh start local)"
-    trap 'bash infra/mongo.sh stop local' EXIT
-  fi
-  export MONGO_URL
+  # shellcheck source=infra/local-mongo.sh
+  . infra/local-mongo.sh
+  use_local_mongo
 fi
 node_modules/.bin/tsx bin/admin.ts "$@"

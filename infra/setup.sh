@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# Installs everything the project needs on a fresh Debian machine, idempotently:
-# system packages (NATS server, Chromium, fonts, a JDK and Maven), npm packages,
-# and the local MongoDB-wire server (mongo-java-server, from Maven Central).
+# Installs what serving needs on a fresh Debian machine, idempotently (`npm start`
+# runs it): system packages (NATS server, Chromium, fonts, jq for the README's
+# curl lines, a JDK and Maven), npm packages, and the local MongoDB-wire server
+# (mongo-java-server, from Maven Central). What only the tests need is in
+# infra/setup-test.sh.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+# shellcheck source=infra/apt.sh
+. infra/apt.sh
 mkdir -p var
 
 need_apt=()
 command -v nats-server >/dev/null 2>&1 || need_apt+=(nats-server)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
-python3 -c 'import ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
+command -v jq >/dev/null 2>&1 || need_apt+=(jq)
 # CJK and emoji fonts, so screenshots of Chinese answers show text, not boxes.
 [ -d /usr/share/fonts/opentype/noto ] || need_apt+=(fonts-noto-cjk)
 [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || need_apt+=(fonts-noto-color-emoji)
@@ -22,11 +26,7 @@ if [ -n "$local_mongo" ]; then
 fi
 sudo_cmd=""
 [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-if [ ${#need_apt[@]} -gt 0 ]; then
-  echo "setup: installing ${need_apt[*]} (apt)" >&2
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
-fi
+[ ${#need_apt[@]} -eq 0 ] || apt_install "${need_apt[@]}"
 
 # Chromium's managed policies (Debian's chromium reads them from here): no
 # network prediction, whose preconnects to a page's foreign hosts (an https
@@ -45,13 +45,6 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
   echo "setup: installing npm packages" >&2
   npm ci --no-audit --no-fund --loglevel=error
   touch "$stamp"
-fi
-
-# Kubernetes JSON schemas (bundled per version) for the deployment files test.
-if [ ! -x var/kube-validate/bin/kubernetes-validate ]; then
-  echo "setup: installing kubernetes-validate" >&2
-  python3 -m venv var/kube-validate
-  var/kube-validate/bin/pip install -q kubernetes-validate==1.37.0
 fi
 
 # The local MongoDB-wire server (mongo-java-server), built once from Maven Central.

@@ -5,7 +5,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-bash infra/setup.sh
+bash infra/setup-test.sh
 
 cleanup() {
   bash infra/mongo.sh stop test || true

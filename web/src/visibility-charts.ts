@@ -55,3 +55,23 @@ export function topDomains(v: Visibility, limit = 10): ChartData<'bar'> {
     ],
   };
 }
+
+/** What a chart can lack: no answer at all, no mention of a keyword, no cited source. */
+export type ChartGap = 'noAnswersYet' | 'noMentionsYet' | 'noCitationsYet';
+
+/**
+ * Why the charts would be blank, or null where they have something to draw:
+ * `keywords` for the per-keyword charts, `domains` for the cited domains.
+ */
+export function chartGaps(v: Visibility): {
+  keywords: ChartGap | null;
+  domains: ChartGap | null;
+} {
+  if (!v.rows.some((r) => r.answers > 0)) {
+    return { keywords: 'noAnswersYet', domains: 'noAnswersYet' };
+  }
+  return {
+    keywords: v.rows.some((r) => r.mentionRate > 0) ? null : 'noMentionsYet',
+    domains: v.domains.some((d) => d.top.length > 0) ? null : 'noCitationsYet',
+  };
+}

@@ -129,7 +129,7 @@ t.test(
   },
 );
 
-/** kubernetes-validate (installed by infra/setup.sh under var/) with its bundled Kubernetes 1.30 schemas. */
+/** kubernetes-validate (installed by infra/setup-test.sh under var/) with its bundled Kubernetes 1.30 schemas. */
 function kubeValidate(files: string[]): { ok: boolean; output: string } {
   const bin = join(root, 'var/kube-validate/bin/kubernetes-validate');
   try {

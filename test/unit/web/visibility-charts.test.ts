@@ -1,5 +1,5 @@
 import t from 'tap';
-import { perKeyword, topDomains } from '../../../web/src/visibility-charts.js';
+import { chartGaps, perKeyword, topDomains } from '../../../web/src/visibility-charts.js';
 import type { Visibility } from '../../../web/src/types.js';
 
 const row = (keyword: string, platform: string, channel: 'api' | 'web' | undefined, n: number) => ({
@@ -66,4 +66,23 @@ t.test('cited domains summed over platforms, most first, coloured by tag', async
   t.same(d.labels, ['acme.com', 'b.example', 'a.example']);
   t.same(d.datasets[0]!.data, [3, 3, 1]);
   t.same(d.datasets[0]!.backgroundColor, ['#1f7a4d', '#7d8a97', '#7d8a97']);
+});
+
+t.test('an empty chart says why: no answer, no mention, no cited source', async (t) => {
+  t.same(chartGaps(v), { keywords: null, domains: null }, 'mentions and citations: drawn');
+  const unmentioned = {
+    ...v,
+    rows: v.rows.map((r) => ({ ...r, mentionRate: 0, averageRank: null })),
+  };
+  t.same(chartGaps(unmentioned), { keywords: 'noMentionsYet', domains: null });
+  t.same(chartGaps({ ...unmentioned, domains: [{ platform: 'sandbox', top: [] }] }), {
+    keywords: 'noMentionsYet',
+    domains: 'noCitationsYet',
+  });
+  const unanswered = { ...v, rows: v.rows.map((r) => ({ ...r, answers: 0, mentionRate: 0 })) };
+  t.same(chartGaps(unanswered), { keywords: 'noAnswersYet', domains: 'noAnswersYet' });
+  t.same(chartGaps({ ...v, rows: [], domains: [] }), {
+    keywords: 'noAnswersYet',
+    domains: 'noAnswersYet',
+  });
 });

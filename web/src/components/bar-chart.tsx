@@ -1,4 +1,7 @@
-/** One Chart.js bar chart on a canvas, rebuilt when its data changes, destroyed on unmount. */
+/**
+ * One Chart.js bar chart on a canvas, rebuilt when its data changes, destroyed
+ * on unmount; with `empty`, that sentence instead of a blank chart.
+ */
 import {
   BarController,
   BarElement,
@@ -20,11 +23,14 @@ interface Props {
   data: ChartData<'bar'>;
   options?: ChartOptions<'bar'>;
   testId: string;
+  /** Why there is nothing to draw; the chart is drawn when absent. */
+  empty?: string | null;
 }
 
-export function BarChart({ title, data, options, testId }: Props) {
+export function BarChart({ title, data, options, testId, empty }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
+    if (empty) return;
     const chart = new Chart(canvas.current!, {
       type: 'bar',
       data,
@@ -37,13 +43,19 @@ export function BarChart({ title, data, options, testId }: Props) {
       },
     });
     return () => chart.destroy();
-  }, [data, options]);
+  }, [data, options, empty]);
   return (
     <figure class="chart" data-testid={testId}>
       <figcaption>{title}</figcaption>
-      <div class="canvas-box">
-        <canvas ref={canvas} role="img" aria-label={title} />
-      </div>
+      {empty ? (
+        <p class="chart-empty muted" data-testid={`${testId}-empty`}>
+          {empty}
+        </p>
+      ) : (
+        <div class="canvas-box">
+          <canvas ref={canvas} role="img" aria-label={title} />
+        </div>
+      )}
     </figure>
   );
 }

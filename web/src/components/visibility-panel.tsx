@@ -3,7 +3,7 @@ import type { ChartOptions } from 'chart.js';
 import { useMemo } from 'preact/hooks';
 import { useT } from '../i18n.js';
 import type { Visibility } from '../types.js';
-import { perKeyword, topDomains } from '../visibility-charts.js';
+import { chartGaps, perKeyword, topDomains } from '../visibility-charts.js';
 import { BarChart } from './bar-chart.js';
 
 const PERCENT: ChartOptions<'bar'> = { scales: { y: { min: 0, max: 100 } } };
@@ -24,9 +24,11 @@ export function VisibilityPanel({ visibility, soFar }: { visibility: Visibility;
       rank: perKeyword(visibility, 'averageRank'),
       share: perKeyword(visibility, 'shareOfVoice'),
       domains: topDomains(visibility),
+      gaps: chartGaps(visibility),
     }),
     [visibility],
   );
+  const keywordsGap = charts.gaps.keywords && t(charts.gaps.keywords);
   return (
     <section class="card" data-testid="visibility">
       <h2>{t('visibility')}</h2>
@@ -44,18 +46,21 @@ export function VisibilityPanel({ visibility, soFar }: { visibility: Visibility;
               data={charts.rate}
               options={PERCENT}
               testId="chart-rate"
+              empty={keywordsGap}
             />
             <BarChart
               title={t('averageRank')}
               data={charts.rank}
               options={RANK}
               testId="chart-rank"
+              empty={keywordsGap}
             />
             <BarChart
               title={`${t('shareOfVoice')} (%)`}
               data={charts.share}
               options={SHARE}
               testId="chart-share"
+              empty={keywordsGap}
             />
           </>
         )}
@@ -64,6 +69,7 @@ export function VisibilityPanel({ visibility, soFar }: { visibility: Visibility;
           data={charts.domains}
           options={DOMAINS}
           testId="chart-domains"
+          empty={charts.gaps.domains && t(charts.gaps.domains)}
         />
       </div>
     </section>
