@@ -2,8 +2,9 @@
  * Web-channel scheduling over NATS with the real accounts service: web sub
  * tasks run only as usable accounts, each on the crawler node that serves the
  * account's proxy port; an account never runs two sub tasks at once; a retry
- * after a login wall uses another account; a region without a usable account
- * fails after ACCOUNT_WAIT_MS naming platform, region and the accounts'
+ * after a login wall uses another account; a region without an account in
+ * working order is refused at submission, and one whose only account stays
+ * busy fails after ACCOUNT_WAIT_MS naming platform, region and the accounts'
  * states. The crawler nodes are stand-ins that take every lease, hold its
  * account for a moment, give it back and report (the browser work has its own
  * tests).
@@ -231,17 +232,49 @@ t.test('a retry after a login wall runs as another account', async (t) => {
   t.equal(list.find((a) => a.id === first)!.state, 'needs_human');
 });
 
-t.test('no usable account in the region: the sub task waits, then fails saying so', async (t) => {
-  const started = Date.now();
-  const taskId = await submit(['nobody to ask'], GZ);
-  const final = await untilTaskFinal(svc.client, user.token, taskId, 30_000, 100);
-  t.equal(final.body.data.status, 'failed');
-  t.ok(Date.now() - started >= ACCOUNT_WAIT_MS, 'not before the wait');
-  const [sub] = await subTasks(taskId);
-  t.equal(sub!.status, 'failed');
-  t.equal(
-    sub!.errorMessage,
-    `no usable deepseek web account in region ${GZ} (1 account: 1 disabled)`,
+t.test('no account in working order in the region: refused at once, naming it', async (t) => {
+  const message = await until(
+    `a task in ${GZ} to be refused`,
+    async () => {
+      const res = await svc.client.post(
+        `${M}/task/batch/shared`,
+        {
+          prompts: ['nobody to ask'],
+          platforms: [{ platform: 'deepseek', mode: 'standard' }],
+          regionCode: [GZ],
+        },
+        user.token,
+      );
+      if (res.status === 400 && /no active proxy port/.test(res.text)) return undefined;
+      return res.status === 400 ? (res.body.errors[0].message as string) : res.text;
+    },
+    20_000,
   );
-  t.equal(shNode.leases.filter((l) => l.taskId === taskId).length, 0, 'never leased');
+  t.match(
+    message,
+    new RegExp(
+      `^deepseek is unavailable on the web channel: no usable account in region ${GZ} \\(usable ones: (${SH}, ${BJ}|${BJ}, ${SH})\\)`,
+    ),
+    'its one account is disabled',
+  );
 });
+
+t.test(
+  'an account busy for longer than the wait: the sub task waits, then fails saying so',
+  async (t) => {
+    await svc.broker.call('accounts.setState', { id: gzA, state: 'healthy' });
+    await svc.broker.call('accounts.hold', { id: gzA, holder: 'an operator check' });
+    const started = Date.now();
+    const taskId = await submit(['nobody to ask'], GZ);
+    const final = await untilTaskFinal(svc.client, user.token, taskId, 30_000, 100);
+    t.equal(final.body.data.status, 'failed');
+    t.ok(Date.now() - started >= ACCOUNT_WAIT_MS, 'not before the wait');
+    const [sub] = await subTasks(taskId);
+    t.equal(sub!.status, 'failed');
+    t.equal(
+      sub!.errorMessage,
+      `no usable deepseek web account in region ${GZ} (1 account: 1 in use)`,
+    );
+    t.equal(shNode.leases.filter((l) => l.taskId === taskId).length, 0, 'never leased');
+  },
+);
