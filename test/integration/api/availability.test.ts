@@ -20,6 +20,7 @@ import {
 import { aimon } from '../../helpers/aimon.js';
 import { snapshotCounts, startEmbedded, type Embedded } from '../../helpers/cluster.js';
 import { startForwardProxy } from '../../helpers/forward-proxy.js';
+import { addDeepseekAccount } from '../../helpers/deepseek-account.js';
 import { until } from '../../helpers/wait.js';
 
 const M = '/api/business/monitor';
@@ -109,23 +110,8 @@ const deepseekWeb = async (regionCode?: string) =>
   (await catalogue(svc, user.token, regionCode)).find((p) => p.platform === 'deepseek')!
     .availability.web!;
 
-const login = {
-  cookies: [
-    {
-      name: 'userToken',
-      value: 'secret',
-      domain: 'chat.deepseek.com',
-      path: '/',
-      expires: -1,
-      httpOnly: true,
-      secure: true,
-      sameSite: 'Lax',
-    },
-  ],
-  origins: [],
-};
 const addAccount = (label: string, regionCode: string | null) =>
-  svc.broker.call('accounts.add', { platform: 'deepseek', label, regionCode, storageState: login });
+  addDeepseekAccount(svc.broker, label, regionCode);
 
 const SANDBOX_FIRST = { platform: 'sandbox', mode: 'standard' };
 const SITE = { platform: 'deepseek', mode: 'search', channel: 'web' };

@@ -18,12 +18,12 @@ import { portHealth } from '../../helpers/crawler-ports.js';
 import { plainResult } from '../../helpers/results.js';
 import { untilTaskFinal } from '../../helpers/task-final.js';
 import { startWebStandIn } from '../../helpers/web-crawler-stand-in.js';
+import { addDeepseekAccount } from '../../helpers/deepseek-account.js';
 import { until } from '../../helpers/wait.js';
 import type { LeaseMessage } from '../../../services/shared/contracts/lease.js';
 import type {
   AccountVerdict,
   ReleaseRequest,
-  StorageState,
 } from '../../../services/shared/contracts/accounts.js';
 import type { SettleRequest } from '../../../services/shared/contracts/report.js';
 
@@ -120,30 +120,8 @@ const nodes = await Promise.all(
 );
 const [shNode, bjNode] = nodes as [(typeof nodes)[0], (typeof nodes)[0]];
 
-const login: StorageState = {
-  cookies: [
-    {
-      name: 'userToken',
-      value: 'secret',
-      domain: 'chat.deepseek.com',
-      path: '/',
-      expires: -1,
-      httpOnly: true,
-      secure: true,
-      sameSite: 'Lax',
-    },
-  ],
-  origins: [],
-};
-const addAccount = async (label: string, regionCode: string) =>
-  (
-    await svc.broker.call<{ id: string }, object>('accounts.add', {
-      platform: 'deepseek',
-      label,
-      regionCode,
-      storageState: login,
-    })
-  ).id;
+const addAccount = (label: string, regionCode: string) =>
+  addDeepseekAccount(svc.broker, label, regionCode);
 const shA = await addAccount('sh-a', SH);
 const shB = await addAccount('sh-b', SH);
 const bjA = await addAccount('bj-a', BJ);

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
 import { testBrowser } from '../../helpers/chromium.js';
+import { addDeepseekAccount } from '../../helpers/deepseek-account.js';
 import { until } from '../../helpers/wait.js';
 import { openPage, startDashboardService } from '../../helpers/web-ui.js';
 
@@ -41,12 +42,7 @@ t.test('each channel says whether it runs, and what is missing', async (t) => {
     "the service's reason",
   );
 
-  await svc.broker.call('accounts.add', {
-    platform: 'deepseek',
-    label: 'anywhere',
-    regionCode: null,
-    storageState: { cookies: [], origins: [] },
-  });
+  await addDeepseekAccount(svc.broker, 'anywhere', null);
   await openForm();
   t.equal(await site.locator('.avail').textContent(), 'available', 'an account: available');
   t.equal(await site.locator('.missing').count(), 0);
