@@ -1,8 +1,9 @@
 /**
  * The `accounts` service: web-channel identities for the scheduler (claim,
- * usable), crawler nodes (checkout, release) and operators (add, import,
- * list, setState, remove, storeState, readState, hold). State lives in MongoDB, so
- * any number of instances may run. Wiring only: see operations.ts.
+ * usable), the tasks service (coverage), crawler nodes (checkout, release)
+ * and operators (add, import, list, setState, remove, storeState, readState,
+ * hold). State lives in MongoDB, so any number of instances may run. Wiring
+ * only: see operations.ts.
  */
 import type { Context, ServiceSchema } from 'moleculer';
 import type {
@@ -74,6 +75,10 @@ export function accountsService(
       },
       usable: {
         handler: () => ready().usable(),
+      },
+      /** What the tasks service tells submitters: where web work can find an account at all. */
+      coverage: {
+        handler: () => ready().coverage(),
       },
       add: {
         params: {

@@ -11,6 +11,7 @@ import type {
   CheckoutRequest,
   ClaimAnswer,
   ClaimRequest,
+  CoverageAnswer,
   ReleaseRequest,
   StorageState,
   UsableAnswer,
@@ -139,6 +140,16 @@ export class Accounts {
       counts[k] = (counts[k] ?? 0) + 1;
     }
     return { counts };
+  }
+
+  async coverage(): Promise<CoverageAnswer> {
+    const regions: CoverageAnswer['regions'] = {};
+    if (!this.d.key) return { regions };
+    for (const a of await this.d.store.candidates()) {
+      const seen = (regions[a.platform] ??= []);
+      if (!seen.includes(a.regionCode)) seen.push(a.regionCode);
+    }
+    return { regions };
   }
 
   async add(n: NewAccount): Promise<AccountView> {

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { DELIVERY_STATUSES } from '../callbacks/schedule.js';
 import { CHANNELS, MODES } from '../shared/platforms.js';
+import { MISSING } from '../shared/availability.js';
 import { SUBTASK_STATUSES, TASK_STATUSES } from '../shared/contracts/status.js';
 
 const int = () => z.int();
@@ -278,6 +279,29 @@ export const tokenDataSchema = z
   })
   .strict();
 
+/** One (platform, channel) pair's availability, by the rule of services/tasks/availability.ts. */
+export const verdictSchema = z
+  .object({
+    available: z.boolean().nullable().meta({
+      description:
+        'true: a live crawler node runs it (one serving the region) and, on the web channel of a real site, an account in working order is in the region (any region when none is asked); false: submissions to it are refused with 400; null: cannot be told yet (no crawler node is up, or the accounts service did not answer), and submitted work waits',
+    }),
+    missing: z.array(z.enum(MISSING)).meta({
+      description:
+        'What is missing: node (no live crawler node runs it there), account (no usable web account there)',
+    }),
+    reason: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'Why it is unavailable or unknown, as the 400 of a submission says it; null when available',
+        examples: ['no usable account in region 440100 (usable ones: 310100)'],
+      }),
+  })
+  .strict()
+  .meta({ id: 'Availability' });
+
 export const platformsDataSchema = z.array(
   z.object({
     platform: z.string(),
@@ -296,12 +320,12 @@ export const platformsDataSchema = z.array(
     }),
     available: z.boolean().nullable().meta({
       description:
-        'Whether a live crawler node can run the platform on its active channel (an API channel needs its credentials); null while no crawler node is up, when submissions are accepted and wait',
+        'The verdict of the active channel (availability[channel].available): what a configuration without channel gets',
     }),
-    availableChannels: z
-      .array(z.enum(CHANNELS))
-      .nullable()
-      .meta({ description: 'The channels live crawler nodes run it on now; null while unknown' }),
+    availability: z.partialRecord(z.enum(CHANNELS), verdictSchema).meta({
+      description:
+        'Per channel the platform has: whether a submission to it is accepted now, for the regionCode asked about (absent: any region)',
+    }),
   }),
 );
 

@@ -201,7 +201,10 @@ export const platformsExample = [
       web: ['standard', 'reasoning', 'search', 'reasoning_search'],
     },
     available: true,
-    availableChannels: ['api', 'web'],
+    availability: {
+      api: { available: true, missing: [], reason: null },
+      web: { available: false, missing: ['account'], reason: 'no usable account' },
+    },
   },
 ] satisfies Out<typeof platformsDataSchema>;
 

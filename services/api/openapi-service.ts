@@ -4,6 +4,7 @@
  * the public city lookup.
  */
 import { cityInfoQuerySchema } from '../proxies/query.js';
+import { platformsQuerySchema } from '../tasks/queries.js';
 import {
   cityInfoDataSchema,
   envelopeOf,
@@ -121,9 +122,12 @@ export function servicePaths(set: SchemaSet, version: string): Json {
     },
     '/api/business/monitor/platforms': {
       get: {
-        summary: 'The platform catalogue: names, aliases and modes',
+        summary: 'The platform catalogue: names, aliases, modes and availability',
+        description:
+          'Each channel carries the verdict a submission to it gets now: available, refused (what is missing) or unknown. Ask with regionCode for work in a region.',
         tags: ['platforms'],
         security: SECURITY,
+        parameters: set.queryParams(platformsQuerySchema),
         responses: {
           '200': {
             description: 'Catalogue',
@@ -132,7 +136,21 @@ export function servicePaths(set: SchemaSet, version: string): Json {
               example('One platform', envelope(platformsExample)),
             ),
           },
-          ...errors(PROTECTED),
+          ...errors(['400', ...PROTECTED], {
+            '400': {
+              text: 'regionCode is not 2 to 12 digits, or is given twice',
+              example: {
+                message:
+                  'invalid request: regionCode: must be an administrative division code (2 to 12 digits)',
+                errors: [
+                  {
+                    field: 'regionCode',
+                    message: 'must be an administrative division code (2 to 12 digits)',
+                  },
+                ],
+              },
+            },
+          }),
         },
       },
     },

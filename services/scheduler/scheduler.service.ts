@@ -10,6 +10,7 @@ import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import { activeChannel, findPlatform, type Channel } from '../shared/platforms.js';
+import { needsAccount } from '../shared/availability.js';
 import { announceFinished, announceLeased, announceSettled } from '../tasks/events.js';
 import { type SubTasksSettled, type TaskCreated } from '../shared/contracts/events.js';
 import { createLedger, type Ledger } from '../tasks/ledger.js';
@@ -108,9 +109,11 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
     }
   };
 
-  /** The built-in simulated sites need no login; every real site's web channel runs as accounts. */
-  const runsAsAccounts = (platform: string): boolean =>
-    findPlatform(platform)?.vendor !== 'built-in';
+  /** The rule the submission check applies: every real site's web channel runs as accounts. */
+  const runsAsAccounts = (platform: string): boolean => {
+    const info = findPlatform(platform);
+    return info === undefined || needsAccount(info, 'web');
+  };
 
   const channelOf = (platform: string): Channel => {
     const info = findPlatform(platform);

@@ -4,6 +4,7 @@ import { AppError } from '../shared/errors.js';
 import { isUuid } from '../shared/ids.js';
 import { zodProblems } from '../shared/validation.js';
 import { TASK_STATUSES, type TaskStatus } from '../shared/contracts/status.js';
+import { regionCodeSchema } from './submission.js';
 
 const positiveInt = (name: string, max?: number) =>
   z
@@ -40,6 +41,19 @@ export function checkListQuery(query: Record<string, unknown>): ListQuery {
   const parsed = listQuerySchema.safeParse(query);
   if (!parsed.success) throw AppError.invalid(zodProblems(parsed.error));
   return { page: parsed.data.page ?? 1, size: parsed.data.size ?? 10, status: parsed.data.status };
+}
+
+export const platformsQuerySchema = z.object({
+  regionCode: regionCodeSchema.optional().meta({
+    description:
+      'Judge availability for work in this region (as a submission names it); absent: any region',
+  }),
+});
+
+export function checkPlatformsQuery(query: Record<string, unknown>): { regionCode: string | null } {
+  const parsed = platformsQuerySchema.safeParse(query);
+  if (!parsed.success) throw AppError.invalid(zodProblems(parsed.error));
+  return { regionCode: parsed.data.regionCode ?? null };
 }
 
 /** A taskId that is not a UUID is a client mistake (400), not an unknown task (404). */

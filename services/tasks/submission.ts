@@ -19,6 +19,7 @@ import {
 } from '../shared/platforms.js';
 import { pairKey } from '../shared/contracts/advert.js';
 import type { FieldProblem } from '../shared/errors.js';
+import { verdictOf, type AvailabilityFacts, type Missing } from '../shared/availability.js';
 import { parseKeywords } from './keywords.js';
 import { zodProblems } from '../shared/validation.js';
 
@@ -78,6 +79,10 @@ export const callbackUrlSchema = text()
   .refine(isHttpUrl, HTTP_URL)
   .meta({ format: 'uri', description: 'An absolute http(s) URL (WHATWG URL syntax)' });
 
+export const regionCodeSchema = z
+  .string({ error: 'must be a string' })
+  .regex(/^[0-9]{2,12}$/, 'must be an administrative division code (2 to 12 digits)');
+
 /** `null` is accepted as "not given" for optional fields, as many JSON clients send it. */
 const optional = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
@@ -110,12 +115,7 @@ export const submissionSchema = z
       ),
     regionCode: optional(
       z
-        .array(
-          z
-            .string({ error: 'must be a string' })
-            .regex(/^[0-9]{2,12}$/, 'must be an administrative division code (2 to 12 digits)'),
-          { error: 'must be an array with exactly one region code' },
-        )
+        .array(regionCodeSchema, { error: 'must be an array with exactly one region code' })
         .length(1, 'must contain exactly one region code'),
     ),
     callbackUrl: optional(callbackUrlSchema),
@@ -144,15 +144,16 @@ export interface Submission {
 export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldProblem[] };
 
 /**
- * `offered`: the (platform, channel) pairs live crawler nodes run, as
- * `pairKey`s; a configuration outside them is refused, naming the pair.
- * undefined (no crawler node up yet) accepts every catalogued pair: its sub
- * tasks wait for a node, as they would for a busy one.
+ * `facts`: what runs (availability.ts); a configuration whose pair is
+ * unavailable for the request's region is refused, naming what is missing. A
+ * pair that cannot be told yet (no crawler node up) is accepted: its sub tasks
+ * wait for a node, as they would for a busy one. Without facts, only the
+ * catalogue is checked.
  */
 export function checkSubmission(
   body: unknown,
   channelChoices: Readonly<Record<string, string>> = {},
-  offered?: ReadonlySet<string>,
+  facts?: AvailabilityFacts,
 ): Checked<Submission> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, errors: [{ field: 'body', message: 'must be a JSON object' }] };
@@ -161,7 +162,7 @@ export function checkSubmission(
   // The pair rules are checked on the raw input so they are reported alongside every other problem.
   const errors = [
     ...(parsed.success ? [] : zodProblems(parsed.error)),
-    ...pairProblems(body, channelChoices, offered),
+    ...pairProblems(body, channelChoices, facts),
   ];
   if (!parsed.success || errors.length > 0) return { ok: false, errors };
   const input = parsed.data;
@@ -214,15 +215,16 @@ export function dedupePlatforms(
 /**
  * Per configuration whose platform is known and whose channel is valid (or
  * absent): the platform must have the channel, support the mode over it, and,
- * when `offered` is known, a live crawler node must run the pair.
+ * when `facts` are given, the pair must not be unavailable.
  */
 function pairProblems(
   body: object,
   channelChoices: Readonly<Record<string, string>>,
-  offered: ReadonlySet<string> | undefined,
+  facts: AvailabilityFacts | undefined,
 ): FieldProblem[] {
   const platforms = (body as { platforms?: unknown }).platforms;
   if (!Array.isArray(platforms)) return [];
+  const regionCode = requestedRegion(body);
   const problems: FieldProblem[] = [];
   platforms.forEach((cfg: unknown, i) => {
     const { platform, channel, mode } = (cfg ?? {}) as Record<string, unknown>;
@@ -243,28 +245,48 @@ function pairProblems(
         message: `${info.name} does not support mode ${mode} on the ${effective} channel; supported: ${supportedModes(info, effective).join(', ')}`,
       });
     }
-    if (offered && !offered.has(pairKey(info.name, effective))) {
+    const verdict = facts && verdictOf(info, effective, regionCode, facts);
+    if (verdict?.available === false) {
+      const hints = verdict.missing.map((m) => HINTS[m](effective)).join('; ');
       problems.push({
         field: `platforms[${i}].platform`,
-        message: `${info.name} is unavailable on the ${effective} channel: no live crawler node runs it (${NEEDS[effective]}); available: ${describePairs(offered)}`,
+        message: `${info.name} is unavailable on the ${effective} channel: ${verdict.reason} (${hints})${availableNow(regionCode, facts!)}`,
       });
     }
   });
   return problems;
 }
 
-const NEEDS: Record<Channel, string> = {
-  api: "a vendor's API channel needs its API key on the node",
-  web: "a web channel needs a node whose CRAWLER_CHANNELS include web and that has the site's driver",
+/** What an operator does about each missing part. */
+const HINTS: Record<Missing, (channel: Channel) => string> = {
+  node: (channel) =>
+    channel === 'api'
+      ? "a vendor's API channel needs its API key on the node"
+      : "a web channel needs a node whose CRAWLER_CHANNELS include web and that has the site's driver",
+  account: () => 'an operator adds one: `npm run admin -- account add`',
 };
 
-/** "deepseek (api), sandbox (api, web)": the offered pairs, by platform in catalogue order. */
-function describePairs(offered: ReadonlySet<string>): string {
-  const runs = (p: PlatformInfo) => channelsOf(p).filter((c) => offered.has(pairKey(p.name, c)));
+/** The region the request names, when it names a well-formed one (else its own problem). */
+function requestedRegion(body: object): string | null {
+  const codes = (body as { regionCode?: unknown }).regionCode;
+  if (!Array.isArray(codes) || codes.length !== 1) return null;
+  const parsed = regionCodeSchema.safeParse(codes[0]);
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * "; available: deepseek (api), sandbox (api, web)": the available pairs, by
+ * platform in catalogue order; nothing while no crawler node is up (then no
+ * pair is known to be available).
+ */
+function availableNow(regionCode: string | null, facts: AvailabilityFacts): string {
+  if (facts.nodes.length === 0) return '';
+  const runs = (p: PlatformInfo) =>
+    channelsOf(p).filter((c) => verdictOf(p, c, regionCode, facts).available === true);
   const listed = PLATFORMS.filter((p) => runs(p).length > 0).map(
     (p) => `${p.name} (${runs(p).join(', ')})`,
   );
-  return listed.length > 0 ? listed.join(', ') : 'none';
+  return `; available: ${listed.length > 0 ? listed.join(', ') : 'none'}`;
 }
 
 function isHttpUrl(value: string): boolean {

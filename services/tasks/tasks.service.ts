@@ -13,8 +13,10 @@ import { newTaskId } from '../shared/ids.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import { refusedCallbackField } from '../callbacks/address.js';
 import { AddressPolicy } from '../callbacks/ssrf.js';
-import { activeChannel, PLATFORMS } from '../shared/platforms.js';
-import { crawlerNodes, offeredPairs, pairKey } from '../shared/contracts/advert.js';
+import { activeChannel, channelsOf, PLATFORMS } from '../shared/platforms.js';
+import { crawlerNodes } from '../shared/contracts/advert.js';
+import type { CoverageAnswer } from '../shared/contracts/accounts.js';
+import { verdictOf, type AvailabilityFacts } from '../shared/availability.js';
 import { announceFinished, announceSettled } from './events.js';
 import { type TaskCreated } from '../shared/contracts/events.js';
 import { toQueueItem } from '../scheduler/fair-queue.js';
@@ -26,7 +28,7 @@ import {
 } from '../shared/contracts/report.js';
 import { CounterMender } from './mender.js';
 import { taskModels } from './models.js';
-import { checkListQuery, checkTaskId } from './queries.js';
+import { checkListQuery, checkPlatformsQuery, checkTaskId } from './queries.js';
 import { TaskStore } from './store.js';
 import { checkSubmission, regionProblem, type RegionPorts } from './submission.js';
 import {
@@ -90,7 +92,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
           const checked = checkSubmission(
             ctx.params.body,
             config.scheduling.platformChannels,
-            this.offeredPairs(),
+            await this.availabilityFacts(ctx),
           );
           // Spec 6 / DESIGN: a callback address that reaches internal hosts is refused up front.
           const refused = await refusedCallbackField(ctx.params.body, callbackPolicy);
@@ -277,24 +279,22 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
       },
 
       /**
-       * Which (platform, channel) pairs live crawler nodes run, the platforms
-       * among them offered on their active channel, and each platform's
-       * active channel; `known: false` while no crawler node is up.
+       * Per platform, its active channel and the verdict of each of its
+       * channels for a request in the region (none: any region), by the rule
+       * the submission check applies (availability.ts).
        */
       availability: {
-        handler() {
-          const offered = this.offeredPairs();
-          const channels = Object.fromEntries(
-            PLATFORMS.map((p) => [p.name, activeChannel(p, config.scheduling.platformChannels)]),
-          );
-          return {
-            known: offered !== undefined,
-            platforms: PLATFORMS.filter((p) => offered?.has(pairKey(p.name, channels[p.name]!)))
-              .map((p) => p.name)
-              .sort(),
-            pairs: [...(offered ?? [])].sort(),
-            channels,
-          };
+        params: { query: { type: 'object', optional: true } },
+        async handler(ctx: Context<{ query?: Record<string, unknown> }>) {
+          const { regionCode } = checkPlatformsQuery(ctx.params.query ?? {});
+          const facts = await this.availabilityFacts(ctx);
+          return PLATFORMS.map((p) => ({
+            platform: p.name,
+            channel: activeChannel(p, config.scheduling.platformChannels),
+            verdicts: Object.fromEntries(
+              channelsOf(p).map((c) => [c, verdictOf(p, c, regionCode, facts)]),
+            ),
+          }));
         },
       },
     },
@@ -322,12 +322,21 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         mender?.suspect(finals.map((f) => f.taskId));
       },
 
-      offeredPairs(): Set<string> | undefined {
-        return offeredPairs(
-          crawlerNodes(
-            this.broker.registry.nodes.list({ onlyAvailable: true, withServices: false }),
-          ),
+      /**
+       * The live crawler nodes and where accounts are. A cluster without an
+       * accounts service has no account; one that does not answer leaves it
+       * unknown.
+       */
+      async availabilityFacts(ctx: Context): Promise<AvailabilityFacts> {
+        const nodes = crawlerNodes(
+          this.broker.registry.nodes.list({ onlyAvailable: true, withServices: false }),
         );
+        if (!this.broker.registry.actions.get('accounts.coverage')) return { nodes, accounts: {} };
+        const accounts = await ctx.call<CoverageAnswer>('accounts.coverage').then(
+          (answer) => answer.regions,
+          () => undefined,
+        );
+        return { nodes, accounts };
       },
     },
 

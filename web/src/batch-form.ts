@@ -1,5 +1,5 @@
 /** The new batch form's pure parts: prompts from pasted text, the request body, errors by field. */
-import type { FieldProblem, PlatformInfo } from './types.js';
+import type { ChannelVerdict, FieldProblem } from './types.js';
 
 /**
  * One prompt per line; list markers of a pasted list (`1.`, `2)`, `3、`, `-`,
@@ -57,7 +57,30 @@ export function errorsByField(errors: FieldProblem[]): Partial<Record<FormField,
   return out;
 }
 
-/** Whether live crawler nodes run the channel: null while no node is up (unknown). */
-export function channelAvailable(p: PlatformInfo, channel: string): boolean | null {
-  return p.availableChannels === null ? null : p.availableChannels.includes(channel);
+/** The UI texts a verdict reads as (i18n.ts, not imported: it loads the DOM's types). */
+type VerdictKey =
+  | 'available'
+  | 'unavailable'
+  | 'unknownAvailability'
+  | 'missingNode'
+  | 'missingNodeIn'
+  | 'missingAccount'
+  | 'missingAccountIn';
+
+/**
+ * What the picker says of a channel: the service's verdict (GET /platforms,
+ * asked for the form's region), with what is missing in the UI's language.
+ */
+export function verdictText(
+  v: ChannelVerdict | undefined,
+  regionCode: string,
+  t: (key: VerdictKey, vars?: { region: string }) => string,
+): { state: string; missing: string | null } {
+  if (!v || v.available === null) return { state: t('unknownAvailability'), missing: null };
+  if (v.available) return { state: t('available'), missing: null };
+  const text = (m: ChannelVerdict['missing'][number]) =>
+    regionCode
+      ? t(m === 'node' ? 'missingNodeIn' : 'missingAccountIn', { region: regionCode })
+      : t(m === 'node' ? 'missingNode' : 'missingAccount');
+  return { state: t('unavailable'), missing: v.missing.map(text).join('; ') };
 }

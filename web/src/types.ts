@@ -61,7 +61,14 @@ export interface PlatformInfo {
   defaultChannel: string;
   channels: Record<string, string[]>;
   available: boolean | null;
-  availableChannels: string[] | null;
+  availability: Record<string, ChannelVerdict | undefined>;
+}
+
+/** Whether a submission to the channel is accepted now (null: unknown, the work waits), and what is missing. */
+export interface ChannelVerdict {
+  available: boolean | null;
+  missing: ('node' | 'account')[];
+  reason: string | null;
 }
 
 /** One entry of a 400's `errors` list: `platforms[2].mode`, and what is wrong with it. */

@@ -1,4 +1,4 @@
-/** `aimon platforms [--json]`: the catalogue with channels, modes and availability. */
+/** `aimon platforms [--region code] [--json]`: the catalogue with channels, modes and availability. */
 import { Command } from 'commander';
 import { MONITOR } from '../api-client.js';
 import type { Cli } from '../context.js';
@@ -7,13 +7,14 @@ import { platformsText, type PlatformEntry } from '../platforms-format.js';
 export function platformsCommand(cli: Cli): Command {
   return new Command('platforms')
     .description('the platforms you can submit to: channels, modes, availability')
+    .option('--region <code>', 'availability for work in this proxy region (see `aimon regions`)')
     .option('--json', 'print the catalogue as JSON')
     .action(
-      cli.action(async (o: { json?: boolean }) => {
+      cli.action(async (o: { region?: string; json?: boolean }) => {
         const client = await cli.client();
         const entries = await client.get<PlatformEntry[]>(
           `${MONITOR}/platforms`,
-          {},
+          { regionCode: o.region },
           'the platform list',
         );
         cli.print(o.json ? JSON.stringify(entries, null, 2) : platformsText(entries));

@@ -1,8 +1,8 @@
 /** Spec 4.1 to 4.5 and the platform catalogue: thin routes onto the `tasks` service. */
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { channelsOf, PLATFORMS, supportedModes, type Channel } from '../../shared/platforms.js';
-import { pairKey } from '../../shared/contracts/advert.js';
+import { PLATFORMS, supportedModes, type Channel } from '../../shared/platforms.js';
+import type { Verdict } from '../../shared/availability.js';
 import { absoluteScreenshot } from '../../tasks/views.js';
 import { ok, okSerialised, serialisedOk } from '../envelope.js';
 import type { Backend } from '../backend.js';
@@ -77,40 +77,34 @@ export function taskRoutes(
   });
 
   router.get('/platforms', async (ctx) => {
-    const offer = await backend.call<Availability>('tasks.availability', {});
-    const runs = (name: string, channel: Channel) =>
-      (offer.pairs ?? []).includes(pairKey(name, channel));
-    ok(
-      ctx,
-      PLATFORMS.map((p) => {
-        // A tasks node of an earlier version names no active channels: the defaults were active.
-        const channel = offer.channels?.[p.name] ?? p.defaultChannel;
-        return {
-          platform: p.name,
-          label: p.label,
-          vendor: p.vendor,
-          aliases: p.aliases,
-          modes: supportedModes(p, channel),
-          channel,
-          defaultChannel: p.defaultChannel,
-          channels: p.channels,
-          // null while no crawler node is up: submissions are accepted and wait for one.
-          available: offer.known ? offer.platforms.includes(p.name) : null,
-          availableChannels: offer.known ? channelsOf(p).filter((c) => runs(p.name, c)) : null,
-        };
-      }),
-    );
+    const offer = await backend.call<Offer[]>('tasks.availability', { query: { ...ctx.query } });
+    const of = new Map(offer.map((o) => [o.platform, o]));
+    const entries = PLATFORMS.map((p) => {
+      const { channel, verdicts } = of.get(p.name)!;
+      return {
+        platform: p.name,
+        label: p.label,
+        vendor: p.vendor,
+        aliases: p.aliases,
+        modes: supportedModes(p, channel),
+        channel,
+        defaultChannel: p.defaultChannel,
+        channels: p.channels,
+        available: verdicts[channel]!.available,
+        availability: verdicts,
+      };
+    });
+    ok(ctx, entries);
   });
 
   return router;
 }
 
-/** `tasks.availability`: pairs and channels are absent from tasks nodes of earlier versions. */
-interface Availability {
-  known: boolean;
-  platforms: string[];
-  pairs?: string[];
-  channels?: Record<string, Channel>;
+/** `tasks.availability`: per platform its active channel and each channel's verdict. */
+interface Offer {
+  platform: string;
+  channel: Channel;
+  verdicts: Partial<Record<Channel, Verdict>>;
 }
 
 interface SubTaskView {

@@ -70,6 +70,15 @@ export interface UsableAnswer {
   counts: Record<string, number>;
 }
 
+/**
+ * `accounts.coverage`: per platform, the regions of its accounts in working
+ * order (enabled, a stored login, the key to open it), null for accounts
+ * without region. Busy, resting and cooling accounts count: they come back.
+ */
+export interface CoverageAnswer {
+  regions: Record<string, (string | null)[]>;
+}
+
 /** Playwright's storage state, as `context.storageState()` returns it. */
 export interface StorageState {
   cookies: {

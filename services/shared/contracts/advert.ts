@@ -55,18 +55,3 @@ export function runsPair(node: CrawlerAdvert, platform: string, channel: Channel
   if (!node.platforms.includes(platform) || !node.channels.includes(channel)) return false;
   return node.pairs === undefined || node.pairs.includes(pairKey(platform, channel));
 }
-
-/**
- * The (platform, channel) pairs live crawler nodes run, as `pairKey`s;
- * undefined while no crawler node is up, when availability is unknown.
- */
-export function offeredPairs(nodes: readonly CrawlerNode[]): Set<string> | undefined {
-  if (nodes.length === 0) return undefined;
-  const offered = new Set<string>();
-  for (const n of nodes) {
-    for (const p of n.platforms) {
-      for (const c of n.channels) if (runsPair(n, p, c)) offered.add(pairKey(p, c));
-    }
-  }
-  return offered;
-}

@@ -15,6 +15,7 @@ import { loadConfig } from '../../../services/shared/config.js';
 import type {
   CheckedOutAccount,
   ClaimAnswer,
+  CoverageAnswer,
   StorageState,
 } from '../../../services/shared/contracts/accounts.js';
 import { mongoUrl, natsUrl, uniqueDbName } from '../../helpers/servers.js';
@@ -424,6 +425,24 @@ t.test(
   },
 );
 
+t.test('coverage: the regions of accounts in working order, busy ones too', async (t) => {
+  const platform = 'sandbox-web';
+  await add(platform, 'anywhere');
+  const human = await add(platform, 'sh-human', { regionCode: '310100' });
+  await call('setState', { id: human.id, state: 'needs_human', reason: 'login wall' });
+  const off = await add(platform, 'bj-off', { regionCode: '110100' });
+  await call('setState', { id: off.id, state: 'disabled' });
+  await call('add', { platform, label: 'gz-no-login', regionCode: '440100' });
+  t.same((await call<CoverageAnswer>('coverage', {})).regions[platform], [null]);
+  const busy = await add(platform, 'gz-busy', { regionCode: '440100' });
+  await call('hold', { id: busy.id, holder: 'an operator check' });
+  t.same(
+    (await call<CoverageAnswer>('coverage', {})).regions[platform]!.sort(),
+    ['440100', null],
+    'held by a check, it comes back',
+  );
+});
+
 t.test('a hold that is never released lapses after ACCOUNT_HOLD_MS', async (t) => {
   clock.t += HOUR;
   const acc = await add('deepseek', 'crashy');
@@ -490,6 +509,7 @@ t.test(
       keyless.call<T, object>(`accounts.${action}`, params);
     const named = { message: /ACCOUNTS_KEY is not set/, code: 503 };
     t.same(await k('usable', {}), { counts: {} });
+    t.same(await k('coverage', {}), { regions: {} });
     t.match(await k('claim', { platform: 'kimi', regionCode: null, holder: 'h t', ports: [] }), {
       account: null,
       reason: /ACCOUNTS_KEY is not set/,

@@ -186,16 +186,31 @@ t.test(
         web: ['standard', 'reasoning', 'search', 'reasoning_search'],
       },
       available: true,
-      // Its site runs too once this build has its driver (a web channel needs no API key).
-      availableChannels: driverFor('deepseek', 'web') ? ['api', 'web'] : ['api'],
+      availability: {
+        api: { available: true, missing: [], reason: null },
+        // A node runs its site once this build has its driver; no account is here.
+        web: {
+          available: false,
+          missing: driverFor('deepseek', 'web') ? ['account'] : ['node', 'account'],
+        },
+      },
     });
-    t.match(of('sandbox'), { channel: 'api', available: true, availableChannels: ['api', 'web'] });
+    const yes = { available: true, missing: [], reason: null };
+    t.match(of('sandbox'), {
+      channel: 'api',
+      available: true,
+      availability: { api: yes, web: yes },
+    });
     t.match(of('sandbox-web'), {
       channel: 'web',
       defaultChannel: 'web',
-      availableChannels: ['web'],
+      availability: { web: yes },
     });
-    t.match(of('chatgpt'), { channels: { api: [] }, available: false, availableChannels: [] });
+    t.match(of('chatgpt'), {
+      channels: { api: [] },
+      available: false,
+      availability: { api: { available: false, missing: ['node'] } },
+    });
     t.equal(of('chatgpt').channels.web, undefined, 'no consumer-site channel is claimed');
   },
 );

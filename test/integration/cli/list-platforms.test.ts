@@ -39,7 +39,11 @@ t.test('platforms: the catalogue as a table and as the API JSON', async (t) => {
   const table = await aimon(['platforms'], env);
   t.equal(table.code, 0, 'exit 0', { stderr: table.stderr });
   t.match(table.stdout, /│ sandbox\s+│ [^│]+│ api: standard, reasoning, search,/);
-  t.match(table.stdout, /unknown \(no crawler node up\)/, 'no crawler node in this service');
+  t.match(
+    table.stdout,
+    /│ api: unknown \(no crawler node is up yet: submitted work waits\) │/,
+    'no crawler node in this service',
+  );
   const json = await aimon(['platforms', '--json'], env);
   const api = await svc.client.get(`${M}/platforms`, user.token);
   t.same(JSON.parse(json.stdout), api.body.data);

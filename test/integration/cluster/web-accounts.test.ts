@@ -2,8 +2,9 @@
  * Web-channel scheduling over NATS with the real accounts service: web sub
  * tasks run only as usable accounts, each on the crawler node that serves the
  * account's proxy port; an account never runs two sub tasks at once; a retry
- * after a login wall uses another account; a region without a usable account
- * fails after ACCOUNT_WAIT_MS naming platform, region and the accounts'
+ * after a login wall uses another account; a region without an account in
+ * working order is refused at submission, and one whose only account stays
+ * busy fails after ACCOUNT_WAIT_MS naming platform, region and the accounts'
  * states. The crawler nodes are stand-ins that take every lease, hold its
  * account for a moment, give it back and report (the browser work has its own
  * tests).
@@ -17,12 +18,12 @@ import { portHealth } from '../../helpers/crawler-ports.js';
 import { plainResult } from '../../helpers/results.js';
 import { untilTaskFinal } from '../../helpers/task-final.js';
 import { startWebStandIn } from '../../helpers/web-crawler-stand-in.js';
+import { addDeepseekAccount } from '../../helpers/deepseek-account.js';
 import { until } from '../../helpers/wait.js';
 import type { LeaseMessage } from '../../../services/shared/contracts/lease.js';
 import type {
   AccountVerdict,
   ReleaseRequest,
-  StorageState,
 } from '../../../services/shared/contracts/accounts.js';
 import type { SettleRequest } from '../../../services/shared/contracts/report.js';
 
@@ -119,30 +120,8 @@ const nodes = await Promise.all(
 );
 const [shNode, bjNode] = nodes as [(typeof nodes)[0], (typeof nodes)[0]];
 
-const login: StorageState = {
-  cookies: [
-    {
-      name: 'userToken',
-      value: 'secret',
-      domain: 'chat.deepseek.com',
-      path: '/',
-      expires: -1,
-      httpOnly: true,
-      secure: true,
-      sameSite: 'Lax',
-    },
-  ],
-  origins: [],
-};
-const addAccount = async (label: string, regionCode: string) =>
-  (
-    await svc.broker.call<{ id: string }, object>('accounts.add', {
-      platform: 'deepseek',
-      label,
-      regionCode,
-      storageState: login,
-    })
-  ).id;
+const addAccount = (label: string, regionCode: string) =>
+  addDeepseekAccount(svc.broker, label, regionCode);
 const shA = await addAccount('sh-a', SH);
 const shB = await addAccount('sh-b', SH);
 const bjA = await addAccount('bj-a', BJ);
@@ -231,17 +210,49 @@ t.test('a retry after a login wall runs as another account', async (t) => {
   t.equal(list.find((a) => a.id === first)!.state, 'needs_human');
 });
 
-t.test('no usable account in the region: the sub task waits, then fails saying so', async (t) => {
-  const started = Date.now();
-  const taskId = await submit(['nobody to ask'], GZ);
-  const final = await untilTaskFinal(svc.client, user.token, taskId, 30_000, 100);
-  t.equal(final.body.data.status, 'failed');
-  t.ok(Date.now() - started >= ACCOUNT_WAIT_MS, 'not before the wait');
-  const [sub] = await subTasks(taskId);
-  t.equal(sub!.status, 'failed');
-  t.equal(
-    sub!.errorMessage,
-    `no usable deepseek web account in region ${GZ} (1 account: 1 disabled)`,
+t.test('no account in working order in the region: refused at once, naming it', async (t) => {
+  const message = await until(
+    `a task in ${GZ} to be refused`,
+    async () => {
+      const res = await svc.client.post(
+        `${M}/task/batch/shared`,
+        {
+          prompts: ['nobody to ask'],
+          platforms: [{ platform: 'deepseek', mode: 'standard' }],
+          regionCode: [GZ],
+        },
+        user.token,
+      );
+      if (res.status === 400 && /no active proxy port/.test(res.text)) return undefined;
+      return res.status === 400 ? (res.body.errors[0].message as string) : res.text;
+    },
+    20_000,
   );
-  t.equal(shNode.leases.filter((l) => l.taskId === taskId).length, 0, 'never leased');
+  t.match(
+    message,
+    new RegExp(
+      `^deepseek is unavailable on the web channel: no usable account in region ${GZ} \\(usable ones: (${SH}, ${BJ}|${BJ}, ${SH})\\)`,
+    ),
+    'its one account is disabled',
+  );
 });
+
+t.test(
+  'an account busy for longer than the wait: the sub task waits, then fails saying so',
+  async (t) => {
+    await svc.broker.call('accounts.setState', { id: gzA, state: 'healthy' });
+    await svc.broker.call('accounts.hold', { id: gzA, holder: 'an operator check' });
+    const started = Date.now();
+    const taskId = await submit(['nobody to ask'], GZ);
+    const final = await untilTaskFinal(svc.client, user.token, taskId, 30_000, 100);
+    t.equal(final.body.data.status, 'failed');
+    t.ok(Date.now() - started >= ACCOUNT_WAIT_MS, 'not before the wait');
+    const [sub] = await subTasks(taskId);
+    t.equal(sub!.status, 'failed');
+    t.equal(
+      sub!.errorMessage,
+      `no usable deepseek web account in region ${GZ} (1 account: 1 in use)`,
+    );
+    t.equal(shNode.leases.filter((l) => l.taskId === taskId).length, 0, 'never leased');
+  },
+);

@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { fencedBlocks, SHELL_INFO, type DocBlock } from '../../helpers/doc-blocks.js';
-import { ROOT } from '../../helpers/processes.js';
+import { ROOT } from '../../../infra/processes.js';
 
 /** A page's blocks together; a hung block (a stream that never ends) fails its page. */
 const PAGE_LIMIT_MS = 300_000;

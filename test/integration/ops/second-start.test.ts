@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
 import t from 'tap';
-import { ROOT, startProcess } from '../../helpers/processes.js';
+import { ROOT, startProcess } from '../../../infra/processes.js';
 
 // Outside the project: a script that wrongly ran `npm ci` here would find no package.json.
 const checkout = await mkdtemp(join(tmpdir(), 'aimon-checkout-'));

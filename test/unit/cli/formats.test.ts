@@ -1,7 +1,7 @@
 import t from 'tap';
 import { attachmentName } from '../../../bin/cli/attachment.js';
 import { listText } from '../../../bin/cli/list-format.js';
-import { availability, platformsText } from '../../../bin/cli/platforms-format.js';
+import { verdictText, platformsText } from '../../../bin/cli/platforms-format.js';
 import { matchesRegion, regionsText } from '../../../bin/cli/regions-format.js';
 import { clip } from '../../../bin/cli/table.js';
 
@@ -43,13 +43,13 @@ t.test('list: a row per task and the page line', async (t) => {
   );
 });
 
-t.test('platforms: channels with their modes and availability', async (t) => {
+t.test('platforms: channels with their modes and the service’s verdict per channel', async (t) => {
+  t.equal(verdictText({ available: true, reason: null }), 'yes');
+  t.equal(verdictText({ available: false, reason: 'no usable account' }), 'no (no usable account)');
   t.equal(
-    availability({ available: null, availableChannels: null }),
-    'unknown (no crawler node up)',
+    verdictText({ available: null, reason: 'no crawler node is up yet: submitted work waits' }),
+    'unknown (no crawler node is up yet: submitted work waits)',
   );
-  t.equal(availability({ available: false, availableChannels: [] }), 'no');
-  t.equal(availability({ available: true, availableChannels: ['api', 'web'] }), 'yes (api, web)');
   const text = platformsText([
     {
       platform: 'kimi',
@@ -57,12 +57,17 @@ t.test('platforms: channels with their modes and availability', async (t) => {
       aliases: [],
       channel: 'web',
       channels: { api: ['standard', 'search'], web: ['standard'] },
-      available: true,
-      availableChannels: ['web'],
+      availability: {
+        api: { available: false, reason: 'no live crawler node runs it' },
+        web: { available: true, reason: null },
+      },
     },
   ]);
-  t.match(text, /│ kimi\s+│ Kimi\s+│ api: standard, search │ web\s+│ yes \(web\) │/);
-  t.match(text, /│\s+│\s+│ web: standard\s+│/, 'one channel per line');
+  t.match(
+    text,
+    /│ kimi\s+│ Kimi\s+│ api: standard, search │ web\s+│ api: no \(no live crawler node runs it\) │/,
+  );
+  t.match(text, /│\s+│\s+│ web: standard\s+│\s+│ web: yes\s+│/, 'one channel per line');
 });
 
 t.test('regions: code prefix or name; the most specific code shown', async (t) => {

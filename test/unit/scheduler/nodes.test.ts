@@ -7,7 +7,6 @@ import {
 } from '../../../services/scheduler/nodes.js';
 import {
   crawlerNodes,
-  offeredPairs,
   runsPair,
   type CrawlerNode,
 } from '../../../services/shared/contracts/advert.js';
@@ -183,24 +182,4 @@ t.test('runsPair: the pairs a node advertises, else its platforms on its channel
   t.equal(runsPair(paired, 'a', 'web'), false, 'no web driver for a');
   t.equal(runsPair(paired, 'b', 'web'), true);
   t.equal(runsPair({ ...paired, channels: ['api'] }, 'b', 'web'), false, 'channel not run');
-});
-
-t.test('offeredPairs: every (platform, channel) pair some live node runs', async (t) => {
-  t.equal(offeredPairs([]), undefined, 'unknown while no node is up');
-  const n = (pairs: string[] | undefined, channels: ('api' | 'web')[] = ['api', 'web']) => ({
-    id: 'n',
-    ...advert(1, { channels, platforms: ['a', 'b'], pairs }),
-  });
-  t.strictSame([...offeredPairs([n(['a:api', 'b:web'])])!].sort(), ['a:api', 'b:web']);
-  t.strictSame([...offeredPairs([n(['a:api']), n(['a:web'])])!].sort(), ['a:api', 'a:web']);
-  t.strictSame(
-    [...offeredPairs([n(undefined, ['web'])])!].sort(),
-    ['a:web', 'b:web'],
-    'a node of an older version: every platform it lists on every channel it lists',
-  );
-  t.strictSame(
-    [...offeredPairs([n(['a:api', 'a:web'], ['api'])])!],
-    ['a:api'],
-    'a channel the node does not run',
-  );
 });

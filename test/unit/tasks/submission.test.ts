@@ -8,6 +8,7 @@ import {
 } from '../../../services/tasks/submission.js';
 import { planTask } from '../../../services/tasks/plan.js';
 import type { FieldProblem } from '../../../services/shared/errors.js';
+import type { AvailabilityFacts } from '../../../services/shared/availability.js';
 
 const VALID_NAMES =
   'chatgpt, claude, gemini, perplexity, deepseek, doubao, kimi, qwen, yuanbao, wenxin, zhipu, grok, sandbox, sandbox-web, sandbox-cn';
@@ -508,8 +509,28 @@ t.test('channel: the mode must be one the pair runs', async (t) => {
   t.ok(r.ok, 'the operator default channel decides the modes of a request without one');
 });
 
+/** One live node that runs these pairs in Shanghai, and web accounts by platform. */
+const factsOf = (
+  pairs: string[],
+  accounts: Record<string, (string | null)[]> = {},
+): AvailabilityFacts => ({
+  nodes: [
+    {
+      id: 'n',
+      capacity: 1,
+      regions: ['310000', '310100'],
+      channels: ['api', 'web'],
+      platforms: [...new Set(pairs.map((p) => p.split(':')[0]!))],
+      pairs,
+    },
+  ],
+  accounts,
+});
+
 t.test('channel: a pair no live crawler node runs', async (t) => {
-  const offered = new Set(['deepseek:api', 'sandbox:api', 'sandbox:web', 'sandbox-web:web']);
+  const offered = factsOf(['deepseek:api', 'sandbox:api', 'sandbox:web', 'sandbox-web:web'], {
+    deepseek: [null],
+  });
   const r = checkSubmission(
     body({
       platforms: [
@@ -537,13 +558,64 @@ t.test('channel: a pair no live crawler node runs', async (t) => {
   const none = checkSubmission(
     body({ platforms: [{ platform: 'sandbox', mode: 'search' }] }),
     {},
-    new Set(),
+    factsOf([]),
   );
   t.match(none.ok ? '' : none.errors[0]!.message, /; available: none$/);
 });
 
+t.test('a web pair without a usable account, anywhere or in the region', async (t) => {
+  const facts = factsOf(['deepseek:api', 'deepseek:web', 'sandbox:web'], { deepseek: ['110100'] });
+  const web = [{ platform: 'deepseek', mode: 'search', channel: 'web' }];
+  const refused = (input: Record<string, unknown>, f: AvailabilityFacts) => {
+    const r = checkSubmission(input, {}, f);
+    return r.ok ? [] : r.errors;
+  };
+  t.same(
+    refused(body({ platforms: web }), factsOf(['deepseek:web'])),
+    [
+      {
+        field: 'platforms[0].platform',
+        message:
+          'deepseek is unavailable on the web channel: no usable account (an operator adds one: `npm run admin -- account add`); available: none',
+      },
+    ],
+    'no account at all',
+  );
+  t.same(refused(body({ platforms: web }), facts), [], 'without region: an account anywhere');
+  t.same(
+    refused(body({ platforms: web, regionCode: ['310100'] }), facts),
+    [
+      {
+        field: 'platforms[0].platform',
+        message:
+          'deepseek is unavailable on the web channel: no usable account in region 310100 (usable ones: 110100) (an operator adds one: `npm run admin -- account add`); available: deepseek (api), sandbox (web)',
+      },
+    ],
+    'none in the region the request names',
+  );
+  t.same(
+    refused(body({ platforms: web, regionCode: ['110100'] }), facts).map((e) => e.message),
+    [
+      "deepseek is unavailable on the web channel: no live crawler node runs it in region 110100 (a web channel needs a node whose CRAWLER_CHANNELS include web and that has the site's driver); available: none",
+    ],
+    'an account there, but no node that runs the pair serves the region',
+  );
+  t.same(
+    refused(body({ platforms: web }), { nodes: [], accounts: {} }).map((e) => e.message),
+    [
+      'deepseek is unavailable on the web channel: no usable account (an operator adds one: `npm run admin -- account add`)',
+    ],
+    'no crawler node up yet: the missing account is still known; nothing is listed as available',
+  );
+  t.same(
+    refused(body({ platforms: web }), { nodes: [], accounts: { deepseek: [null] } }),
+    [],
+    'no crawler node up yet, an account: accepted, the work waits',
+  );
+});
+
 t.test('channel: every violated rule is listed together', async (t) => {
-  const offered = new Set(['sandbox:api']);
+  const offered = factsOf(['sandbox:api']);
   t.same(
     rejected({
       prompts: ['p'],

@@ -1,11 +1,10 @@
 import t from 'tap';
 import {
   batchBody,
-  channelAvailable,
   errorsByField,
   parsePrompts,
+  verdictText,
 } from '../../../web/src/batch-form.js';
-import type { PlatformInfo } from '../../../web/src/types.js';
 
 t.test('prompts: one per line, list markers and blank lines dropped', async (t) => {
   t.same(parsePrompts('1. first\n\n2) second\r\n- third\n• 第四\n  plain  \n3、第五'), [
@@ -69,9 +68,22 @@ t.test('the 400 errors list, by the form field each entry names', async (t) => {
   );
 });
 
-t.test('availability of a channel: unknown while no crawler node is up', async (t) => {
-  const p = { availableChannels: ['web'] } as PlatformInfo;
-  t.equal(channelAvailable(p, 'web'), true);
-  t.equal(channelAvailable(p, 'api'), false);
-  t.equal(channelAvailable({ ...p, availableChannels: null }, 'api'), null);
+t.test('a channel’s verdict in the UI’s words, naming what is missing', async (t) => {
+  const t2 = (key: string, vars?: { region: string }) => `${key}${vars ? `(${vars.region})` : ''}`;
+  const verdict = (available: boolean | null, missing: ('node' | 'account')[] = []) => ({
+    available,
+    missing,
+    reason: available === true ? null : 'the service’s words',
+  });
+  t.same(verdictText(verdict(true), '', t2), { state: 'available', missing: null });
+  t.same(verdictText(verdict(null), '', t2), { state: 'unknownAvailability', missing: null });
+  t.same(verdictText(undefined, '', t2), { state: 'unknownAvailability', missing: null });
+  t.same(verdictText(verdict(false, ['node', 'account']), '', t2), {
+    state: 'unavailable',
+    missing: 'missingNode; missingAccount',
+  });
+  t.same(verdictText(verdict(false, ['account']), '440100', t2), {
+    state: 'unavailable',
+    missing: 'missingAccountIn(440100)',
+  });
 });

@@ -1,19 +1,21 @@
 /**
  * Platforms from the catalogue (`GET …/platforms`): per platform, a checkbox
  * and a mode for each of its channels (a batch may ask one platform over both),
- * and whether live crawler nodes run that channel.
+ * and the service's verdict on that channel for the chosen region, with what
+ * is missing when a submission to it would be refused.
  */
-import { channelAvailable, type PlatformChoice } from '../batch-form.js';
+import { verdictText, type PlatformChoice } from '../batch-form.js';
 import { useT } from '../i18n.js';
 import type { PlatformInfo } from '../types.js';
 
 interface Props {
   platforms: PlatformInfo[];
+  regionCode: string;
   choices: PlatformChoice[];
   onChange: (choices: PlatformChoice[]) => void;
 }
 
-export function PlatformPicker({ platforms, choices, onChange }: Props) {
+export function PlatformPicker({ platforms, regionCode, choices, onChange }: Props) {
   const t = useT();
   const same = (c: PlatformChoice, platform: string, channel: string) =>
     c.platform === platform && c.channel === channel;
@@ -39,13 +41,8 @@ export function PlatformPicker({ platforms, choices, onChange }: Props) {
           <strong>{p.label}</strong>
           {Object.entries(p.channels).map(([channel, modes]) => {
             const choice = choices.find((c) => same(c, p.platform, channel));
-            const available = channelAvailable(p, channel);
-            const state =
-              available === null
-                ? t('unknownAvailability')
-                : available
-                  ? t('available')
-                  : t('unavailable');
+            const verdict = p.availability[channel];
+            const { state, missing } = verdictText(verdict, regionCode, t);
             return (
               <div class="channel" data-testid={`channel-${p.platform}-${channel}`}>
                 <label class="inline">
@@ -66,7 +63,7 @@ export function PlatformPicker({ platforms, choices, onChange }: Props) {
                   {channel}
                   {channel === p.channel && ' *'}
                 </label>
-                <span class={`avail ${available === false ? 'off' : ''}`}>{state}</span>
+                <span class={`avail ${verdict?.available === false ? 'off' : ''}`}>{state}</span>
                 <select
                   aria-label={`${p.label} ${channel} ${t('mode')}`}
                   name={`mode-${p.platform}-${channel}`}
@@ -80,6 +77,11 @@ export function PlatformPicker({ platforms, choices, onChange }: Props) {
                     <option value={m}>{m}</option>
                   ))}
                 </select>
+                {missing && (
+                  <small class="missing" title={verdict?.reason ?? undefined}>
+                    {missing}
+                  </small>
+                )}
               </div>
             );
           })}

@@ -37,8 +37,12 @@ export function NewBatch() {
   const set = <K extends keyof BatchForm>(key: K, value: BatchForm[K]) =>
     setForm((f) => ({ ...f, [key]: value }));
 
+  // The verdicts depend on the region: a web channel needs an account there.
   useEffect(() => {
-    get<PlatformInfo[]>(`${M}/platforms`).then(setPlatforms, () => setPlatforms([]));
+    const query = form.regionCode ? `?regionCode=${encodeURIComponent(form.regionCode)}` : '';
+    get<PlatformInfo[]>(`${M}/platforms${query}`).then(setPlatforms, () => setPlatforms([]));
+  }, [form.regionCode]);
+  useEffect(() => {
     get<CityInfoRecord[]>(`${CITY_INFO_PATH}?deduplicate=true`).then(setCities, () =>
       setCities([]),
     );
@@ -91,6 +95,7 @@ export function NewBatch() {
       >
         <PlatformPicker
           platforms={platforms}
+          regionCode={form.regionCode}
           choices={form.choices}
           onChange={(c) => set('choices', c)}
         />
