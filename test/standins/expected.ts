@@ -87,20 +87,31 @@ function referencesOf(platform: string): Reference[] {
         site: host(SOURCES[n - 1]!.url),
         icon: '',
       }));
+    case 'kimi':
+      return all((s, i) => ({
+        index: i + 1,
+        title: s.title,
+        url: s.url,
+        site: host(s.url),
+        icon: '',
+      }));
     default:
-      return []; // kimi: no structured sources; deepseek: no search
+      return []; // deepseek: no search
   }
 }
 
 export function expectedAnswer(platform: string, mode: Mode, prompt: string): Answer {
   const search = mode === 'search' || mode === 'reasoning_search';
   const referenceList = search ? referencesOf(platform) : [];
+  // Kimi marks no citations and its text has no `[n]`.
   const citedIndices =
-    platform === 'doubao'
-      ? [1, 2]
-      : platform === 'grok'
-        ? XAI_FOUND.flatMap((n, i) => (CITED.includes(n) ? [i + 1] : []))
-        : CITED;
+    platform === 'kimi'
+      ? []
+      : platform === 'doubao'
+        ? [1, 2]
+        : platform === 'grok'
+          ? XAI_FOUND.flatMap((n, i) => (CITED.includes(n) ? [i + 1] : []))
+          : CITED;
   const citationList = referenceList.filter((r) => citedIndices.includes(r.index));
   const media =
     search && platform === 'perplexity'
