@@ -33,7 +33,7 @@ export class ApiClient {
     });
     const body = await readBody(res);
     if (!res.ok) {
-      const err = apiError(res.status, body, 'authentication');
+      const err = apiError(res.status, body, 'the API key');
       // Any refusal of the key is an authentication failure, whatever its status.
       throw new CliError(err.message, EXIT.unreachable, err.details);
     }
@@ -65,7 +65,11 @@ export class ApiClient {
    * event stream); a refusal is thrown. A 401 fetches a new token once: the
    * cached one may have expired during a long wait.
    */
-  async open(path: string, init: RequestInit = {}, what = path): Promise<Response> {
+  async open(
+    path: string,
+    init: RequestInit = {},
+    what = `the request to ${path}`,
+  ): Promise<Response> {
     let res = await this.sendAuthed(path, init);
     if (res.status === 401 && this.apiKey) {
       await res.body?.cancel();

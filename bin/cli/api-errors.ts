@@ -11,7 +11,12 @@ interface ErrorEnvelope {
   requestId?: unknown;
 }
 
-/** `status`: the HTTP status; `body`: the parsed JSON answer, or its text when it was not JSON. */
+/**
+ * `status`: the HTTP status; `body`: the parsed JSON answer, or its text when
+ * it was not JSON; `what`: the request, as the object of "the service refused …".
+ * A 400's message already joins its rules, so with rules the headline is the
+ * refusal alone and each rule is printed once, on its own line.
+ */
 export function apiError(status: number, body: unknown, what: string): CliError {
   const envelope = (typeof body === 'object' && body !== null ? body : {}) as ErrorEnvelope;
   const text = typeof body === 'string' ? body.trim().slice(0, 200) : '';
@@ -20,12 +25,11 @@ export function apiError(status: number, body: unknown, what: string): CliError 
       ? envelope.message
       : text || 'no message';
   const details = Array.isArray(envelope.errors) ? envelope.errors.map(describeProblem) : [];
-  if (typeof envelope.requestId === 'string') details.push(`request id: ${envelope.requestId}`);
-  return new CliError(
-    `${what} refused (HTTP ${status}): ${message}`,
-    exitCodeOfStatus(status),
-    details,
-  );
+  const requestId = typeof envelope.requestId === 'string' ? envelope.requestId : undefined;
+  const refused = `the service refused ${what} (HTTP ${status})`;
+  const headline = details.length > 0 ? `${refused}:` : `${refused}: ${message}`;
+  if (requestId && !headline.includes(requestId)) details.push(`request id: ${requestId}`);
+  return new CliError(headline, exitCodeOfStatus(status), details);
 }
 
 function describeProblem(problem: unknown): string {

@@ -1,8 +1,9 @@
 /**
  * Where the CLI finds the service and its API key: the environment
  * (AIMON_URL, AIMON_API_KEY), else the config file (AIMON_CONFIG, default
- * ~/.config/aimon/config.json) that `aimon login` writes. The only module of
- * the CLI that reads the environment or the config file.
+ * ~/.config/aimon/config.json) that `aimon login` writes; and the directory
+ * the user's relative paths mean (INIT_CWD). The only module of the CLI that
+ * reads the environment or the config file.
  */
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -16,6 +17,12 @@ export interface Settings {
   apiKey: string | undefined;
   /** The config file read (and written by `login`). */
   configPath: string;
+  /**
+   * Where relative paths the user gives (`-o`, `--file`) start: npm's
+   * INIT_CWD, the directory `npm run cli` was typed in (npm runs the script
+   * from the project root), else the process's own directory.
+   */
+  cwd: string;
 }
 
 export interface SavedConfig {
@@ -35,6 +42,7 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
     url: trimSlash(env.AIMON_URL || saved.url || DEFAULT_URL),
     apiKey: env.AIMON_API_KEY || saved.apiKey || undefined,
     configPath: path,
+    cwd: env.INIT_CWD || process.cwd(),
   };
 }
 

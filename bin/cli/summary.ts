@@ -8,7 +8,7 @@ import type { SubTaskSummary } from '../../services/shared/contracts/task-progre
 const STATUS_ORDER = ['completed', 'failed', 'timeout', 'error', 'processing', 'pending'];
 
 /** `doubao (web)`: a task may hold one platform on both channels. */
-export function platformLabel(s: Pick<SubTaskSummary, 'platform' | 'channel'>): string {
+export function platformLabel(s: { platform: string; channel: string | null }): string {
   return s.channel ? `${s.platform} (${s.channel})` : s.platform;
 }
 

@@ -1,54 +1,63 @@
 /**
  * The task events stream in the OpenAPI document (routes/events.ts,
- * progress/): OpenAPI 3.1 cannot type the messages of a text/event-stream, so
- * each event's `data` is a component schema, listed by event name under
- * `x-sse-events`, and the example is a stream written by the service's own
- * frame writer.
+ * progress/). OpenAPI 3.1 describes a `text/event-stream` by the schema of one
+ * message, seen as the object of its fields: `id`, `event` and `data`, whose
+ * `contentMediaType` is application/json and whose `contentSchema` is the
+ * payload's zod schema (services/shared/contracts/task-progress.ts), or
+ * `comment` for the heartbeat. One `oneOf` branch per event, told apart by
+ * `event`; each example is one message, and the description shows a whole
+ * stream written by the service's own frame writer.
  */
-import { z } from 'zod';
-import { CHANNELS, MODES } from '../shared/platforms.js';
-import { SUBTASK_STATUSES, TASK_STATUSES } from '../shared/contracts/status.js';
 import { SSE_HEARTBEAT, sseFrame } from './progress/sse-frame.js';
-import type { SubTaskChange, TaskDone } from '../shared/contracts/task-progress.js';
+import {
+  subTaskChangeSchema,
+  taskDoneSchema,
+  type SubTaskChange,
+  type TaskDone,
+} from '../shared/contracts/task-progress.js';
 import { statusDataSchema } from './contract.js';
 import { errorResponses, PROTECTED, TASK_ID_REASON } from './openapi-errors.js';
 import { statusExample, submitExample, TASK_ID } from './openapi-examples.js';
-import { example, type Json, type SchemaSet } from './openapi-parts.js';
+import type { Examples, Json, SchemaSet } from './openapi-parts.js';
 import { SECURITY, taskIdParam } from './openapi-tasks.js';
-
-const counters = { totalItems: z.int(), completedItems: z.int(), failedItems: z.int() };
 
 const snapshotSchema = statusDataSchema.meta({
   id: 'TaskEventSnapshot',
   description: '`snapshot`: the data of GET /api/business/monitor/task/status/{taskId}',
 });
 
-const subtaskSchema = z
-  .object({
-    taskId: z.uuid(),
-    subTaskId: z.string(),
-    platform: z.string(),
-    channel: z.enum(CHANNELS).nullable(),
-    mode: z.enum(MODES),
-    status: z.enum(SUBTASK_STATUSES).meta({ description: 'The sub task status it moved to' }),
-    taskStatus: z.enum(TASK_STATUSES),
-    ...counters,
-  })
-  .strict()
-  .meta({ id: 'TaskEventSubtask', description: '`subtask`: one sub task changed status' });
+/** One message carrying `event` with a JSON `data` of schema `data`. */
+function eventMessage(event: string, data: Json, description: string): Json {
+  return {
+    type: 'object',
+    description,
+    properties: {
+      id: {
+        type: 'string',
+        pattern: '^[1-9][0-9]*$',
+        description: 'Counts up from 1; sent back as Last-Event-ID when reconnecting',
+      },
+      event: { const: event },
+      data: { type: 'string', contentMediaType: 'application/json', contentSchema: data },
+    },
+    required: ['id', 'event', 'data'],
+    additionalProperties: false,
+  };
+}
 
-const doneSchema = z
-  .object({
-    taskId: z.uuid(),
-    status: z.enum(TASK_STATUSES),
-    ...counters,
-    completedAt: z.int().nullable(),
-  })
-  .strict()
-  .meta({ id: 'TaskEventDone', description: '`done`: the task is final; the stream ends' });
+const heartbeatMessage: Json = {
+  type: 'object',
+  description:
+    'The heartbeat: the comment line `: ping`, every SSE_HEARTBEAT_MS; no event, clients skip it',
+  properties: { comment: { const: 'ping' } },
+  required: ['comment'],
+  additionalProperties: false,
+};
+
+type Message = { id: number; event: string; data: unknown } | 'heartbeat';
 
 /** One task from submission to its end, as a client reading from the start sees it. */
-function exampleStream(): string {
+function exampleMessages(): Message[] {
   const [a, b] = statusExample.subTaskList;
   const moved = (s: typeof a, completed: number, failed: number): SubTaskChange => ({
     taskId: TASK_ID,
@@ -80,26 +89,49 @@ function exampleStream(): string {
     subTaskList: submitExample.subTaskList,
   };
   return [
-    sseFrame(1, 'snapshot', start),
-    sseFrame(2, 'subtask', moved(a, 1, 0)),
-    SSE_HEARTBEAT,
-    sseFrame(3, 'subtask', moved(b, 1, 1)),
-    sseFrame(4, 'done', done),
-  ].join('');
+    { id: 1, event: 'snapshot', data: start },
+    { id: 2, event: 'subtask', data: moved(a, 1, 0) },
+    'heartbeat',
+    { id: 3, event: 'subtask', data: moved(b, 1, 1) },
+    { id: 4, event: 'done', data: done },
+  ];
+}
+
+/** The stream as the service writes it. */
+const exampleStream = (): string =>
+  exampleMessages()
+    .map((m) => (m === 'heartbeat' ? SSE_HEARTBEAT : sseFrame(m.id, m.event, m.data)))
+    .join('');
+
+/** Each kind of message once, as the object of its fields that the schema describes. */
+function messageExamples(): Examples {
+  const examples: Examples = {};
+  for (const m of exampleMessages()) {
+    const name = m === 'heartbeat' ? m : m.event;
+    examples[name] ??= {
+      summary: name === 'heartbeat' ? 'The heartbeat comment' : `A \`${name}\` event`,
+      value:
+        m === 'heartbeat'
+          ? { comment: 'ping' }
+          : { id: String(m.id), event: m.event, data: JSON.stringify(m.data) },
+    };
+  }
+  return examples;
 }
 
 export function eventPaths(set: SchemaSet): Json {
-  const events = {
-    snapshot: set.json(snapshotSchema),
-    subtask: set.json(subtaskSchema),
-    done: set.json(doneSchema),
-  };
+  const messages = [
+    eventMessage('snapshot', set.json(snapshotSchema), '`snapshot`: first, the whole status'),
+    eventMessage('subtask', set.json(subTaskChangeSchema), '`subtask`: one sub task moved'),
+    eventMessage('done', set.json(taskDoneSchema), '`done`: the task is final; the stream ends'),
+    heartbeatMessage,
+  ];
   return {
     '/api/business/monitor/task/{taskId}/events': {
       get: {
         summary: 'Live progress of a task as Server-Sent Events',
         description: [
-          'A `text/event-stream` for the task owner. Each message has an `id`, an `event` and one line of JSON `data`:',
+          'A `text/event-stream` for the task owner. Each message has an `id`, an `event` and one line of JSON `data` (the response schema describes one message as the object of its fields, the JSON of `data` as its `contentSchema`):',
           '',
           '- `snapshot` first: the data of the status route (schema `TaskEventSnapshot`);',
           '- `subtask` each time a sub task changes status (schema `TaskEventSubtask`);',
@@ -108,6 +140,12 @@ export function eventPaths(set: SchemaSet): Json {
           'Reconnecting with `Last-Event-ID` gives a fresh `snapshot` and ids continue after the given one (browsers send it by themselves). A `: ping` comment comes every SSE_HEARTBEAT_MS (15 s by default) so idle proxies keep the connection open. At most SSE_MAX_PER_USER streams (5 by default) per user and api node are open at once: one more is a 429 TOO_MANY_STREAMS.',
           '',
           'A browser `EventSource` cannot send headers: it may give the token as `?access_token=` instead (this route only). Errors (unknown task, the cap) answer the usual envelope before the stream starts.',
+          '',
+          'A whole stream (two sub tasks, a heartbeat, then done):',
+          '',
+          '```',
+          exampleStream().trimEnd(),
+          '```',
         ].join('\n'),
         tags: ['tasks'],
         security: SECURITY,
@@ -134,9 +172,8 @@ export function eventPaths(set: SchemaSet): Json {
             description: 'The stream (Cache-Control: no-cache; never buffered by proxies)',
             content: {
               'text/event-stream': {
-                schema: { type: 'string' },
-                'x-sse-events': events,
-                examples: example('Two sub tasks, a heartbeat, then done', exampleStream()),
+                schema: { oneOf: messages },
+                examples: messageExamples(),
               },
             },
           },

@@ -10,6 +10,8 @@ export interface OpenStream {
   events: SseEvent[];
   /** Heartbeat comment lines seen. */
   heartbeats: number;
+  /** The stream's text as received. */
+  raw: string;
   ended: Promise<void>;
   /** Resolves with the first event matching, waiting at most `ms`. */
   until(match: (e: SseEvent) => boolean, ms?: number): Promise<SseEvent>;
@@ -32,6 +34,7 @@ export async function openEvents(
       body: await res.json(),
       events: [],
       heartbeats: 0,
+      raw: '',
       ended: Promise.resolve(),
       until: () => Promise.reject(new Error('no stream')),
       close: () => undefined,
@@ -44,6 +47,7 @@ export async function openEvents(
     headers: res.headers,
     events,
     heartbeats: 0,
+    raw: '',
     ended: Promise.resolve(),
     async until(match, ms = 30_000) {
       const deadline = Date.now() + ms;
@@ -65,6 +69,7 @@ export async function openEvents(
     try {
       for await (const chunk of res.body!) {
         const text = decoder.decode(chunk as Uint8Array, { stream: true });
+        stream.raw += text;
         stream.heartbeats += text.split(': ping\n').length - 1;
         events.push(...parser.push(text));
         waiters.splice(0).forEach((w) => w());

@@ -7,7 +7,17 @@ import type { Mode } from '../../services/shared/platforms.js';
 import type { Answer, Reference } from '../../services/shared/contracts/answer.js';
 import { summarize } from '../../crawler/platforms/common/raw-answer.js';
 import { domainOf, redirectOf } from './gemini.js';
-import { answerText, CITED, IMAGES, REASONING, RELATED, segments, SOURCES } from './scenario.js';
+import {
+  answerText,
+  CITED,
+  IMAGES,
+  REASONING,
+  RELATED,
+  segments,
+  SOURCES,
+  XAI_FOUND,
+  xaiMarker,
+} from './scenario.js';
 
 const host = (url: string) => new URL(url).hostname.replace(/^www\./, '');
 
@@ -17,6 +27,7 @@ const MARKERS: Record<string, (n: number) => string> = {
   yuanbao: (n) => `[${n}]`,
   zhipu: (n) => `[ref_${n}]`,
   wenxin: (n) => `^[${n}]^`,
+  grok: xaiMarker,
 };
 
 /** Which reasoning a platform gives in a mode: the full text, or only a summary. */
@@ -69,22 +80,38 @@ function referencesOf(platform: string): Reference[] {
     case 'doubao':
       return cited.map((s, i) => ({ index: i + 1, ...s }));
     case 'grok':
+      return XAI_FOUND.map((n, i) => ({
+        index: i + 1,
+        title: host(SOURCES[n - 1]!.url),
+        url: SOURCES[n - 1]!.url,
+        site: host(SOURCES[n - 1]!.url),
+        icon: '',
+      }));
+    case 'kimi':
       return all((s, i) => ({
         index: i + 1,
-        title: host(s.url),
+        title: s.title,
         url: s.url,
         site: host(s.url),
         icon: '',
       }));
     default:
-      return []; // kimi: no structured sources; deepseek: no search
+      return []; // deepseek: no search
   }
 }
 
 export function expectedAnswer(platform: string, mode: Mode, prompt: string): Answer {
   const search = mode === 'search' || mode === 'reasoning_search';
   const referenceList = search ? referencesOf(platform) : [];
-  const citedIndices = platform === 'doubao' ? [1, 2] : CITED;
+  // Kimi marks no citations and its text has no `[n]`.
+  const citedIndices =
+    platform === 'kimi'
+      ? []
+      : platform === 'doubao'
+        ? [1, 2]
+        : platform === 'grok'
+          ? XAI_FOUND.flatMap((n, i) => (CITED.includes(n) ? [i + 1] : []))
+          : CITED;
   const citationList = referenceList.filter((r) => citedIndices.includes(r.index));
   const media =
     search && platform === 'perplexity'

@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { CHAT_FLAVOURS, obj, type ChatFlavour } from './openai-chat-flavours.js';
-import { answerText, Directives, REASONING, segments, type FailKind } from './scenario.js';
+import { answerText, Directives, REASONING, segments, SOURCES, type FailKind } from './scenario.js';
 import {
   bearer,
   deltas,
@@ -47,8 +47,10 @@ async function answer(
     return sendJson(res, f.refusal.status, f.refusal.body);
   const frames: string[] = [frame(chunk(id, { role: 'assistant', content: '' }))];
   if (f.toolRoundTrip && mode.search && !(body.messages as Body[]).some((m) => m.role === 'tool')) {
+    // The call's arguments are also the search's result the client echoes back.
     const args = JSON.stringify({
       search_result: { search_id: 'sr-1' },
+      search_results: SOURCES.map((s) => ({ title: s.title, url: s.url, content: '…' })),
       usage: { total_tokens: 8000 },
     });
     frames.push(

@@ -4,13 +4,23 @@
  * ending with `response.completed` (xAI: `response.done`) carrying the whole
  * response. OpenAI lists sources in `web_search_call.action.sources` when
  * asked with `include`, and cites them on `utm_source=openai` URLs; xAI lists
- * every source its search encountered in the response's `citations` and its
- * annotations carry only the URL; Ark's carry title, site, logo and cover
+ * every source its search encountered in the response's `citations` (three,
+ * one never cited), writes inline links `[[n]](url)` numbered by citation and
+ * its annotations carry only the URL; Ark's carry title, site, logo and cover
  * image but no offsets.
  */
 import type { ServerResponse } from 'node:http';
 import { ERRORS } from './errors.js';
-import { answerText, Directives, REASONING, segments, SOURCES, isErrorReply } from './scenario.js';
+import {
+  answerText,
+  Directives,
+  REASONING,
+  segments,
+  SOURCES,
+  isErrorReply,
+  XAI_FOUND,
+  xaiMarker,
+} from './scenario.js';
 import {
   bearer,
   deltas,
@@ -29,6 +39,8 @@ interface Flavour {
   errors: (typeof ERRORS)[string];
   reasoning(b: Body): boolean;
   annotation(i: number, start: number, end: number): Body;
+  /** How the text marks a citation of source n (1-based), if it does. */
+  marker?: (n: number) => string;
   terminal: string;
 }
 
@@ -54,6 +66,7 @@ export const RESPONSES_FLAVOURS: Record<string, Flavour> = {
     errors: ERRORS.xai!,
     reasoning: (b) => /(?<!non)-reasoning$/.test(String(b.model)),
     annotation: (i) => ({ type: 'url_citation', url: SOURCES[i]!.url }),
+    marker: xaiMarker,
     terminal: 'response.done',
   },
   doubao: {
@@ -84,11 +97,12 @@ async function answer(
   const search = tools(body).some((t) => t.type === 'web_search');
   const reasoning = f.reasoning(body);
   const segs = segments(prompt, search);
-  const text = fail === 'empty' ? '' : answerText(segs);
+  const marker = search ? f.marker : undefined;
+  const text = fail === 'empty' ? '' : answerText(segs, marker);
   const annotations: Body[] = [];
   let at = 0;
   for (const s of segs) {
-    const len = Array.from(s.text).length;
+    const len = Array.from(s.text + (marker ? s.cite.map(marker).join('') : '')).length;
     for (const n of s.cite) annotations.push(f.annotation(n - 1, at, at + len));
     at += len;
   }
@@ -213,7 +227,9 @@ async function answer(
       status: 'completed',
       model: body.model,
       output,
-      ...(search && name === 'grok' ? { citations: SOURCES.map((s) => s.url) } : {}),
+      ...(search && name === 'grok'
+        ? { citations: XAI_FOUND.map((n) => SOURCES[n - 1]!.url) }
+        : {}),
       usage: { input_tokens: 5, output_tokens: 9, total_tokens: 14 },
     },
   });

@@ -47,6 +47,16 @@ export const SOURCES: readonly Source[] = [
 /** Sources the search answer cites (1-based), in order. */
 export const CITED = [1, 3];
 
+/**
+ * xAI's `citations`: the three sources its search met, in its order (1-based
+ * into SOURCES). The first is never cited; the answer annotates the other two.
+ */
+export const XAI_FOUND = [2, 1, 3];
+
+/** xAI's inline link for a cited source: numbered by citation, not by source. */
+export const xaiMarker = (n: number): string =>
+  `[[${CITED.indexOf(n) + 1}]](${SOURCES[n - 1]!.url})`;
+
 export const REASONING =
   '先弄清用户关心的是价格还是功能。Then compare the candidates.\n第二步：总结结论。';
 export const RELATED = ['阿克米 CRM 多少钱？', 'Which CRM integrates with WeChat?'];

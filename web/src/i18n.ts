@@ -17,6 +17,9 @@ const en = {
   tasks: 'Tasks',
   newBatch: 'New batch',
   operator: 'Operator',
+  operatorOnly:
+    'This page needs the operator role. You are signed in as {name} (user {userId}) with the role "{role}".',
+  operatorGrant: 'An operator grants the role on the service host:',
   status: 'Status',
   all: 'All',
   created: 'Created',
@@ -103,6 +106,9 @@ const zh: typeof en = {
   tasks: '任务',
   newBatch: '新建批量任务',
   operator: '运维',
+  operatorOnly:
+    '此页面需要 operator（运维）角色。你当前以 {name}（用户 {userId}）登录，角色为 “{role}”。',
+  operatorGrant: '请运维人员在服务所在主机上授予该角色：',
   status: '状态',
   all: '全部',
   created: '创建时间',

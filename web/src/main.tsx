@@ -2,7 +2,7 @@
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { get, M, whenUnauthorized } from './api.js';
-import { initialLang, keepLang, LangContext, translator, type Lang } from './i18n.js';
+import { initialLang, keepLang, LangContext, translator, useT, type Lang } from './i18n.js';
 import { navigate, onLink, paths, useRoute, type Route } from './router.js';
 import { session } from './session.js';
 import type { Me } from './types.js';
@@ -11,7 +11,7 @@ import { TaskList } from './pages/task-list.js';
 import { NewBatch } from './pages/new-batch.js';
 import { TaskView } from './pages/task-view.js';
 import { AnswerView } from './pages/answer-view.js';
-import { OperatorView } from './pages/operator-view.js';
+import { OperatorOnly, OperatorView } from './pages/operator-view.js';
 import './styles/base.css';
 import './styles/views.css';
 
@@ -102,10 +102,16 @@ function Page({ route, me }: { route: Route; me: Me | null }) {
     case 'answer':
       return <AnswerView taskId={route.taskId} subTaskId={route.subTaskId} />;
     case 'operator':
-      return me?.role === 'operator' ? <OperatorView /> : null;
+      if (me === null) return <Loading />;
+      return me.role === 'operator' ? <OperatorView /> : <OperatorOnly me={me} />;
     default:
       return <TaskList />;
   }
+}
+
+function Loading() {
+  const t = useT();
+  return <p>{t('loading')}</p>;
 }
 
 render(<App />, document.getElementById('app')!);

@@ -1,9 +1,11 @@
 /**
  * `aimon export <taskId> [--format csv|ndjson|xlsx] [--table …] [-o file]`:
- * downloads the export route's file, streamed to disk (or stdout with -o -).
+ * downloads the export route's file, streamed to disk (or stdout with -o -); a
+ * relative -o is taken from where the user ran the command (Settings.cwd).
  */
 import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
@@ -51,9 +53,11 @@ export function exportCommand(cli: Cli): Command {
           await pipeline(body, cli.stdout, { end: false });
           return;
         }
-        const file =
+        const file = resolve(
+          (await cli.settings()).cwd,
           o.output ??
-          attachmentName(res.headers.get('content-disposition'), `${taskId}.${o.format}`);
+            attachmentName(res.headers.get('content-disposition'), `${taskId}.${o.format}`),
+        );
         await pipeline(body, createWriteStream(file));
         cli.note(`wrote ${file} (${(await stat(file)).size} bytes)`);
       }),

@@ -20,7 +20,7 @@ export function listCommand(cli: Cli): Command {
         const list = await client.get<TaskList>(
           `${MONITOR}/task/list`,
           { status: o.status, page: o.page, size: o.size },
-          'the task list',
+          'the task list request',
         );
         cli.print(o.json ? JSON.stringify(list, null, 2) : listText(list));
       }),

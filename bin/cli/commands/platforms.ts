@@ -15,7 +15,7 @@ export function platformsCommand(cli: Cli): Command {
         const entries = await client.get<PlatformEntry[]>(
           `${MONITOR}/platforms`,
           { regionCode: o.region },
-          'the platform list',
+          'the platform list request',
         );
         cli.print(o.json ? JSON.stringify(entries, null, 2) : platformsText(entries));
       }),

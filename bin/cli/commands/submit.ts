@@ -4,6 +4,7 @@
  * and exits with its final state.
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { MONITOR } from '../api-client.js';
 import type { Cli } from '../context.js';
@@ -51,7 +52,8 @@ export function submitCommand(cli: Cli): Command {
     .action(
       cli.action(async (args: string[], o: Options) => {
         const platforms = o.platform ?? [];
-        const prompts = [...args, ...(o.file ? promptsOfFile(readPrompts(o.file)) : [])];
+        const { cwd } = await cli.settings();
+        const prompts = [...args, ...(o.file ? promptsOfFile(readPrompts(cwd, o.file)) : [])];
         const body = buildSubmission(prompts, { ...o, platform: platforms });
         const client = await cli.client();
         const data = await client.post<Submitted>(
@@ -66,10 +68,10 @@ export function submitCommand(cli: Cli): Command {
     );
 }
 
-function readPrompts(path: string): string {
+function readPrompts(cwd: string, path: string): string {
   try {
     // 0: stdin, for `--file -`.
-    return readFileSync(path === '-' ? 0 : path, 'utf8');
+    return readFileSync(path === '-' ? 0 : resolve(cwd, path), 'utf8');
   } catch (err) {
     throw new CliError(`cannot read prompts from ${path}: ${(err as Error).message}`, EXIT.usage);
   }

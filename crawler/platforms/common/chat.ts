@@ -3,8 +3,8 @@
  * (OpenAI, Perplexity, DeepSeek, Kimi, Zhipu, Ark, Hunyuan, Qianfan, xAI).
  * The vendors differ only in data: the path, the request switches per mode,
  * the finish reasons that mean a refusal, and whether built-in tool calls are
- * echoed back (Kimi's `$web_search`). Streaming, `[DONE]`, keep-alives,
- * errors and extraction are shared.
+ * echoed back (Kimi's `$web_search`, whose calls carry the sources found).
+ * Streaming, `[DONE]`, keep-alives, errors and extraction are shared.
  */
 import type { Mode } from '../../../services/shared/platforms.js';
 import type { ApiContext, ApiDriver, Job, PlatformSettings } from '../types.js';
@@ -21,7 +21,13 @@ import {
   sseEvents,
   truncated,
 } from './http.js';
-import { accumulateCompletion, OpenAIStreamAccumulator } from './openai-stream.js';
+import {
+  accumulateCompletion,
+  OpenAIStreamAccumulator,
+  searchResultOf,
+  toolCallSources,
+} from './openai-stream.js';
+import type { RawSearchResult } from './raw-answer.js';
 import { isDone } from './sse.js';
 
 export interface ChatFlavor {
@@ -69,6 +75,7 @@ export function chatDriver(flavor: ChatFlavor): ApiDriver {
       const path = typeof flavor.path === 'function' ? flavor.path(job.mode) : flavor.path;
       const messages: Record<string, unknown>[] = [{ role: 'user', content: job.prompt }];
       const earlierReasoning: string[] = [];
+      const toolSources: unknown[] = [];
       for (let round = 1; ; round++) {
         const res = await post(ctx, {
           platform,
@@ -100,6 +107,7 @@ export function chatDriver(flavor: ChatFlavor): ApiDriver {
         if (flavor.echoToolCalls && acc.finishReason === 'tool_calls' && calls.length > 0) {
           if (round >= MAX_ROUNDS) throw truncated(platform);
           if (acc.raw.reasoningContent) earlierReasoning.push(acc.raw.reasoningContent);
+          toolSources.push(...toolCallSources(calls));
           messages.push({
             role: 'assistant',
             content: acc.raw.content,
@@ -119,6 +127,11 @@ export function chatDriver(flavor: ChatFlavor): ApiDriver {
         acc.raw.reasoningContent = [...earlierReasoning, acc.raw.reasoningContent]
           .filter(Boolean)
           .join('\n\n');
+        if (acc.raw.searchResults.length === 0) {
+          acc.raw.searchResults = toolSources
+            .map((r, i) => searchResultOf(r, i))
+            .filter((r): r is RawSearchResult => r !== undefined);
+        }
         return finalAnswer(platform, acc.raw);
       }
     },

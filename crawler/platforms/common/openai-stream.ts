@@ -172,6 +172,23 @@ export class OpenAIStreamAccumulator {
   }
 }
 
+/**
+ * The sources a built-in search tool call carries (Kimi's `$web_search`): its
+ * `arguments` are a JSON object whose `search_results` list what the search
+ * found (`title`, `url`, `content`), the same string the client echoes back as
+ * the tool's result. Arguments that are not such JSON carry none.
+ */
+export function toolCallSources(calls: readonly ToolCall[]): unknown[] {
+  return calls.flatMap((c) => {
+    try {
+      const args = JSON.parse(c.arguments) as unknown;
+      return isObj(args) ? arr(args.search_results) : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
 /** Accumulates a non-streaming completion (`choices[0].message`). */
 export function accumulateCompletion(body: unknown): OpenAIStreamAccumulator {
   const acc = new OpenAIStreamAccumulator();

@@ -35,6 +35,12 @@ export interface RawAnswer {
   citedTitles: Record<string, string>;
   /** Reference indices the platform marked as cited (grounding supports, flags). */
   citedIndices: number[];
+  /**
+   * Whether `[n]` in the text names reference n. Not where the platform marks
+   * its citations itself: xAI numbers its inline links by citation order, so
+   * its `[[1]](url)` need not be the first source it lists.
+   */
+  markersCite: boolean;
   relatedQuestions: string[];
   images: RawImage[];
 }
@@ -49,6 +55,7 @@ export function emptyRaw(): RawAnswer {
     citedUrls: [],
     citedTitles: {},
     citedIndices: [],
+    markersCite: true,
     relatedQuestions: [],
     images: [],
   };
@@ -142,7 +149,7 @@ function titleOf(listed: string, marked: string | undefined, url: string): strin
 /**
  * Turns what a platform gave into an Answer. References are numbered as the
  * platform numbered them; the cited subset is every reference named by a
- * marker in the answer, an annotation URL or a cited-index flag, in reference
+ * marker in the answer (where markers cite), an annotation URL or a cited-index flag, in reference
  * order (so citationList is always a subset of referenceList).
  *
  * One page is one reference: URLs that differ only by trackers, fragment or
@@ -191,7 +198,8 @@ export function buildAnswer(raw: RawAnswer): Answer {
   }
   const { answer, reasoning: inline } = splitThink(raw.content);
   const cited = new Set<number>();
-  for (const n of [...citationMarkers(answer), ...raw.citedIndices]) cited.add(keptFor.get(n) ?? n);
+  const markers = raw.markersCite ? citationMarkers(answer) : [];
+  for (const n of [...markers, ...raw.citedIndices]) cited.add(keptFor.get(n) ?? n);
   for (const url of raw.citedUrls) {
     const ref = byPage.get(urlIdentity(url));
     if (ref) cited.add(ref.index);

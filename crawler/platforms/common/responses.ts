@@ -11,7 +11,8 @@
  * URL its tools encountered, cited or not; docs.x.ai "Citations"), else the
  * annotations' URLs (Ark gives `title`, `site_name`, `logo_url`,
  * `cover_image`, but no offsets). The annotations are the cited subset (xAI's
- * carry only `url`).
+ * carry only `url`), and only they: xAI also writes inline links `[[1]](url)`
+ * numbered by citation, which are no reference numbers.
  */
 import { addCitedUrl, emptyRaw, type RawAnswer, type RawSearchResult } from './raw-answer.js';
 import { arr, isObj, str } from './openai-stream.js';
@@ -20,8 +21,13 @@ import { urlIdentity } from './url-identity.js';
 
 type Obj = Record<string, unknown>;
 
+/** A Responses-API answer cites by annotations only. */
+function responsesRaw(): RawAnswer {
+  return { ...emptyRaw(), markersCite: false };
+}
+
 export class ResponsesAccumulator {
-  raw: RawAnswer = emptyRaw();
+  raw: RawAnswer = responsesRaw();
   /** Set once a terminal event arrived. */
   finished = false;
   error: VendorError | undefined;
@@ -92,7 +98,7 @@ export class ResponsesAccumulator {
   }
 
   private fromOutput(output: Obj[]): RawAnswer {
-    const raw = emptyRaw();
+    const raw = responsesRaw();
     const summaries: string[] = [];
     const thoughts: string[] = [];
     for (const item of output) {

@@ -2,17 +2,20 @@
  * A task's progress as the API shows it: the `data` of
  * `GET /task/status/{taskId}` (services/tasks/views.ts builds it) and the
  * payloads of its events stream (services/api/progress/). The dashboard and
- * the CLI read the same shapes.
+ * the CLI read the same shapes; the stream's payloads are zod schemas so the
+ * OpenAPI document describes them from the same declaration.
  */
-import type { SubTaskStatus, TaskStatus } from './status.js';
+import { z } from 'zod';
+import { CHANNELS, MODES, type Channel, type Mode } from '../platform-definition.js';
+import { SUBTASK_STATUSES, TASK_STATUSES, type SubTaskStatus, type TaskStatus } from './status.js';
 
 export interface SubTaskSummary {
   subTaskId: string;
   prompt: string;
   platform: string;
   /** null: stored before channels were recorded. */
-  channel: string | null;
-  mode: string;
+  channel: Channel | null;
+  mode: Mode;
   status: SubTaskStatus;
 }
 
@@ -29,26 +32,32 @@ export interface TaskStatusView {
   subTaskList: SubTaskSummary[];
 }
 
+const counters = { totalItems: z.int(), completedItems: z.int(), failedItems: z.int() };
+
 /** `data` of the events stream's `subtask` event: one sub task moved. */
-export interface SubTaskChange {
-  taskId: string;
-  subTaskId: string;
-  platform: string;
-  channel: string | null;
-  mode: string;
-  status: SubTaskStatus;
-  taskStatus: TaskStatus;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-}
+export const subTaskChangeSchema = z
+  .object({
+    taskId: z.uuid(),
+    subTaskId: z.string(),
+    platform: z.string(),
+    channel: z.enum(CHANNELS).nullable(),
+    mode: z.enum(MODES),
+    status: z.enum(SUBTASK_STATUSES).meta({ description: 'The sub task status it moved to' }),
+    taskStatus: z.enum(TASK_STATUSES),
+    ...counters,
+  })
+  .strict()
+  .meta({ id: 'TaskEventSubtask', description: '`subtask`: one sub task changed status' });
+export type SubTaskChange = z.infer<typeof subTaskChangeSchema>;
 
 /** `data` of the events stream's `done` event: the task is final. */
-export interface TaskDone {
-  taskId: string;
-  status: TaskStatus;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-  completedAt: number | null;
-}
+export const taskDoneSchema = z
+  .object({
+    taskId: z.uuid(),
+    status: z.enum(TASK_STATUSES),
+    ...counters,
+    completedAt: z.int().nullable(),
+  })
+  .strict()
+  .meta({ id: 'TaskEventDone', description: '`done`: the task is final; the stream ends' });
+export type TaskDone = z.infer<typeof taskDoneSchema>;

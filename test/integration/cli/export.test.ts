@@ -1,7 +1,8 @@
 /**
  * `aimon export` writes the export route's file in each format and table,
- * byte for byte as served (the XLSX read back with exceljs), to -o, to the
- * server's file name in the current directory, or to stdout.
+ * byte for byte as served (the XLSX read back with exceljs), to -o (a relative
+ * one from npm's INIT_CWD), to the server's file name in the current
+ * directory, or to stdout.
  */
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import t from 'tap';
 import ExcelJS from 'exceljs';
 import { aimon, startCliService } from '../../helpers/aimon.js';
 import { download } from '../../helpers/exports.js';
+import { ROOT } from '../../helpers/processes.js';
 import { untilTaskFinal } from '../../helpers/task-final.js';
 
 const { svc, user, env } = await startCliService(t, 40);
@@ -64,10 +66,20 @@ t.test(
     const named = await aimon(['export', taskId], { ...env }, { cwd: dir });
     t.equal(named.code, 0, 'default name', { stderr: named.stderr });
     t.ok((await stat(join(dir, `${taskId}.csv`))).isFile(), 'the attachment name, in the cwd');
+    // `npm run cli` runs in the project root and says in INIT_CWD where the user was.
+    const relative = await aimon(
+      ['export', taskId, '--format', 'xlsx', '-o', 'r.xlsx'],
+      { ...env, INIT_CWD: dir },
+      { cwd: ROOT },
+    );
+    t.equal(relative.code, 0, 'a relative -o under npm', { stderr: relative.stderr });
+    t.match(relative.stderr, `wrote ${join(dir, 'r.xlsx')} (`);
+    t.ok((await stat(join(dir, 'r.xlsx'))).size > 1000, 'the file is where the user ran npm');
+    await t.rejects(stat(join(ROOT, 'r.xlsx')), { code: 'ENOENT' }, 'not in the project root');
     const piped = await aimon(['export', taskId, '--format', 'ndjson', '-o', '-'], env);
     t.equal(piped.stdout.trim().split('\n').length, 4, 'stdout: one line per sub task');
     const unknown = await aimon(['export', '00000000-0000-4000-8000-000000000000'], env);
     t.equal(unknown.code, 1, "an unknown task is the API's refusal");
-    t.match(unknown.stderr, /^error: the export refused \(HTTP 404\)/);
+    t.match(unknown.stderr, /^error: the service refused the export \(HTTP 404\): /);
   },
 );

@@ -24,7 +24,7 @@ t.test('list refuses a bad status with the rule; no key is a usage error', async
   const env = { AIMON_URL: url, AIMON_API_KEY: user.apiKey };
   const bad = await aimon(['list', '--status', 'done'], env);
   t.equal(bad.code, 1);
-  t.match(bad.stderr, /^error: the task list refused \(HTTP 400\)/);
+  t.match(bad.stderr, /^error: the service refused the task list request \(HTTP 400\):/);
   t.match(bad.stderr, /\n {2}- status: /);
   const pending = await aimon(['list', '--status', 'pending', '--json'], env);
   t.equal(JSON.parse(pending.stdout).total, 3);

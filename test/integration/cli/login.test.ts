@@ -53,7 +53,7 @@ t.test('login writes a 0600 config file that later commands use', async (t) => {
 
   const wrong = await aimon(['list'], { AIMON_CONFIG: config, AIMON_API_KEY: 'amk_wrong' });
   t.equal(wrong.code, 4, 'the environment wins over the file: a wrong key is an auth failure');
-  t.match(wrong.stderr, /^error: authentication refused \(HTTP 401\)/);
+  t.match(wrong.stderr, /^error: the service refused the API key \(HTTP 401\): /);
 });
 
 t.test('login reads the key from stdin; a refused key saves nothing', async (t) => {
@@ -66,10 +66,21 @@ t.test('login reads the key from stdin; a refused key saves nothing', async (t) 
   t.equal(ok.code, 0, 'exit 0', { stderr: ok.stderr });
   t.equal(JSON.parse(await readFile(config, 'utf8')).apiKey, user.apiKey);
 
+  // `--key -` keeps the key off the command line that npm's banner prints.
+  const dashConfig = join(dir, 'dash.json');
+  const dash = await aimon(
+    ['login', '--key', '-', '--url', url],
+    { AIMON_CONFIG: dashConfig },
+    { stdin: `${user.apiKey}\nignored second line\n` },
+  );
+  t.equal(dash.code, 0, '--key - reads stdin', { stderr: dash.stderr });
+  t.equal(JSON.parse(await readFile(dashConfig, 'utf8')).apiKey, user.apiKey);
+  t.notOk((dash.stdout + dash.stderr).includes(user.apiKey), 'the key is never printed');
+
   const before = await readFile(config, 'utf8');
   const bad = await aimon(['login', '--key', 'amk_nope'], { AIMON_CONFIG: config });
   t.equal(bad.code, 4);
-  t.match(bad.stderr, /authentication refused \(HTTP 401\)/);
+  t.match(bad.stderr, /the service refused the API key \(HTTP 401\)/);
   t.equal(await readFile(config, 'utf8'), before, 'the file is unchanged');
 
   await writeFile(join(dir, 'broken.json'), '[1,2]');

@@ -9,7 +9,7 @@ import { startSandboxServer } from '../../../sandbox/server.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { openEvents } from '../../helpers/event-stream.js';
 import { until } from '../../helpers/wait.js';
-import { JsonSchemas } from '../../helpers/json-schema.js';
+import { DocumentSchemas, sseMessages } from '../../helpers/openapi-schemas.js';
 
 const sandbox = await startSandboxServer({ latencyMs: 60 });
 t.teardown(() => sandbox.close());
@@ -25,6 +25,12 @@ const svc = await startEmbedded(t, {
 });
 const user = await svc.newUser();
 const M = '/api/business/monitor';
+const doc = (await svc.client.get('/api/business/openapi.json')).body;
+const schemas = new DocumentSchemas(doc.components.schemas);
+const streamSchema =
+  doc.paths['/api/business/monitor/task/{taskId}/events'].get.responses['200'].content[
+    'text/event-stream'
+  ].schema;
 const eventsUrl = (taskId: string) => `${svc.client.baseUrl}${M}/task/${taskId}/events`;
 
 async function submit(prompts: string[], token = user.token): Promise<string> {
@@ -66,15 +72,16 @@ t.test('snapshot, each change in order, done with the final counters, then the e
     events.map((_, i) => i + 1),
     'ids count up from 1',
   );
-  const doc = (await svc.client.get('/api/business/openapi.json')).body;
-  const documented =
-    doc.paths['/api/business/monitor/task/{taskId}/events'].get.responses['200'].content[
-      'text/event-stream'
-    ]['x-sse-events'];
-  const schemas = new JsonSchemas(doc.components.schemas);
-  for (const e of events) {
-    const problem = schemas.problem(documented[e.event], JSON.parse(e.data));
-    t.equal(problem, undefined, `${e.event} ${e.id} fits its documented schema`);
+  // A schema-aware client: each message as the object of its fields, its data by contentSchema.
+  const messages = sseMessages(stream.raw);
+  t.equal(messages.filter((m) => m.event).length, events.length, 'every event read back');
+  for (const m of messages) {
+    const problem = schemas.messageProblem(streamSchema, m);
+    t.equal(
+      problem,
+      undefined,
+      `${m.event ? `${m.event} ${m.id}` : 'heartbeat'} fits the document`,
+    );
   }
   const snapshot = JSON.parse(events[0]!.data) as { subTaskList: Change[] };
   const last = new Map(snapshot.subTaskList.map((s) => [s.subTaskId, s.status]));
@@ -135,6 +142,10 @@ t.test('heartbeats on a quiet stream; the cap per user; owner only', async (t) =
   // Every 200 ms; a busy machine may space them out, so they are awaited.
   await until('two heartbeats', async () => streams[0]!.heartbeats >= 2, 10_000, 50);
   t.ok(streams[0]!.heartbeats >= 2, `heartbeats arrive (${streams[0]!.heartbeats})`);
+  const beats = sseMessages(streams[0]!.raw).filter((m) => !m.event);
+  t.ok(beats.length >= 2, 'read as messages without an event');
+  for (const m of beats)
+    t.equal(schemas.messageProblem(streamSchema, m), undefined, 'a heartbeat fits the document');
 
   const other = await svc.newUser('other');
   const foreign = await openEvents(eventsUrl(taskId), other);

@@ -2,8 +2,9 @@
  * How the api serves the dashboard (index.html for the app's routes, hashed
  * assets cached for good, a CSP, JSON 404s elsewhere), a refused API key, the
  * Chinese UI from the browser's language, and the operator pages in real
- * Chromium: shown to operators only, with crawler nodes by region, proxy
- * ports and their health, accounts and the callback deliveries of a task.
+ * Chromium: shown to operators only (others are told the role and how it is
+ * granted), with crawler nodes by region, proxy ports and their health,
+ * accounts and the callback deliveries of a task.
  */
 import t from 'tap';
 import { testBrowser } from '../../helpers/chromium.js';
@@ -89,6 +90,18 @@ t.test('operator pages: for operators only', async (t) => {
   const asPlain = await signIn(plain.apiKey);
   await asPlain.page.locator('.who').waitFor();
   t.equal(await asPlain.page.getByTestId('nav-operator').count(), 0, 'no operator link');
+  await asPlain.page.goto('/operator');
+  const only = asPlain.page.getByTestId('operator-only');
+  await only.waitFor();
+  const said = (await only.textContent()) ?? '';
+  t.match(said, /needs the operator role/, 'the page says which role it needs');
+  t.match(said, /with the role "user"/, 'and which role the user has');
+  t.match(
+    said,
+    `npm run admin -- set-role --user ${plain.userId} --role operator`,
+    'and how an operator grants it',
+  );
+  t.same(asPlain.problems, []);
   await asPlain.page.context().close();
 
   const { page, problems } = await signIn(ops.apiKey);

@@ -7,39 +7,20 @@
  * each event, and the webhook example's signature verifies.
  */
 import t from 'tap';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { buildOpenApi } from '../../../services/api/openapi.js';
 import { ERROR_KINDS } from '../../../services/api/openapi-errors.js';
 import { SECRET_EXAMPLE } from '../../../services/api/openapi-examples.js';
 import { verifyWebhook } from '../../../services/callbacks/sign.js';
 import { AppError, describeError } from '../../../services/shared/errors.js';
+import { DocumentSchemas, sseMessages } from '../../helpers/openapi-schemas.js';
 
 type Json = Record<string, any>;
 
 const doc = buildOpenApi('0.1.0', '/') as Json;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-// Component references point into the document; ajv reads them from one schema of their own.
-const DOC_ID = 'urn:openapi:components';
-const local = <T>(schema: T): T =>
-  JSON.parse(
-    JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${DOC_ID}#/$defs/`),
-  ) as T;
-
-const ajv = new Ajv2020({ strict: true, strictTypes: false, strictTuples: false, allErrors: true });
-ajv.addFormat('uuid', UUID);
-ajv.addFormat('uri', { validate: (v: string) => URL.canParse(v) });
-ajv.addFormat('binary', true);
-ajv.addSchema({ $id: DOC_ID, $defs: local(doc.components.schemas) });
-
-const validators = new Map<string, ValidateFunction>();
-function problem(schema: Json, value: unknown): string | undefined {
-  const key = JSON.stringify(schema);
-  let validate = validators.get(key);
-  if (!validate) validators.set(key, (validate = ajv.compile(local(schema))));
-  return validate(value) ? undefined : ajv.errorsText(validate.errors);
-}
+const schemas = new DocumentSchemas(doc.components.schemas);
+const problem = (schema: Json, value: unknown) => schemas.problem(schema, value);
 
 interface Operation {
   where: string;
@@ -160,35 +141,37 @@ t.test('every error type is shown with its status', async (t) => {
   }
 });
 
-t.test('the events stream example: each frame fits the schema of its event', async (t) => {
-  const media =
-    doc.paths['/api/business/monitor/task/{taskId}/events'].get.responses['200'].content[
-      'text/event-stream'
-    ];
-  const schemas = media['x-sse-events'] as Json;
-  t.same(Object.keys(schemas), ['snapshot', 'subtask', 'done']);
-  const stream = examplesOf(media)[0] as string;
-  const frames = stream.split('\n\n').filter(Boolean);
-  t.ok(frames.includes(': ping'), 'a heartbeat comment');
-  const events = frames
-    .filter((f) => !f.startsWith(':'))
-    .map((f) =>
-      Object.fromEntries(
-        f.split('\n').map((l) => [l.split(': ')[0], l.slice(l.indexOf(': ') + 2)]),
-      ),
-    );
+t.test('the events stream: one schema branch per message; each example fits', async (t) => {
+  const op = doc.paths['/api/business/monitor/task/{taskId}/events'].get;
+  const media = op.responses['200'].content['text/event-stream'];
+  const branches = media.schema.oneOf as Json[];
   t.same(
-    events.map((e) => e.event),
-    ['snapshot', 'subtask', 'subtask', 'done'],
+    branches.map((b) => b.properties.event?.const ?? 'heartbeat'),
+    ['snapshot', 'subtask', 'done', 'heartbeat'],
+  );
+  for (const b of branches.slice(0, 3)) {
+    t.match(b.properties.data, { contentMediaType: 'application/json' });
+    t.ok(b.properties.data.contentSchema, 'the data has a schema');
+  }
+  t.same(Object.keys(media.examples), ['snapshot', 'subtask', 'heartbeat', 'done']);
+  for (const [name, e] of Object.entries(media.examples as Json)) {
+    t.equal(schemas.messageProblem(media.schema, e.value), undefined, `${name} fits`);
+  }
+  // The whole stream shown in the description is the service's own writing.
+  const stream = /```\n([\s\S]*?)\n```/.exec(op.description as string)![1]!;
+  const messages = sseMessages(stream);
+  t.same(
+    messages.map((m) => m.event ?? 'heartbeat'),
+    ['snapshot', 'subtask', 'heartbeat', 'subtask', 'done'],
   );
   t.same(
-    events.map((e) => Number(e.id)),
+    messages.filter((m) => m.id).map((m) => Number(m.id)),
     [1, 2, 3, 4],
     'ids increase',
   );
-  for (const e of events) {
-    t.equal(problem(schemas[e.event!], JSON.parse(e.data!)), undefined, `${e.event} ${e.id}`);
-  }
+  for (const m of messages) t.equal(schemas.messageProblem(media.schema, m), undefined);
+  const wrong = { ...messages[0], event: 'subtask' };
+  t.match(schemas.messageProblem(media.schema, wrong), /data: /, 'a snapshot is no subtask');
 });
 
 t.test('the webhook example carries the real signature of its body', async (t) => {

@@ -8,7 +8,8 @@ t.test('a 400 names every violated rule', async (t) => {
     {
       success: false,
       code: 400,
-      message: 'invalid request',
+      message:
+        'invalid request: prompts: must contain at least one prompt; platforms[0].mode: must be one of standard, reasoning',
       data: null,
       errors: [
         { field: 'prompts', message: 'must contain at least one prompt' },
@@ -18,7 +19,7 @@ t.test('a 400 names every violated rule', async (t) => {
     },
     'the submission',
   );
-  t.equal(err.message, 'the submission refused (HTTP 400): invalid request');
+  t.equal(err.message, 'the service refused the submission (HTTP 400):', 'the rules once, below');
   t.same(err.details, [
     'prompts: must contain at least one prompt',
     'platforms[0].mode: must be one of standard, reasoning',
@@ -29,9 +30,25 @@ t.test('a 400 names every violated rule', async (t) => {
 
 t.test('a body that is not the envelope still says something', async (t) => {
   const err = apiError(502, '<html>Bad Gateway</html>\n', 'GET /x');
-  t.equal(err.message, 'GET /x refused (HTTP 502): <html>Bad Gateway</html>');
+  t.equal(err.message, 'the service refused GET /x (HTTP 502): <html>Bad Gateway</html>');
   t.same(err.details, []);
-  t.equal(apiError(404, null, 'x').message, 'x refused (HTTP 404): no message');
+  t.equal(
+    apiError(404, null, 'the export').message,
+    'the service refused the export (HTTP 404): no message',
+  );
+});
+
+t.test('a request id the message already names is not repeated', async (t) => {
+  const err = apiError(
+    503,
+    { message: 'the database is unavailable (request id r-2)', requestId: 'r-2' },
+    'the status request',
+  );
+  t.equal(
+    err.message,
+    'the service refused the status request (HTTP 503): the database is unavailable (request id r-2)',
+  );
+  t.same(err.details, []);
 });
 
 t.test('exit codes of statuses and of final task states', async (t) => {

@@ -17,8 +17,17 @@ t.test('defaults without a file or environment', async (t) => {
     url: DEFAULT_URL,
     apiKey: undefined,
     configPath: join(dir, '.config/aimon/config.json'),
+    cwd: process.cwd(),
   });
 });
+
+t.test(
+  "relative paths start where npm was run: INIT_CWD, else the process's directory",
+  async (t) => {
+    t.equal((await loadSettings({ HOME: dir, INIT_CWD: '/where/npm/ran' })).cwd, '/where/npm/ran');
+    t.equal((await loadSettings({ HOME: dir })).cwd, process.cwd());
+  },
+);
 
 t.test('the file is written 0600 and read back; the environment wins over it', async (t) => {
   const path = join(dir, 'a', 'b', 'config.json');
@@ -29,6 +38,7 @@ t.test('the file is written 0600 and read back; the environment wins over it', a
     url: 'http://svc:3000',
     apiKey: 'amk_file',
     configPath: path,
+    cwd: process.cwd(),
   });
   t.same(
     await loadSettings({
@@ -36,7 +46,7 @@ t.test('the file is written 0600 and read back; the environment wins over it', a
       AIMON_URL: 'http://env:1/',
       AIMON_API_KEY: 'amk_env',
     }),
-    { url: 'http://env:1', apiKey: 'amk_env', configPath: path },
+    { url: 'http://env:1', apiKey: 'amk_env', configPath: path, cwd: process.cwd() },
   );
 });
 

@@ -9,7 +9,7 @@ import type { SubTaskSummary } from '../../../services/shared/contracts/task-pro
 const s = (
   prompt: string,
   platform: string,
-  channel: string | null,
+  channel: SubTaskSummary['channel'],
   status: SubTaskSummary['status'],
 ): SubTaskSummary => ({
   subTaskId: `${prompt}-${platform}-${channel}`,

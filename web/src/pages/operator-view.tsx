@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, OPERATOR } from '../api.js';
 import { CITY_INFO_PATH } from '../../../services/shared/proxy-ports.js';
-import type { CityInfoRecord } from '../types.js';
+import type { CityInfoRecord, Me } from '../types.js';
 import { DataTable } from '../components/data-table.js';
 import { useT } from '../i18n.js';
 
@@ -40,6 +40,21 @@ function regionNames(records: CityInfoRecord[]): Map<string, string> {
     });
   }
   return names;
+}
+
+/** What a signed-in user without the operator role sees here: the role needed and how it is granted. */
+export function OperatorOnly({ me }: { me: Me }) {
+  const t = useT();
+  return (
+    <section class="card" data-testid="operator-only">
+      <h1>{t('operator')}</h1>
+      <p>{t('operatorOnly', { name: me.name, userId: me.userId, role: me.role })}</p>
+      <p>{t('operatorGrant')}</p>
+      <pre>
+        <code>npm run admin -- set-role --user {me.userId} --role operator</code>
+      </pre>
+    </section>
+  );
 }
 
 export function OperatorView() {

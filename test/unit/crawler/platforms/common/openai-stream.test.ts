@@ -4,6 +4,7 @@ import { sandboxAnswer } from '../../../../../sandbox/answers.js';
 import {
   accumulateCompletion,
   OpenAIStreamAccumulator,
+  toolCallSources,
 } from '../../../../../crawler/platforms/common/openai-stream.js';
 import {
   buildAnswer,
@@ -174,4 +175,25 @@ t.test('citationList is a subset of referenceList with equal values but own obje
   const a = buildAnswer(raw);
   t.same(a.citationList[0], a.referenceList[0]);
   t.not(a.citationList[0], a.referenceList[0]);
+});
+
+t.test("Kimi's $web_search call carries the sources; other arguments carry none", async (t) => {
+  const call = (args: string) => ({
+    id: 'c',
+    type: 'builtin_function',
+    name: '$web_search',
+    arguments: args,
+  });
+  const found = [
+    { title: 'A', url: 'https://a.example/', content: '…' },
+    { title: 'B', url: 'https://b.example/', content: '…' },
+  ];
+  t.same(
+    toolCallSources([
+      call(JSON.stringify({ search_result: { search_id: 's' }, search_results: found })),
+      call('{"search_result":{"search_id":"t"}}'),
+      call('not json'),
+    ]),
+    found,
+  );
 });

@@ -148,3 +148,38 @@ t.test('xAI: `citations` lists every source in its order; annotations cite', asy
     t.same(a.citationList, [a.referenceList[1]]);
   }
 });
+
+t.test('xAI: its inline links `[[n]](url)` count by citation; only annotations cite', async (t) => {
+  const text = 'xAI 是一家公司[[1]](https://x.ai/company)，总部在旧金山[[2]](https://x.ai/)。';
+  const annotations = ['https://x.ai/company', 'https://x.ai/'].map((url) => ({
+    type: 'url_citation',
+    url,
+  }));
+  const acc = new ResponsesAccumulator();
+  acc.push({ type: 'response.output_text.delta', delta: text });
+  for (const annotation of annotations)
+    acc.push({ type: 'response.output_text.annotation.added', annotation });
+  acc.push({
+    type: 'response.done',
+    response: {
+      status: 'completed',
+      output: [
+        {
+          type: 'message',
+          content: [{ type: 'output_text', text, annotations }],
+        },
+      ],
+      citations: ['https://en.wikipedia.example/XAI', 'https://x.ai/company', 'https://x.ai/'],
+    },
+  });
+  const a = buildAnswer(acc.raw);
+  t.equal(a.referenceList.length, 3);
+  t.same(
+    a.citationList.map((r) => [r.index, r.url]),
+    [
+      [2, 'https://x.ai/company'],
+      [3, 'https://x.ai/'],
+    ],
+    'the first source, never annotated, is not cited',
+  );
+});
