@@ -11,7 +11,7 @@ import t from 'tap';
 import ExcelJS from 'exceljs';
 import { aimon, startCliService } from '../../helpers/aimon.js';
 import { download } from '../../helpers/exports.js';
-import { ROOT } from '../../helpers/processes.js';
+import { ROOT } from '../../../infra/processes.js';
 import { untilTaskFinal } from '../../helpers/task-final.js';
 
 const { svc, user, env } = await startCliService(t, 40);
