@@ -1,15 +1,6 @@
 /** The platform catalogue (`GET /platforms`) as a table (pure). */
+import type { PlatformEntry } from '../../services/api/contract.js';
 import { renderTable } from './table.js';
-
-export interface PlatformEntry {
-  platform: string;
-  label: string;
-  aliases: string[];
-  channel: string;
-  channels: Record<string, string[] | undefined>;
-  available: boolean | null;
-  availableChannels: string[] | null;
-}
 
 /** `yes`, `no`, or `unknown` while no crawler node is up (submissions then wait for one). */
 export function availability(p: Pick<PlatformEntry, 'available' | 'availableChannels'>): string {

@@ -15,6 +15,7 @@ import { errorResponses, PROTECTED, TASK_ID_REASON } from './openapi-errors.js';
 import { statusExample, submitExample, TASK_ID } from './openapi-examples.js';
 import { example, type Json, type SchemaSet } from './openapi-parts.js';
 import { SECURITY, taskIdParam } from './openapi-tasks.js';
+import { openApiPath, PATHS } from '../shared/contracts/http-paths.js';
 
 const counters = { totalItems: z.int(), completedItems: z.int(), failedItems: z.int() };
 
@@ -95,7 +96,7 @@ export function eventPaths(set: SchemaSet): Json {
     done: set.json(doneSchema),
   };
   return {
-    '/api/business/monitor/task/{taskId}/events': {
+    [openApiPath(PATHS.TASK_EVENTS)]: {
       get: {
         summary: 'Live progress of a task as Server-Sent Events',
         description: [

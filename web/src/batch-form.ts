@@ -59,5 +59,5 @@ export function errorsByField(errors: FieldProblem[]): Partial<Record<FormField,
 
 /** Whether live crawler nodes run the channel: null while no node is up (unknown). */
 export function channelAvailable(p: PlatformInfo, channel: string): boolean | null {
-  return p.availableChannels === null ? null : p.availableChannels.includes(channel);
+  return p.availableChannels === null ? null : p.availableChannels.some((c) => c === channel);
 }

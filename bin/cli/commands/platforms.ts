@@ -1,8 +1,9 @@
 /** `aimon platforms [--json]`: the catalogue with channels, modes and availability. */
 import { Command } from 'commander';
-import { MONITOR } from '../api-client.js';
+import type { PlatformsData } from '../../../services/api/contract.js';
+import { PATHS } from '../../../services/shared/contracts/http-paths.js';
 import type { Cli } from '../context.js';
-import { platformsText, type PlatformEntry } from '../platforms-format.js';
+import { platformsText } from '../platforms-format.js';
 
 export function platformsCommand(cli: Cli): Command {
   return new Command('platforms')
@@ -11,11 +12,7 @@ export function platformsCommand(cli: Cli): Command {
     .action(
       cli.action(async (o: { json?: boolean }) => {
         const client = await cli.client();
-        const entries = await client.get<PlatformEntry[]>(
-          `${MONITOR}/platforms`,
-          {},
-          'the platform list',
-        );
+        const entries = await client.get<PlatformsData>(PATHS.PLATFORMS, {}, 'the platform list');
         cli.print(o.json ? JSON.stringify(entries, null, 2) : platformsText(entries));
       }),
     );

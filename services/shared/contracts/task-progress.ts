@@ -4,6 +4,7 @@
  * payloads of its events stream (services/api/progress/). The dashboard and
  * the CLI read the same shapes.
  */
+import type { Channel, Mode } from '../platform-definition.js';
 import type { SubTaskStatus, TaskStatus } from './status.js';
 
 export interface SubTaskSummary {
@@ -11,8 +12,8 @@ export interface SubTaskSummary {
   prompt: string;
   platform: string;
   /** null: stored before channels were recorded. */
-  channel: string | null;
-  mode: string;
+  channel: Channel | null;
+  mode: Mode;
   status: SubTaskStatus;
 }
 
@@ -34,8 +35,8 @@ export interface SubTaskChange {
   taskId: string;
   subTaskId: string;
   platform: string;
-  channel: string | null;
-  mode: string;
+  channel: Channel | null;
+  mode: Mode;
   status: SubTaskStatus;
   taskStatus: TaskStatus;
   totalItems: number;

@@ -4,12 +4,12 @@ import {
   promptPlatformMatrix,
   summaryText,
 } from '../../../bin/cli/summary.js';
-import type { SubTaskSummary } from '../../../services/shared/contracts/task-progress.js';
+import type { SubTaskSummary } from '../../../services/api/contract.js';
 
 const s = (
   prompt: string,
   platform: string,
-  channel: string | null,
+  channel: SubTaskSummary['channel'],
   status: SubTaskSummary['status'],
 ): SubTaskSummary => ({
   subTaskId: `${prompt}-${platform}-${channel}`,

@@ -7,7 +7,7 @@ const sub = (
   id: string,
   prompt: string,
   platform: string,
-  channel: string | null,
+  channel: SubTaskSummary['channel'],
 ): SubTaskSummary => ({
   subTaskId: id,
   prompt,
