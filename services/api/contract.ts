@@ -273,6 +273,15 @@ export const tokenRequestSchema = z
 
 export const healthDataSchema = z.object({ status: z.literal('ok'), version: z.string() }).strict();
 
+export const meDataSchema = z
+  .object({
+    userId: int(),
+    name: z.string(),
+    role: z.string().meta({ description: 'user, or operator (the operator routes need it)' }),
+  })
+  .strict()
+  .meta({ id: 'Me' });
+
 export const tokenDataSchema = z
   .object({
     accessToken: z.string(),
@@ -409,6 +418,7 @@ export type ResultData = z.output<typeof resultDataSchema>;
 export type ListData = z.output<typeof listDataSchema>;
 export type TaskListItem = ListData['tasks'][number];
 export type TokenData = z.output<typeof tokenDataSchema>;
+export type MeData = z.output<typeof meDataSchema>;
 export type PlatformsData = z.output<typeof platformsDataSchema>;
 export type PlatformEntry = PlatformsData[number];
 export type CallbackSettingsData = z.output<typeof callbackSettingsDataSchema>;

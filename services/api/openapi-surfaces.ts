@@ -2,6 +2,7 @@
  * The routes of issue 15 in the OpenAPI document: the health probes, `/metrics`,
  * `me` and the operator routes (the events stream is in openapi-events.ts).
  */
+import { envelopeOf, meDataSchema } from './contract.js';
 import { errorResponses, PROTECTED, TASK_ID_REASON } from './openapi-errors.js';
 import { deliveryAnswer } from './openapi-callbacks.js';
 import { cityInfoExample, envelope } from './openapi-examples.js';
@@ -110,7 +111,13 @@ export function surfacePaths(set: SchemaSet): Json {
         tags: ['auth'],
         security: SECURITY,
         responses: {
-          '200': anyJson('Success', envelope({ userId: 1, name: 'acme', role: 'user' })),
+          '200': {
+            description: 'Success',
+            ...set.content(
+              envelopeOf(meDataSchema),
+              example('A user', envelope({ userId: 1, name: 'acme', role: 'user' })),
+            ),
+          },
           ...errors(PROTECTED),
         },
       },

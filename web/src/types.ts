@@ -8,6 +8,7 @@ import { FINAL_TASK_STATUSES } from '../../services/shared/contracts/status.js';
 
 export type {
   KeywordGroup,
+  MeData as Me,
   Mention,
   Reference,
   SubTaskResult,
@@ -31,9 +32,3 @@ export const FINAL_TASK: readonly string[] = FINAL_TASK_STATUSES;
 
 /** One entry of a 400's `errors` list: `platforms[2].mode`, and what is wrong with it. */
 export type FieldProblem = NonNullable<ErrorEnvelope['errors']>[number];
-
-export interface Me {
-  userId: number;
-  name: string;
-  role: string;
-}
