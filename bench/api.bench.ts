@@ -34,10 +34,8 @@ import {
 } from './api/configurations.js';
 import type { LoadFigures } from './api/load.js';
 import { envInt, percentile, request } from './common.js';
+import { PATHS, pathTo } from '../services/shared/contracts/http-paths.js';
 
-const M = '/api/business/monitor';
-const SUBMIT_PATH = `${M}/task/batch/shared`;
-const STATUS_PATH = `${M}/task/status/`;
 /** The contract's limit of platform entries per submission. */
 const PLATFORMS_PER_SUBMISSION = 50;
 /** The polled task and the batch: API-channel sandboxes, no screenshots (no browser work). */
@@ -140,14 +138,14 @@ async function startService(env: Record<string, string>): Promise<Service> {
       const key = await broker.call<{ apiKey: string }, object>('users.createApiKey', {
         userId: user.userId,
       });
-      const res = await request(base, 'POST', '/api/business/auth/token', undefined, {
+      const res = await request(base, 'POST', PATHS.AUTH_TOKEN, undefined, {
         apiKey: key.apiKey,
       });
       if (res.status !== 200) throw new Error(`token exchange failed: ${res.status}`);
       return res.body.data.accessToken as string;
     },
     async submit(token, body) {
-      const res = await request(base, 'POST', SUBMIT_PATH, token, body);
+      const res = await request(base, 'POST', PATHS.TASK_SUBMIT, token, body);
       if (res.status !== 200) {
         throw new Error(`submit failed: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
       }
@@ -168,7 +166,7 @@ const QUIET_SERVICES = 'api,tasks,users,proxies,callbacks,crawler';
 function pollStatus(svc: Service, token: string, taskId: string): Promise<LoadFigures> {
   return loadFromChild({
     origin: svc.base,
-    path: STATUS_PATH + taskId,
+    path: pathTo(PATHS.TASK_STATUS, { taskId }),
     token,
     connections: pollers,
     seconds,
@@ -188,7 +186,7 @@ async function submissionPhase(lines: string[]): Promise<{ bare: LoadFigures }> 
   const svc = await startService({ SERVICES: QUIET_SERVICES });
   try {
     const token = await svc.token('bench-submit');
-    const catalogue = await request(svc.base, 'GET', `${M}/platforms`, token);
+    const catalogue = await request(svc.base, 'GET', PATHS.PLATFORMS, token);
     if (catalogue.status !== 200) throw new Error(`GET /platforms: ${catalogue.status}`);
     const configurations = availableConfigurations(catalogue.body.data as CatalogueEntry[]);
     const submissions = packSubmissions(configurations, PLATFORMS_PER_SUBMISSION);
@@ -250,7 +248,12 @@ async function submissionPhase(lines: string[]): Promise<{ bare: LoadFigures }> 
 
     // The status endpoint and the bare handler, side by side on a quiet machine.
     const polled = await svc.submit(token, submission('status', LOAD_PLATFORMS));
-    const status = await request(svc.base, 'GET', STATUS_PATH + polled.taskId, token);
+    const status = await request(
+      svc.base,
+      'GET',
+      pathTo(PATHS.TASK_STATUS, { taskId: polled.taskId }),
+      token,
+    );
     if (status.status !== 200) throw new Error(`status: ${status.status}`);
     const bareServer = await startBare(status.body.data);
     const bare = await loadFromChild({

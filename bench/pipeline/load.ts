@@ -9,9 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type mongoose from 'mongoose';
 import { request } from '../common.js';
 import { countBy, taskSizes, type SubResult, type TaskEnd } from './figures.js';
+import { PATHS } from '../../services/shared/contracts/http-paths.js';
 
-const SUBMIT_PATH = '/api/business/monitor/task/batch/shared';
-const LIST_PATH = '/api/business/monitor/task/list';
 /** The submit limit is 50 prompts; one platform per task (platforms dedupe by name). */
 export const PROMPTS_PER_TASK = 50;
 
@@ -110,7 +109,7 @@ async function submitAll(input: PhaseInput) {
       ],
     };
     const t0 = now();
-    const res = await request(input.base, 'POST', SUBMIT_PATH, input.token, body);
+    const res = await request(input.base, 'POST', PATHS.TASK_SUBMIT, input.token, body);
     submitMs.push(now() - t0);
     submitDone.push(now());
     if (res.status !== 200 || res.body?.data?.totalTask !== n) {
@@ -133,7 +132,7 @@ async function untilAllFinal(input: PhaseInput, submitStart: number): Promise<nu
   for (;;) {
     const [p, q] = await Promise.all(
       ['pending', 'processing'].map((st) =>
-        request(input.base, 'GET', `${LIST_PATH}?status=${st}&size=1`, input.token),
+        request(input.base, 'GET', `${PATHS.TASK_LIST}?status=${st}&size=1`, input.token),
       ),
     );
     if (p!.status !== 200 || q!.status !== 200)

@@ -10,6 +10,7 @@ import { runProcess } from '../../infra/processes.js';
 import { request } from '../common.js';
 import type { Cluster, Node } from './cluster.js';
 import type { PipelineOptions } from './options.js';
+import { PATHS } from '../../services/shared/contracts/http-paths.js';
 
 export interface Started {
   probe: ServiceBroker;
@@ -98,7 +99,7 @@ export async function createUser(cluster: Cluster): Promise<string> {
 
 export async function accessToken(base: string, apiKey: string): Promise<string> {
   for (let i = 0; i < 100; i++) {
-    const r = await request(base, 'POST', '/api/business/auth/token', undefined, { apiKey });
+    const r = await request(base, 'POST', PATHS.AUTH_TOKEN, undefined, { apiKey });
     if (r.status === 200) return r.body.data.accessToken as string;
     await sleep(100);
   }

@@ -4,11 +4,10 @@
  * JSON envelopes are unwrapped, refusals and unreachable services become
  * CliErrors with their exit codes.
  */
+import type { TokenData } from '../../services/api/contract.js';
+import { PATHS } from '../../services/shared/contracts/http-paths.js';
 import { apiError } from './api-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
-
-export const MONITOR = '/api/business/monitor';
-export const TOKEN_PATH = '/api/business/auth/token';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -26,7 +25,7 @@ export class ApiClient {
     if (!this.apiKey) {
       throw new CliError('no API key: run `aimon login` or set AIMON_API_KEY', EXIT.usage);
     }
-    const res = await this.send(TOKEN_PATH, {
+    const res = await this.send(PATHS.AUTH_TOKEN, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ apiKey: this.apiKey }),
@@ -37,7 +36,7 @@ export class ApiClient {
       // Any refusal of the key is an authentication failure, whatever its status.
       throw new CliError(err.message, EXIT.unreachable, err.details);
     }
-    this.token = (body as { data: { accessToken: string } }).data.accessToken;
+    this.token = (body as { data: TokenData }).data.accessToken;
     return this.token;
   }
 

@@ -1,24 +1,9 @@
 /** The task list as a table (pure). */
+import type { ListData } from '../../services/api/contract.js';
 import { platformLabel } from './summary.js';
 import { clip, renderTable } from './table.js';
 
-export interface TaskList {
-  total: number;
-  page: number;
-  size: number;
-  tasks: {
-    taskId: string;
-    prompts: string[];
-    platforms: { platform: string; channel: string | null; mode: string }[];
-    status: string;
-    totalItems: number;
-    completedItems: number;
-    failedItems: number;
-    createdAt: number;
-  }[];
-}
-
-export function listText(list: TaskList): string {
+export function listText(list: ListData): string {
   const pages = Math.max(1, Math.ceil(list.total / list.size));
   const rows = list.tasks.map((t) => [
     t.taskId,

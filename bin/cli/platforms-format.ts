@@ -1,23 +1,11 @@
 /** The platform catalogue (`GET /platforms`) as a table (pure). */
+import type { PlatformEntry } from '../../services/api/contract.js';
+
+type Verdict = PlatformEntry['availability'][keyof PlatformEntry['availability']];
 import { renderTable } from './table.js';
 
-/** One channel's availability, as the service judges it for every client. */
-export interface Verdict {
-  available: boolean | null;
-  reason: string | null;
-}
-
-export interface PlatformEntry {
-  platform: string;
-  label: string;
-  aliases: string[];
-  channel: string;
-  channels: Record<string, string[] | undefined>;
-  availability: Record<string, Verdict | undefined>;
-}
-
 /** `yes`, `no (what is missing)`, or `unknown (why)`: submissions to an unknown pair wait. */
-export function verdictText(v: Verdict | undefined): string {
+export function verdictText(v: Verdict): string {
   if (!v) return 'unknown';
   const word = v.available === null ? 'unknown' : v.available ? 'yes' : 'no';
   return v.reason === null ? word : `${word} (${v.reason})`;
@@ -31,9 +19,13 @@ export function platformsText(entries: readonly PlatformEntry[]): string {
   const rows = entries.map((p) => [
     p.platform,
     p.label,
-    perChannel(p, (channel) => (p.channels[channel] ?? []).join(', ')),
+    perChannel(p, (channel) =>
+      (p.channels[channel as keyof PlatformEntry['channels']] ?? []).join(', '),
+    ),
     p.channel,
-    perChannel(p, (channel) => verdictText(p.availability[channel])),
+    perChannel(p, (channel) =>
+      verdictText(p.availability[channel as keyof PlatformEntry['availability']]),
+    ),
   ]);
   return renderTable(
     ['platform', 'label', 'channels: modes', 'default channel', 'available'],

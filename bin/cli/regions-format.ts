@@ -1,9 +1,9 @@
 /** The city lookup's proxy ports, filtered and shown as a table (pure). */
-import type { CityInfoRecord } from '../../services/shared/proxy-ports.js';
+import type { ProxyPortRecord } from '../../services/api/contract.js';
 import { renderTable } from './table.js';
 
 /** A query matches a code's start (`31` finds Shanghai's codes) or part of a province or city name. */
-export function matchesRegion(record: CityInfoRecord, query: string | undefined): boolean {
+export function matchesRegion(record: ProxyPortRecord, query: string | undefined): boolean {
   const q = (query ?? '').trim().toLowerCase();
   if (q === '') return true;
   return (
@@ -13,7 +13,7 @@ export function matchesRegion(record: CityInfoRecord, query: string | undefined)
   );
 }
 
-export function regionsText(records: readonly CityInfoRecord[]): string {
+export function regionsText(records: readonly ProxyPortRecord[]): string {
   const rows = records.map((r) => [
     r.regionCode.at(-1) ?? '',
     r.province,

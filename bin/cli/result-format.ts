@@ -4,32 +4,36 @@
  * export adds for spreadsheets: it is meant for pipes.
  */
 import { csvLine, type Cell } from '../../services/api/export/csv.js';
-import type { SubTaskSummary } from '../../services/shared/contracts/task-progress.js';
+import type { ResultData, SubTaskResult } from '../../services/api/contract.js';
 import { platformLabel } from './summary.js';
 import { clip, renderTable } from './table.js';
 
 export const RESULT_FORMATS = ['table', 'json', 'csv'] as const;
 export type ResultFormat = (typeof RESULT_FORMATS)[number];
 
-export interface ResultSubTask extends SubTaskSummary {
-  time: number | null;
-  answerContent: string | null;
-  referenceList: unknown[];
-  citationList: unknown[];
-  mentioned?: boolean;
-  errorMessage: string | null;
-  pageScreenshot: string | null;
-  proxyIp: string | null;
-}
+/** The fields of a sub task result that the formats show. */
+export type ResultSubTask = Pick<
+  SubTaskResult,
+  | 'subTaskId'
+  | 'prompt'
+  | 'platform'
+  | 'channel'
+  | 'mode'
+  | 'status'
+  | 'time'
+  | 'answerContent'
+  | 'referenceList'
+  | 'citationList'
+  | 'errorMessage'
+  | 'pageScreenshot'
+  | 'proxyIp'
+> &
+  Partial<Pick<SubTaskResult, 'mentioned'>>;
 
-export interface TaskResult {
-  taskId: string;
-  status: string;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-  subTaskList: ResultSubTask[];
-}
+export type TaskResult = Pick<
+  ResultData,
+  'taskId' | 'status' | 'totalItems' | 'completedItems' | 'failedItems'
+> & { subTaskList: ResultSubTask[] };
 
 export const CSV_HEADER = [
   'subTaskId',

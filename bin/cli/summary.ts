@@ -2,8 +2,8 @@
  * The summary `submit --wait` and `status` print (pure): sub tasks per
  * platform and status, and each prompt's status per platform.
  */
+import type { StatusData, SubTaskSummary } from '../../services/api/contract.js';
 import { clip, renderTable } from './table.js';
-import type { SubTaskSummary } from '../../services/shared/contracts/task-progress.js';
 
 const STATUS_ORDER = ['completed', 'failed', 'timeout', 'error', 'processing', 'pending'];
 
@@ -54,14 +54,10 @@ export function promptPlatformMatrix(subTasks: readonly SubTaskSummary[], prompt
   return { head: ['prompt', ...platforms], rows };
 }
 
-export interface TaskSummary {
-  taskId: string;
-  status: string;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-  subTaskList: readonly SubTaskSummary[];
-}
+export type TaskSummary = Pick<
+  StatusData,
+  'taskId' | 'status' | 'totalItems' | 'completedItems' | 'failedItems'
+> & { subTaskList: readonly SubTaskSummary[] };
 
 /** The headline, the platform × status counts and the prompt × platform statuses. */
 export function summaryText(t: TaskSummary): string {

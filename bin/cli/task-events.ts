@@ -5,7 +5,8 @@
  * starts over with a fresh snapshot, so nothing missed is lost.
  */
 import { SseParser, type SseEvent } from '../../crawler/platforms/common/sse.js';
-import { MONITOR, type ApiClient } from './api-client.js';
+import { PATHS, pathTo } from '../../services/shared/contracts/http-paths.js';
+import type { ApiClient } from './api-client.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 export interface FollowOptions {
@@ -28,7 +29,7 @@ export async function followTask(
   const maxRetries = o.maxRetries ?? 10;
   let lastId: string | undefined;
   let failures = 0;
-  const path = `${MONITOR}/task/${encodeURIComponent(taskId)}/events`;
+  const path = pathTo(PATHS.TASK_EVENTS, { taskId });
   for (;;) {
     let why: string;
     try {

@@ -11,6 +11,7 @@ import type {
   TaskDone,
   TaskStatusView,
 } from '../../services/shared/contracts/task-progress.js';
+import type { TaskStatus } from '../../services/shared/contracts/status.js';
 import { applyDone, applySubTask } from '../../services/shared/task-progress.js';
 
 export class TaskProgress {
@@ -20,7 +21,7 @@ export class TaskProgress {
 
   constructor(readonly taskId: string) {}
 
-  get status(): string {
+  get status(): TaskStatus {
     return this.view?.status ?? 'pending';
   }
 

@@ -8,6 +8,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from '../shared/config.js';
 import type { Clock } from '../shared/clock.js';
 import { VERSION } from '../shared/version.js';
+import { PATHS } from '../shared/contracts/http-paths.js';
 import type { TokenVerifier } from '../users/tokens.js';
 import type { Backend } from './backend.js';
 import { ok } from './envelope.js';
@@ -30,8 +31,6 @@ import { exportRoutes } from './routes/exports.js';
 import { proxyRoutes } from './routes/proxies.js';
 import { screenshotRoutes } from './routes/screenshots.js';
 import { taskRoutes } from './routes/tasks.js';
-
-const EVENTS_PATH = /^\/api\/business\/monitor\/task\/[^/]+\/events$/;
 
 export interface AppDeps {
   config: Config;
@@ -73,11 +72,12 @@ export function createApp({
   app.proxy = false;
   const limiter = new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, clock);
 
-  const business = new Router({ prefix: '/api/business' });
-  business.get('/health', (ctx) => ok(ctx, { status: 'ok', version: VERSION }));
+  // The routers carry no prefix: every route registers its whole path from PATHS.
+  const business = new Router();
+  business.get(PATHS.HEALTH, (ctx) => ok(ctx, { status: 'ok', version: VERSION }));
   // Probes: live = the process answers; ready = it can serve (503 lists what fails).
-  business.get('/health/live', (ctx) => ok(ctx, { status: 'live', version: VERSION }));
-  business.get('/health/ready', async (ctx) => {
+  business.get(PATHS.HEALTH_LIVE, (ctx) => ok(ctx, { status: 'live', version: VERSION }));
+  business.get(PATHS.HEALTH_READY, async (ctx) => {
     const r = await ready();
     ctx.status = r.ready ? 200 : 503;
     ctx.body = {
@@ -89,20 +89,20 @@ export function createApp({
   });
   mount(business, docsRoutes(VERSION, config.publicBaseUrl, config.scheduling.platformChannels));
   // The token endpoint is limited per client address to slow down key guessing.
-  business.use('/auth', rateLimit(limiter));
+  business.use(PATHS.AUTH_TOKEN, rateLimit(limiter));
   mount(business, authRoutes(backend, config.maxBodyBytes));
 
-  const monitor = new Router({ prefix: '/api/business/monitor' });
+  const monitor = new Router();
   const tokenChecks = { verifier, issuer: config.jwtIssuer, audience: config.jwtAudience, clock };
   monitor.use(
     requireToken({
       ...tokenChecks,
       // A browser's EventSource cannot send headers: the events stream also takes ?access_token=.
-      queryTokenPath: EVENTS_PATH,
+      queryTokenPath: PATHS.TASK_EVENTS,
     }),
   );
   monitor.use(rateLimit(limiter));
-  monitor.get('/me', async (ctx) => {
+  monitor.get(PATHS.ME, async (ctx) => {
     ok(ctx, await backend.call('users.profile', { userId: ctx.state.userId as number }));
   });
   mount(
@@ -113,19 +113,19 @@ export function createApp({
   mount(monitor, callbackRoutes(backend, config.maxBodyBytes));
   mount(monitor, exportRoutes(backend, config.publicBaseUrl, evidence, logger));
 
-  const operator = new Router({ prefix: '/api/business/operator' });
+  const operator = new Router();
   operator.use(requireToken(tokenChecks));
   operator.use(rateLimit(limiter));
   mount(operator, operatorRoutes(backend, crawlerStates));
 
   // The city lookup is public (spec 4.6), so it is limited per client address.
-  const eipEdge = new Router({ prefix: '/api/business/eip-edge' });
+  const eipEdge = new Router();
   eipEdge.use(rateLimit(limiter));
   mount(eipEdge, proxyRoutes(backend));
 
   // Prometheus scrapes without a token: the figures are counts, nothing of any user's content.
   const scrape = new Router();
-  scrape.get('/metrics', async (ctx) => {
+  scrape.get(PATHS.METRICS, async (ctx) => {
     ctx.type = metrics.contentType;
     ctx.body = await metrics.metrics();
   });

@@ -1,11 +1,14 @@
 /**
  * The response shapes of every endpoint as zod schemas. They generate the
  * OpenAPI document and the contract tests check real answers against them, so
- * the published contract and the behaviour cannot drift apart.
+ * the published contract and the behaviour cannot drift apart. The types at
+ * the end are what the routes, the dashboard and the CLI read, derived from
+ * the same schemas. The dashboard imports this module, so it imports only
+ * pure vocabulary (no Node modules, no catalogue).
  */
 import { z } from 'zod';
 import { DELIVERY_STATUSES } from '../callbacks/schedule.js';
-import { CHANNELS, MODES } from '../shared/platforms.js';
+import { CHANNELS, MODES } from '../shared/platform-definition.js';
 import { MISSING } from '../shared/availability.js';
 import { SUBTASK_STATUSES, TASK_STATUSES } from '../shared/contracts/status.js';
 
@@ -271,6 +274,15 @@ export const tokenRequestSchema = z
 
 export const healthDataSchema = z.object({ status: z.literal('ok'), version: z.string() }).strict();
 
+export const meDataSchema = z
+  .object({
+    userId: int(),
+    name: z.string(),
+    role: z.string().meta({ description: 'user, or operator (the operator routes need it)' }),
+  })
+  .strict()
+  .meta({ id: 'Me' });
+
 export const tokenDataSchema = z
   .object({
     accessToken: z.string(),
@@ -408,3 +420,32 @@ export const errorEnvelopeSchema = z
   })
   .strict()
   .meta({ id: 'ErrorEnvelope' });
+
+/** A shape as a route may build it: read-only throughout, so catalogue data fits as it is. */
+export type Built<T> = T extends readonly (infer E)[]
+  ? readonly Built<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: Built<T[K]> }
+    : T;
+
+export type Reference = z.output<typeof referenceSchema>;
+export type Mention = z.output<typeof mentionSchema>;
+export type SentimentVerdict = z.output<typeof sentimentSchema>;
+export type Visibility = z.output<typeof visibilitySchema>;
+export type KeywordGroup = Visibility['groups'][number];
+export type SubTaskSummary = z.output<typeof subTaskSummarySchema>;
+export type SubTaskResult = z.output<typeof subTaskResultSchema>;
+export type Media = SubTaskResult['mediaContent'][number];
+export type SubmitData = z.output<typeof submitDataSchema>;
+export type StatusData = z.output<typeof statusDataSchema>;
+export type ResultData = z.output<typeof resultDataSchema>;
+export type ListData = z.output<typeof listDataSchema>;
+export type TaskListItem = ListData['tasks'][number];
+export type TokenData = z.output<typeof tokenDataSchema>;
+export type MeData = z.output<typeof meDataSchema>;
+export type PlatformsData = z.output<typeof platformsDataSchema>;
+export type PlatformEntry = PlatformsData[number];
+export type CallbackSettingsData = z.output<typeof callbackSettingsDataSchema>;
+export type CallbackDeliveryData = z.output<typeof callbackDeliveryDataSchema>;
+export type ProxyPortRecord = z.output<typeof proxyPortRecordSchema>;
+export type ErrorEnvelope = z.output<typeof errorEnvelopeSchema>;

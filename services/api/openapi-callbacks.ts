@@ -26,6 +26,7 @@ import {
 } from './openapi-examples.js';
 import { example, type Json, type SchemaSet } from './openapi-parts.js';
 import { SECURITY, taskIdParam } from './openapi-tasks.js';
+import { openApiPath, PATHS } from '../shared/contracts/http-paths.js';
 
 const int = () => z.int();
 
@@ -146,7 +147,7 @@ export function callbackPaths(set: SchemaSet): Json {
     ),
   });
   return {
-    '/api/business/monitor/task/{taskId}/callbacks': {
+    [openApiPath(PATHS.TASK_CALLBACKS)]: {
       get: {
         summary: 'Callback delivery state and every attempt of a task',
         tags: ['callbacks'],
@@ -158,7 +159,7 @@ export function callbackPaths(set: SchemaSet): Json {
         },
       },
     },
-    '/api/business/monitor/callback': {
+    [openApiPath(PATHS.CALLBACK)]: {
       get: {
         summary: 'The default callback address and the signing secret',
         tags: ['callbacks'],
@@ -194,7 +195,7 @@ export function callbackPaths(set: SchemaSet): Json {
         },
       },
     },
-    '/api/business/monitor/callback/secret/rotate': {
+    [openApiPath(PATHS.CALLBACK_SECRET_ROTATE)]: {
       post: {
         summary: 'Replace the signing secret; later callbacks are signed with the new one',
         tags: ['callbacks'],

@@ -20,6 +20,7 @@ import { errorResponses, PROTECTED, TASK_ID_REASON } from './openapi-errors.js';
 import { statusExample, submitExample, TASK_ID } from './openapi-examples.js';
 import type { Examples, Json, SchemaSet } from './openapi-parts.js';
 import { SECURITY, taskIdParam } from './openapi-tasks.js';
+import { openApiPath, PATHS } from '../shared/contracts/http-paths.js';
 
 const snapshotSchema = statusDataSchema.meta({
   id: 'TaskEventSnapshot',
@@ -127,7 +128,7 @@ export function eventPaths(set: SchemaSet): Json {
     heartbeatMessage,
   ];
   return {
-    '/api/business/monitor/task/{taskId}/events': {
+    [openApiPath(PATHS.TASK_EVENTS)]: {
       get: {
         summary: 'Live progress of a task as Server-Sent Events',
         description: [

@@ -23,6 +23,7 @@ import type {
   submitDataSchema,
   visibilitySchema,
 } from './contract.js';
+import { PATHS, pathTo } from '../shared/contracts/http-paths.js';
 
 type Out<T extends z.ZodType> = z.output<T>;
 
@@ -74,7 +75,7 @@ export const submitExample = {
   taskId: TASK_ID,
   totalTask: 2,
   status: 'pending',
-  pollUrl: `/api/business/monitor/task/status/${TASK_ID}`,
+  pollUrl: pathTo(PATHS.TASK_STATUS, { taskId: TASK_ID }),
   subTaskList: summaries('pending'),
 } satisfies Out<typeof submitDataSchema>;
 

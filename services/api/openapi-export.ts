@@ -8,6 +8,7 @@ import { subTaskHeader, subTaskRow } from './export/tables.js';
 import { resultExample, submissionExample, TASK_ID } from './openapi-examples.js';
 import { example, type Json, type SchemaSet } from './openapi-parts.js';
 import { SECURITY, taskIdParam } from './openapi-tasks.js';
+import { openApiPath, PATHS } from '../shared/contracts/http-paths.js';
 
 /** Two sub tasks written as the export writes them: the same row and line functions. */
 const examples = (() => {
@@ -27,7 +28,7 @@ const examples = (() => {
 
 export function exportPath(set: SchemaSet): Json {
   return {
-    '/api/business/monitor/task/{taskId}/export': {
+    [openApiPath(PATHS.TASK_EXPORT)]: {
       get: {
         summary: 'The task result as a file: CSV, NDJSON or XLSX, streamed',
         description:

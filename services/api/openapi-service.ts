@@ -17,13 +17,14 @@ import { errorResponses, JSON_BODY, PROTECTED } from './openapi-errors.js';
 import { cityInfoExample, envelope, platformsExample } from './openapi-examples.js';
 import { example, type Json, type SchemaSet } from './openapi-parts.js';
 import { SECURITY } from './openapi-tasks.js';
+import { openApiPath, PATHS } from '../shared/contracts/http-paths.js';
 
 const PER_ADDRESS = 'Rate limited per client address; see the Retry-After header';
 
 export function servicePaths(set: SchemaSet, version: string): Json {
   const errors = errorResponses.bind(null, set);
   return {
-    '/api/business/health': {
+    [openApiPath(PATHS.HEALTH)]: {
       get: {
         summary: 'Liveness of this api node',
         tags: ['service'],
@@ -39,7 +40,7 @@ export function servicePaths(set: SchemaSet, version: string): Json {
         },
       },
     },
-    '/api/business/openapi.json': {
+    [openApiPath(PATHS.OPENAPI)]: {
       get: {
         summary: 'This document',
         tags: ['service'],
@@ -60,7 +61,7 @@ export function servicePaths(set: SchemaSet, version: string): Json {
         },
       },
     },
-    '/api/business/docs': {
+    [openApiPath(PATHS.DOCS)]: {
       get: {
         summary: 'Interactive documentation of this document (Swagger UI, served offline)',
         tags: ['service'],
@@ -78,7 +79,7 @@ export function servicePaths(set: SchemaSet, version: string): Json {
         },
       },
     },
-    '/api/business/auth/token': {
+    [openApiPath(PATHS.AUTH_TOKEN)]: {
       post: {
         summary: 'Exchange an API key for an access token',
         description:
@@ -120,7 +121,7 @@ export function servicePaths(set: SchemaSet, version: string): Json {
         },
       },
     },
-    '/api/business/monitor/platforms': {
+    [openApiPath(PATHS.PLATFORMS)]: {
       get: {
         summary: 'The platform catalogue: names, aliases, modes and availability',
         description:
@@ -154,7 +155,7 @@ export function servicePaths(set: SchemaSet, version: string): Json {
         },
       },
     },
-    '/api/business/monitor/screenshot/{file}': {
+    [openApiPath(PATHS.SCREENSHOT)]: {
       get: {
         summary: 'A stored screenshot (the pageScreenshot URL of a sub task)',
         description: 'No token: the random 128-bit id is the capability.',
@@ -183,7 +184,7 @@ export function servicePaths(set: SchemaSet, version: string): Json {
         },
       },
     },
-    '/api/business/eip-edge/ports/city-info': {
+    [openApiPath(PATHS.CITY_INFO)]: {
       get: {
         summary: 'Proxy ports and their cities; submit one of their regionCode values',
         description: 'Public: no token. Ordered by regionCode, then port.',

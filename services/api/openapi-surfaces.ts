@@ -2,11 +2,13 @@
  * The routes of issue 15 in the OpenAPI document: the health probes, `/metrics`,
  * `me` and the operator routes (the events stream is in openapi-events.ts).
  */
+import { envelopeOf, meDataSchema } from './contract.js';
 import { errorResponses, PROTECTED, TASK_ID_REASON } from './openapi-errors.js';
 import { deliveryAnswer } from './openapi-callbacks.js';
 import { cityInfoExample, envelope } from './openapi-examples.js';
 import { example, type Json, type SchemaSet } from './openapi-parts.js';
 import { SECURITY, taskIdParam } from './openapi-tasks.js';
+import { openApiPath, PATHS } from '../shared/contracts/http-paths.js';
 
 const anyJson = (description: string, value: unknown): Json => ({
   content: {
@@ -42,7 +44,7 @@ export function surfacePaths(set: SchemaSet): Json {
   const { regionCode, outIp, port, province, city } = cityInfoExample[0]!;
   const portExample = { key: `10.0.0.5:${port}`, port, province, city, regionCode, outIp };
   return {
-    '/api/business/health/live': {
+    [openApiPath(PATHS.HEALTH_LIVE)]: {
       get: {
         summary: 'Liveness probe: the process answers',
         tags: ['service'],
@@ -52,7 +54,7 @@ export function surfacePaths(set: SchemaSet): Json {
         },
       },
     },
-    '/api/business/health/ready': {
+    [openApiPath(PATHS.HEALTH_READY)]: {
       get: {
         summary: 'Readiness probe: MongoDB, the transporter and the services the api calls',
         tags: ['service'],
@@ -73,7 +75,7 @@ export function surfacePaths(set: SchemaSet): Json {
         },
       },
     },
-    '/metrics': {
+    [openApiPath(PATHS.METRICS)]: {
       get: {
         summary: "Prometheus figures of the cluster's work (no token; keep it inside the cluster)",
         description:
@@ -103,18 +105,24 @@ export function surfacePaths(set: SchemaSet): Json {
         },
       },
     },
-    '/api/business/monitor/me': {
+    [openApiPath(PATHS.ME)]: {
       get: {
         summary: "The token's user and role",
         tags: ['auth'],
         security: SECURITY,
         responses: {
-          '200': anyJson('Success', envelope({ userId: 1, name: 'acme', role: 'user' })),
+          '200': {
+            description: 'Success',
+            ...set.content(
+              envelopeOf(meDataSchema),
+              example('A user', envelope({ userId: 1, name: 'acme', role: 'user' })),
+            ),
+          },
           ...errors(PROTECTED),
         },
       },
     },
-    '/api/business/operator/nodes': operatorGet('Crawler nodes: regions, capacity, running', [
+    [openApiPath(PATHS.OPERATOR_NODES)]: operatorGet('Crawler nodes: regions, capacity, running', [
       {
         nodeId: 'crawler-sh',
         regions: ['310000'],
@@ -127,7 +135,7 @@ export function surfacePaths(set: SchemaSet): Json {
         available: true,
       },
     ]),
-    '/api/business/operator/ports': operatorGet('Proxy ports and their health', [
+    [openApiPath(PATHS.OPERATOR_PORTS)]: operatorGet('Proxy ports and their health', [
       {
         nodeId: 'crawler-sh',
         ...portExample,
@@ -137,10 +145,10 @@ export function surfacePaths(set: SchemaSet): Json {
         error: null,
       },
     ]),
-    '/api/business/operator/accounts': operatorGet('Web-channel accounts and their states', [
+    [openApiPath(PATHS.OPERATOR_ACCOUNTS)]: operatorGet('Web-channel accounts and their states', [
       { id: 'acc_deepseek_1', platform: 'deepseek', label: 'team account 1', state: 'healthy' },
     ]),
-    '/api/business/operator/task/{taskId}/callbacks': {
+    [openApiPath(PATHS.OPERATOR_TASK_CALLBACKS)]: {
       get: {
         summary: "The callback deliveries of any user's task",
         tags: ['operator'],

@@ -27,6 +27,7 @@ import {
   visibilityExample,
 } from './openapi-examples.js';
 import { example, type Json, type SchemaSet } from './openapi-parts.js';
+import { openApiPath, PATHS } from '../shared/contracts/http-paths.js';
 
 export const taskIdParam = {
   name: 'taskId',
@@ -81,7 +82,7 @@ export function taskPaths(set: SchemaSet): Json {
   });
 
   return {
-    '/api/business/monitor/task/batch/shared': {
+    [openApiPath(PATHS.TASK_SUBMIT)]: {
       post: {
         summary: 'Submit a batch monitoring task (prompts × platforms)',
         description:
@@ -108,28 +109,28 @@ export function taskPaths(set: SchemaSet): Json {
         },
       },
     },
-    '/api/business/monitor/task/status/{taskId}': taskRead(
+    [openApiPath(PATHS.TASK_STATUS)]: taskRead(
       'Query task status and progress',
       statusDataSchema,
       statusExample,
     ),
-    '/api/business/monitor/task/result/{taskId}': taskRead(
+    [openApiPath(PATHS.TASK_RESULT)]: taskRead(
       'Full task result (partial while the task runs)',
       resultDataSchema,
       resultExample,
     ),
-    '/api/business/monitor/task/{taskId}/visibility': taskRead(
+    [openApiPath(PATHS.TASK_VISIBILITY)]: taskRead(
       'Brand visibility: per monitorKeywords group and platform, mention rate, rank, share of voice, citation share, and the top cited domains (the visibility of the full result, alone)',
       visibilitySchema,
       visibilityExample,
     ),
-    '/api/business/monitor/task/result/{taskId}/{subTaskId}': taskRead(
+    [openApiPath(PATHS.SUBTASK_RESULT)]: taskRead(
       'One sub task result',
       subTaskResultSchema,
       subTaskResultExample,
       [subTaskIdParam],
     ),
-    '/api/business/monitor/task/result/{taskId}/{subTaskId}/raw': {
+    [openApiPath(PATHS.SUBTASK_RAW)]: {
       get: {
         summary: 'The raw evidence of a web sub task (the rawEvidence URL of its result)',
         description:
@@ -154,7 +155,7 @@ export function taskPaths(set: SchemaSet): Json {
         },
       },
     },
-    '/api/business/monitor/task/list': {
+    [openApiPath(PATHS.TASK_LIST)]: {
       get: {
         summary: "List the caller's tasks, newest first",
         description: 'A parameter given twice is a 400.',

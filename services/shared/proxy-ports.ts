@@ -49,9 +49,6 @@ export interface ProxyHealthReport {
   ports: ProxyPortHealth[];
 }
 
-/** The public city lookup (spec 4.6), as the dashboard and the CLI call it. */
-export const CITY_INFO_PATH = '/api/business/eip-edge/ports/city-info';
-
 /** The spec 2.3 proxy port record served by the city lookup. */
 export interface CityInfoRecord {
   port: number;

@@ -5,8 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
-
-export const SCREENSHOT_PATH = '/api/business/monitor/screenshot/';
+import { PATHS, pathTo } from './contracts/http-paths.js';
 
 interface ScreenshotDoc {
   _id: string;
@@ -59,5 +58,5 @@ export class ScreenshotStore {
 
 /** Stored on the sub task as a path; the api makes it absolute for the caller. */
 export function screenshotPath(id: string): string {
-  return `${SCREENSHOT_PATH}${id}.png`;
+  return pathTo(PATHS.SCREENSHOT, { file: `${id}.png` });
 }

@@ -45,8 +45,7 @@ import {
   type ExportPage,
   type ExportPageRequest,
 } from '../shared/contracts/export.js';
-
-export const STATUS_PATH = '/api/business/monitor/task/status/';
+import { PATHS, pathTo } from '../shared/contracts/http-paths.js';
 
 /** A submission older than this with unwritten sub tasks was interrupted by a crash. */
 const INTERRUPTED_AFTER_MS = 60_000;
@@ -134,7 +133,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
             taskId,
             totalTask: task.totalItems,
             status: task.status,
-            pollUrl: `${STATUS_PATH}${taskId}`,
+            pollUrl: pathTo(PATHS.TASK_STATUS, { taskId }),
             subTaskList: subtasks.map(subTaskSummary),
           };
         },

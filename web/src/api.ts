@@ -3,8 +3,9 @@
  * as ApiError with the 400's per-field `errors` list. A 401 ends the session
  * (the token expired or was never valid) and goes back to sign-in.
  */
+import { matchesPath, PATHS } from '../../services/shared/contracts/http-paths.js';
 import { session } from './session.js';
-import type { FieldProblem } from './types.js';
+import type { FieldProblem, TokenData } from './types.js';
 
 export class ApiError extends Error {
   constructor(
@@ -15,9 +16,6 @@ export class ApiError extends Error {
     super(message);
   }
 }
-
-export const M = '/api/business/monitor';
-export const OPERATOR = '/api/business/operator';
 
 let onUnauthorized: () => void = () => undefined;
 
@@ -68,7 +66,7 @@ export async function send(path: string, init: RequestInit = {}): Promise<Respon
 }
 
 export async function signIn(apiKey: string): Promise<void> {
-  const data = await post<{ accessToken: string }>('/api/business/auth/token', { apiKey });
+  const data = await post<TokenData>(PATHS.AUTH_TOKEN, { apiKey });
   session.set(data.accessToken);
 }
 
@@ -91,14 +89,15 @@ export async function download(path: string, fallbackName: string): Promise<void
 }
 
 /**
- * Screenshot URLs are absolute on the service's public base address; the
+ * Screenshot and raw evidence URLs are absolute on the public base address; the
  * dashboard loads them from its own origin (the CSP allows only that).
  */
 export function sameOrigin(url: string | null | undefined): string | null {
   if (!url) return null;
   try {
     const u = new URL(url, location.origin);
-    return u.pathname.startsWith(`${M}/`) ? u.pathname : null;
+    const served = [PATHS.SCREENSHOT, PATHS.SUBTASK_RAW].some((p) => matchesPath(p, u.pathname));
+    return served ? u.pathname : null;
   } catch {
     return null;
   }

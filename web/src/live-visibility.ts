@@ -6,7 +6,8 @@
  * earlier response cannot overwrite a later one.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { get, M } from './api.js';
+import { get } from './api.js';
+import { PATHS, pathTo } from '../../services/shared/contracts/http-paths.js';
 import type { Visibility } from './types.js';
 
 const REFRESH_MS = 2000;
@@ -23,7 +24,7 @@ export function useLiveVisibility(taskId: string, completed: number, final: bool
     const timer = setTimeout(() => {
       lastFetch.current = Date.now();
       const request = ++newest.current;
-      get<Visibility>(`${M}/task/${taskId}/visibility`).then(
+      get<Visibility>(pathTo(PATHS.TASK_VISIBILITY, { taskId })).then(
         (v) => request === newest.current && setVisibility(v),
         (e: Error) => request === newest.current && setError(e.message),
       );

@@ -5,7 +5,7 @@
  * starts again from a fresh snapshot, so nothing is missed.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { M } from './api.js';
+import { PATHS, pathTo } from '../../services/shared/contracts/http-paths.js';
 import { applyDone, applySubTask } from '../../services/shared/task-progress.js';
 import { session } from './session.js';
 import type { TaskDone, SubTaskChange, TaskStatusView } from './types.js';
@@ -28,7 +28,7 @@ export function useTaskProgress(taskId: string): Live {
     let finished = false;
 
     const open = () => {
-      const url = `${M}/task/${encodeURIComponent(taskId)}/events?access_token=${encodeURIComponent(session.token() ?? '')}`;
+      const url = `${pathTo(PATHS.TASK_EVENTS, { taskId })}?access_token=${encodeURIComponent(session.token() ?? '')}`;
       source = new EventSource(url);
       source.addEventListener('snapshot', (e) => {
         const view = JSON.parse((e as MessageEvent<string>).data) as TaskStatusView;

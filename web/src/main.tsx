@@ -1,7 +1,8 @@
 /** The dashboard shell: language, session, the signed-in user, the header and the page. */
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { get, M, whenUnauthorized } from './api.js';
+import { get, whenUnauthorized } from './api.js';
+import { PATHS } from '../../services/shared/contracts/http-paths.js';
 import { initialLang, keepLang, LangContext, translator, useT, type Lang } from './i18n.js';
 import { navigate, onLink, paths, useRoute, type Route } from './router.js';
 import { session } from './session.js';
@@ -32,7 +33,7 @@ function App() {
       if (route.page !== 'signin') navigate(paths.signin(), true);
       return;
     }
-    get<Me>(`${M}/me`).then(setMe, () => setMe(null));
+    get<Me>(PATHS.ME).then(setMe, () => setMe(null));
   }, [signedIn]);
 
   const signOut = () => {

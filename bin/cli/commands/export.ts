@@ -10,7 +10,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Command, Option } from 'commander';
-import { MONITOR, withQuery } from '../api-client.js';
+import { PATHS, pathTo } from '../../../services/shared/contracts/http-paths.js';
+import { withQuery } from '../api-client.js';
 import { attachmentName } from '../attachment.js';
 import type { Cli } from '../context.js';
 import { EXPORT_FORMATS, EXPORT_TABLES } from '../export-formats.js';
@@ -43,7 +44,7 @@ export function exportCommand(cli: Cli): Command {
     .action(
       cli.action(async (taskId: string, o: Options) => {
         const client = await cli.client();
-        const path = withQuery(`${MONITOR}/task/${encodeURIComponent(taskId)}/export`, {
+        const path = withQuery(pathTo(PATHS.TASK_EXPORT, { taskId }), {
           format: o.format,
           table: o.table,
         });

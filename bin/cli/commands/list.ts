@@ -1,8 +1,9 @@
 /** `aimon list [--status s] [--page n] [--size n] [--json]`: the caller's tasks, newest first. */
 import { Command } from 'commander';
-import { MONITOR } from '../api-client.js';
+import type { ListData } from '../../../services/api/contract.js';
+import { PATHS } from '../../../services/shared/contracts/http-paths.js';
 import type { Cli } from '../context.js';
-import { listText, type TaskList } from '../list-format.js';
+import { listText } from '../list-format.js';
 
 export function listCommand(cli: Cli): Command {
   return new Command('list')
@@ -17,8 +18,8 @@ export function listCommand(cli: Cli): Command {
     .action(
       cli.action(async (o: { status?: string; page: string; size: string; json?: boolean }) => {
         const client = await cli.client();
-        const list = await client.get<TaskList>(
-          `${MONITOR}/task/list`,
+        const list = await client.get<ListData>(
+          PATHS.TASK_LIST,
           { status: o.status, page: o.page, size: o.size },
           'the task list request',
         );

@@ -1,8 +1,9 @@
 /** `aimon platforms [--region code] [--json]`: the catalogue with channels, modes and availability. */
 import { Command } from 'commander';
-import { MONITOR } from '../api-client.js';
+import type { PlatformsData } from '../../../services/api/contract.js';
+import { PATHS } from '../../../services/shared/contracts/http-paths.js';
 import type { Cli } from '../context.js';
-import { platformsText, type PlatformEntry } from '../platforms-format.js';
+import { platformsText } from '../platforms-format.js';
 
 export function platformsCommand(cli: Cli): Command {
   return new Command('platforms')
@@ -12,8 +13,8 @@ export function platformsCommand(cli: Cli): Command {
     .action(
       cli.action(async (o: { region?: string; json?: boolean }) => {
         const client = await cli.client();
-        const entries = await client.get<PlatformEntry[]>(
-          `${MONITOR}/platforms`,
+        const entries = await client.get<PlatformsData>(
+          PATHS.PLATFORMS,
           { regionCode: o.region },
           'the platform list request',
         );

@@ -6,7 +6,8 @@
 import { Command } from 'commander';
 import { ApiClient } from '../api-client.js';
 import type { Cli } from '../context.js';
-import { CITY_INFO_PATH, type CityInfoRecord } from '../../../services/shared/proxy-ports.js';
+import type { ProxyPortRecord } from '../../../services/api/contract.js';
+import { PATHS } from '../../../services/shared/contracts/http-paths.js';
 import { matchesRegion, regionsText } from '../regions-format.js';
 
 export function regionsCommand(cli: Cli): Command {
@@ -19,8 +20,8 @@ export function regionsCommand(cli: Cli): Command {
       cli.action(async (query: string | undefined, o: { all?: boolean; json?: boolean }) => {
         // The lookup is public: no key needed, so none is asked for.
         const { url } = await cli.settings();
-        const records = await new ApiClient(url, undefined).getPublic<CityInfoRecord[]>(
-          CITY_INFO_PATH,
+        const records = await new ApiClient(url, undefined).getPublic<ProxyPortRecord[]>(
+          PATHS.CITY_INFO,
           { deduplicate: !o.all },
           'the city lookup',
         );

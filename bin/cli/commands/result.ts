@@ -1,13 +1,9 @@
 /** `aimon result <taskId> [--format table|json|csv]`: the full result, also while the task runs. */
 import { Command, Option } from 'commander';
-import { MONITOR } from '../api-client.js';
+import type { ResultData } from '../../../services/api/contract.js';
+import { PATHS, pathTo } from '../../../services/shared/contracts/http-paths.js';
 import type { Cli } from '../context.js';
-import {
-  formatResult,
-  RESULT_FORMATS,
-  type ResultFormat,
-  type TaskResult,
-} from '../result-format.js';
+import { formatResult, RESULT_FORMATS, type ResultFormat } from '../result-format.js';
 
 export function resultCommand(cli: Cli): Command {
   return new Command('result')
@@ -19,8 +15,8 @@ export function resultCommand(cli: Cli): Command {
     .action(
       cli.action(async (taskId: string, o: { format: ResultFormat }) => {
         const client = await cli.client();
-        const result = await client.get<TaskResult>(
-          `${MONITOR}/task/result/${encodeURIComponent(taskId)}`,
+        const result = await client.get<ResultData>(
+          pathTo(PATHS.TASK_RESULT, { taskId }),
           {},
           'the result request',
         );

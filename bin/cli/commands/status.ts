@@ -1,9 +1,9 @@
 /** `aimon status <taskId> [--wait] [--json]`: the task's state and its sub tasks. */
 import { Command } from 'commander';
-import { MONITOR } from '../api-client.js';
+import type { StatusData } from '../../../services/api/contract.js';
+import { PATHS, pathTo } from '../../../services/shared/contracts/http-paths.js';
 import type { Cli } from '../context.js';
 import { summaryText } from '../summary.js';
-import type { TaskStatusView } from '../../../services/shared/contracts/task-progress.js';
 import { waitForTask } from '../wait.js';
 
 export function statusCommand(cli: Cli): Command {
@@ -16,8 +16,8 @@ export function statusCommand(cli: Cli): Command {
       cli.action(async (taskId: string, o: { wait?: boolean; json?: boolean }) => {
         const client = await cli.client();
         if (o.wait) return waitForTask(cli, client, taskId);
-        const view = await client.get<TaskStatusView>(
-          `${MONITOR}/task/status/${encodeURIComponent(taskId)}`,
+        const view = await client.get<StatusData>(
+          pathTo(PATHS.TASK_STATUS, { taskId }),
           {},
           'the status request',
         );

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { MONITOR } from '../api-client.js';
+import type { SubmitData } from '../../../services/api/contract.js';
+import { PATHS } from '../../../services/shared/contracts/http-paths.js';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { PLATFORM_SPEC_HELP } from '../platform-spec.js';
@@ -18,11 +19,6 @@ interface Options extends Omit<SubmitOptions, 'platform'> {
   file?: string;
   wait?: boolean;
   json?: boolean;
-}
-
-interface Submitted {
-  taskId: string;
-  totalTask: number;
 }
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
@@ -56,11 +52,7 @@ export function submitCommand(cli: Cli): Command {
         const prompts = [...args, ...(o.file ? promptsOfFile(readPrompts(cwd, o.file)) : [])];
         const body = buildSubmission(prompts, { ...o, platform: platforms });
         const client = await cli.client();
-        const data = await client.post<Submitted>(
-          `${MONITOR}/task/batch/shared`,
-          body,
-          'the submission',
-        );
+        const data = await client.post<SubmitData>(PATHS.TASK_SUBMIT, body, 'the submission');
         cli.print(o.json ? JSON.stringify(data, null, 2) : data.taskId);
         cli.note(`submitted ${data.totalTask} sub tasks as task ${data.taskId}`);
         if (o.wait) return waitForTask(cli, client, data.taskId);

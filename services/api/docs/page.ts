@@ -5,8 +5,9 @@
  * origin only; the boot code is a served file of its own.
  */
 
-export const DOCS_PATH = '/api/business/docs';
-export const ASSETS_PATH = `${DOCS_PATH}/assets`;
+import { PATHS, pathTo } from '../../shared/contracts/http-paths.js';
+
+const asset = (file: string) => pathTo(PATHS.DOCS_ASSET, { file });
 
 export const DOCS_PAGE = `<!doctype html>
 <html lang="en">
@@ -14,15 +15,15 @@ export const DOCS_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>AI-answer monitoring API</title>
-<link rel="stylesheet" href="${ASSETS_PATH}/swagger-ui.css">
-<link rel="stylesheet" href="${ASSETS_PATH}/docs.css">
-<link rel="icon" type="image/png" href="${ASSETS_PATH}/favicon-32x32.png" sizes="32x32">
-<link rel="icon" type="image/png" href="${ASSETS_PATH}/favicon-16x16.png" sizes="16x16">
+<link rel="stylesheet" href="${asset('swagger-ui.css')}">
+<link rel="stylesheet" href="${asset('docs.css')}">
+<link rel="icon" type="image/png" href="${asset('favicon-32x32.png')}" sizes="32x32">
+<link rel="icon" type="image/png" href="${asset('favicon-16x16.png')}" sizes="16x16">
 </head>
 <body>
-<div id="swagger-ui"><p class="loading">Loading <a href="/api/business/openapi.json">openapi.json</a>…</p></div>
-<script src="${ASSETS_PATH}/swagger-ui-bundle.js"></script>
-<script src="${ASSETS_PATH}/docs-init.js"></script>
+<div id="swagger-ui"><p class="loading">Loading <a href="${PATHS.OPENAPI}">openapi.json</a>…</p></div>
+<script src="${asset('swagger-ui-bundle.js')}"></script>
+<script src="${asset('docs-init.js')}"></script>
 </body>
 </html>
 `;
@@ -33,7 +34,7 @@ export const DOCS_PAGE = `<!doctype html>
  */
 export const DOCS_INIT_SCRIPT = `'use strict';
 window.ui = SwaggerUIBundle({
-  url: '/api/business/openapi.json',
+  url: '${PATHS.OPENAPI}',
   dom_id: '#swagger-ui',
   layout: 'BaseLayout',
   presets: [SwaggerUIBundle.presets.apis],

@@ -2,6 +2,7 @@
 import type { Context, Next } from 'koa';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
+import { matchesPath } from '../../shared/contracts/http-paths.js';
 import type { TokenVerifier } from '../../users/tokens.js';
 import type { RateLimiter } from '../ratelimit.js';
 
@@ -10,8 +11,8 @@ export interface AuthOptions {
   issuer: string;
   audience: string;
   clock: Clock;
-  /** Requests to these paths may carry the token as `?access_token=` instead of the header. */
-  queryTokenPath?: RegExp;
+  /** Requests to this path (`:param` form) may carry the token as `?access_token=` instead of the header. */
+  queryTokenPath?: string;
 }
 
 export function requireToken(o: AuthOptions) {
@@ -37,7 +38,8 @@ export function rateLimit(limiter: RateLimiter) {
   };
 }
 
-function queryToken(ctx: Context, path: RegExp | undefined): string {
+function queryToken(ctx: Context, path: string | undefined): string {
   const token = ctx.query.access_token;
-  return path?.test(ctx.path) && typeof token === 'string' && token ? `Bearer ${token}` : '';
+  const allowed = path !== undefined && matchesPath(path, ctx.path);
+  return allowed && typeof token === 'string' && token ? `Bearer ${token}` : '';
 }

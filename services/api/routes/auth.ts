@@ -6,10 +6,11 @@ import type { Backend } from '../backend.js';
 import { tokenRequestSchema } from '../contract.js';
 import { ok } from '../envelope.js';
 import { jsonBody } from '../middleware/body.js';
+import { PATHS } from '../../shared/contracts/http-paths.js';
 
 export function authRoutes(backend: Backend, maxBodyBytes: number): Router {
   const router = new Router();
-  router.post('/auth/token', jsonBody(maxBodyBytes), async (ctx) => {
+  router.post(PATHS.AUTH_TOKEN, jsonBody(maxBodyBytes), async (ctx) => {
     const body = ctx.state.body as unknown;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw AppError.invalid([{ field: 'body', message: 'must be a JSON object with apiKey' }]);

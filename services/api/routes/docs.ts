@@ -9,6 +9,7 @@ import { AppError } from '../../shared/errors.js';
 import { AssetStore, etagOf } from '../docs/assets.js';
 import { DOCS_PAGE, docsPolicy } from '../docs/page.js';
 import { buildOpenApi } from '../openapi.js';
+import { PATHS } from '../../shared/contracts/http-paths.js';
 
 /** The bundle changes only with the installed package: a day, then revalidated by ETag. */
 const ASSET_CACHE = 'public, max-age=86400';
@@ -23,11 +24,11 @@ export function docsRoutes(
   const policy = docsPolicy(publicBaseUrl);
   const pageEtag = etagOf(DOCS_PAGE);
   let openapi: Record<string, unknown> | undefined;
-  router.get('/openapi.json', (ctx) => {
+  router.get(PATHS.OPENAPI, (ctx) => {
     openapi ??= buildOpenApi(version, publicBaseUrl ?? '/', channelChoices);
     ctx.body = openapi;
   });
-  router.get('/docs', (ctx) => {
+  router.get(PATHS.DOCS, (ctx) => {
     ctx.set('Content-Security-Policy', policy);
     ctx.set('X-Content-Type-Options', 'nosniff');
     // Revalidated on every visit: the page names the files, so it must never be stale.
@@ -36,7 +37,7 @@ export function docsRoutes(
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = DOCS_PAGE;
   });
-  router.get('/docs/assets/:file', async (ctx) => {
+  router.get(PATHS.DOCS_ASSET, async (ctx) => {
     const asset = await assets.get(ctx.params.file ?? '');
     if (!asset) throw AppError.notFound('documentation file');
     const gzip = ctx.acceptsEncodings('gzip', 'identity') === 'gzip';

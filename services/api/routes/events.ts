@@ -9,11 +9,12 @@ import { Router } from '@koa/router';
 import type { ProgressHub } from '../progress/progress-hub.js';
 import { resumedAfter } from '../progress/sse-frame.js';
 import { checkTaskId } from '../../tasks/queries.js';
+import { PATHS } from '../../shared/contracts/http-paths.js';
 
 export function eventRoutes(hub: ProgressHub): Router {
   const router = new Router();
 
-  router.get('/task/:taskId/events', async (ctx) => {
+  router.get(PATHS.TASK_EVENTS, async (ctx) => {
     const userId = ctx.state.userId as number;
     // A malformed id is a 400 whatever the cap.
     const opened = await hub.open(

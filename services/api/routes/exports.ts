@@ -15,6 +15,7 @@ import { ExportSource } from '../export/source.js';
 import { csvStream, ndjsonStream, writeXlsx } from '../export/writers.js';
 import { linkRawEvidence, type EvidenceReader } from '../raw-evidence.js';
 import type { Logger } from '../middleware/errors.js';
+import { PATHS } from '../../shared/contracts/http-paths.js';
 
 const CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
@@ -30,7 +31,7 @@ export function exportRoutes(
 ): Router {
   const router = new Router();
 
-  router.get('/task/:taskId/export', async (ctx: Context) => {
+  router.get(PATHS.TASK_EXPORT, async (ctx: Context) => {
     const request = checkExportRequest(ctx.params.taskId, { ...ctx.query });
     const base = publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
     const source = new ExportSource(

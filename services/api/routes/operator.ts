@@ -10,6 +10,7 @@ import type { NodeState } from '../../shared/crawler-states.js';
 import { listAccounts } from '../accounts.js';
 import type { Backend } from '../backend.js';
 import { ok } from '../envelope.js';
+import { PATHS } from '../../shared/contracts/http-paths.js';
 
 export function operatorRoutes(
   backend: Backend,
@@ -25,7 +26,7 @@ export function operatorRoutes(
     await next();
   });
 
-  router.get('/nodes', async (ctx) => {
+  router.get(PATHS.OPERATOR_NODES, async (ctx) => {
     ok(
       ctx,
       (await crawlerStates()).map(({ node, running, ports }) => ({
@@ -42,7 +43,7 @@ export function operatorRoutes(
     );
   });
 
-  router.get('/ports', async (ctx) => {
+  router.get(PATHS.OPERATOR_PORTS, async (ctx) => {
     ok(
       ctx,
       (await crawlerStates()).flatMap(({ node, ports }) =>
@@ -51,11 +52,11 @@ export function operatorRoutes(
     );
   });
 
-  router.get('/accounts', async (ctx) => {
+  router.get(PATHS.OPERATOR_ACCOUNTS, async (ctx) => {
     ok(ctx, await listAccounts(backend));
   });
 
-  router.get('/task/:taskId/callbacks', async (ctx) => {
+  router.get(PATHS.OPERATOR_TASK_CALLBACKS, async (ctx) => {
     ok(ctx, await backend.call('callbacks.statusOfAnyTask', { taskId: ctx.params.taskId }));
   });
 

@@ -3,10 +3,11 @@ import { Router } from '@koa/router';
 import { checkCityInfoQuery } from '../../proxies/query.js';
 import type { Backend } from '../backend.js';
 import { ok } from '../envelope.js';
+import { PATHS } from '../../shared/contracts/http-paths.js';
 
 export function proxyRoutes(backend: Backend): Router {
   const router = new Router();
-  router.get('/ports/city-info', async (ctx) => {
+  router.get(PATHS.CITY_INFO, async (ctx) => {
     ok(ctx, await backend.call('proxies.cityInfo', checkCityInfoQuery({ ...ctx.query })));
   });
   return router;

@@ -5,10 +5,11 @@
  */
 import { Router } from '@koa/router';
 import { AppError } from '../../shared/errors.js';
+import { PATHS } from '../../shared/contracts/http-paths.js';
 
 export function screenshotRoutes(load: (id: string) => Promise<Buffer | undefined>): Router {
-  const router = new Router({ prefix: '/api/business/monitor' });
-  router.get('/screenshot/:file', async (ctx) => {
+  const router = new Router();
+  router.get(PATHS.SCREENSHOT, async (ctx) => {
     const id = /^([0-9a-f]{32})\.png$/.exec(ctx.params.file ?? '')?.[1];
     const png = id ? await load(id) : undefined;
     if (!png) throw AppError.notFound('screenshot');

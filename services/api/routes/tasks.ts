@@ -6,9 +6,11 @@ import type { Verdict } from '../../shared/availability.js';
 import { absoluteScreenshot } from '../../tasks/views.js';
 import { ok, okSerialised, serialisedOk } from '../envelope.js';
 import type { Backend } from '../backend.js';
+import type { Built, PlatformsData, ResultData, SubTaskResult } from '../contract.js';
 import { jsonBody } from '../middleware/body.js';
 import type { StatusCache } from '../status-cache.js';
 import { linkRawEvidence, serveRawEvidence, type EvidenceReader } from '../raw-evidence.js';
+import { PATHS } from '../../shared/contracts/http-paths.js';
 
 export function taskRoutes(
   backend: Backend,
@@ -21,12 +23,12 @@ export function taskRoutes(
   const userId = (ctx: Context) => ctx.state.userId as number;
   const base = (ctx: Context) => publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
 
-  router.post('/task/batch/shared', jsonBody(maxBodyBytes), async (ctx) => {
+  router.post(PATHS.TASK_SUBMIT, jsonBody(maxBodyBytes), async (ctx) => {
     const data = await backend.call('tasks.submit', { userId: userId(ctx), body: ctx.state.body });
     ok(ctx, data, 'batch task submitted');
   });
 
-  router.get('/task/status/:taskId', async (ctx) => {
+  router.get(PATHS.TASK_STATUS, async (ctx) => {
     const params = { userId: userId(ctx), taskId: ctx.params.taskId ?? '' };
     const body = await statusCache.get(params.taskId.toLowerCase(), params.userId, async () =>
       serialisedOk(await backend.call('tasks.status', params)),
@@ -34,37 +36,37 @@ export function taskRoutes(
     okSerialised(ctx, body);
   });
 
-  router.get('/task/result/:taskId', async (ctx) => {
-    const data = await backend.call<{ taskId: string; subTaskList: SubTaskView[] }>(
-      'tasks.result',
-      { userId: userId(ctx), taskId: ctx.params.taskId },
-    );
+  router.get(PATHS.TASK_RESULT, async (ctx) => {
+    const data = await backend.call<ResultData>('tasks.result', {
+      userId: userId(ctx),
+      taskId: ctx.params.taskId,
+    });
     data.subTaskList.forEach((s) => absoluteScreenshot(s, base(ctx)));
     await linkRawEvidence(evidence, data.taskId, data.subTaskList, base(ctx));
     ok(ctx, data);
   });
 
-  router.get('/task/:taskId/visibility', async (ctx) => {
+  router.get(PATHS.TASK_VISIBILITY, async (ctx) => {
     ok(
       ctx,
       await backend.call('tasks.visibility', { userId: userId(ctx), taskId: ctx.params.taskId }),
     );
   });
 
-  router.get('/task/result/:taskId/:subTaskId', async (ctx) => {
+  router.get(PATHS.SUBTASK_RESULT, async (ctx) => {
     const params = {
       userId: userId(ctx),
       taskId: ctx.params.taskId,
       subTaskId: ctx.params.subTaskId,
     };
-    const data = await backend.call<SubTaskView>('tasks.subTaskResult', params);
+    const data = await backend.call<SubTaskResult>('tasks.subTaskResult', params);
     absoluteScreenshot(data, base(ctx));
     // Found, so the id is a valid UUID; the link uses its canonical (lower-case) form.
     await linkRawEvidence(evidence, params.taskId!.toLowerCase(), [data], base(ctx));
     ok(ctx, data);
   });
 
-  router.get('/task/result/:taskId/:subTaskId/raw', async (ctx) => {
+  router.get(PATHS.SUBTASK_RAW, async (ctx) => {
     await serveRawEvidence(ctx, backend, evidence, {
       userId: userId(ctx),
       taskId: ctx.params.taskId,
@@ -72,14 +74,14 @@ export function taskRoutes(
     });
   });
 
-  router.get('/task/list', async (ctx) => {
+  router.get(PATHS.TASK_LIST, async (ctx) => {
     ok(ctx, await backend.call('tasks.list', { userId: userId(ctx), query: { ...ctx.query } }));
   });
 
-  router.get('/platforms', async (ctx) => {
+  router.get(PATHS.PLATFORMS, async (ctx) => {
     const offer = await backend.call<Offer[]>('tasks.availability', { query: { ...ctx.query } });
     const of = new Map(offer.map((o) => [o.platform, o]));
-    const entries = PLATFORMS.map((p) => {
+    const entries: Built<PlatformsData> = PLATFORMS.map((p) => {
       const { channel, verdicts } = of.get(p.name)!;
       return {
         platform: p.name,
@@ -105,11 +107,4 @@ interface Offer {
   platform: string;
   channel: Channel;
   verdicts: Partial<Record<Channel, Verdict>>;
-}
-
-interface SubTaskView {
-  subTaskId: string;
-  pageScreenshot: string | null;
-  mentionScreenshot?: string | null;
-  rawEvidence?: string | null;
 }

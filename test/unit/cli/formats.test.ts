@@ -21,14 +21,15 @@ t.test('list: a row per task and the page line', async (t) => {
         taskId: 'T1',
         prompts: ['first prompt', 'second'],
         platforms: [
-          { platform: 'kimi', channel: 'api', mode: 'search' },
-          { platform: 'doubao', channel: null, mode: 'standard' },
+          { platform: 'kimi', channel: 'api', mode: 'search', screenshot: 0 },
+          { platform: 'doubao', channel: null, mode: 'standard', screenshot: 1 },
         ],
         status: 'processing',
         totalItems: 4,
         completedItems: 1,
         failedItems: 1,
         createdAt: Date.UTC(2026, 10, 26, 12, 0, 0),
+        completedAt: null,
       },
     ],
   });
@@ -44,22 +45,33 @@ t.test('list: a row per task and the page line', async (t) => {
 });
 
 t.test('platforms: channels with their modes and the service’s verdict per channel', async (t) => {
-  t.equal(verdictText({ available: true, reason: null }), 'yes');
-  t.equal(verdictText({ available: false, reason: 'no usable account' }), 'no (no usable account)');
+  t.equal(verdictText({ available: true, missing: [], reason: null }), 'yes');
   t.equal(
-    verdictText({ available: null, reason: 'no crawler node is up yet: submitted work waits' }),
+    verdictText({ available: false, missing: ['account'], reason: 'no usable account' }),
+    'no (no usable account)',
+  );
+  t.equal(
+    verdictText({
+      available: null,
+      missing: [],
+      reason: 'no crawler node is up yet: submitted work waits',
+    }),
     'unknown (no crawler node is up yet: submitted work waits)',
   );
   const text = platformsText([
     {
       platform: 'kimi',
       label: 'Kimi',
+      vendor: 'Moonshot AI',
       aliases: [],
+      modes: ['standard'],
       channel: 'web',
+      defaultChannel: 'api',
       channels: { api: ['standard', 'search'], web: ['standard'] },
+      available: true,
       availability: {
-        api: { available: false, reason: 'no live crawler node runs it' },
-        web: { available: true, reason: null },
+        api: { available: false, missing: ['node'], reason: 'no live crawler node runs it' },
+        web: { available: true, missing: [], reason: null },
       },
     },
   ]);

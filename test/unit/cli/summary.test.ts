@@ -4,7 +4,7 @@ import {
   promptPlatformMatrix,
   summaryText,
 } from '../../../bin/cli/summary.js';
-import type { SubTaskSummary } from '../../../services/shared/contracts/task-progress.js';
+import type { SubTaskSummary } from '../../../services/api/contract.js';
 
 const s = (
   prompt: string,

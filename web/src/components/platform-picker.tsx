@@ -41,7 +41,7 @@ export function PlatformPicker({ platforms, regionCode, choices, onChange }: Pro
           <strong>{p.label}</strong>
           {Object.entries(p.channels).map(([channel, modes]) => {
             const choice = choices.find((c) => same(c, p.platform, channel));
-            const verdict = p.availability[channel];
+            const verdict = p.availability[channel as keyof typeof p.availability];
             const { state, missing } = verdictText(verdict, regionCode, t);
             return (
               <div class="channel" data-testid={`channel-${p.platform}-${channel}`}>

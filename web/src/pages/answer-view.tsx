@@ -3,7 +3,8 @@
  * platform over both channels, the other channel's answer beside it.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { get, M } from '../api.js';
+import { get } from '../api.js';
+import { PATHS, pathTo } from '../../../services/shared/contracts/http-paths.js';
 import { AnswerCard } from '../components/answer-card.js';
 import { useT } from '../i18n.js';
 import { onLink, paths } from '../router.js';
@@ -16,12 +17,13 @@ export function AnswerView({ taskId, subTaskId }: { taskId: string; subTaskId: s
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    const result = (id: string) => get<SubTaskResult>(`${M}/task/result/${taskId}/${id}`);
+    const result = (id: string) =>
+      get<SubTaskResult>(pathTo(PATHS.SUBTASK_RESULT, { taskId, subTaskId: id }));
     (async () => {
       const [chosen, status, visibility] = await Promise.all([
         result(subTaskId),
-        get<TaskStatusView>(`${M}/task/status/${taskId}`),
-        get<Visibility>(`${M}/task/${taskId}/visibility`),
+        get<TaskStatusView>(pathTo(PATHS.TASK_STATUS, { taskId })),
+        get<Visibility>(pathTo(PATHS.TASK_VISIBILITY, { taskId })),
       ]);
       setGroups(visibility.groups);
       const others = status.subTaskList.filter(

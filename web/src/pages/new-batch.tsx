@@ -3,8 +3,8 @@
  * shown next to the field each entry names.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, get, M, post } from '../api.js';
-import { CITY_INFO_PATH } from '../../../services/shared/proxy-ports.js';
+import { ApiError, get, post } from '../api.js';
+import { PATHS } from '../../../services/shared/contracts/http-paths.js';
 import {
   batchBody,
   errorsByField,
@@ -15,7 +15,7 @@ import {
 import { PlatformPicker } from '../components/platform-picker.js';
 import { useT } from '../i18n.js';
 import { navigate, paths } from '../router.js';
-import type { CityInfoRecord, PlatformInfo } from '../types.js';
+import type { CityInfoRecord, PlatformInfo, SubmitData } from '../types.js';
 import type { ComponentChildren } from 'preact';
 
 const EMPTY: BatchForm = {
@@ -40,10 +40,10 @@ export function NewBatch() {
   // The verdicts depend on the region: a web channel needs an account there.
   useEffect(() => {
     const query = form.regionCode ? `?regionCode=${encodeURIComponent(form.regionCode)}` : '';
-    get<PlatformInfo[]>(`${M}/platforms${query}`).then(setPlatforms, () => setPlatforms([]));
+    get<PlatformInfo[]>(`${PATHS.PLATFORMS}${query}`).then(setPlatforms, () => setPlatforms([]));
   }, [form.regionCode]);
   useEffect(() => {
-    get<CityInfoRecord[]>(`${CITY_INFO_PATH}?deduplicate=true`).then(setCities, () =>
+    get<CityInfoRecord[]>(`${PATHS.CITY_INFO}?deduplicate=true`).then(setCities, () =>
       setCities([]),
     );
   }, []);
@@ -57,7 +57,7 @@ export function NewBatch() {
     setBusy(true);
     setProblems({});
     try {
-      const data = await post<{ taskId: string }>(`${M}/task/batch/shared`, batchBody(form));
+      const data = await post<SubmitData>(PATHS.TASK_SUBMIT, batchBody(form));
       navigate(paths.task(data.taskId));
     } catch (err) {
       const e = err instanceof ApiError ? err : new ApiError(0, String(err));

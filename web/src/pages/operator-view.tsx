@@ -4,8 +4,8 @@
  * web-channel accounts, and the callback deliveries of any task.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { get, OPERATOR } from '../api.js';
-import { CITY_INFO_PATH } from '../../../services/shared/proxy-ports.js';
+import { get } from '../api.js';
+import { PATHS, pathTo } from '../../../services/shared/contracts/http-paths.js';
 import type { CityInfoRecord, Me } from '../types.js';
 import { DataTable } from '../components/data-table.js';
 import { useT } from '../i18n.js';
@@ -69,11 +69,11 @@ export function OperatorView() {
   const fail = (e: Error) => setError(e.message);
 
   useEffect(() => {
-    get<NodeRow[]>(`${OPERATOR}/nodes`).then(setNodes, fail);
-    get<Row[]>(`${OPERATOR}/ports`).then(setPorts, fail);
-    get<Row[]>(`${OPERATOR}/accounts`).then(setAccounts, fail);
+    get<NodeRow[]>(PATHS.OPERATOR_NODES).then(setNodes, fail);
+    get<Row[]>(PATHS.OPERATOR_PORTS).then(setPorts, fail);
+    get<Row[]>(PATHS.OPERATOR_ACCOUNTS).then(setAccounts, fail);
     // Region names come with the public city lookup; a code without a port keeps its code only.
-    get<CityInfoRecord[]>(CITY_INFO_PATH).then(
+    get<CityInfoRecord[]>(PATHS.CITY_INFO).then(
       (records) => setNames(regionNames(records)),
       () => undefined,
     );
@@ -82,7 +82,7 @@ export function OperatorView() {
   const showCallbacks = (e: Event) => {
     e.preventDefault();
     setDelivery(null);
-    get<Row>(`${OPERATOR}/task/${encodeURIComponent(taskId.trim())}/callbacks`).then(
+    get<Row>(pathTo(PATHS.OPERATOR_TASK_CALLBACKS, { taskId: taskId.trim() })).then(
       setDelivery,
       fail,
     );

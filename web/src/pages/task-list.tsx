@@ -1,6 +1,7 @@
 /** The caller's tasks, newest first, with a status filter and paging (spec 4.5). */
 import { useContext, useEffect, useState } from 'preact/hooks';
-import { get, M } from '../api.js';
+import { get } from '../api.js';
+import { PATHS } from '../../../services/shared/contracts/http-paths.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { platformLabel, shortId, when } from '../format.js';
 import { LangContext, useT } from '../i18n.js';
@@ -20,7 +21,7 @@ export function TaskList() {
   useEffect(() => {
     const q = new URLSearchParams({ page: String(page), size: String(SIZE) });
     if (status) q.set('status', status);
-    get<TaskPage>(`${M}/task/list?${q}`).then(setData, (e: Error) => setError(e.message));
+    get<TaskPage>(`${PATHS.TASK_LIST}?${q}`).then(setData, (e: Error) => setError(e.message));
   }, [status, page]);
 
   const pages = data ? Math.max(1, Math.ceil(data.total / SIZE)) : 1;

@@ -3,7 +3,8 @@
  * the brand visibility charts over the answers so far, and the export files.
  */
 import { useState } from 'preact/hooks';
-import { ApiError, download, M } from '../api.js';
+import { ApiError, download } from '../api.js';
+import { PATHS, pathTo } from '../../../services/shared/contracts/http-paths.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { StatusGrid } from '../components/status-grid.js';
 import { VisibilityPanel } from '../components/visibility-panel.js';
@@ -32,8 +33,8 @@ export function TaskView({ taskId }: { taskId: string }) {
   const shownProblem = problem ?? visibilityError;
 
   const save = (query: string, ext: string) =>
-    download(`${M}/task/${taskId}/export?${query}`, `${taskId}.${ext}`).catch((e: ApiError) =>
-      setProblem(e.message),
+    download(`${pathTo(PATHS.TASK_EXPORT, { taskId })}?${query}`, `${taskId}.${ext}`).catch(
+      (e: ApiError) => setProblem(e.message),
     );
 
   if (!view) return <p>{error ?? t('loading')}</p>;
