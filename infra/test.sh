@@ -30,7 +30,8 @@ node_modules/.bin/prettier --check . >/dev/null
 echo "== tests" >&2
 # The log's tail is the coverage table, so a failure deep in the output is
 # easy to miss (CI shows only the tail): on failure, repeat each failing
-# assertion and its diagnostics at the very end.
+# assertion and its diagnostics at the very end. Every run ends with the
+# slowest files, where the suite's time goes (a timed-out file among them).
 mkdir -p var
 status=0
 node_modules/.bin/tap "$@" 2>&1 | tee var/tap-output.log || status=$?
@@ -38,4 +39,5 @@ if [ "$status" -ne 0 ]; then
   echo "== failures (tap exit $status)" >&2
   grep -n -A16 -E '^[[:space:]]*not ok ' var/tap-output.log | head -n 300 >&2 || true
 fi
+node_modules/.bin/tsx infra/slowest-tests.ts >&2 || true
 exit "$status"
