@@ -17,16 +17,35 @@ TEST_NATS_URL="$(bash infra/nats.sh start test)"
 export TEST_MONGO_URL TEST_NATS_URL
 echo "test servers: mongo $TEST_MONGO_URL, nats $TEST_NATS_URL" >&2
 
-echo "== typecheck" >&2
-node_modules/.bin/tsc --noEmit
-node_modules/.bin/tsc --noEmit -p web
-echo "== build" >&2
-node_modules/.bin/tsc -p tsconfig.build.json --outDir var/build
-node_modules/.bin/vite build --config web/vite.config.ts --logLevel warn
-echo "== lint" >&2
-node_modules/.bin/eslint .
-echo "== format check" >&2
-node_modules/.bin/prettier --check . >/dev/null
+typecheck() { node_modules/.bin/tsc --noEmit; }
+# The dashboard's typecheck, then the server build the tests start from and the dashboard build.
+build() {
+  node_modules/.bin/tsc --noEmit -p web
+  node_modules/.bin/tsc -p tsconfig.build.json --outDir var/build
+  node_modules/.bin/vite build --config web/vite.config.ts --logLevel warn
+}
+lint() { node_modules/.bin/eslint .; }
+format_check() { node_modules/.bin/prettier --check . >/dev/null; }
+# tsc, eslint and prettier each use one core: CI's two run two steps at once.
+# Each step's output follows its name once both ended; a failed one ends the run.
+two_at_once() {
+  local first_log second_log first=0 second=0
+  first_log="$(mktemp)"
+  second_log="$(mktemp)"
+  "$1" >"$first_log" 2>&1 &
+  local first_pid=$!
+  "$2" >"$second_log" 2>&1 &
+  wait "$!" || second=$?
+  wait "$first_pid" || first=$?
+  echo "== $1" >&2
+  cat "$first_log" >&2
+  echo "== $2" >&2
+  cat "$second_log" >&2
+  rm -f "$first_log" "$second_log"
+  [ "$first" -eq 0 ] && [ "$second" -eq 0 ]
+}
+two_at_once typecheck build
+two_at_once lint format_check
 echo "== tests" >&2
 # The log's tail is the coverage table, so a failure deep in the output is
 # easy to miss (CI shows only the tail): on failure, repeat each failing
