@@ -64,15 +64,31 @@ export function startProcess(script: string, args: string[], env: Record<string,
     child,
     output: () => out,
     exited,
-    async waitFor(pattern, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        const m = out.match(pattern);
-        if (m) return m;
-        if (child.exitCode !== null) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`no ${pattern} from ${script} within ${timeoutMs} ms; output:\n${out}`);
+    waitFor(pattern, timeoutMs = 30_000) {
+      // Looked for on each chunk of output (after it is appended), not on a timer.
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const m = out.match(pattern);
+          if (m) settle(() => resolve(m));
+          return m;
+        };
+        const fail = (why: string) =>
+          settle(() => reject(new Error(`no ${pattern} from ${script} ${why}; output:\n${out}`)));
+        const timer = setTimeout(() => fail(`within ${timeoutMs} ms`), timeoutMs);
+        let settled = false;
+        const settle = (then: () => void) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          child.stdout!.off('data', check);
+          child.stderr!.off('data', check);
+          then();
+        };
+        if (check()) return;
+        child.stdout!.on('data', check);
+        child.stderr!.on('data', check);
+        void exited.then(() => check() ?? fail('before it exited'));
+      });
     },
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
