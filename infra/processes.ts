@@ -1,8 +1,28 @@
 /** Runs the project's entry points as real child processes. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/**
+ * The bin/ entry points as infra/test.sh builds them before the tests: a child
+ * started from JavaScript skips tsx's compile, a CPU second per node start on
+ * a busy machine. Scripts outside bin/ (benchmarks, stand-in nodes) run through tsx.
+ */
+export function builtEntry(script: string): string {
+  const built = join(ROOT, 'var/build', script.replace(/\.ts$/, '.js'));
+  if (!existsSync(built))
+    throw new Error(
+      `${built} is missing: npm test builds it first; to run single files, build with ` +
+        'node_modules/.bin/tsc -p tsconfig.build.json --outDir var/build',
+    );
+  return built;
+}
+
+const nodeArgs = (script: string) =>
+  /^bin\/.*\.ts$/.test(script) ? [builtEntry(script)] : ['--import', 'tsx', script];
 
 export interface Running {
   child: ChildProcess;
@@ -19,8 +39,8 @@ export interface Running {
 const OUTPUT_GRACE_MS = 2_000;
 
 export function startProcess(script: string, args: string[], env: Record<string, string>): Running {
-  // Node itself with tsx's loader (not the tsx wrapper), so a signal reaches the real process.
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  // Node itself (not the tsx wrapper), so a signal reaches the real process.
+  const child = spawn(process.execPath, [...nodeArgs(script), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -44,15 +64,31 @@ export function startProcess(script: string, args: string[], env: Record<string,
     child,
     output: () => out,
     exited,
-    async waitFor(pattern, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        const m = out.match(pattern);
-        if (m) return m;
-        if (child.exitCode !== null) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`no ${pattern} from ${script} within ${timeoutMs} ms; output:\n${out}`);
+    waitFor(pattern, timeoutMs = 30_000) {
+      // Looked for on each chunk of output (after it is appended), not on a timer.
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const m = out.match(pattern);
+          if (m) settle(() => resolve(m));
+          return m;
+        };
+        const fail = (why: string) =>
+          settle(() => reject(new Error(`no ${pattern} from ${script} ${why}; output:\n${out}`)));
+        const timer = setTimeout(() => fail(`within ${timeoutMs} ms`), timeoutMs);
+        let settled = false;
+        const settle = (then: () => void) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          child.stdout!.off('data', check);
+          child.stderr!.off('data', check);
+          then();
+        };
+        if (check()) return;
+        child.stdout!.on('data', check);
+        child.stderr!.on('data', check);
+        void exited.then(() => check() ?? fail('before it exited'));
+      });
     },
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

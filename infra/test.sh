@@ -17,20 +17,40 @@ TEST_NATS_URL="$(bash infra/nats.sh start test)"
 export TEST_MONGO_URL TEST_NATS_URL
 echo "test servers: mongo $TEST_MONGO_URL, nats $TEST_NATS_URL" >&2
 
-echo "== typecheck" >&2
-node_modules/.bin/tsc --noEmit
-node_modules/.bin/tsc --noEmit -p web
-echo "== build" >&2
-node_modules/.bin/tsc -p tsconfig.build.json --outDir var/build
-node_modules/.bin/vite build --config web/vite.config.ts --logLevel warn
-echo "== lint" >&2
-node_modules/.bin/eslint .
-echo "== format check" >&2
-node_modules/.bin/prettier --check . >/dev/null
+typecheck() { node_modules/.bin/tsc --noEmit; }
+# The dashboard's typecheck, then the server build the tests start from and the dashboard build.
+build() {
+  node_modules/.bin/tsc --noEmit -p web
+  node_modules/.bin/tsc -p tsconfig.build.json --outDir var/build
+  node_modules/.bin/vite build --config web/vite.config.ts --logLevel warn
+}
+lint() { node_modules/.bin/eslint .; }
+format_check() { node_modules/.bin/prettier --check . >/dev/null; }
+# tsc, eslint and prettier each use one core: CI's two run two steps at once.
+# Each step's output follows its name once both ended; a failed one ends the run.
+two_at_once() {
+  local first_log second_log first=0 second=0
+  first_log="$(mktemp)"
+  second_log="$(mktemp)"
+  "$1" >"$first_log" 2>&1 &
+  local first_pid=$!
+  "$2" >"$second_log" 2>&1 &
+  wait "$!" || second=$?
+  wait "$first_pid" || first=$?
+  echo "== $1" >&2
+  cat "$first_log" >&2
+  echo "== $2" >&2
+  cat "$second_log" >&2
+  rm -f "$first_log" "$second_log"
+  [ "$first" -eq 0 ] && [ "$second" -eq 0 ]
+}
+two_at_once typecheck build
+two_at_once lint format_check
 echo "== tests" >&2
 # The log's tail is the coverage table, so a failure deep in the output is
 # easy to miss (CI shows only the tail): on failure, repeat each failing
-# assertion and its diagnostics at the very end.
+# assertion and its diagnostics at the very end. Every run ends with the
+# slowest files, where the suite's time goes (a timed-out file among them).
 mkdir -p var
 status=0
 node_modules/.bin/tap "$@" 2>&1 | tee var/tap-output.log || status=$?
@@ -38,4 +58,5 @@ if [ "$status" -ne 0 ]; then
   echo "== failures (tap exit $status)" >&2
   grep -n -A16 -E '^[[:space:]]*not ok ' var/tap-output.log | head -n 300 >&2 || true
 fi
+node_modules/.bin/tsx infra/slowest-tests.ts >&2 || true
 exit "$status"

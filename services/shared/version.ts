@@ -1,8 +1,4 @@
-/** The service version, from package.json. */
-import { readFileSync } from 'node:fs';
+/** The service version, from package.json (the build copies it beside its output). */
+import pkg from '../../package.json' with { type: 'json' };
 
-export const VERSION: string = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  }
-).version;
+export const VERSION: string = pkg.version;

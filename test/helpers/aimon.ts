@@ -1,13 +1,13 @@
 /**
- * Runs the `aimon` CLI as a child process, through its npm bin shim
- * (bin/aimon.js), with stdout and stderr apart so tests parse what it prints.
+ * Runs the `aimon` CLI as a child process, from the build (the npm bin shim
+ * bin/aimon.js runs the same entry through tsx; test/integration/cli/bin-shim
+ * starts it), with stdout and stderr apart so tests parse what it prints.
  * HOME points at a fresh directory unless given, so no real config is read.
  */
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { startSandboxServer } from '../../sandbox/server.js';
 import { startEmbedded, type TapLike } from './cluster.js';
-import { ROOT } from '../../infra/processes.js';
+import { builtEntry, ROOT } from '../../infra/processes.js';
 
 export interface AimonRun {
   code: number | null;
@@ -20,7 +20,7 @@ export function aimon(
   env: Record<string, string>,
   o: { stdin?: string; timeoutMs?: number; cwd?: string } = {},
 ): Promise<AimonRun> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/aimon.js'), ...args], {
+  const child = spawn(process.execPath, [builtEntry('bin/aimon.ts'), ...args], {
     cwd: o.cwd ?? ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
