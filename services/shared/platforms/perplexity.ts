@@ -1,5 +1,5 @@
 /** Perplexity: the platform as this build runs it (see services/shared/platform-definition.ts). */
-import { MODES, type PlatformDefinition } from '../../../services/shared/platform-definition.js';
+import { MODES, type PlatformDefinition } from './definition.js';
 
 export const definition: PlatformDefinition = {
   name: 'perplexity',

@@ -4,7 +4,7 @@
  * offline. They need no credentials; their addresses and deadline come from
  * SANDBOX_URL and SANDBOX_TIMEOUT_MS.
  */
-import { MODES, type PlatformDefinition } from '../../../services/shared/platform-definition.js';
+import { MODES, type PlatformDefinition } from './definition.js';
 
 /** The stand-in paces nothing and limits nothing: tests and demos run at full speed. */
 const LOCAL_SITE = { url: null, quota: null, gapMs: 0, timeoutMs: 60_000 } as const;
