@@ -9,7 +9,7 @@ import { Errors, type Context, type ServiceSchema } from 'moleculer';
 import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
-import { activeChannel, findPlatform, type Channel } from '../shared/platforms.js';
+import { activeChannel, findPlatform, needsAccounts, type Channel } from '../shared/platforms.js';
 import { announceFinished, announceLeased, announceSettled } from '../tasks/events.js';
 import { type SubTasksSettled, type TaskCreated } from '../shared/contracts/events.js';
 import { createLedger, type Ledger } from '../tasks/ledger.js';
@@ -108,10 +108,6 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
     }
   };
 
-  /** The built-in simulated sites need no login; every real site's web channel runs as accounts. */
-  const runsAsAccounts = (platform: string): boolean =>
-    findPlatform(platform)?.vendor !== 'built-in';
-
   const channelOf = (platform: string): Channel => {
     const info = findPlatform(platform);
     return info ? activeChannel(info, s.platformChannels) : 'api';
@@ -190,7 +186,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
             id: l._id,
             node: l.leaseNode ?? '',
             platform: l.platform,
-            ...((l.channel ?? channelOf(l.platform)) === 'web' && runsAsAccounts(l.platform)
+            ...((l.channel ?? channelOf(l.platform)) === 'web' && needsAccounts(l.platform)
               ? { accountRegion: l.regionCode ?? null }
               : {}),
           })),
@@ -356,7 +352,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
             if (!answer.ok) this.logger.warn(`account ${id} was no longer held by ${holder}`);
           },
           accountWaitMs: config.accounts.waitMs,
-          runsAsAccounts,
+          runsAsAccounts: needsAccounts,
           describeAccounts: async (platform, regionCode) => {
             const rows = await this.broker.call<AccountRow[], { platform: string }>(
               'accounts.list',

@@ -1,6 +1,6 @@
 /**
  * The platform catalogue: every platform's definition
- * (`crawler/platforms/<name>/definition.ts`, pure data) in catalogue order,
+ * (`services/shared/platforms/<name>.ts`, pure data) in catalogue order,
  * and look-ups over them. The api validates submissions against it and
  * `GET /platforms` lists it; crawler nodes derive their drivers, settings and
  * adverts from the same definitions.
@@ -54,6 +54,14 @@ for (const p of PLATFORMS) {
 /** Resolves a submitted name (any case, canonical or alias) to its catalogue entry. */
 export function findPlatform(name: string): PlatformInfo | undefined {
   return byName.get(name.trim().toLowerCase());
+}
+
+/**
+ * Whether the platform's web channel runs as accounts: a real site's web sub
+ * task needs a usable account; unknown and API-only platforms have none.
+ */
+export function needsAccounts(name: string): boolean {
+  return findPlatform(name)?.web?.needsAccounts === true;
 }
 
 /** The channel a platform runs on: the operator's choice if it has that channel, else its default. */

@@ -1,4 +1,4 @@
-/** ChatGPT: the platform as this build runs it (see services/shared/platform-definition.ts). */
+/** ChatGPT: the platform as this build runs it (see services/shared/platforms/definition.ts). */
 import { MODES, type PlatformDefinition } from './definition.js';
 
 export const definition: PlatformDefinition = {

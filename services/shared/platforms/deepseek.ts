@@ -1,4 +1,4 @@
-/** DeepSeek: the platform as this build runs it (see services/shared/platform-definition.ts). */
+/** DeepSeek: the platform as this build runs it (see services/shared/platforms/definition.ts). */
 import { MODES, type PlatformDefinition } from './definition.js';
 
 export const definition: PlatformDefinition = {
@@ -19,5 +19,6 @@ export const definition: PlatformDefinition = {
     quota: null,
     gapMs: 20_000,
     timeoutMs: 180_000,
+    needsAccounts: true,
   },
 };

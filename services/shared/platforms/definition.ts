@@ -1,6 +1,6 @@
 /**
  * The vocabulary a platform definition is written in
- * (`crawler/platforms/<name>/definition.ts`): modes, channels, and the shape
+ * (`services/shared/platforms/<name>.ts`): modes, channels, and the shape
  * of one definition with its defaults. No imports: definitions are pure data,
  * read both by the services (the catalogue) and by crawler nodes (drivers,
  * settings, adverts).
@@ -35,6 +35,12 @@ export interface WebDefaults {
   gapMs: number;
   /** Deadline of one answer (simulated platforms take SANDBOX_TIMEOUT_MS instead). */
   timeoutMs: number;
+  /**
+   * Each sub task runs as one of the site's accounts (a logged-in identity of
+   * the `accounts` service), so usable accounts are this site's capacity;
+   * false: the site needs no login (the simulated ones).
+   */
+  needsAccounts: boolean;
 }
 
 export interface PlatformDefinition {

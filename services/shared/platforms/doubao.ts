@@ -1,4 +1,4 @@
-/** Doubao: the platform as this build runs it (see services/shared/platform-definition.ts). */
+/** Doubao: the platform as this build runs it (see services/shared/platforms/definition.ts). */
 import { MODES, type PlatformDefinition } from './definition.js';
 
 export const definition: PlatformDefinition = {
@@ -23,5 +23,6 @@ export const definition: PlatformDefinition = {
     quota: null,
     gapMs: 20_000,
     timeoutMs: 180_000,
+    needsAccounts: true,
   },
 };

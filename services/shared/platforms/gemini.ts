@@ -1,4 +1,4 @@
-/** Gemini: the platform as this build runs it (see services/shared/platform-definition.ts). */
+/** Gemini: the platform as this build runs it (see services/shared/platforms/definition.ts). */
 import { MODES, type PlatformDefinition } from './definition.js';
 
 export const definition: PlatformDefinition = {

@@ -1,4 +1,4 @@
-/** Kimi: the platform as this build runs it (see services/shared/platform-definition.ts). */
+/** Kimi: the platform as this build runs it (see services/shared/platforms/definition.ts). */
 import { MODES, type PlatformDefinition } from './definition.js';
 
 export const definition: PlatformDefinition = {
@@ -24,5 +24,6 @@ export const definition: PlatformDefinition = {
     quota: { prompts: 30, perMs: 3 * 3_600_000 },
     gapMs: 20_000,
     timeoutMs: 180_000,
+    needsAccounts: true,
   },
 };

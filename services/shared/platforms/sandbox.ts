@@ -7,7 +7,13 @@
 import { MODES, type PlatformDefinition } from './definition.js';
 
 /** The stand-in paces nothing and limits nothing: tests and demos run at full speed. */
-const LOCAL_SITE = { url: null, quota: null, gapMs: 0, timeoutMs: 60_000 } as const;
+const LOCAL_SITE = {
+  url: null,
+  quota: null,
+  gapMs: 0,
+  timeoutMs: 60_000,
+  needsAccounts: false,
+} as const;
 
 export const definitions: readonly PlatformDefinition[] = [
   {

@@ -1,4 +1,4 @@
-/** Wenxin (ERNIE): the platform as this build runs it (see services/shared/platform-definition.ts). */
+/** Wenxin (ERNIE): the platform as this build runs it (see services/shared/platforms/definition.ts). */
 import { MODES, type PlatformDefinition } from './definition.js';
 
 export const definition: PlatformDefinition = {
