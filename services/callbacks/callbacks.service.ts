@@ -9,7 +9,7 @@ import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import type { TaskFinished } from '../shared/contracts/events.js';
-import { taskModels, type TaskDoc } from '../tasks/models.js';
+import { taskModels, type TaskDoc } from '../shared/subtasks/models.js';
 import { checkTaskId } from '../tasks/queries.js';
 import { TaskStore } from '../tasks/store.js';
 import { userModels } from '../users/models.js';

@@ -6,7 +6,7 @@
  * the two paths, and several instances, can never create two deliveries.
  */
 import type { Clock } from '../shared/clock.js';
-import { type TaskDoc, type TaskModels } from '../tasks/models.js';
+import { type TaskDoc, type TaskModels } from '../shared/subtasks/models.js';
 import { FINAL_TASK_STATUSES } from '../shared/contracts/status.js';
 import type { UserStore } from '../users/store.js';
 import type { DeliveryStore } from './store.js';

@@ -2,7 +2,7 @@
  * The callback body (spec 6.3), pure: the task's counters and its sub tasks in
  * exactly the structure of the full-result endpoint, built by the same view.
  */
-import type { SubTaskDoc, TaskDoc } from '../tasks/models.js';
+import type { SubTaskDoc, TaskDoc } from '../shared/subtasks/models.js';
 import { absoluteScreenshot, taskResultView } from '../tasks/views.js';
 import { rawEvidenceUrl } from '../shared/evidence.js';
 

@@ -108,7 +108,7 @@ export class FairQueue {
   }
 }
 
-import type { SubTaskDoc } from '../tasks/models.js';
+import type { SubTaskDoc } from '../shared/subtasks/models.js';
 import type { QueueItem } from '../shared/contracts/events.js';
 
 /** A pending sub task document as the queue holds it. */

@@ -9,7 +9,7 @@ import {
   type SubTaskCount,
   type TaskFigures,
 } from '../shared/contracts/figures.js';
-import type { TaskModels } from './models.js';
+import type { TaskModels } from '../shared/subtasks/models.js';
 
 /** Sub tasks stored before channels were recorded ran on the API channel. */
 const CHANNEL = { $ifNull: ['$channel', 'api'] };

@@ -1,6 +1,6 @@
 /** Expands a validated submission into its task and sub task documents, pure. */
 import { subTaskIdFor } from '../shared/ids.js';
-import type { SubTaskDoc, TaskDoc } from './models.js';
+import type { SubTaskDoc, TaskDoc } from '../shared/subtasks/models.js';
 import type { Submission } from './submission.js';
 
 export function planTask(taskId: string, userId: number, s: Submission, now: number): TaskDoc {

@@ -1,7 +1,12 @@
 /** MongoDB I/O for tasks and sub tasks. Every read is scoped to the owning user. */
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
-import type { SubTaskDoc, SubTaskSummaryDoc, TaskDoc, TaskModels } from './models.js';
+import type {
+  SubTaskDoc,
+  SubTaskSummaryDoc,
+  TaskDoc,
+  TaskModels,
+} from '../shared/subtasks/models.js';
 import type { TaskStatus } from '../shared/contracts/status.js';
 import { planSubTasks, planTask } from './plan.js';
 import type { Submission } from './submission.js';

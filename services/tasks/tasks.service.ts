@@ -15,17 +15,17 @@ import { refusedCallbackField } from '../callbacks/address.js';
 import { AddressPolicy } from '../callbacks/ssrf.js';
 import { activeChannel, PLATFORMS } from '../shared/platforms.js';
 import { crawlerNodes, offeredPairs, pairKey } from '../shared/contracts/advert.js';
-import { announceFinished, announceSettled } from './events.js';
+import { announceFinished, announceSettled } from '../shared/subtasks/events.js';
 import { type TaskCreated } from '../shared/contracts/events.js';
 import { toQueueItem } from '../scheduler/fair-queue.js';
-import { createLedger, type Ledger } from './ledger.js';
+import { createLedger, type Ledger } from '../shared/subtasks/ledger.js';
 import {
   type SettleReport,
   type SettleRequest,
   type SettleAnswer,
 } from '../shared/contracts/report.js';
 import { CounterMender } from './mender.js';
-import { taskModels } from './models.js';
+import { taskModels } from '../shared/subtasks/models.js';
 import { checkListQuery, checkTaskId } from './queries.js';
 import { TaskStore } from './store.js';
 import { checkSubmission, regionProblem, type RegionPorts } from './submission.js';

@@ -1,5 +1,5 @@
 /** How stored tasks and sub tasks look on the wire (spec 2.2, 2.3, 4.x), pure. */
-import type { SubTaskDoc, SubTaskSummaryDoc, TaskDoc } from './models.js';
+import type { SubTaskDoc, SubTaskSummaryDoc, TaskDoc } from '../shared/subtasks/models.js';
 import { keywordGroups } from '../shared/brand/groups.js';
 import { visibilityOf } from '../shared/brand/visibility.js';
 import type { SubTaskSummary, TaskStatusView } from '../shared/contracts/task-progress.js';

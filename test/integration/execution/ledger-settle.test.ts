@@ -7,9 +7,9 @@
  */
 import t from 'tap';
 import mongoose from 'mongoose';
-import { Ledger } from '../../../services/tasks/ledger.js';
+import { Ledger } from '../../../services/shared/subtasks/ledger.js';
 import { type SettleReport } from '../../../services/shared/contracts/report.js';
-import { taskModels } from '../../../services/tasks/models.js';
+import { taskModels } from '../../../services/shared/subtasks/models.js';
 import { mongoUrl, uniqueDbName } from '../../helpers/servers.js';
 import { plainResult } from '../../helpers/results.js';
 

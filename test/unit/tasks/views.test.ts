@@ -10,7 +10,7 @@ import {
   taskResultView,
   taskStatusView,
 } from '../../../services/tasks/views.js';
-import type { SubTaskDoc, TaskDoc } from '../../../services/tasks/models.js';
+import type { SubTaskDoc, TaskDoc } from '../../../services/shared/subtasks/models.js';
 
 const TASK = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 const SUB = 'aaaaaaaa-bbbb-8ccc-9ddd-eeeeeeeeeeee';

@@ -14,7 +14,7 @@ import type {
   SubTaskSettled,
   SubTasksSettled,
   TaskFinished,
-} from '../shared/contracts/events.js';
+} from '../contracts/events.js';
 
 /**
  * One broadcast for all of them, then each task they finished. Takes what a

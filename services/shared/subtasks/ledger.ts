@@ -4,24 +4,24 @@
  * and final state. No transactions: a crash between the two writes is mended
  * by `reconcile`, which recounts a task from its sub tasks.
  */
-import type { Clock } from '../shared/clock.js';
-import type { Config } from '../shared/config.js';
-import { backoffDelay } from '../scheduler/backoff.js';
-import { leases } from '../shared/claim.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { backoffDelay } from './backoff.js';
+import { leases } from '../claim.js';
 import { ClaimBookkeeping } from './claim-bookkeeping.js';
-import { groupBy } from '../shared/group-by.js';
+import { groupBy } from '../group-by.js';
 import type { SubTaskDoc, TaskDoc, TaskModels } from './models.js';
 import {
   type TaskStatus,
   FINAL_SUBTASK_STATUSES,
   type Failure,
   type FinalSubTaskStatus,
-} from '../shared/contracts/status.js';
+} from '../contracts/status.js';
 import { counterFor, decideRetry, finalTaskStatus } from './state.js';
 import { TaskGroups } from './task-groups.js';
-import { brandFields } from '../shared/brand/mentions.js';
-import type { CompletedResult, SettleReport } from '../shared/contracts/report.js';
-import type { Finished, Settled } from '../shared/contracts/events.js';
+import { brandFields } from '../brand/mentions.js';
+import type { CompletedResult, SettleReport } from '../contracts/report.js';
+import type { Finished, Settled } from '../contracts/events.js';
 
 export interface LedgerOptions {
   maxAttempts: number;

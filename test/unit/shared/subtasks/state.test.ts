@@ -5,13 +5,13 @@ import {
   decideRetry,
   finalTaskStatus,
   isFinalSubTask,
-} from '../../../services/tasks/state.js';
+} from '../../../../services/shared/subtasks/state.js';
 import {
   FINAL_SUBTASK_STATUSES,
   type Failure,
   SUBTASK_STATUSES,
   type SubTaskStatus,
-} from '../../../services/shared/contracts/status.js';
+} from '../../../../services/shared/contracts/status.js';
 
 const NOW = 1_700_000_000_000;
 

@@ -12,7 +12,7 @@ import {
   type FinalSubTaskStatus,
   type FailureStatus,
   type Failure,
-} from '../shared/contracts/status.js';
+} from '../contracts/status.js';
 
 const MOVES: Record<SubTaskStatus, readonly SubTaskStatus[]> = {
   pending: ['processing', 'failed'],

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { backoffDelay, type BackoffOptions } from '../../../services/scheduler/backoff.js';
+import { backoffDelay, type BackoffOptions } from '../../../../services/shared/subtasks/backoff.js';
 
 const o: BackoffOptions = { baseMs: 1000, maxMs: 30_000, jitter: 0 };
 

@@ -4,10 +4,10 @@
  * query needs.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { Channel, Mode } from '../shared/platforms.js';
-import type { Reference } from '../shared/contracts/answer.js';
-import type { Mention, SentimentVerdict } from '../shared/contracts/brand.js';
-import type { TaskStatus, SubTaskStatus } from '../shared/contracts/status.js';
+import type { Channel, Mode } from '../platforms.js';
+import type { Reference } from '../contracts/answer.js';
+import type { Mention, SentimentVerdict } from '../contracts/brand.js';
+import type { TaskStatus, SubTaskStatus } from '../contracts/status.js';
 
 export interface TaskDoc {
   _id: string;

@@ -3,8 +3,8 @@
  * and kept (a task's keywords never change), so recording an answer needs no
  * extra read. The oldest tasks are forgotten past `max`.
  */
-import type { KeywordGroup } from '../shared/contracts/brand.js';
-import { keywordGroups } from '../shared/brand/groups.js';
+import type { KeywordGroup } from '../contracts/brand.js';
+import { keywordGroups } from '../brand/groups.js';
 
 export class TaskGroups {
   private readonly known = new Map<string, Promise<KeywordGroup[]>>();

@@ -6,7 +6,7 @@
  */
 import type { Connection } from 'mongoose';
 import { type TaskModels } from './models.js';
-import { FINAL_TASK_STATUSES } from '../shared/contracts/status.js';
+import { FINAL_TASK_STATUSES } from '../contracts/status.js';
 
 /** Tasks purged per call; the next round takes the rest. */
 const BATCH = 200;
