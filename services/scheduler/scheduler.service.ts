@@ -20,7 +20,7 @@ import type { Connection } from 'mongoose';
 import { taskModels, type SubTaskDoc, type TaskModels } from '../shared/subtasks/models.js';
 import { Dispatcher, refusalsOf } from './dispatcher.js';
 import { type AcceptAnswer, type AcceptRequest } from '../shared/contracts/lease.js';
-import { toQueueItem } from './fair-queue.js';
+import { QUEUE_FIELDS, toQueueItem } from '../shared/subtasks/queue-item.js';
 import { LeaderLock } from './leader.js';
 import { placeableNodes } from './nodes.js';
 import { crawlerNodes } from '../shared/contracts/advert.js';
@@ -57,24 +57,6 @@ const PURGE_EVERY_MS = 60_000;
  * request timeout.
  */
 const ACCOUNTS_CALL_MS = 2_000;
-
-const QUEUE_FIELDS = {
-  taskId: 1,
-  userId: 1,
-  seq: 1,
-  platform: 1,
-  channel: 1,
-  mode: 1,
-  prompt: 1,
-  screenshot: 1,
-  keywords: 1,
-  regionCode: 1,
-  notBefore: 1,
-  lastNode: 1,
-  lastProxy: 1,
-  lastAccount: 1,
-  attempts: 1,
-};
 
 /** A leased sub task as the in-flight resync reads it (`channel`: absent on older documents). */
 type Leased = Pick<SubTaskDoc, '_id' | 'leaseNode' | 'platform' | 'regionCode'> & {

@@ -28,7 +28,7 @@ export function planTask(taskId: string, userId: number, s: Submission, now: num
  * Sub tasks in prompt-major order: every platform of prompt 1, then of prompt 2, …
  * Only what a sub task is: its result fields (time, answer, lists, error, proxy)
  * and a null region are absent until set, and readers take absence as null or
- * empty (views.subTaskResult, fair-queue.toQueueItem). A leaner document is a
+ * empty (views.subTaskResult, queue-item.toQueueItem). A leaner document is a
  * cheaper insert, and a submission writes up to 2,500 of them.
  */
 export function planSubTasks(task: TaskDoc): SubTaskDoc[] {

@@ -17,7 +17,7 @@ import { activeChannel, PLATFORMS } from '../shared/platforms.js';
 import { crawlerNodes, offeredPairs, pairKey } from '../shared/contracts/advert.js';
 import { announceFinished, announceSettled } from '../shared/subtasks/events.js';
 import { type TaskCreated } from '../shared/contracts/events.js';
-import { toQueueItem } from '../scheduler/fair-queue.js';
+import { toQueueItem } from '../shared/subtasks/queue-item.js';
 import { createLedger, type Ledger } from '../shared/subtasks/ledger.js';
 import {
   type SettleReport,

@@ -2,7 +2,7 @@ import t from 'tap';
 import { planSubTasks, planTask } from '../../../services/tasks/plan.js';
 import { subTaskIdFor } from '../../../services/shared/ids.js';
 import { subTaskResult } from '../../../services/tasks/views.js';
-import { toQueueItem } from '../../../services/scheduler/fair-queue.js';
+import { toQueueItem } from '../../../services/shared/subtasks/queue-item.js';
 import type { Submission } from '../../../services/tasks/submission.js';
 
 const TASK = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
