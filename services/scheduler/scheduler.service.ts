@@ -9,7 +9,7 @@ import { Errors, type Context, type ServiceSchema } from 'moleculer';
 import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
-import { activeChannel, findPlatform, needsAccounts, type Channel } from '../shared/platforms.js';
+import { needsAccounts } from '../shared/platforms.js';
 import { announceFinished, announceLeased, announceSettled } from '../shared/subtasks/events.js';
 import { type SubTasksSettled, type TaskCreated } from '../shared/contracts/events.js';
 import { createLedger, type Ledger } from '../shared/subtasks/ledger.js';
@@ -58,10 +58,8 @@ const PURGE_EVERY_MS = 60_000;
  */
 const ACCOUNTS_CALL_MS = 2_000;
 
-/** A leased sub task as the in-flight resync reads it (`channel`: absent on older documents). */
-type Leased = Pick<SubTaskDoc, '_id' | 'leaseNode' | 'platform' | 'regionCode'> & {
-  channel?: Channel;
-};
+/** A leased sub task as the in-flight resync reads it. */
+type Leased = Pick<SubTaskDoc, '_id' | 'leaseNode' | 'platform' | 'regionCode' | 'channel'>;
 
 export function schedulerService(config: Config, clock: Clock = systemClock): ServiceSchema {
   const s = config.scheduling;
@@ -88,11 +86,6 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
     } finally {
       loops.delete(name);
     }
-  };
-
-  const channelOf = (platform: string): Channel => {
-    const info = findPlatform(platform);
-    return info ? activeChannel(info, s.platformChannels) : 'api';
   };
 
   return {
@@ -168,7 +161,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
             id: l._id,
             node: l.leaseNode ?? '',
             platform: l.platform,
-            ...((l.channel ?? channelOf(l.platform)) === 'web' && needsAccounts(l.platform)
+            ...(l.channel === 'web' && needsAccounts(l.platform)
               ? { accountRegion: l.regionCode ?? null }
               : {}),
           })),
@@ -181,6 +174,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
         const settled = await ledger.settle(
           leases.map((lease) => ({
             subTaskId: lease._id,
+            taskId: lease.taskId,
             token: lease.leaseToken!,
             attempt: lease.attempts,
             failure: {
@@ -270,7 +264,6 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
                 ),
               ),
             ),
-          channelOf,
           capOf: (platform) => s.platformConcurrency[platform] ?? s.defaultPlatformConcurrency,
           leaseMs: s.leaseMs,
           regionWaitMs: s.regionWaitMs,

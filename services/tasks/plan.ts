@@ -43,14 +43,13 @@ export function planSubTasks(task: TaskDoc): SubTaskDoc[] {
         seq,
         prompt,
         platform: cfg.platform,
+        channel: cfg.channel,
         mode: cfg.mode,
         screenshot: cfg.screenshot,
         status: 'pending',
         attempts: 0,
         createdAt: task.createdAt,
       };
-      // Tasks stored before channels were recorded have none: the scheduler then picks one.
-      if (cfg.channel !== undefined) sub.channel = cfg.channel;
       if (task.regionCode !== null) sub.regionCode = task.regionCode;
       // Only screenshots of mentions need the keywords on the crawler (its lease).
       if (cfg.screenshot === 2 && task.keywords.length > 0) sub.keywords = task.keywords;

@@ -62,9 +62,9 @@ type UserParams = { userId: number };
 /** A crawler node's report of one attempt (a SettleReport), as the actions check it. */
 const REPORT_PROPS = {
   subTaskId: 'string',
-  taskId: { type: 'string', optional: true },
+  taskId: 'string',
   token: 'string',
-  attempt: { type: 'number', integer: true, positive: true, optional: true },
+  attempt: { type: 'number', integer: true, positive: true },
   result: { type: 'object', optional: true },
   failure: { type: 'object', optional: true },
   proxyIp: { type: 'string', optional: true, nullable: true },
@@ -225,17 +225,6 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
           return { held: await ledger.renewMany(ctx.params.leases, expiresAt), expiresAt };
         },
       },
-      /** One lease at a time, as crawler nodes before `renewBatch` renew them. */
-      renew: {
-        params: { subTaskId: 'string', token: 'string' },
-        async handler(ctx: Context<{ subTaskId: string; token: string }>) {
-          const expiresAt = clock.now() + config.scheduling.leaseMs;
-          return {
-            held: await ledger.renew(ctx.params.subTaskId, ctx.params.token, expiresAt),
-            expiresAt,
-          };
-        },
-      },
 
       /** A lease the node held but never started (it is stopping): pending again, no attempt used. */
       release: {
@@ -257,13 +246,6 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         params: { reports: { type: 'array', items: { type: 'object', props: REPORT_PROPS } } },
         async handler(ctx: Context<SettleRequest>): Promise<SettleAnswer> {
           return { results: await this.settleReports(ctx.params.reports) };
-        },
-      },
-      /** One report at a time, as crawler nodes before `settleBatch` send them. */
-      settle: {
-        params: REPORT_PROPS,
-        async handler(ctx: Context<SettleReport>) {
-          return (await this.settleReports([ctx.params]))[0];
         },
       },
 

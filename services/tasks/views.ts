@@ -9,7 +9,7 @@ export function subTaskSummary(s: SubTaskSummaryDoc): SubTaskSummary {
     subTaskId: s._id,
     prompt: s.prompt,
     platform: s.platform,
-    channel: s.channel ?? null,
+    channel: s.channel,
     mode: s.mode,
     status: s.status,
   };
@@ -19,7 +19,7 @@ export function subTaskResult(s: SubTaskDoc) {
   return {
     subTaskId: s._id,
     platform: s.platform,
-    channel: s.channel ?? null,
+    channel: s.channel,
     mode: s.mode,
     effectiveMode: effectiveModeOf(s),
     prompt: s.prompt,
@@ -108,7 +108,7 @@ export function taskListItem(t: TaskDoc) {
     platforms: t.platforms.map((p) => ({
       mode: p.mode,
       platform: p.platform,
-      channel: p.channel ?? null,
+      channel: p.channel,
       screenshot: p.screenshot,
     })),
     status: t.status,

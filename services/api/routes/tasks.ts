@@ -78,13 +78,11 @@ export function taskRoutes(
 
   router.get('/platforms', async (ctx) => {
     const offer = await backend.call<Availability>('tasks.availability', {});
-    const runs = (name: string, channel: Channel) =>
-      (offer.pairs ?? []).includes(pairKey(name, channel));
+    const runs = (name: string, channel: Channel) => offer.pairs.includes(pairKey(name, channel));
     ok(
       ctx,
       PLATFORMS.map((p) => {
-        // A tasks node of an earlier version names no active channels: the defaults were active.
-        const channel = offer.channels?.[p.name] ?? p.defaultChannel;
+        const channel = offer.channels[p.name] ?? p.defaultChannel;
         return {
           platform: p.name,
           label: p.label,
@@ -105,12 +103,12 @@ export function taskRoutes(
   return router;
 }
 
-/** `tasks.availability`: pairs and channels are absent from tasks nodes of earlier versions. */
+/** `tasks.availability`. */
 interface Availability {
   known: boolean;
   platforms: string[];
-  pairs?: string[];
-  channels?: Record<string, Channel>;
+  pairs: string[];
+  channels: Record<string, Channel>;
 }
 
 interface SubTaskView {

@@ -147,11 +147,6 @@ export class Ledger {
     return { ...identity(doc), outcome: 'retry', notBefore };
   }
 
-  /** Extends a lease; false means it is no longer held and the work must stop. */
-  async renew(id: string, token: string, expiresAt: number): Promise<boolean> {
-    return (await this.renewMany([{ subTaskId: id, token }], expiresAt))[0]!;
-  }
-
   /**
    * Extends every lease a node holds, in one round trip: one guarded update
    * per token (leases of one dispatch pass share theirs). Per lease, in the
@@ -215,8 +210,7 @@ export class Ledger {
     result: CompletedResult,
   ): Promise<Settled | undefined> {
     const col = this.m.SubTask.collection;
-    // The brand fields go with the answer when the report names its task (else one more write below).
-    const brand = r.taskId ? brandFields(await this.groups.of(r.taskId), result) : undefined;
+    const brand = brandFields(await this.groups.of(r.taskId), result);
     const doc = (await col.findOneAndUpdate(
       held(r.subTaskId, r.token),
       {
@@ -248,40 +242,25 @@ export class Ledger {
       { returnDocument: 'before', projection: ANSWERED },
     )) as (Identity & Pick<SubTaskDoc, 'mode'>) | null;
     if (!doc) return undefined;
-    const groups =
-      brand === undefined || r.taskId !== doc.taskId ? await this.groups.of(doc.taskId) : [];
-    const late = {
-      // A report without the effective mode (a node that does not read it) ran the requested one.
-      ...(result.effectiveMode === undefined && { effectiveMode: doc.mode }),
-      // A report without its task (a node of an earlier version): absent fields read as none.
-      ...(groups.length > 0 && this.withJudging(brandFields(groups, result))),
-    };
-    if (Object.keys(late).length > 0)
-      await col.updateOne({ _id: doc._id as never }, { $set: late });
+    // A report without the effective mode (a node that does not read it) ran the requested one.
+    if (result.effectiveMode === undefined)
+      await col.updateOne({ _id: doc._id as never }, { $set: { effectiveMode: doc.mode } });
     return { ...identity(doc), outcome: 'completed' };
   }
 
   /** The judge's queue mark (services/tasks/judge.ts) for an answer that mentions a group. */
-  private judging(brand: { mentioned: boolean } | undefined) {
-    return this.o.judge && brand?.mentioned
-      ? { sentimentPending: true, sentimentNotBefore: 0 }
-      : {};
-  }
-
-  private withJudging<T extends { mentioned: boolean }>(brand: T) {
-    return { ...brand, ...this.judging(brand) };
+  private judging(brand: { mentioned: boolean }) {
+    return this.o.judge && brand.mentioned ? { sentimentPending: true, sentimentNotBefore: 0 } : {};
   }
 
   /**
-   * A report that carries its attempt number is decided and written at once,
-   * guarded by that number too; one without it (an earlier node version), or
-   * whose number is not the stored one, reads the sub task first.
+   * A failure is decided from the report's attempt number and written at
+   * once, guarded by that number too; one whose number is not the stored one
+   * reads the sub task first.
    */
   private async recordFailure(r: SettleReport): Promise<Settled | undefined> {
-    if (r.attempt !== undefined) {
-      const settled = await this.writeFailure(r, r.attempt);
-      if (settled !== null) return settled;
-    }
+    const settled = await this.writeFailure(r, r.attempt);
+    if (settled !== null) return settled;
     const current = (await this.m.SubTask.collection.findOne(held(r.subTaskId, r.token), {
       projection: { attempts: 1 },
     })) as Pick<SubTaskDoc, 'attempts'> | null;
@@ -351,14 +330,17 @@ export class Ledger {
   /** Leases past their expiry, or held by the given node (which is gone), with their attempt. */
   async staleLeases(
     node?: string,
-  ): Promise<Pick<SubTaskDoc, '_id' | 'leaseToken' | 'leaseNode' | 'attempts'>[]> {
+  ): Promise<Pick<SubTaskDoc, '_id' | 'taskId' | 'leaseToken' | 'leaseNode' | 'attempts'>[]> {
     const filter =
       node === undefined
         ? { status: 'processing' as const, ...leases.lapsed(this.clock.now()) }
         : { status: 'processing' as const, leaseNode: node };
-    return this.m.SubTask.find(filter, { leaseToken: 1, leaseNode: 1, attempts: 1 }).lean<
-      SubTaskDoc[]
-    >();
+    return this.m.SubTask.find(filter, {
+      taskId: 1,
+      leaseToken: 1,
+      leaseNode: 1,
+      attempts: 1,
+    }).lean<SubTaskDoc[]>();
   }
 
   /**

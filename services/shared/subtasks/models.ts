@@ -13,8 +13,7 @@ export interface TaskDoc {
   _id: string;
   userId: number;
   prompts: string[];
-  /** `channel` is absent from tasks stored before channels were recorded. */
-  platforms: { platform: string; channel?: Channel; mode: Mode; screenshot: 0 | 1 | 2 }[];
+  platforms: { platform: string; channel: Channel; mode: Mode; screenshot: 0 | 1 | 2 }[];
   regionCode: string | null;
   callbackUrl: string | null;
   monitorKeywords: string | null;
@@ -38,8 +37,8 @@ export interface SubTaskDoc {
   seq: number;
   prompt: string;
   platform: string;
-  /** The channel it runs on; absent from sub tasks stored before channels were recorded. */
-  channel?: Channel;
+  /** The channel it runs on. */
+  channel: Channel;
   /** The requested mode. */
   mode: Mode;
   screenshot: 0 | 1 | 2;

@@ -33,7 +33,7 @@ export function toQueueItem(d: SubTaskDoc): QueueItem {
     userId: d.userId,
     seq: d.seq,
     platform: d.platform,
-    ...(d.channel !== undefined && { channel: d.channel }),
+    channel: d.channel,
     mode: d.mode,
     prompt: d.prompt,
     screenshot: d.screenshot,

@@ -47,8 +47,7 @@ function task(over: Partial<TaskDoc> = {}): TaskDoc {
     prompts: ['p1', 'p2'],
     platforms: [
       { platform: 'chatgpt', channel: 'api', mode: 'search', screenshot: 1 },
-      // Stored before channels were recorded.
-      { platform: 'claude', mode: 'standard', screenshot: 0 },
+      { platform: 'claude', channel: 'api', mode: 'standard', screenshot: 0 },
     ],
     regionCode: '110000',
     callbackUrl: 'https://example.com/hook',
@@ -127,6 +126,7 @@ t.test('subTaskResult fills missing fields with null or empty arrays', async (t)
     _id: SUB,
     taskId: TASK,
     platform: 'claude',
+    channel: 'api',
     mode: 'standard',
     prompt: 'p2',
     status: 'processing',
@@ -134,7 +134,7 @@ t.test('subTaskResult fills missing fields with null or empty arrays', async (t)
   t.strictSame(subTaskResult(bare), {
     subTaskId: SUB,
     platform: 'claude',
-    channel: null,
+    channel: 'api',
     mode: 'standard',
     effectiveMode: null,
     prompt: 'p2',
@@ -314,7 +314,7 @@ t.test('taskListItem', async (t) => {
     prompts: ['p1', 'p2'],
     platforms: [
       { mode: 'search', platform: 'chatgpt', channel: 'api', screenshot: 1 },
-      { mode: 'standard', platform: 'claude', channel: null, screenshot: 0 },
+      { mode: 'standard', platform: 'claude', channel: 'api', screenshot: 0 },
     ],
     status: 'completed',
     totalItems: 4,
@@ -325,11 +325,13 @@ t.test('taskListItem', async (t) => {
   });
   t.same(Object.keys(item.platforms[0]!), ['mode', 'platform', 'channel', 'screenshot']);
   const withExtra = task({
-    platforms: [{ platform: 'kimi', mode: 'standard', screenshot: 2, _id: 'x' } as never],
+    platforms: [
+      { platform: 'kimi', channel: 'web', mode: 'standard', screenshot: 2, _id: 'x' } as never,
+    ],
   });
   t.strictSame(
     taskListItem(withExtra).platforms,
-    [{ mode: 'standard', platform: 'kimi', channel: null, screenshot: 2 }],
+    [{ mode: 'standard', platform: 'kimi', channel: 'web', screenshot: 2 }],
     'stored extras are not leaked',
   );
   t.notOk('userId' in item);
