@@ -4,7 +4,7 @@
  * the published contract and the behaviour cannot drift apart.
  */
 import { z } from 'zod';
-import { DELIVERY_STATUSES } from '../callbacks/schedule.js';
+import { DELIVERY_STATUSES } from '../shared/webhooks/schedule.js';
 import { CHANNELS, MODES } from '../shared/platforms.js';
 import { SUBTASK_STATUSES, TASK_STATUSES } from '../shared/contracts/status.js';
 

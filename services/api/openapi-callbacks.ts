@@ -5,8 +5,8 @@
  * Webhooks signature headers (services/callbacks/sign.ts, payload.ts).
  */
 import { z } from 'zod';
-import { defaultCallbackSchema } from '../callbacks/address.js';
-import { signature, webhookIdFor } from '../callbacks/sign.js';
+import { defaultCallbackSchema } from '../shared/webhooks/address.js';
+import { signature, webhookIdFor } from '../shared/webhooks/sign.js';
 import { FINAL_TASK_STATUSES } from '../shared/contracts/status.js';
 import {
   callbackDeliveryDataSchema,

@@ -3,7 +3,7 @@
  * and its page, the token exchange, the platform catalogue, screenshots and
  * the public city lookup.
  */
-import { cityInfoQuerySchema } from '../proxies/query.js';
+import { cityInfoQuerySchema } from '../shared/requests/city-query.js';
 import {
   cityInfoDataSchema,
   envelopeOf,

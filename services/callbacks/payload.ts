@@ -3,7 +3,7 @@
  * exactly the structure of the full-result endpoint, built by the same view.
  */
 import type { SubTaskDoc, TaskDoc } from '../shared/subtasks/models.js';
-import { absoluteScreenshot, taskResultView } from '../tasks/views.js';
+import { absoluteScreenshot, taskResultView } from '../shared/task-views.js';
 import { rawEvidenceUrl } from '../shared/evidence.js';
 
 /** `withEvidence`: the sub tasks whose raw evidence is stored (web attempts). */

@@ -12,8 +12,8 @@ import type { EvidenceStore } from '../shared/evidence.js';
 import type { AttemptResult, Sender } from './deliver.js';
 import type { AttemptRecord, DeliveryDoc } from './models.js';
 import { callbackBody } from './payload.js';
-import { afterAttempt, type Verdict } from './schedule.js';
-import { webhookHeaders } from './sign.js';
+import { afterAttempt, type Verdict } from '../shared/webhooks/schedule.js';
+import { webhookHeaders } from '../shared/webhooks/sign.js';
 import type { DeliveryStore } from './store.js';
 
 /** Deliveries one instance sends at once; more instances add more. */

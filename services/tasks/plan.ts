@@ -1,7 +1,7 @@
 /** Expands a validated submission into its task and sub task documents, pure. */
 import { subTaskIdFor } from '../shared/ids.js';
 import type { SubTaskDoc, TaskDoc } from '../shared/subtasks/models.js';
-import type { Submission } from './submission.js';
+import type { Submission } from '../shared/requests/submission.js';
 
 export function planTask(taskId: string, userId: number, s: Submission, now: number): TaskDoc {
   return {

@@ -9,8 +9,8 @@ import type {
 } from '../shared/subtasks/models.js';
 import type { TaskStatus } from '../shared/contracts/status.js';
 import { planSubTasks, planTask } from './plan.js';
-import type { Submission } from './submission.js';
-import type { ListQuery } from './queries.js';
+import type { Submission } from '../shared/requests/submission.js';
+import type { ListQuery } from '../shared/requests/task-queries.js';
 import { taskFigures } from './figures.js';
 import type { TaskFigures } from '../shared/contracts/figures.js';
 

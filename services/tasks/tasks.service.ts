@@ -11,8 +11,8 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newTaskId } from '../shared/ids.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
-import { refusedCallbackField } from '../callbacks/address.js';
-import { AddressPolicy } from '../callbacks/ssrf.js';
+import { refusedCallbackField } from '../shared/webhooks/address.js';
+import { AddressPolicy } from '../shared/webhooks/ssrf.js';
 import { activeChannel, PLATFORMS } from '../shared/platforms.js';
 import { crawlerNodes, offeredPairs, pairKey } from '../shared/contracts/advert.js';
 import { announceFinished, announceSettled } from '../shared/subtasks/events.js';
@@ -26,9 +26,9 @@ import {
 } from '../shared/contracts/report.js';
 import { CounterMender } from './mender.js';
 import { taskModels } from '../shared/subtasks/models.js';
-import { checkListQuery, checkTaskId } from './queries.js';
+import { checkListQuery, checkTaskId } from '../shared/requests/task-queries.js';
 import { TaskStore } from './store.js';
-import { checkSubmission, regionProblem, type RegionPorts } from './submission.js';
+import { checkSubmission, regionProblem, type RegionPorts } from '../shared/requests/submission.js';
 import {
   subTaskResult,
   subTaskSummary,
@@ -36,7 +36,7 @@ import {
   taskResultView,
   visibilityView,
   taskStatusView,
-} from './views.js';
+} from '../shared/task-views.js';
 import type { RenewRequest, RenewAnswer } from '../shared/contracts/lease.js';
 import {
   storedBrandFields,

@@ -8,12 +8,12 @@ import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
-import { checkDefaultCallback } from '../callbacks/address.js';
-import { AddressPolicy } from '../callbacks/ssrf.js';
+import { checkDefaultCallback } from '../shared/webhooks/address.js';
+import { AddressPolicy } from '../shared/webhooks/ssrf.js';
 import { looksLikeApiKey } from './apikeys.js';
 import { ROLES, userModels, type Role, type UserDoc } from './models.js';
 import { UserStore } from './store.js';
-import { TokenSigner } from './tokens.js';
+import { TokenSigner } from '../shared/tokens.js';
 
 const profileOf = (u: UserDoc) => ({ userId: u._id, name: u.name, role: u.role ?? 'user' });
 

@@ -11,7 +11,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { buildOpenApi } from '../../../services/api/openapi.js';
 import { ERROR_KINDS } from '../../../services/api/openapi-errors.js';
 import { SECRET_EXAMPLE } from '../../../services/api/openapi-examples.js';
-import { verifyWebhook } from '../../../services/callbacks/sign.js';
+import { verifyWebhook } from '../../../services/shared/webhooks/sign.js';
 import { AppError, describeError } from '../../../services/shared/errors.js';
 
 type Json = Record<string, any>;

@@ -1,9 +1,9 @@
 import t from 'tap';
 import { planSubTasks, planTask } from '../../../services/tasks/plan.js';
 import { subTaskIdFor } from '../../../services/shared/ids.js';
-import { subTaskResult } from '../../../services/tasks/views.js';
+import { subTaskResult } from '../../../services/shared/task-views.js';
 import { toQueueItem } from '../../../services/shared/subtasks/queue-item.js';
-import type { Submission } from '../../../services/tasks/submission.js';
+import type { Submission } from '../../../services/shared/requests/submission.js';
 
 const TASK = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 const NOW = 1_700_000_000_000;

@@ -1,8 +1,8 @@
 /** How stored tasks and sub tasks look on the wire (spec 2.2, 2.3, 4.x), pure. */
-import type { SubTaskDoc, SubTaskSummaryDoc, TaskDoc } from '../shared/subtasks/models.js';
-import { keywordGroups } from '../shared/brand/groups.js';
-import { visibilityOf } from '../shared/brand/visibility.js';
-import type { SubTaskSummary, TaskStatusView } from '../shared/contracts/task-progress.js';
+import type { SubTaskDoc, SubTaskSummaryDoc, TaskDoc } from './subtasks/models.js';
+import { keywordGroups } from './brand/groups.js';
+import { visibilityOf } from './brand/visibility.js';
+import type { SubTaskSummary, TaskStatusView } from './contracts/task-progress.js';
 
 export function subTaskSummary(s: SubTaskSummaryDoc): SubTaskSummary {
   return {

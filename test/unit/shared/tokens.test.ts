@@ -5,7 +5,7 @@ import {
   TokenSigner,
   TokenVerifier,
   type StoredSigningKey,
-} from '../../../services/users/tokens.js';
+} from '../../../services/shared/tokens.js';
 
 const SETTINGS = { issuer: 'ai-answer-monitor', audience: 'ai-answer-monitor-api', ttlSeconds: 60 };
 const NOW = 1_700_000_000_000;

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { loadConfig } from '../../../services/shared/config.js';
-import type { Clock } from '../../../services/shared/clock.js';
+import { loadConfig } from '../../../../services/shared/config.js';
+import type { Clock } from '../../../../services/shared/clock.js';
 import {
   afterAttempt,
   attemptLeaseMs,
@@ -8,7 +8,7 @@ import {
   isSuccess,
   maxAttempts,
   type Verdict,
-} from '../../../services/callbacks/schedule.js';
+} from '../../../../services/shared/webhooks/schedule.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

@@ -17,7 +17,7 @@ import {
   jwtVerify,
   SignJWT,
 } from 'jose';
-import { AppError } from '../shared/errors.js';
+import { AppError } from './errors.js';
 
 export type Alg = 'EdDSA' | 'HS256';
 

@@ -9,7 +9,7 @@ import {
   taskListItem,
   taskResultView,
   taskStatusView,
-} from '../../../services/tasks/views.js';
+} from '../../../services/shared/task-views.js';
 import type { SubTaskDoc, TaskDoc } from '../../../services/shared/subtasks/models.js';
 
 const TASK = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { AddressPolicy, ipLiteral } from '../../../services/callbacks/ssrf.js';
+import { AddressPolicy, ipLiteral } from '../../../../services/shared/webhooks/ssrf.js';
 
 const strict = new AddressPolicy();
 

@@ -5,9 +5,9 @@ import {
   LIMITS,
   regionProblem,
   type Submission,
-} from '../../../services/tasks/submission.js';
-import { planTask } from '../../../services/tasks/plan.js';
-import type { FieldProblem } from '../../../services/shared/errors.js';
+} from '../../../../services/shared/requests/submission.js';
+import { planTask } from '../../../../services/tasks/plan.js';
+import type { FieldProblem } from '../../../../services/shared/errors.js';
 
 const VALID_NAMES =
   'chatgpt, claude, gemini, perplexity, deepseek, doubao, kimi, qwen, yuanbao, wenxin, zhipu, grok, sandbox, sandbox-web, sandbox-cn';

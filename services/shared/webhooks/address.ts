@@ -8,9 +8,9 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { z } from 'zod';
-import { AppError, type FieldProblem } from '../shared/errors.js';
-import { zodProblems } from '../shared/validation.js';
-import { callbackUrlSchema } from '../tasks/submission.js';
+import { AppError, type FieldProblem } from '../errors.js';
+import { zodProblems } from '../validation.js';
+import { callbackUrlSchema } from '../requests/submission.js';
 import { AddressPolicy, ipLiteral } from './ssrf.js';
 
 /** A submission should not wait long on DNS; a name that does not resolve yet is checked at delivery. */

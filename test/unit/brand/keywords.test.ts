@@ -1,5 +1,5 @@
 import t from 'tap';
-import { parseKeywords } from '../../../services/tasks/keywords.js';
+import { parseKeywords } from '../../../services/shared/brand/keywords.js';
 
 t.test('empty and blank input give no keywords', async (t) => {
   t.same(parseKeywords(''), []);

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { checkListQuery, checkTaskId } from '../../../services/tasks/queries.js';
-import { AppError } from '../../../services/shared/errors.js';
+import { checkListQuery, checkTaskId } from '../../../../services/shared/requests/task-queries.js';
+import { AppError } from '../../../../services/shared/errors.js';
 
 function refused(query: Record<string, unknown>): { field: string; message: string }[] {
   try {

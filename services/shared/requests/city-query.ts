@@ -1,7 +1,7 @@
 /** Validation of the city lookup's query string (spec 4.6), pure. */
 import { z } from 'zod';
-import { AppError } from '../shared/errors.js';
-import { zodProblems } from '../shared/validation.js';
+import { AppError } from '../errors.js';
+import { zodProblems } from '../validation.js';
 
 const RULE = 'deduplicate must be true or false (1 or 0)';
 

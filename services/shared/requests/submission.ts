@@ -16,11 +16,11 @@ import {
   type Channel,
   type Mode,
   type PlatformInfo,
-} from '../shared/platforms.js';
-import { pairKey } from '../shared/contracts/advert.js';
-import type { FieldProblem } from '../shared/errors.js';
-import { parseKeywords } from './keywords.js';
-import { zodProblems } from '../shared/validation.js';
+} from '../platforms.js';
+import { pairKey } from '../contracts/advert.js';
+import type { FieldProblem } from '../errors.js';
+import { parseKeywords } from '../brand/keywords.js';
+import { zodProblems } from '../validation.js';
 
 export const LIMITS = Object.freeze({
   prompts: 50,

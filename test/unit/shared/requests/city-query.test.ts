@@ -1,6 +1,6 @@
 import t from 'tap';
-import { checkCityInfoQuery } from '../../../services/proxies/query.js';
-import type { AppError } from '../../../services/shared/errors.js';
+import { checkCityInfoQuery } from '../../../../services/shared/requests/city-query.js';
+import type { AppError } from '../../../../services/shared/errors.js';
 
 t.test('deduplicate: true, false, 1 or 0; absent is false', async (t) => {
   t.same(checkCityInfoQuery({}), { deduplicate: false });

@@ -1,9 +1,9 @@
 /** Validation of path and query parameters of the read endpoints, pure. */
 import { z } from 'zod';
-import { AppError } from '../shared/errors.js';
-import { isUuid } from '../shared/ids.js';
-import { zodProblems } from '../shared/validation.js';
-import { TASK_STATUSES, type TaskStatus } from '../shared/contracts/status.js';
+import { AppError } from '../errors.js';
+import { isUuid } from '../ids.js';
+import { zodProblems } from '../validation.js';
+import { TASK_STATUSES, type TaskStatus } from '../contracts/status.js';
 
 const positiveInt = (name: string, max?: number) =>
   z

@@ -5,7 +5,7 @@ import {
   verifyWebhook,
   webhookHeaders,
   webhookIdFor,
-} from '../../../services/callbacks/sign.js';
+} from '../../../../services/shared/webhooks/sign.js';
 
 // The published Standard Webhooks test vector.
 const VECTOR = {
