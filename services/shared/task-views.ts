@@ -81,6 +81,8 @@ export function taskStatusView(t: TaskDoc, subtasks: SubTaskSummaryDoc[]): TaskS
   };
 }
 
+export type TaskResultView = ReturnType<typeof taskResultView>;
+
 export function taskResultView(t: TaskDoc, subtasks: SubTaskDoc[]) {
   return {
     taskId: t._id,

@@ -27,7 +27,12 @@ import {
 import { CounterMender } from './mender.js';
 import { taskModels } from '../shared/subtasks/models.js';
 import { checkListQuery, checkTaskId } from '../shared/requests/task-queries.js';
-import { TaskStore } from './store.js';
+import { briefOf, TaskStore } from './store.js';
+import type {
+  FinishedPageRequest,
+  TaskBrief,
+  TaskBriefRequest,
+} from '../shared/contracts/callbacks.js';
 import { checkSubmission, regionProblem, type RegionPorts } from '../shared/requests/submission.js';
 import {
   subTaskResult,
@@ -197,6 +202,36 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         async handler(ctx: Context<TaskParams>) {
           const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
           return visibilityView(task, await store.visibilityInputs(task._id));
+        },
+      },
+
+      /** A task as its callback delivery needs it: the owner's with `userId`, else any user's. */
+      brief: {
+        params: { taskId: 'any', userId: { type: 'number', optional: true } },
+        async handler(ctx: Context<TaskBriefRequest>): Promise<TaskBrief> {
+          const taskId = checkTaskId(ctx.params.taskId);
+          const { userId } = ctx.params;
+          return briefOf(
+            userId === undefined
+              ? await store.findAnyTask(taskId)
+              : await store.findTask(userId, taskId),
+          );
+        },
+      },
+
+      /** Final tasks in completion order, a page at a time (the callbacks sweep). */
+      finishedPage: {
+        params: {
+          since: 'number',
+          after: {
+            type: 'object',
+            optional: true,
+            props: { completedAt: 'number', taskId: 'string' },
+          },
+          limit: { type: 'number', integer: true, positive: true, max: 1000 },
+        },
+        async handler(ctx: Context<FinishedPageRequest>): Promise<TaskBrief[]> {
+          return store.finishedPage(ctx.params);
         },
       },
 

@@ -13,6 +13,12 @@ import { AddressPolicy } from '../shared/webhooks/ssrf.js';
 import { looksLikeApiKey } from './apikeys.js';
 import { ROLES, userModels, type Role, type UserDoc } from './models.js';
 import { UserStore } from './store.js';
+import type {
+  DefaultCallbacksAnswer,
+  DefaultCallbacksRequest,
+  WebhookSecretAnswer,
+  WebhookSecretRequest,
+} from '../shared/contracts/callbacks.js';
 import { TokenSigner } from '../shared/tokens.js';
 
 const profileOf = (u: UserDoc) => ({ userId: u._id, name: u.name, role: u.role ?? 'user' });
@@ -138,6 +144,22 @@ export function usersService(config: Config, clock: Clock = systemClock): Servic
         params: { userId: userIdParam },
         async handler(ctx: Context<{ userId: number }>) {
           return store.rotateWebhookSecret(ctx.params.userId);
+        },
+      },
+
+      /** The default callback addresses of the users among these that have one. */
+      defaultCallbacks: {
+        params: { userIds: { type: 'array', items: userIdParam } },
+        async handler(ctx: Context<DefaultCallbacksRequest>): Promise<DefaultCallbacksAnswer> {
+          return [...(await store.defaultCallbacks(ctx.params.userIds))];
+        },
+      },
+
+      /** The secret that signs a user's callbacks, for the callbacks service only. */
+      webhookSecret: {
+        params: { userId: userIdParam },
+        async handler(ctx: Context<WebhookSecretRequest>): Promise<WebhookSecretAnswer> {
+          return { secret: await store.webhookSecret(ctx.params.userId) };
         },
       },
 
