@@ -1,7 +1,9 @@
 /**
  * The seams between the parts: crawler nodes share only the wire contracts
- * and the shared modules with the services (services/shared/), and services
- * reach crawler code only where a process loads the crawler role.
+ * and the shared modules with the services (services/shared/), services
+ * reach crawler code only where a process loads the crawler role, each
+ * service keeps its files to itself (others call its actions), and the
+ * dashboard takes only shared modules from the server.
  */
 import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,7 +13,7 @@ const root = resolve(import.meta.dirname, '../..');
 
 function sources(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts'))
+    .filter((f) => /\.tsx?$/.test(f))
     .map((f) => join(dir, f));
 }
 
@@ -66,4 +68,45 @@ t.test('the wire contracts depend only on each other and shared vocabulary', asy
       .map((i) => `${f} -> ${i}`),
   );
   t.strictSame(outside, []);
+});
+
+/** The service folder a file belongs to (`services/tasks`), or undefined outside one. */
+const serviceOf = (path: string) => /^services\/(?!shared\/)[^/]+\//.exec(path)?.[0];
+
+t.test('no service imports another service’s files: only services/shared/', async (t) => {
+  const crossings = sources('services').flatMap((f) =>
+    importsOf(f)
+      .filter((i) => serviceOf(i) !== undefined && serviceOf(i) !== serviceOf(f))
+      // The composition root starts every service.
+      .filter(() => f !== 'services/index.ts')
+      .map((i) => `${f} -> ${i}`),
+  );
+  t.strictSame(crossings, []);
+});
+
+t.test('the shared modules import no service', async (t) => {
+  const upward = sources('services/shared').flatMap((f) =>
+    importsOf(f)
+      .filter((i) => !i.startsWith('services/shared/'))
+      .map((i) => `${f} -> ${i}`),
+  );
+  t.strictSame(upward, []);
+});
+
+/**
+ * The dashboard is built by Vite from web/ alone, plus the shared modules it
+ * needs: the wire contracts, the brand matcher, the events stream's progress
+ * rules and the city look-up's path.
+ */
+t.test('web/ imports nothing from the server but services/shared/', async (t) => {
+  const outside = sources('web').flatMap((f) =>
+    importsOf(f)
+      .filter((i) => !i.startsWith('web/') && !i.startsWith('services/shared/'))
+      .map((i) => `${f} -> ${i}`),
+  );
+  t.strictSame(outside, []);
+  t.ok(
+    sources('web').some((f) => importsOf(f).includes('services/shared/brand/matcher.js')),
+    'the dashboard runs the service’s own brand matcher',
+  );
 });
