@@ -2,7 +2,7 @@
  * Callbacks in the OpenAPI document: the routes that set the default
  * address, show the signing secret and each task's deliveries, and the
  * completion callback itself as an OpenAPI 3.1 webhook, with its Standard
- * Webhooks signature headers (services/callbacks/sign.ts, payload.ts).
+ * Webhooks signature headers (services/shared/webhooks/sign.ts, services/callbacks/payload.ts).
  */
 import { z } from 'zod';
 import { defaultCallbackSchema } from '../shared/webhooks/address.js';

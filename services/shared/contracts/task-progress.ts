@@ -1,6 +1,6 @@
 /**
  * A task's progress as the API shows it: the `data` of
- * `GET /task/status/{taskId}` (services/tasks/views.ts builds it) and the
+ * `GET /task/status/{taskId}` (services/shared/task-views.ts builds it) and the
  * payloads of its events stream (services/api/progress/). The dashboard and
  * the CLI read the same shapes.
  */
