@@ -24,25 +24,27 @@ function importsOf(file: string): string[] {
   return specs.map((s) => relative(root, resolve(root, dirname(file), s)));
 }
 
-t.test('crawler code imports nothing from services/ but services/shared/', async (t) => {
-  const crossings = sources('crawler').flatMap((f) =>
+/** `file -> import` for each import of the files under `dir` that crosses a seam. */
+function crossings(dir: string, crosses: (imported: string, file: string) => boolean): string[] {
+  return sources(dir).flatMap((f) =>
     importsOf(f)
-      .filter((i) => i.startsWith('services/') && !i.startsWith('services/shared/'))
+      .filter((i) => crosses(i, f))
       .map((i) => `${f} -> ${i}`),
   );
-  t.strictSame(crossings, []);
+}
+
+t.test('crawler code imports nothing from services/ but services/shared/', async (t) => {
+  t.strictSame(
+    crossings('crawler', (i) => i.startsWith('services/') && !i.startsWith('services/shared/')),
+    [],
+  );
 });
 
 t.test('services reach crawler code only to load the crawler role', async (t) => {
-  const crossings = sources('services').flatMap((f) =>
-    importsOf(f)
-      .filter((i) => i.startsWith('crawler/'))
-      .map((i) => `${f} -> ${i}`),
+  t.strictSame(
+    crossings('services', (i) => i.startsWith('crawler/')),
+    ['services/index.ts -> crawler/crawler.service.js', 'services/index.ts -> crawler/advert.js'],
   );
-  t.strictSame(crossings, [
-    'services/index.ts -> crawler/crawler.service.js',
-    'services/index.ts -> crawler/advert.js',
-  ]);
 });
 
 /**
@@ -51,46 +53,29 @@ t.test('services reach crawler code only to load the crawler role', async (t) =>
  * settings and adverts are all built from those definitions.
  */
 t.test('platform definitions import only the definition vocabulary', async (t) => {
-  const definitions = sources('services/shared/platforms');
-  t.ok(definitions.length >= 13, 'one per platform, and the vocabulary');
-  const outside = definitions.flatMap((f) =>
-    importsOf(f)
-      .filter((i) => i !== 'services/shared/platforms/definition.js')
-      .map((i) => `${f} -> ${i}`),
+  t.ok(sources('services/shared/platforms').length >= 13, 'one per platform, and the vocabulary');
+  t.strictSame(
+    crossings('services/shared/platforms', (i) => i !== 'services/shared/platforms/definition.js'),
+    [],
   );
-  t.strictSame(outside, []);
 });
 
-t.test('the wire contracts depend only on each other and shared vocabulary', async (t) => {
-  const outside = sources('services/shared/contracts').flatMap((f) =>
-    importsOf(f)
-      .filter((i) => !i.startsWith('services/shared/'))
-      .map((i) => `${f} -> ${i}`),
-  );
-  t.strictSame(outside, []);
-});
-
-/** The service folder a file belongs to (`services/tasks`), or undefined outside one. */
+/** The service folder a file belongs to (`services/tasks/`), or undefined outside one. */
 const serviceOf = (path: string) => /^services\/(?!shared\/)[^/]+\//.exec(path)?.[0];
 
 t.test('no service imports another service’s files: only services/shared/', async (t) => {
-  const crossings = sources('services').flatMap((f) =>
-    importsOf(f)
-      .filter((i) => serviceOf(i) !== undefined && serviceOf(i) !== serviceOf(f))
-      // The composition root starts every service.
-      .filter(() => f !== 'services/index.ts')
-      .map((i) => `${f} -> ${i}`),
-  );
-  t.strictSame(crossings, []);
+  const foreign = (i: string, f: string) =>
+    // The composition root starts every service.
+    f !== 'services/index.ts' && serviceOf(i) !== undefined && serviceOf(i) !== serviceOf(f);
+  t.strictSame(crossings('services', foreign), []);
 });
 
+/** Shared modules (the wire contracts among them) sit below every service. */
 t.test('the shared modules import no service', async (t) => {
-  const upward = sources('services/shared').flatMap((f) =>
-    importsOf(f)
-      .filter((i) => !i.startsWith('services/shared/'))
-      .map((i) => `${f} -> ${i}`),
+  t.strictSame(
+    crossings('services/shared', (i) => !i.startsWith('services/shared/')),
+    [],
   );
-  t.strictSame(upward, []);
 });
 
 /**
@@ -99,12 +84,10 @@ t.test('the shared modules import no service', async (t) => {
  * rules and the city look-up's path.
  */
 t.test('web/ imports nothing from the server but services/shared/', async (t) => {
-  const outside = sources('web').flatMap((f) =>
-    importsOf(f)
-      .filter((i) => !i.startsWith('web/') && !i.startsWith('services/shared/'))
-      .map((i) => `${f} -> ${i}`),
+  t.strictSame(
+    crossings('web', (i) => !i.startsWith('web/') && !i.startsWith('services/shared/')),
+    [],
   );
-  t.strictSame(outside, []);
   t.ok(
     sources('web').some((f) => importsOf(f).includes('services/shared/brand/matcher.js')),
     'the dashboard runs the service’s own brand matcher',
