@@ -1,7 +1,7 @@
 /**
  * Outcome reports, gathered for a moment and sent in one call. A crawler
  * node finishes many leases at nearly the same time (answers of one platform
- * take about as long as each other), and one `tasks.settle` call per outcome
+ * take about as long as each other), and one report call per outcome
  * costs a NATS request, its reply and a `subtasks.settled` broadcast each,
  * plus a write of the task's counters. Gathered, one call carries them all
  * and the counters are written once per task. The window also keeps the

@@ -9,7 +9,11 @@ import { brandFields } from '../../services/shared/brand/mentions.js';
 import { keywordGroups } from '../../services/shared/brand/groups.js';
 import type { Reference } from '../../services/shared/contracts/answer.js';
 import { newTaskId, subTaskIdFor } from '../../services/shared/ids.js';
-import { taskModels, type SubTaskDoc, type TaskDoc } from '../../services/tasks/models.js';
+import {
+  taskModels,
+  type SubTaskDoc,
+  type TaskDoc,
+} from '../../services/shared/subtasks/models.js';
 
 export const SEED_KEYWORDS = ['Acme|阿克米|acme.com', 'Globex|globex.io', 'Initech'];
 const PLATFORMS = [

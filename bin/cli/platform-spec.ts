@@ -5,7 +5,7 @@
  * a channel; the mode is then `standard`. Names the CLI does not know are
  * passed on as they are, so the API reports them with every other rule.
  */
-import { CHANNELS, MODES } from '../../services/shared/platform-definition.js';
+import { CHANNELS, MODES } from '../../services/shared/platforms/definition.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 export interface PlatformConfig {

@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright';
 import type { Mode } from '../../services/shared/platforms.js';
-export type { ApiDefaults, WebDefaults } from '../../services/shared/platform-definition.js';
+export type { ApiDefaults, WebDefaults } from '../../services/shared/platforms/definition.js';
 import type { Answer } from '../../services/shared/contracts/answer.js';
 import type { AccountVerdict } from '../../services/shared/contracts/accounts.js';
 import type { StreamCapture } from '../web/capture.js';

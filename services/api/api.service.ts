@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Context, ServiceSchema } from 'moleculer';
 import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
-import { TokenVerifier, type VerificationMaterial } from '../users/tokens.js';
+import { TokenVerifier, type VerificationMaterial } from '../shared/tokens.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import { ScreenshotStore } from '../shared/screenshots.js';
 import { EvidenceStore } from '../shared/evidence.js';

@@ -9,7 +9,7 @@ import type { Config } from '../shared/config.js';
 import type { Clock } from '../shared/clock.js';
 import { VERSION } from '../shared/version.js';
 import { PATHS } from '../shared/contracts/http-paths.js';
-import type { TokenVerifier } from '../users/tokens.js';
+import type { TokenVerifier } from '../shared/tokens.js';
 import type { Backend } from './backend.js';
 import { ok } from './envelope.js';
 import { requireToken, rateLimit } from './middleware/auth.js';

@@ -7,8 +7,8 @@
  * pure vocabulary (no Node modules, no catalogue).
  */
 import { z } from 'zod';
-import { DELIVERY_STATUSES } from '../callbacks/schedule.js';
-import { CHANNELS, MODES } from '../shared/platform-definition.js';
+import { DELIVERY_STATUSES } from '../shared/webhooks/schedule.js';
+import { CHANNELS, MODES } from '../shared/platforms/definition.js';
 import { MISSING } from '../shared/availability.js';
 import { SUBTASK_STATUSES, TASK_STATUSES } from '../shared/contracts/status.js';
 

@@ -2,11 +2,11 @@
  * Callbacks in the OpenAPI document: the routes that set the default
  * address, show the signing secret and each task's deliveries, and the
  * completion callback itself as an OpenAPI 3.1 webhook, with its Standard
- * Webhooks signature headers (services/callbacks/sign.ts, payload.ts).
+ * Webhooks signature headers (services/shared/webhooks/sign.ts, services/callbacks/payload.ts).
  */
 import { z } from 'zod';
-import { defaultCallbackSchema } from '../callbacks/address.js';
-import { signature, webhookIdFor } from '../callbacks/sign.js';
+import { defaultCallbackSchema } from '../shared/webhooks/address.js';
+import { signature, webhookIdFor } from '../shared/webhooks/sign.js';
 import { FINAL_TASK_STATUSES } from '../shared/contracts/status.js';
 import {
   callbackDeliveryDataSchema,

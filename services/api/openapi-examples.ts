@@ -10,7 +10,7 @@ import { keywordGroups } from '../shared/brand/groups.js';
 import { brandFields } from '../shared/brand/mentions.js';
 import { visibilityOf } from '../shared/brand/visibility.js';
 import { subTaskIdFor } from '../shared/ids.js';
-import { parseKeywords } from '../tasks/keywords.js';
+import { parseKeywords } from '../shared/brand/keywords.js';
 import type {
   callbackDeliveryDataSchema,
   callbackSettingsDataSchema,

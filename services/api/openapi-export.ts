@@ -2,7 +2,7 @@
 import { exportQuerySchema } from './export/query.js';
 import { errorResponses, PROTECTED } from './openapi-errors.js';
 import { keywordGroups } from '../shared/brand/groups.js';
-import { parseKeywords } from '../tasks/keywords.js';
+import { parseKeywords } from '../shared/brand/keywords.js';
 import { csvLine, UTF8_BOM } from './export/csv.js';
 import { subTaskHeader, subTaskRow } from './export/tables.js';
 import { resultExample, submissionExample, TASK_ID } from './openapi-examples.js';

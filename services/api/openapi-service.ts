@@ -3,8 +3,8 @@
  * and its page, the token exchange, the platform catalogue, screenshots and
  * the public city lookup.
  */
-import { cityInfoQuerySchema } from '../proxies/query.js';
-import { platformsQuerySchema } from '../tasks/queries.js';
+import { cityInfoQuerySchema } from '../shared/requests/city-query.js';
+import { platformsQuerySchema } from '../shared/requests/task-queries.js';
 import {
   cityInfoDataSchema,
   envelopeOf,

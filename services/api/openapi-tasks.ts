@@ -3,8 +3,8 @@
  * submit, status, results, visibility, raw evidence and the list.
  */
 import type { z } from 'zod';
-import { submissionSchema } from '../tasks/submission.js';
-import { listQuerySchema } from '../tasks/queries.js';
+import { submissionSchema } from '../shared/requests/submission.js';
+import { listQuerySchema } from '../shared/requests/task-queries.js';
 import {
   envelopeOf,
   listDataSchema,

@@ -4,34 +4,38 @@
  * are claimed atomically, so each attempt is sent once and a restart carries
  * on where the schedule was. Wiring only: see intake.ts, worker.ts.
  */
-import type { Context, ServiceSchema } from 'moleculer';
+import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
 import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import type { TaskFinished } from '../shared/contracts/events.js';
-import { taskModels, type TaskDoc } from '../tasks/models.js';
-import { checkTaskId } from '../tasks/queries.js';
-import { TaskStore } from '../tasks/store.js';
-import { userModels } from '../users/models.js';
-import { UserStore } from '../users/store.js';
+import type {
+  DefaultCallbacksAnswer,
+  DefaultCallbacksRequest,
+  FinishedPageRequest,
+  TaskBrief,
+  TaskBriefRequest,
+  WebhookSecretAnswer,
+  WebhookSecretRequest,
+} from '../shared/contracts/callbacks.js';
+import type { TaskResultView } from '../shared/task-views.js';
 import { Sender } from './deliver.js';
-import { Intake } from './intake.js';
+import { Intake, type IntakeSources } from './intake.js';
 import { deliveryModel } from './models.js';
-import { attemptLeaseMs, maxAttempts } from './schedule.js';
-import { AddressPolicy } from './ssrf.js';
+import { attemptLeaseMs, maxAttempts } from '../shared/webhooks/schedule.js';
+import { AddressPolicy } from '../shared/webhooks/ssrf.js';
 import { DeliveryStore } from './store.js';
 import { deliveryView } from './view.js';
-import { Worker } from './worker.js';
+import { Worker, type WorkerSources } from './worker.js';
 import { EvidenceStore } from '../shared/evidence.js';
 
 export function callbacksService(config: Config, clock: Clock = systemClock): ServiceSchema {
   const c = config.callbacks;
   let deliveries: DeliveryStore;
-  let tasks: TaskStore;
-  const viewOf = async (task: TaskDoc) => {
-    const delivery = await deliveries.find(task._id);
+  const viewOf = async (task: TaskBrief) => {
+    const delivery = await deliveries.find(task.taskId);
     const addressNow = delivery ? null : ((await intake.addressOf(task)) ?? null);
-    return deliveryView(task._id, delivery, addressNow, maxAttempts(c.retryDelaysMs));
+    return deliveryView(task.taskId, delivery, addressNow, maxAttempts(c.retryDelaysMs));
   };
   let intake: Intake;
   let worker: Worker | undefined;
@@ -45,7 +49,7 @@ export function callbacksService(config: Config, clock: Clock = systemClock): Se
       status: {
         params: { userId: 'number', taskId: 'any' },
         async handler(ctx: Context<{ userId: number; taskId: unknown }>) {
-          return viewOf(await tasks.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId)));
+          return viewOf(await ctx.call<TaskBrief, TaskBriefRequest>('tasks.brief', ctx.params));
         },
       },
       /** Attempts by outcome and deliveries by state (the api's /metrics). */
@@ -58,7 +62,11 @@ export function callbacksService(config: Config, clock: Clock = systemClock): Se
       statusOfAnyTask: {
         params: { taskId: 'any' },
         async handler(ctx: Context<{ taskId: unknown }>) {
-          return viewOf(await tasks.findAnyTask(checkTaskId(ctx.params.taskId)));
+          return viewOf(
+            await ctx.call<TaskBrief, TaskBriefRequest>('tasks.brief', {
+              taskId: ctx.params.taskId,
+            }),
+          );
         },
       },
     },
@@ -79,14 +87,12 @@ export function callbacksService(config: Config, clock: Clock = systemClock): Se
     async started() {
       const connection = await acquireConnection(config.mongoUrl, config.mongoDb);
       deliveries = new DeliveryStore(deliveryModel(connection));
-      tasks = new TaskStore(taskModels(connection), clock);
-      const users = new UserStore(userModels(connection), clock);
-      intake = new Intake(taskModels(connection), users, deliveries, clock);
+      const sources = ownerSources(this.broker);
+      intake = new Intake(sources, deliveries, clock);
       await deliveries.ensureIndexes();
       worker = new Worker(
         deliveries,
-        tasks,
-        users,
+        sources,
         new EvidenceStore(connection),
         new Sender({
           connectTimeoutMs: c.connectTimeoutMs,
@@ -127,5 +133,40 @@ export function callbacksService(config: Config, clock: Clock = systemClock): Se
       await w.stop();
       await releaseConnection(config.mongoUrl, config.mongoDb);
     },
+  };
+}
+
+/** Tasks and users through their own services' actions: a task that is gone reads as undefined. */
+function ownerSources(broker: ServiceBroker): IntakeSources & WorkerSources {
+  const unlessGone = <T>(call: Promise<T>): Promise<T | undefined> =>
+    call.catch((err: unknown) => {
+      if ((err as { code?: unknown }).code === 404) return undefined;
+      throw err;
+    });
+  return {
+    task: (taskId) =>
+      unlessGone(broker.call<TaskBrief, TaskBriefRequest>('tasks.brief', { taskId })),
+    finishedPage: (request) =>
+      broker.call<TaskBrief[], FinishedPageRequest>('tasks.finishedPage', request),
+    result: (userId, taskId) =>
+      unlessGone(
+        broker.call<TaskResultView, { userId: number; taskId: string }>('tasks.result', {
+          userId,
+          taskId,
+        }),
+      ),
+    defaultCallbacks: async (userIds) =>
+      new Map(
+        await broker.call<DefaultCallbacksAnswer, DefaultCallbacksRequest>(
+          'users.defaultCallbacks',
+          { userIds },
+        ),
+      ),
+    webhookSecret: async (userId) =>
+      (
+        await broker.call<WebhookSecretAnswer, WebhookSecretRequest>('users.webhookSecret', {
+          userId,
+        })
+      ).secret,
   };
 }

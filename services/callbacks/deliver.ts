@@ -5,9 +5,9 @@
  * (see address.ts). Every outcome, including errors, becomes an AttemptResult.
  */
 import { Agent, buildConnector, request } from 'undici';
-import { guardedLookup } from './address.js';
-import { isSuccess } from './schedule.js';
-import { ipLiteral, type AddressPolicy } from './ssrf.js';
+import { guardedLookup } from '../shared/webhooks/address.js';
+import { isSuccess } from '../shared/webhooks/schedule.js';
+import { ipLiteral, type AddressPolicy } from '../shared/webhooks/ssrf.js';
 
 /** Receivers answer with a status; their body is only kept as a short excerpt. */
 const MAX_RESPONSE_BYTES = 64 * 1024;

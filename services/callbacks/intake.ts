@@ -6,10 +6,18 @@
  * the two paths, and several instances, can never create two deliveries.
  */
 import type { Clock } from '../shared/clock.js';
-import { type TaskDoc, type TaskModels } from '../tasks/models.js';
+import type { FinishedPageRequest, TaskBrief } from '../shared/contracts/callbacks.js';
 import { FINAL_TASK_STATUSES } from '../shared/contracts/status.js';
-import type { UserStore } from '../users/store.js';
 import type { DeliveryStore } from './store.js';
+
+/** What intake reads of tasks and users, through their services' actions. */
+export interface IntakeSources {
+  /** A task, or undefined when it is gone. */
+  task(taskId: string): Promise<TaskBrief | undefined>;
+  finishedPage(request: FinishedPageRequest): Promise<TaskBrief[]>;
+  /** The default callback address of each of these users that has one. */
+  defaultCallbacks(userIds: number[]): Promise<Map<number, string>>;
+}
 
 /** How far back the first sweep after a start looks for missed tasks. */
 const FIRST_SWEEP_LOOKBACK_MS = 24 * 3600_000;
@@ -17,27 +25,24 @@ const FIRST_SWEEP_LOOKBACK_MS = 24 * 3600_000;
 const SWEEP_OVERLAP_MS = 5 * 60_000;
 const SWEEP_PAGE = 500;
 
-type Finished = Pick<TaskDoc, '_id' | 'userId' | 'callbackUrl' | 'status' | 'completedAt'>;
-
 export class Intake {
   private sweptUntil: number | undefined;
 
   constructor(
-    private readonly tasks: TaskModels,
-    private readonly users: UserStore,
+    private readonly sources: IntakeSources,
     private readonly deliveries: DeliveryStore,
     private readonly clock: Clock,
   ) {}
 
   /** The task's callbackUrl, else the user's default address, else none (spec 6.1). */
-  async addressOf(task: Pick<TaskDoc, 'userId' | 'callbackUrl'>): Promise<string | undefined> {
+  async addressOf(task: Pick<TaskBrief, 'userId' | 'callbackUrl'>): Promise<string | undefined> {
     if (task.callbackUrl) return task.callbackUrl;
-    return (await this.users.defaultCallbacks([task.userId])).get(task.userId);
+    return (await this.sources.defaultCallbacks([task.userId])).get(task.userId);
   }
 
   /** From the event; true when this call created the delivery. */
   async fromEvent(taskId: string): Promise<boolean> {
-    const task = await this.tasks.Task.findById(taskId, FIELDS).lean<Finished>();
+    const task = await this.sources.task(taskId);
     if (!task || !FINAL_TASK_STATUSES.includes(task.status)) return false;
     const url = await this.addressOf(task);
     return url ? this.create(task, url) : false;
@@ -48,39 +53,23 @@ export class Intake {
     const startedAt = this.clock.now();
     const since = this.sweptUntil ?? startedAt - FIRST_SWEEP_LOOKBACK_MS;
     let created = 0;
-    let after: { completedAt: number; id: string } | undefined;
+    let after: FinishedPageRequest['after'];
     for (;;) {
-      const page = await this.tasks.Task.find(
-        {
-          status: { $in: FINAL_TASK_STATUSES },
-          ...(after
-            ? {
-                $or: [
-                  { completedAt: { $gt: after.completedAt } },
-                  { completedAt: after.completedAt, _id: { $gt: after.id } },
-                ],
-              }
-            : { completedAt: { $gte: since } }),
-        },
-        FIELDS,
-      )
-        .sort({ completedAt: 1, _id: 1 })
-        .limit(SWEEP_PAGE)
-        .lean<Finished[]>();
+      const page = await this.sources.finishedPage({ since, after, limit: SWEEP_PAGE });
       created += await this.createMissing(page);
       if (page.length < SWEEP_PAGE) break;
       const last = page[page.length - 1]!;
-      after = { completedAt: last.completedAt ?? 0, id: last._id };
+      after = { completedAt: last.completedAt ?? 0, taskId: last.taskId };
     }
     this.sweptUntil = startedAt - SWEEP_OVERLAP_MS;
     return created;
   }
 
-  private async createMissing(tasks: Finished[]): Promise<number> {
+  private async createMissing(tasks: TaskBrief[]): Promise<number> {
     if (tasks.length === 0) return 0;
-    const existing = await this.deliveries.existing(tasks.map((t) => t._id));
-    const missing = tasks.filter((t) => !existing.has(t._id));
-    const defaults = await this.users.defaultCallbacks([
+    const existing = await this.deliveries.existing(tasks.map((t) => t.taskId));
+    const missing = tasks.filter((t) => !existing.has(t.taskId));
+    const defaults = await this.sources.defaultCallbacks([
       ...new Set(missing.filter((t) => !t.callbackUrl).map((t) => t.userId)),
     ]);
     let created = 0;
@@ -91,12 +80,10 @@ export class Intake {
     return created;
   }
 
-  private create(task: Finished, url: string): Promise<boolean> {
+  private create(task: TaskBrief, url: string): Promise<boolean> {
     return this.deliveries.create(
-      { taskId: task._id, userId: task.userId, url, taskStatus: task.status },
+      { taskId: task.taskId, userId: task.userId, url, taskStatus: task.status },
       this.clock.now(),
     );
   }
 }
-
-const FIELDS = { userId: 1, callbackUrl: 1, status: 1, completedAt: 1 };

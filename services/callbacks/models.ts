@@ -5,7 +5,7 @@
  */
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { TaskStatus } from '../shared/contracts/status.js';
-import type { DeliveryStatus } from './schedule.js';
+import type { DeliveryStatus } from '../shared/webhooks/schedule.js';
 
 export interface AttemptRecord {
   attempt: number;

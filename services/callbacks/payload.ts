@@ -2,22 +2,20 @@
  * The callback body (spec 6.3), pure: the task's counters and its sub tasks in
  * exactly the structure of the full-result endpoint, built by the same view.
  */
-import type { SubTaskDoc, TaskDoc } from '../tasks/models.js';
-import { absoluteScreenshot, taskResultView } from '../tasks/views.js';
+import { absoluteScreenshot, type TaskResultView } from '../shared/task-views.js';
 import { rawEvidenceUrl } from '../shared/evidence.js';
 
 /** `withEvidence`: the sub tasks whose raw evidence is stored (web attempts). */
 export function callbackBody(
-  task: TaskDoc,
-  subtasks: SubTaskDoc[],
+  view: TaskResultView,
+  userId: number,
   sentAt: number,
   screenshotBase: string,
   withEvidence: ReadonlySet<string> = new Set(),
 ): string {
-  const view = taskResultView(task, subtasks);
   return JSON.stringify({
     taskId: view.taskId,
-    userId: task.userId,
+    userId,
     timestamp: sentAt,
     status: view.status,
     totalItems: view.totalItems,

@@ -8,9 +8,9 @@ import type { Model } from 'mongoose';
 import { leases } from '../shared/claim.js';
 import type { TaskStatus } from '../shared/contracts/status.js';
 import type { AttemptRecord, DeliveryDoc } from './models.js';
-import type { Verdict } from './schedule.js';
+import type { Verdict } from '../shared/webhooks/schedule.js';
 import type { CallbackFigures } from '../shared/contracts/figures.js';
-import { webhookIdFor } from './sign.js';
+import { webhookIdFor } from '../shared/webhooks/sign.js';
 
 const NO_LEASE = leases.free();
 

@@ -6,14 +6,13 @@
  */
 import { newToken } from '../shared/claim.js';
 import type { Clock } from '../shared/clock.js';
-import type { TaskStore } from '../tasks/store.js';
-import type { UserStore } from '../users/store.js';
 import type { EvidenceStore } from '../shared/evidence.js';
+import type { TaskResultView } from '../shared/task-views.js';
 import type { AttemptResult, Sender } from './deliver.js';
 import type { AttemptRecord, DeliveryDoc } from './models.js';
 import { callbackBody } from './payload.js';
-import { afterAttempt, type Verdict } from './schedule.js';
-import { webhookHeaders } from './sign.js';
+import { afterAttempt, type Verdict } from '../shared/webhooks/schedule.js';
+import { webhookHeaders } from '../shared/webhooks/sign.js';
 import type { DeliveryStore } from './store.js';
 
 /** Deliveries one instance sends at once; more instances add more. */
@@ -27,6 +26,13 @@ export interface WorkerOptions {
   screenshotBase: string;
 }
 
+/** What a delivery reads of its task and its user, through their services' actions. */
+export interface WorkerSources {
+  /** The task's full result, or undefined when the task is no longer stored. */
+  result(userId: number, taskId: string): Promise<TaskResultView | undefined>;
+  webhookSecret(userId: number): Promise<string>;
+}
+
 interface Logger {
   warn(...args: unknown[]): void;
 }
@@ -38,8 +44,7 @@ export class Worker {
 
   constructor(
     private readonly deliveries: DeliveryStore,
-    private readonly tasks: TaskStore,
-    private readonly users: UserStore,
+    private readonly sources: WorkerSources,
     private readonly evidence: Pick<EvidenceStore, 'withEvidence'>,
     private readonly sender: Sender,
     private readonly clock: Clock,
@@ -99,8 +104,8 @@ export class Worker {
     doc: DeliveryDoc,
     sentAt: number,
   ): Promise<AttemptResult & { final?: boolean }> {
-    const task = await this.tasks.findTask(doc.userId, doc._id).catch(() => undefined);
-    if (!task) {
+    const view = await this.sources.result(doc.userId, doc._id);
+    if (!view) {
       return {
         ok: false,
         httpStatus: null,
@@ -111,10 +116,9 @@ export class Worker {
         final: true,
       };
     }
-    const subtasks = await this.tasks.subTasksOf(task._id);
-    const withEvidence = await this.evidence.withEvidence(subtasks.map((s) => s._id));
-    const body = callbackBody(task, subtasks, sentAt, this.o.screenshotBase, withEvidence);
-    const secret = await this.users.webhookSecret(doc.userId);
+    const withEvidence = await this.evidence.withEvidence(view.subTaskList.map((s) => s.subTaskId));
+    const body = callbackBody(view, doc.userId, sentAt, this.o.screenshotBase, withEvidence);
+    const secret = await this.sources.webhookSecret(doc.userId);
     return this.sender.send(doc.url, webhookHeaders(secret, doc.webhookId, sentAt, body), body);
   }
 

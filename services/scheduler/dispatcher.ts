@@ -5,7 +5,6 @@
  * injected, so the policy is tested without servers.
  */
 import type { Clock } from '../shared/clock.js';
-import type { Channel } from '../shared/platforms.js';
 import { groupBy } from '../shared/group-by.js';
 import { FairQueue } from './fair-queue.js';
 import { type QueueItem } from '../shared/contracts/events.js';
@@ -47,8 +46,6 @@ export function refusalsOf(
 export interface DispatcherDeps extends AccountDeps {
   clock: Clock;
   nodes: () => CrawlerNode[];
-  /** The platform's active channel: for queue items that name none (stored before channels). */
-  channelOf: (platform: string) => Channel;
   capOf: (platform: string) => number;
   leaseMs: number;
   /** How long due work that no live node can place waits before it fails (REGION_WAIT_MS). */
@@ -94,12 +91,8 @@ export class Dispatcher {
     this.web = new WebPlacement(d, this.slots, (nodes, p) => this.able(nodes, p, d.clock.now()));
   }
 
-  private channelOf(item: QueueItem): Channel {
-    return item.channel ?? this.d.channelOf(item.platform);
-  }
-
   private needsAccount(item: QueueItem): boolean {
-    return this.channelOf(item) === 'web' && this.d.runsAsAccounts(item.platform);
+    return item.channel === 'web' && this.d.runsAsAccounts(item.platform);
   }
 
   get inFlightCount(): number {
@@ -154,7 +147,7 @@ export class Dispatcher {
       let chosen: string | undefined;
       let asAccount = false;
       const item = this.queue.take(now, (i) => {
-        const channel = this.channelOf(i);
+        const channel = i.channel;
         asAccount = channel === 'web' && this.d.runsAsAccounts(i.platform);
         if (asAccount && !this.web.hasAccount(i, accounts, now)) return false;
         const pair = `${i.platform} ${channel} ${i.regionCode ?? ''}`;
@@ -276,7 +269,7 @@ export class Dispatcher {
         expiresAt,
         leaseMs: this.d.leaseMs,
         platform: item.platform,
-        channel: this.channelOf(item),
+        channel: item.channel,
         mode: item.mode,
         prompt: item.prompt,
         screenshot: item.screenshot,
@@ -369,7 +362,7 @@ export class Dispatcher {
       if (item.regionCode === null && nodes.length === 0) continue;
       const placement = {
         platform: item.platform,
-        channel: this.channelOf(item),
+        channel: item.channel,
         regionCode: item.regionCode,
         lastNode: null,
       };

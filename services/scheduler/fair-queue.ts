@@ -1,3 +1,9 @@
+/**
+ * The active scheduler's queue of pending sub tasks, in fair order: users take
+ * turns, then each user's tasks, and each task runs in sub task order.
+ */
+import type { QueueItem } from '../shared/contracts/events.js';
+
 interface UserQueue {
   tasks: Map<string, QueueItem[]>;
   taskOrder: string[];
@@ -106,29 +112,4 @@ export class FairQueue {
       user.nextTask = user.taskOrder.length > 0 ? user.nextTask % user.taskOrder.length : 0;
     }
   }
-}
-
-import type { SubTaskDoc } from '../tasks/models.js';
-import type { QueueItem } from '../shared/contracts/events.js';
-
-/** A pending sub task document as the queue holds it. */
-export function toQueueItem(d: SubTaskDoc): QueueItem {
-  return {
-    id: d._id,
-    taskId: d.taskId,
-    userId: d.userId,
-    seq: d.seq,
-    platform: d.platform,
-    ...(d.channel !== undefined && { channel: d.channel }),
-    mode: d.mode,
-    prompt: d.prompt,
-    screenshot: d.screenshot,
-    ...(d.keywords !== undefined && d.keywords.length > 0 && { keywords: d.keywords }),
-    regionCode: d.regionCode ?? null,
-    notBefore: d.notBefore ?? 0,
-    lastNode: d.lastNode ?? null,
-    lastProxy: d.lastProxy ?? null,
-    lastAccount: d.lastAccount ?? null,
-    attempts: d.attempts ?? 0,
-  };
 }

@@ -9,19 +9,18 @@ import { Errors, type Context, type ServiceSchema } from 'moleculer';
 import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
-import { activeChannel, findPlatform, type Channel } from '../shared/platforms.js';
-import { needsAccount } from '../shared/availability.js';
-import { announceFinished, announceLeased, announceSettled } from '../tasks/events.js';
+import { needsAccounts } from '../shared/platforms.js';
+import { announceFinished, announceLeased, announceSettled } from '../shared/subtasks/events.js';
 import { type SubTasksSettled, type TaskCreated } from '../shared/contracts/events.js';
-import { createLedger, type Ledger } from '../tasks/ledger.js';
+import { createLedger, type Ledger } from '../shared/subtasks/ledger.js';
 import type { ProxyHealthReport } from '../shared/proxy-ports.js';
 import { RegionHealth } from './region-health.js';
-import { purgeExpiredTasks } from '../tasks/retention.js';
+import { purgeExpiredTasks } from '../shared/subtasks/retention.js';
 import type { Connection } from 'mongoose';
-import { taskModels, type SubTaskDoc, type TaskModels } from '../tasks/models.js';
+import { taskModels, type SubTaskDoc, type TaskModels } from '../shared/subtasks/models.js';
 import { Dispatcher, refusalsOf } from './dispatcher.js';
 import { type AcceptAnswer, type AcceptRequest } from '../shared/contracts/lease.js';
-import { toQueueItem } from './fair-queue.js';
+import { QUEUE_FIELDS, toQueueItem } from '../shared/subtasks/queue-item.js';
 import { LeaderLock } from './leader.js';
 import { placeableNodes } from './nodes.js';
 import { crawlerNodes } from '../shared/contracts/advert.js';
@@ -59,28 +58,8 @@ const PURGE_EVERY_MS = 60_000;
  */
 const ACCOUNTS_CALL_MS = 2_000;
 
-const QUEUE_FIELDS = {
-  taskId: 1,
-  userId: 1,
-  seq: 1,
-  platform: 1,
-  channel: 1,
-  mode: 1,
-  prompt: 1,
-  screenshot: 1,
-  keywords: 1,
-  regionCode: 1,
-  notBefore: 1,
-  lastNode: 1,
-  lastProxy: 1,
-  lastAccount: 1,
-  attempts: 1,
-};
-
-/** A leased sub task as the in-flight resync reads it (`channel`: absent on older documents). */
-type Leased = Pick<SubTaskDoc, '_id' | 'leaseNode' | 'platform' | 'regionCode'> & {
-  channel?: Channel;
-};
+/** A leased sub task as the in-flight resync reads it. */
+type Leased = Pick<SubTaskDoc, '_id' | 'leaseNode' | 'platform' | 'regionCode' | 'channel'>;
 
 export function schedulerService(config: Config, clock: Clock = systemClock): ServiceSchema {
   const s = config.scheduling;
@@ -107,17 +86,6 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
     } finally {
       loops.delete(name);
     }
-  };
-
-  /** The rule the submission check applies: every real site's web channel runs as accounts. */
-  const runsAsAccounts = (platform: string): boolean => {
-    const info = findPlatform(platform);
-    return info === undefined || needsAccount(info, 'web');
-  };
-
-  const channelOf = (platform: string): Channel => {
-    const info = findPlatform(platform);
-    return info ? activeChannel(info, s.platformChannels) : 'api';
   };
 
   return {
@@ -193,7 +161,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
             id: l._id,
             node: l.leaseNode ?? '',
             platform: l.platform,
-            ...((l.channel ?? channelOf(l.platform)) === 'web' && runsAsAccounts(l.platform)
+            ...(l.channel === 'web' && needsAccounts(l.platform)
               ? { accountRegion: l.regionCode ?? null }
               : {}),
           })),
@@ -206,6 +174,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
         const settled = await ledger.settle(
           leases.map((lease) => ({
             subTaskId: lease._id,
+            taskId: lease.taskId,
             token: lease.leaseToken!,
             attempt: lease.attempts,
             failure: {
@@ -295,7 +264,6 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
                 ),
               ),
             ),
-          channelOf,
           capOf: (platform) => s.platformConcurrency[platform] ?? s.defaultPlatformConcurrency,
           leaseMs: s.leaseMs,
           regionWaitMs: s.regionWaitMs,
@@ -359,7 +327,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
             if (!answer.ok) this.logger.warn(`account ${id} was no longer held by ${holder}`);
           },
           accountWaitMs: config.accounts.waitMs,
-          runsAsAccounts,
+          runsAsAccounts: needsAccounts,
           describeAccounts: async (platform, regionCode) => {
             const rows = await this.broker.call<AccountRow[], { platform: string }>(
               'accounts.list',

@@ -30,9 +30,9 @@ export interface Verdict {
   reason: string | null;
 }
 
-/** A real site's web channel runs as logged-in accounts; the simulated sites need none. */
+/** A web channel runs as logged-in accounts when its definition says so (the real sites; not the simulated ones). */
 export function needsAccount(platform: PlatformInfo, channel: Channel): boolean {
-  return channel === 'web' && platform.simulated !== true;
+  return channel === 'web' && platform.web?.needsAccounts === true;
 }
 
 export function verdictOf(

@@ -4,7 +4,7 @@
  * one document per attempt that reported, in the `evidence` collection under
  * a random 128-bit id. It is served to the task's owner only
  * (`…/task/result/{taskId}/{subTaskId}/raw`: the route checks the owner, so
- * the id is no capability) and removed with its sub task (tasks/retention.ts).
+ * the id is no capability) and removed with its sub task (services/shared/subtasks/retention.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';

@@ -1,6 +1,6 @@
 /**
  * The platform catalogue: every platform's definition
- * (`crawler/platforms/<name>/definition.ts`, pure data) in catalogue order,
+ * (`services/shared/platforms/<name>.ts`, pure data) in catalogue order,
  * and look-ups over them. The api validates submissions against it and
  * `GET /platforms` lists it; crawler nodes derive their drivers, settings and
  * adverts from the same definitions.
@@ -11,20 +11,20 @@ import {
   type Channel,
   type Mode,
   type PlatformDefinition,
-} from './platform-definition.js';
-import { definition as chatgpt } from '../../crawler/platforms/chatgpt/definition.js';
-import { definition as claude } from '../../crawler/platforms/claude/definition.js';
-import { definition as gemini } from '../../crawler/platforms/gemini/definition.js';
-import { definition as perplexity } from '../../crawler/platforms/perplexity/definition.js';
-import { definition as deepseek } from '../../crawler/platforms/deepseek/definition.js';
-import { definition as doubao } from '../../crawler/platforms/doubao/definition.js';
-import { definition as kimi } from '../../crawler/platforms/kimi/definition.js';
-import { definition as qwen } from '../../crawler/platforms/qwen/definition.js';
-import { definition as yuanbao } from '../../crawler/platforms/yuanbao/definition.js';
-import { definition as wenxin } from '../../crawler/platforms/wenxin/definition.js';
-import { definition as zhipu } from '../../crawler/platforms/zhipu/definition.js';
-import { definition as grok } from '../../crawler/platforms/grok/definition.js';
-import { definitions as sandboxes } from '../../crawler/platforms/sandbox/definition.js';
+} from './platforms/definition.js';
+import { definition as chatgpt } from './platforms/chatgpt.js';
+import { definition as claude } from './platforms/claude.js';
+import { definition as gemini } from './platforms/gemini.js';
+import { definition as perplexity } from './platforms/perplexity.js';
+import { definition as deepseek } from './platforms/deepseek.js';
+import { definition as doubao } from './platforms/doubao.js';
+import { definition as kimi } from './platforms/kimi.js';
+import { definition as qwen } from './platforms/qwen.js';
+import { definition as yuanbao } from './platforms/yuanbao.js';
+import { definition as wenxin } from './platforms/wenxin.js';
+import { definition as zhipu } from './platforms/zhipu.js';
+import { definition as grok } from './platforms/grok.js';
+import { definitions as sandboxes } from './platforms/sandbox.js';
 
 export { CHANNELS, MODES, type Channel, type Mode };
 export type PlatformInfo = PlatformDefinition;
@@ -54,6 +54,14 @@ for (const p of PLATFORMS) {
 /** Resolves a submitted name (any case, canonical or alias) to its catalogue entry. */
 export function findPlatform(name: string): PlatformInfo | undefined {
   return byName.get(name.trim().toLowerCase());
+}
+
+/**
+ * Whether the platform's web channel runs as accounts: a real site's web sub
+ * task needs a usable account; unknown and API-only platforms have none.
+ */
+export function needsAccounts(name: string): boolean {
+  return findPlatform(name)?.web?.needsAccounts === true;
 }
 
 /** The channel a platform runs on: the operator's choice if it has that channel, else its default. */

@@ -9,10 +9,7 @@ import {
   type SubTaskCount,
   type TaskFigures,
 } from '../shared/contracts/figures.js';
-import type { TaskModels } from './models.js';
-
-/** Sub tasks stored before channels were recorded ran on the API channel. */
-const CHANNEL = { $ifNull: ['$channel', 'api'] };
+import type { TaskModels } from '../shared/subtasks/models.js';
 
 export async function taskFigures(models: TaskModels): Promise<TaskFigures> {
   const col = models.SubTask.collection;
@@ -27,7 +24,7 @@ export async function taskFigures(models: TaskModels): Promise<TaskFigures> {
       .aggregate<{ _id: { platform: string; channel: string; status: string }; n: number }>([
         {
           $group: {
-            _id: { platform: '$platform', channel: CHANNEL, status: '$status' },
+            _id: { platform: '$platform', channel: '$channel', status: '$status' },
             n: { $sum: 1 },
           },
         },
@@ -43,7 +40,7 @@ export async function taskFigures(models: TaskModels): Promise<TaskFigures> {
         { $match: { status: 'completed', answerMs: { $gte: 0 } } },
         {
           $group: {
-            _id: { platform: '$platform', channel: CHANNEL },
+            _id: { platform: '$platform', channel: '$channel' },
             n: { $sum: 1 },
             ms: { $sum: '$answerMs' },
             ...bucketSums,

@@ -18,7 +18,7 @@ import type { SentimentVerdict } from '../shared/contracts/brand.js';
 import type { Failure } from '../shared/contracts/status.js';
 import type { JudgeAnswer, JudgeRequest } from '../shared/contracts/judge.js';
 import { judgePrompt, parseVerdicts } from '../shared/brand/judge.js';
-import type { SubTaskDoc } from './models.js';
+import type { SubTaskDoc } from '../shared/subtasks/models.js';
 
 export interface JudgeOptions {
   platform: string;

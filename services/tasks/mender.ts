@@ -12,7 +12,7 @@
  * and finished the task. So a task is final a few seconds after its last sub
  * task, instead of after the scheduler's periodic recount.
  */
-import type { Mended } from './ledger.js';
+import type { Mended } from '../shared/subtasks/ledger.js';
 import type { Finished } from '../shared/contracts/events.js';
 
 export interface MenderDeps {

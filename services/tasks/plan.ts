@@ -1,7 +1,7 @@
 /** Expands a validated submission into its task and sub task documents, pure. */
 import { subTaskIdFor } from '../shared/ids.js';
-import type { SubTaskDoc, TaskDoc } from './models.js';
-import type { Submission } from './submission.js';
+import type { SubTaskDoc, TaskDoc } from '../shared/subtasks/models.js';
+import type { Submission } from '../shared/requests/submission.js';
 
 export function planTask(taskId: string, userId: number, s: Submission, now: number): TaskDoc {
   return {
@@ -28,7 +28,7 @@ export function planTask(taskId: string, userId: number, s: Submission, now: num
  * Sub tasks in prompt-major order: every platform of prompt 1, then of prompt 2, …
  * Only what a sub task is: its result fields (time, answer, lists, error, proxy)
  * and a null region are absent until set, and readers take absence as null or
- * empty (views.subTaskResult, fair-queue.toQueueItem). A leaner document is a
+ * empty (views.subTaskResult, queue-item.toQueueItem). A leaner document is a
  * cheaper insert, and a submission writes up to 2,500 of them.
  */
 export function planSubTasks(task: TaskDoc): SubTaskDoc[] {
@@ -43,14 +43,13 @@ export function planSubTasks(task: TaskDoc): SubTaskDoc[] {
         seq,
         prompt,
         platform: cfg.platform,
+        channel: cfg.channel,
         mode: cfg.mode,
         screenshot: cfg.screenshot,
         status: 'pending',
         attempts: 0,
         createdAt: task.createdAt,
       };
-      // Tasks stored before channels were recorded have none: the scheduler then picks one.
-      if (cfg.channel !== undefined) sub.channel = cfg.channel;
       if (task.regionCode !== null) sub.regionCode = task.regionCode;
       // Only screenshots of mentions need the keywords on the crawler (its lease).
       if (cfg.screenshot === 2 && task.keywords.length > 0) sub.keywords = task.keywords;

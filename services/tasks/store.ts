@@ -1,13 +1,35 @@
 /** MongoDB I/O for tasks and sub tasks. Every read is scoped to the owning user. */
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
-import type { SubTaskDoc, SubTaskSummaryDoc, TaskDoc, TaskModels } from './models.js';
+import type {
+  SubTaskDoc,
+  SubTaskSummaryDoc,
+  TaskDoc,
+  TaskModels,
+} from '../shared/subtasks/models.js';
 import type { TaskStatus } from '../shared/contracts/status.js';
 import { planSubTasks, planTask } from './plan.js';
-import type { Submission } from './submission.js';
-import type { ListQuery } from './queries.js';
+import type { Submission } from '../shared/requests/submission.js';
+import type { ListQuery } from '../shared/requests/task-queries.js';
 import { taskFigures } from './figures.js';
 import type { TaskFigures } from '../shared/contracts/figures.js';
+import type { FinishedPageRequest, TaskBrief } from '../shared/contracts/callbacks.js';
+import { FINAL_TASK_STATUSES } from '../shared/contracts/status.js';
+
+const BRIEF_FIELDS = { userId: 1, callbackUrl: 1, status: 1, completedAt: 1 };
+
+/** A task as a callback delivery needs it. */
+export function briefOf(
+  t: Pick<TaskDoc, '_id' | 'userId' | 'callbackUrl' | 'status' | 'completedAt'>,
+): TaskBrief {
+  return {
+    taskId: t._id,
+    userId: t.userId,
+    callbackUrl: t.callbackUrl,
+    status: t.status,
+    completedAt: t.completedAt,
+  };
+}
 
 const STATUS_FIELDS = {
   status: 1,
@@ -112,6 +134,31 @@ export class TaskStore {
     ).lean<TaskDoc>();
     if (!task) throw AppError.notFound('task');
     return unwritten(task) ? this.findTask(userId, taskId) : task;
+  }
+
+  /**
+   * Final tasks in completion order, then by id, from `since` or after the
+   * previous page's last one (the callbacks sweep pages through them).
+   */
+  async finishedPage({ since, after, limit }: FinishedPageRequest): Promise<TaskBrief[]> {
+    const tasks = await this.models.Task.find(
+      {
+        status: { $in: FINAL_TASK_STATUSES },
+        ...(after
+          ? {
+              $or: [
+                { completedAt: { $gt: after.completedAt } },
+                { completedAt: after.completedAt, _id: { $gt: after.taskId } },
+              ],
+            }
+          : { completedAt: { $gte: since } }),
+      },
+      BRIEF_FIELDS,
+    )
+      .sort({ completedAt: 1, _id: 1 })
+      .limit(limit)
+      .lean<TaskDoc[]>();
+    return tasks.map(briefOf);
   }
 
   async subTasksOf(taskId: string): Promise<SubTaskDoc[]> {

@@ -11,26 +11,35 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newTaskId } from '../shared/ids.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
-import { refusedCallbackField } from '../callbacks/address.js';
-import { AddressPolicy } from '../callbacks/ssrf.js';
+import { refusedCallbackField } from '../shared/webhooks/address.js';
+import { AddressPolicy } from '../shared/webhooks/ssrf.js';
 import { activeChannel, channelsOf, PLATFORMS } from '../shared/platforms.js';
 import { crawlerNodes } from '../shared/contracts/advert.js';
 import type { CoverageAnswer } from '../shared/contracts/accounts.js';
 import { verdictOf, type AvailabilityFacts } from '../shared/availability.js';
-import { announceFinished, announceSettled } from './events.js';
+import { announceFinished, announceSettled } from '../shared/subtasks/events.js';
 import { type TaskCreated } from '../shared/contracts/events.js';
-import { toQueueItem } from '../scheduler/fair-queue.js';
-import { createLedger, type Ledger } from './ledger.js';
+import { toQueueItem } from '../shared/subtasks/queue-item.js';
+import { createLedger, type Ledger } from '../shared/subtasks/ledger.js';
 import {
   type SettleReport,
   type SettleRequest,
   type SettleAnswer,
 } from '../shared/contracts/report.js';
 import { CounterMender } from './mender.js';
-import { taskModels } from './models.js';
-import { checkListQuery, checkPlatformsQuery, checkTaskId } from './queries.js';
-import { TaskStore } from './store.js';
-import { checkSubmission, regionProblem, type RegionPorts } from './submission.js';
+import { taskModels } from '../shared/subtasks/models.js';
+import {
+  checkListQuery,
+  checkPlatformsQuery,
+  checkTaskId,
+} from '../shared/requests/task-queries.js';
+import { briefOf, TaskStore } from './store.js';
+import type {
+  FinishedPageRequest,
+  TaskBrief,
+  TaskBriefRequest,
+} from '../shared/contracts/callbacks.js';
+import { checkSubmission, regionProblem, type RegionPorts } from '../shared/requests/submission.js';
 import {
   subTaskResult,
   subTaskSummary,
@@ -38,7 +47,7 @@ import {
   taskResultView,
   visibilityView,
   taskStatusView,
-} from './views.js';
+} from '../shared/task-views.js';
 import type { RenewRequest, RenewAnswer } from '../shared/contracts/lease.js';
 import {
   storedBrandFields,
@@ -63,9 +72,9 @@ type UserParams = { userId: number };
 /** A crawler node's report of one attempt (a SettleReport), as the actions check it. */
 const REPORT_PROPS = {
   subTaskId: 'string',
-  taskId: { type: 'string', optional: true },
+  taskId: 'string',
   token: 'string',
-  attempt: { type: 'number', integer: true, positive: true, optional: true },
+  attempt: { type: 'number', integer: true, positive: true },
   result: { type: 'object', optional: true },
   failure: { type: 'object', optional: true },
   proxyIp: { type: 'string', optional: true, nullable: true },
@@ -201,6 +210,36 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         },
       },
 
+      /** A task as its callback delivery needs it: the owner's with `userId`, else any user's. */
+      brief: {
+        params: { taskId: 'any', userId: { type: 'number', optional: true } },
+        async handler(ctx: Context<TaskBriefRequest>): Promise<TaskBrief> {
+          const taskId = checkTaskId(ctx.params.taskId);
+          const { userId } = ctx.params;
+          return briefOf(
+            userId === undefined
+              ? await store.findAnyTask(taskId)
+              : await store.findTask(userId, taskId),
+          );
+        },
+      },
+
+      /** Final tasks in completion order, a page at a time (the callbacks sweep). */
+      finishedPage: {
+        params: {
+          since: 'number',
+          after: {
+            type: 'object',
+            optional: true,
+            props: { completedAt: 'number', taskId: 'string' },
+          },
+          limit: { type: 'number', integer: true, positive: true, max: 1000 },
+        },
+        async handler(ctx: Context<FinishedPageRequest>): Promise<TaskBrief[]> {
+          return store.finishedPage(ctx.params);
+        },
+      },
+
       subTaskResult: {
         params: { userId: 'number', taskId: 'any', subTaskId: 'string' },
         async handler(ctx: Context<TaskParams & { subTaskId: string }>) {
@@ -226,17 +265,6 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
           return { held: await ledger.renewMany(ctx.params.leases, expiresAt), expiresAt };
         },
       },
-      /** One lease at a time, as crawler nodes before `renewBatch` renew them. */
-      renew: {
-        params: { subTaskId: 'string', token: 'string' },
-        async handler(ctx: Context<{ subTaskId: string; token: string }>) {
-          const expiresAt = clock.now() + config.scheduling.leaseMs;
-          return {
-            held: await ledger.renew(ctx.params.subTaskId, ctx.params.token, expiresAt),
-            expiresAt,
-          };
-        },
-      },
 
       /** A lease the node held but never started (it is stopping): pending again, no attempt used. */
       release: {
@@ -258,13 +286,6 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         params: { reports: { type: 'array', items: { type: 'object', props: REPORT_PROPS } } },
         async handler(ctx: Context<SettleRequest>): Promise<SettleAnswer> {
           return { results: await this.settleReports(ctx.params.reports) };
-        },
-      },
-      /** One report at a time, as crawler nodes before `settleBatch` send them. */
-      settle: {
-        params: REPORT_PROPS,
-        async handler(ctx: Context<SettleReport>) {
-          return (await this.settleReports([ctx.params]))[0];
         },
       },
 

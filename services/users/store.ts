@@ -1,10 +1,10 @@
 /** MongoDB I/O for users, API keys, the shared signing key and callback settings. */
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
-import { newWebhookSecret } from '../callbacks/sign.js';
+import { newWebhookSecret } from '../shared/webhooks/sign.js';
 import { generateApiKey, hashApiKey } from './apikeys.js';
 import type { ApiKeyDoc, Role, UserDoc, UserModels } from './models.js';
-import { newSigningKey, type StoredSigningKey } from './tokens.js';
+import { newSigningKey, type StoredSigningKey } from '../shared/tokens.js';
 
 const SIGNING_KEY_ID = 'jwt-signing-key';
 const USER_SEQUENCE_ID = 'user-sequence';

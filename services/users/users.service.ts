@@ -8,12 +8,18 @@ import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
-import { checkDefaultCallback } from '../callbacks/address.js';
-import { AddressPolicy } from '../callbacks/ssrf.js';
+import { checkDefaultCallback } from '../shared/webhooks/address.js';
+import { AddressPolicy } from '../shared/webhooks/ssrf.js';
 import { looksLikeApiKey } from './apikeys.js';
 import { ROLES, userModels, type Role, type UserDoc } from './models.js';
 import { UserStore } from './store.js';
-import { TokenSigner } from './tokens.js';
+import type {
+  DefaultCallbacksAnswer,
+  DefaultCallbacksRequest,
+  WebhookSecretAnswer,
+  WebhookSecretRequest,
+} from '../shared/contracts/callbacks.js';
+import { TokenSigner } from '../shared/tokens.js';
 
 const profileOf = (u: UserDoc) => ({ userId: u._id, name: u.name, role: u.role ?? 'user' });
 
@@ -138,6 +144,22 @@ export function usersService(config: Config, clock: Clock = systemClock): Servic
         params: { userId: userIdParam },
         async handler(ctx: Context<{ userId: number }>) {
           return store.rotateWebhookSecret(ctx.params.userId);
+        },
+      },
+
+      /** The default callback addresses of the users among these that have one. */
+      defaultCallbacks: {
+        params: { userIds: { type: 'array', items: userIdParam } },
+        async handler(ctx: Context<DefaultCallbacksRequest>): Promise<DefaultCallbacksAnswer> {
+          return [...(await store.defaultCallbacks(ctx.params.userIds))];
+        },
+      },
+
+      /** The secret that signs a user's callbacks, for the callbacks service only. */
+      webhookSecret: {
+        params: { userId: userIdParam },
+        async handler(ctx: Context<WebhookSecretRequest>): Promise<WebhookSecretAnswer> {
+          return { secret: await store.webhookSecret(ctx.params.userId) };
         },
       },
 

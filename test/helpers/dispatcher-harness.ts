@@ -6,7 +6,6 @@ import { Dispatcher, type Refusal } from '../../services/scheduler/dispatcher.js
 import { type LeaseMessage } from '../../services/shared/contracts/lease.js';
 import type { QueueItem } from '../../services/shared/contracts/events.js';
 import type { CrawlerNode } from '../../services/shared/contracts/advert.js';
-import type { Channel } from '../../services/shared/platforms.js';
 import { AccountPool, poolAccount, type PoolAccount } from './account-pool.js';
 
 /** One dispatch pass, waiting for its claims and sends; returns the leases sent. */
@@ -34,7 +33,6 @@ export function node(id: string, capacity: number, extra: Partial<CrawlerNode> =
 export interface Options {
   nodes?: CrawlerNode[];
   caps?: Record<string, number>;
-  channels?: Record<string, Channel>;
   /** Sub task ids whose claim returns false / throws. */
   claimFalse?: string[];
   claimThrows?: string[];
@@ -74,7 +72,6 @@ export function harness(o: Options = {}) {
   const d = new Dispatcher({
     clock,
     nodes: () => state.nodes,
-    channelOf: (platform) => o.channels?.[platform] ?? 'api',
     capOf: (platform) => o.caps?.[platform] ?? 100,
     leaseMs: LEASE_MS,
     regionWaitMs: REGION_WAIT_MS,

@@ -13,6 +13,7 @@ export function queueItem(
     userId,
     seq,
     platform: 'sandbox',
+    channel: 'api',
     mode: 'standard',
     prompt: `prompt ${seq}`,
     screenshot: 0,

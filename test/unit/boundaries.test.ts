@@ -1,7 +1,9 @@
 /**
  * The seams between the parts: crawler nodes share only the wire contracts
- * and the shared modules with the services (services/shared/), and services
- * reach crawler code only where a process loads the crawler role.
+ * and the shared modules with the services (services/shared/), services
+ * reach crawler code only where a process loads the crawler role, each
+ * service keeps its files to itself (others call its actions), and the
+ * dashboard takes only shared modules from the server.
  */
 import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -22,54 +24,77 @@ function importsOf(file: string): string[] {
   return specs.map((s) => relative(root, resolve(root, dirname(file), s)));
 }
 
-t.test('crawler code imports nothing from services/ but services/shared/', async (t) => {
-  const crossings = sources('crawler').flatMap((f) =>
+/** `file -> import` for each import of the files under `dir` that crosses a seam. */
+function crossings(dir: string, crosses: (imported: string, file: string) => boolean): string[] {
+  return sources(dir).flatMap((f) =>
     importsOf(f)
-      .filter((i) => i.startsWith('services/') && !i.startsWith('services/shared/'))
+      .filter((i) => crosses(i, f))
       .map((i) => `${f} -> ${i}`),
   );
-  t.strictSame(crossings, []);
+}
+
+t.test('crawler code imports nothing from services/ but services/shared/', async (t) => {
+  t.strictSame(
+    crossings('crawler', (i) => i.startsWith('services/') && !i.startsWith('services/shared/')),
+    [],
+  );
+});
+
+t.test('services reach crawler code only to load the crawler role', async (t) => {
+  t.strictSame(
+    crossings('services', (i) => i.startsWith('crawler/')),
+    ['services/index.ts -> crawler/crawler.service.js', 'services/index.ts -> crawler/advert.js'],
+  );
 });
 
 /**
- * A platform is defined once, in its own folder beside its drivers
- * (`crawler/platforms/<name>/definition.ts`); the catalogue the services
- * validate against is built from those definitions. They are pure data (see
- * the next test), so reading them loads no crawler code.
+ * A platform is defined once, as pure data in `services/shared/platforms/`;
+ * the catalogue the services validate against and the crawler's drivers,
+ * settings and adverts are all built from those definitions.
  */
-const DEFINITION = /^crawler\/platforms\/[\w-]+\/definition\.js$/;
-
-t.test('services reach crawler code only to load the crawler role', async (t) => {
-  const crossings = sources('services').flatMap((f) =>
-    importsOf(f)
-      .filter((i) => i.startsWith('crawler/'))
-      .filter((i) => !(f === 'services/shared/platforms.ts' && DEFINITION.test(i)))
-      .map((i) => `${f} -> ${i}`),
-  );
-  t.strictSame(crossings, [
-    'services/index.ts -> crawler/crawler.service.js',
-    'services/index.ts -> crawler/advert.js',
-  ]);
-});
-
 t.test('platform definitions import only the definition vocabulary', async (t) => {
-  const definitions = sources('crawler/platforms').filter((f) => f.endsWith('/definition.ts'));
-  t.ok(definitions.length >= 13, 'one per platform folder');
-  const outside = definitions.flatMap((f) =>
-    importsOf(f)
-      .filter((i) => i !== 'services/shared/platform-definition.js')
-      .map((i) => `${f} -> ${i}`),
+  t.ok(sources('services/shared/platforms').length >= 13, 'one per platform, and the vocabulary');
+  t.strictSame(
+    crossings('services/shared/platforms', (i) => i !== 'services/shared/platforms/definition.js'),
+    [],
   );
-  t.strictSame(outside, []);
 });
 
-t.test('the wire contracts depend only on each other and shared vocabulary', async (t) => {
-  const outside = sources('services/shared/contracts').flatMap((f) =>
-    importsOf(f)
-      .filter((i) => !i.startsWith('services/shared/'))
-      .map((i) => `${f} -> ${i}`),
+/** The service folder a file belongs to (`services/tasks/`), or undefined outside one. */
+const serviceOf = (path: string) => /^services\/(?!shared\/)[^/]+\//.exec(path)?.[0];
+
+t.test('no service imports another service’s files: only services/shared/', async (t) => {
+  const foreign = (i: string, f: string) =>
+    // The composition root starts every service.
+    f !== 'services/index.ts' && serviceOf(i) !== undefined && serviceOf(i) !== serviceOf(f);
+  t.strictSame(crossings('services', foreign), []);
+});
+
+/** Shared modules (the wire contracts among them) sit below every service. */
+t.test('the shared modules import no service', async (t) => {
+  t.strictSame(
+    crossings(
+      'services/shared',
+      (i) => i.startsWith('services/') && !i.startsWith('services/shared/'),
+    ),
+    [],
   );
-  t.strictSame(outside, []);
+});
+
+/**
+ * The dashboard is built by Vite from web/ alone, plus the shared modules it
+ * needs: the wire contracts, the brand matcher, the events stream's progress
+ * rules and the city look-up's path.
+ */
+t.test('web/ imports nothing from the server but services/shared/', async (t) => {
+  t.strictSame(
+    crossings('web', (i) => !i.startsWith('web/') && !i.startsWith('services/shared/')),
+    [],
+  );
+  t.ok(
+    sources('web').some((f) => importsOf(f).includes('services/shared/brand/matcher.js')),
+    'the dashboard runs the service’s own brand matcher',
+  );
 });
 
 /**

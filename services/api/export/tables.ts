@@ -7,7 +7,7 @@ import type { KeywordGroup, Visibility } from '../../shared/contracts/brand.js';
 import type { ExportItem } from '../../shared/contracts/export.js';
 import type { Reference } from '../../shared/contracts/answer.js';
 import { domainOf, tagDomain } from '../../shared/brand/domains.js';
-import type { subTaskResult } from '../../tasks/views.js';
+import type { subTaskResult } from '../../shared/task-views.js';
 import type { Cell } from './csv.js';
 
 /** A sub task as the full result shows it (screenshot URL absolute, raw evidence linked). */

@@ -3,7 +3,7 @@ import type { Context, Next } from 'koa';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { matchesPath } from '../../shared/contracts/http-paths.js';
-import type { TokenVerifier } from '../../users/tokens.js';
+import type { TokenVerifier } from '../../shared/tokens.js';
 import type { RateLimiter } from '../ratelimit.js';
 
 export interface AuthOptions {

@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { Router } from '@koa/router';
 import type { ProgressHub } from '../progress/progress-hub.js';
 import { resumedAfter } from '../progress/sse-frame.js';
-import { checkTaskId } from '../../tasks/queries.js';
+import { checkTaskId } from '../../shared/requests/task-queries.js';
 import { PATHS } from '../../shared/contracts/http-paths.js';
 
 export function eventRoutes(hub: ProgressHub): Router {

@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { keywordGroups } from '../../shared/brand/groups.js';
-import { absoluteScreenshot } from '../../tasks/views.js';
+import { absoluteScreenshot } from '../../shared/task-views.js';
 import type { Backend } from '../backend.js';
 import { checkExportRequest, exportFileName, type ExportFormat } from '../export/query.js';
 import { ExportSource } from '../export/source.js';

@@ -1,6 +1,6 @@
 /** Spec 4.6 `GET /ports/city-info` (under /api/business/eip-edge): public, onto `proxies`. */
 import { Router } from '@koa/router';
-import { checkCityInfoQuery } from '../../proxies/query.js';
+import { checkCityInfoQuery } from '../../shared/requests/city-query.js';
 import type { Backend } from '../backend.js';
 import { ok } from '../envelope.js';
 import { PATHS } from '../../shared/contracts/http-paths.js';

@@ -3,7 +3,7 @@ import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { PLATFORMS, supportedModes, type Channel } from '../../shared/platforms.js';
 import type { Verdict } from '../../shared/availability.js';
-import { absoluteScreenshot } from '../../tasks/views.js';
+import { absoluteScreenshot } from '../../shared/task-views.js';
 import { ok, okSerialised, serialisedOk } from '../envelope.js';
 import type { Backend } from '../backend.js';
 import type { Built, PlatformsData, ResultData, SubTaskResult } from '../contract.js';

@@ -1,6 +1,6 @@
 /**
  * Keyword groups: one `monitorKeywords` entry (already split by
- * services/tasks/keywords.ts) holds the aliases of one brand separated by `|`
+ * services/shared/brand/keywords.ts) holds the aliases of one brand separated by `|`
  * (`Acme|阿克米|ACME Inc.|acme.com`).
  */
 import type { KeywordGroup } from '../contracts/brand.js';

@@ -36,12 +36,8 @@ export interface QueueItem {
   userId: number;
   seq: number;
   platform: string;
-  /**
-   * The channel the sub task runs on; absent for sub tasks stored before
-   * channels were recorded (and from tasks nodes of earlier versions): the
-   * platform's active channel then.
-   */
-  channel?: Channel;
+  /** The channel the sub task runs on. */
+  channel: Channel;
   mode: string;
   prompt: string;
   screenshot: 0 | 1 | 2;

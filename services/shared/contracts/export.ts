@@ -14,7 +14,7 @@ export interface ExportPageRequest {
 
 export interface ExportItem<View = Record<string, unknown>> {
   seq: number;
-  /** The sub task as the full result shows it (services/tasks/views.ts subTaskResult). */
+  /** The sub task as the full result shows it (services/shared/task-views.ts subTaskResult). */
   result: View;
   brand: SubTaskBrandFields;
 }

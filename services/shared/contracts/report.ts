@@ -25,20 +25,20 @@ export interface CompletedResult extends Answer {
 export interface SettleReport {
   subTaskId: string;
   /** The sub task's task, so its keyword groups are known before the answer is written. */
-  taskId?: string;
+  taskId: string;
   token: string;
   /**
    * The lease's attempt number (1 = first), so a failure's retry is decided
-   * without reading the sub task first; absent from nodes of earlier versions.
+   * without reading the sub task first.
    */
-  attempt?: number;
+  attempt: number;
   result?: CompletedResult;
   failure?: Failure;
   proxyIp?: string | null;
   proxyKey?: string | null;
   /** Web channel: the account that ran the attempt. */
   accountId?: string | null;
-  /** How long the attempt took on the node; absent from nodes of earlier versions. */
+  /** How long the attempt took on the node. */
   answerMs?: number;
 }
 

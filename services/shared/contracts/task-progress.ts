@@ -1,12 +1,12 @@
 /**
  * A task's progress as the API shows it: the `data` of
- * `GET /task/status/{taskId}` (services/tasks/views.ts builds it) and the
+ * `GET /task/status/{taskId}` (services/shared/task-views.ts builds it) and the
  * payloads of its events stream (services/api/progress/). The dashboard and
  * the CLI read the same shapes; the stream's payloads are zod schemas so the
  * OpenAPI document describes them from the same declaration.
  */
 import { z } from 'zod';
-import { CHANNELS, MODES, type Channel, type Mode } from '../platform-definition.js';
+import { CHANNELS, MODES, type Channel, type Mode } from '../platforms/definition.js';
 import { SUBTASK_STATUSES, TASK_STATUSES, type SubTaskStatus, type TaskStatus } from './status.js';
 
 export interface SubTaskSummary {

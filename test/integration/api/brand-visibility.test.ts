@@ -11,7 +11,7 @@ import { brandsFor, sandboxAnswer } from '../../../sandbox/answers.js';
 import { startSandboxServer } from '../../../sandbox/server.js';
 import { keywordGroups } from '../../../services/shared/brand/groups.js';
 import { brandFields } from '../../../services/shared/brand/mentions.js';
-import { parseKeywords } from '../../../services/tasks/keywords.js';
+import { parseKeywords } from '../../../services/shared/brand/keywords.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { untilTaskFinal } from '../../helpers/task-final.js';
 

@@ -12,7 +12,7 @@ import {
 } from '../../../services/api/contract.js';
 import { callbackPayloadSchema } from '../../../services/api/openapi-callbacks.js';
 import { callbacksService } from '../../../services/callbacks/callbacks.service.js';
-import { newWebhookSecret, verifyWebhook } from '../../../services/callbacks/sign.js';
+import { newWebhookSecret, verifyWebhook } from '../../../services/shared/webhooks/sign.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { freePort, startReceiver, type Received } from '../../helpers/receiver.js';
 import { until } from '../../helpers/wait.js';

@@ -85,6 +85,7 @@ async function run(lease: LeaseMessage, broker: ServiceBroker, node: string): Pr
     reports: [
       {
         subTaskId: lease.subTaskId,
+        taskId: lease.taskId,
         token: lease.token,
         attempt: lease.attempt,
         ...(wall

@@ -29,7 +29,13 @@ const node = await startWebStandIn(t, {
   run: async (lease, broker) => {
     await broker.call<unknown, SettleRequest>('tasks.settleBatch', {
       reports: [
-        { subTaskId: lease.subTaskId, token: lease.token, attempt: 1, result: plainResult },
+        {
+          subTaskId: lease.subTaskId,
+          taskId: lease.taskId,
+          token: lease.token,
+          attempt: lease.attempt,
+          result: plainResult,
+        },
       ],
     });
   },

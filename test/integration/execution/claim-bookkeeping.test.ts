@@ -1,7 +1,7 @@
 import t from 'tap';
 import mongoose from 'mongoose';
-import { ClaimBookkeeping } from '../../../services/tasks/claim-bookkeeping.js';
-import { taskModels } from '../../../services/tasks/models.js';
+import { ClaimBookkeeping } from '../../../services/shared/subtasks/claim-bookkeeping.js';
+import { taskModels } from '../../../services/shared/subtasks/models.js';
 import { mongoUrl, uniqueDbName } from '../../helpers/servers.js';
 
 const conn = await mongoose

@@ -1,8 +1,8 @@
 /** Claiming the picks of one dispatch pass for a node, against the real MongoDB-wire server. */
 import t from 'tap';
 import mongoose from 'mongoose';
-import { Ledger } from '../../../services/tasks/ledger.js';
-import { taskModels } from '../../../services/tasks/models.js';
+import { Ledger } from '../../../services/shared/subtasks/ledger.js';
+import { taskModels } from '../../../services/shared/subtasks/models.js';
 import { mongoUrl, uniqueDbName } from '../../helpers/servers.js';
 
 const conn = await mongoose

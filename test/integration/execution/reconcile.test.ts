@@ -1,7 +1,7 @@
 /** The recount that mends task counters after a crash between two writes. */
 import t from 'tap';
-import { createLedger } from '../../../services/tasks/ledger.js';
-import { taskModels } from '../../../services/tasks/models.js';
+import { createLedger } from '../../../services/shared/subtasks/ledger.js';
+import { taskModels } from '../../../services/shared/subtasks/models.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 
 const svc = await startEmbedded(t);

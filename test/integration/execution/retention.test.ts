@@ -1,7 +1,7 @@
 import t from 'tap';
 import mongoose from 'mongoose';
-import { purgeExpiredTasks } from '../../../services/tasks/retention.js';
-import { taskModels } from '../../../services/tasks/models.js';
+import { purgeExpiredTasks } from '../../../services/shared/subtasks/retention.js';
+import { taskModels } from '../../../services/shared/subtasks/models.js';
 import { mongoUrl, uniqueDbName } from '../../helpers/servers.js';
 
 const conn = await mongoose

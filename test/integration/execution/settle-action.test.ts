@@ -1,8 +1,8 @@
 /**
- * The `tasks` service's report actions over the broker: `settleBatch` (what
- * crawler nodes send) and the one-report `settle` that older crawler nodes
- * still call. Sub tasks are leased by hand, so no scheduler or crawler node
- * runs; the events are caught by a probe service.
+ * The `tasks` service's lease actions over the broker: `settleBatch` and
+ * `renewBatch`, what crawler nodes send. Sub tasks are leased by hand (first
+ * attempt), so no scheduler or crawler node runs; the events are caught by a
+ * probe service.
  */
 import t from 'tap';
 import { startEmbedded } from '../../helpers/cluster.js';
@@ -58,11 +58,13 @@ t.test('a batch: each report answered in order, one broadcast, one finish', asyn
   const { taskId, ids } = await leasedTask(['one', 'two', 'three'], 'tok-1');
   const answer = await svc.broker.call('tasks.settleBatch', {
     reports: [
-      { subTaskId: ids[0], token: 'tok-1', result: plainResult, proxyIp: null },
-      { subTaskId: ids[1], token: 'an-old-token', result: plainResult },
+      { subTaskId: ids[0], taskId, token: 'tok-1', attempt: 1, result: plainResult, proxyIp: null },
+      { subTaskId: ids[1], taskId, token: 'an-old-token', attempt: 1, result: plainResult },
       {
         subTaskId: ids[2],
+        taskId,
         token: 'tok-1',
+        attempt: 1,
         failure: { status: 'error', retryable: false, message: 'invalid API key' },
       },
     ],
@@ -87,7 +89,7 @@ t.test('a batch: each report answered in order, one broadcast, one finish', asyn
   });
 
   await svc.broker.call('tasks.settleBatch', {
-    reports: [{ subTaskId: ids[1], token: 'tok-1', result: plainResult }],
+    reports: [{ subTaskId: ids[1], taskId, token: 'tok-1', attempt: 1, result: plainResult }],
   });
   t.match(await conn.collection('tasks').findOne({ _id: taskId as never }), {
     status: 'partial_completed',
@@ -97,45 +99,42 @@ t.test('a batch: each report answered in order, one broadcast, one finish', asyn
   t.strictSame(finishes, [taskId], 'the task finished once');
 });
 
-t.test('one report at a time, as older crawler nodes send it', async (t) => {
-  const { taskId, ids } = await leasedTask(['alone'], 'tok-2');
-  t.strictSame(
-    await svc.broker.call('tasks.settle', {
+t.test('a report names its task and attempt; one-report actions do not exist', async (t) => {
+  const { taskId, ids } = await leasedTask(['named'], 'tok-2');
+  for (const missing of ['taskId', 'attempt'] as const) {
+    const report: Record<string, unknown> = {
       subTaskId: ids[0],
+      taskId,
       token: 'tok-2',
+      attempt: 1,
       result: plainResult,
-    }),
-    { accepted: true, outcome: 'completed' },
-  );
-  t.strictSame(
-    await svc.broker.call('tasks.settle', {
-      subTaskId: ids[0],
-      token: 'tok-2',
-      result: plainResult,
-    }),
-    { accepted: false },
-    'a repeat is dropped',
-  );
-  // A repeat of a final sub task is announced again: the call that wrote it may
-  // have died with its tasks node before announcing it. Never finished twice.
-  t.strictSame(settled(), [
-    [ids[0], 'completed'],
-    [ids[0], 'completed'],
-  ]);
-  t.strictSame(finishes, [taskId]);
+    };
+    delete report[missing];
+    await t.rejects(
+      svc.broker.call('tasks.settleBatch', { reports: [report] }),
+      { name: 'ValidationError' },
+      `a report without ${missing} is refused`,
+    );
+  }
+  for (const action of ['tasks.settle', 'tasks.renew'])
+    await t.rejects(svc.broker.call(action, {}), { name: 'ServiceNotFoundError' }, action);
+  t.match(await conn.collection('subtasks').findOne({ _id: ids[0] as never }), {
+    status: 'processing',
+  });
+  t.strictSame(broadcasts, []);
 });
 
 t.test('malformed reports are refused whole, before anything is written', async (t) => {
   const { taskId, ids } = await leasedTask(['kept'], 'tok-3');
   await t.rejects(
     svc.broker.call('tasks.settleBatch', {
-      reports: [{ subTaskId: ids[0], token: 'tok-3', result: plainResult }, { subTaskId: 42 }],
+      reports: [
+        { subTaskId: ids[0], taskId, token: 'tok-3', attempt: 1, result: plainResult },
+        { subTaskId: 42 },
+      ],
     }),
     { name: 'ValidationError' },
   );
-  await t.rejects(svc.broker.call('tasks.settle', { token: 'tok-3' }), {
-    name: 'ValidationError',
-  });
   t.match(await conn.collection('subtasks').findOne({ _id: ids[0] as never }), {
     status: 'processing',
   });
@@ -143,7 +142,7 @@ t.test('malformed reports are refused whole, before anything is written', async 
   t.strictSame(broadcasts, []);
 });
 
-t.test('renewBatch extends every lease of a node in one call; renew still takes one', async (t) => {
+t.test('renewBatch extends every lease of a node in one call', async (t) => {
   const { ids } = await leasedTask(['r1', 'r2'], 'tok-r');
   const answer = await svc.broker.call<{ held: boolean[]; expiresAt: number }, object>(
     'tasks.renewBatch',
@@ -157,11 +156,6 @@ t.test('renewBatch extends every lease of a node in one call; renew still takes 
   t.strictSame(answer.held, [true, false], 'each lease answered in order');
   const doc = await conn.collection('subtasks').findOne({ _id: ids[0] as never });
   t.equal(doc!.leaseExpiresAt, answer.expiresAt, 'the held one extended');
-  t.match(
-    await svc.broker.call('tasks.renew', { subTaskId: ids[1], token: 'tok-r' }),
-    { held: true },
-    'the one-lease action of earlier crawler nodes still works',
-  );
   await t.rejects(
     svc.broker.call('tasks.renewBatch', { leases: [{ subTaskId: ids[0] }] }),
     { name: 'ValidationError' },
@@ -175,7 +169,9 @@ t.test("an answer stores the report's effective mode, stream format and evidence
     reports: [
       {
         subTaskId: ids[0],
+        taskId,
         token: 'tok-modes',
+        attempt: 1,
         result: {
           ...plainResult,
           effectiveMode: 'search',
@@ -183,7 +179,7 @@ t.test("an answer stores the report's effective mode, stream format and evidence
           evidenceId: 'ev-1',
         },
       },
-      { subTaskId: ids[1], token: 'tok-modes', result: plainResult },
+      { subTaskId: ids[1], taskId, token: 'tok-modes', attempt: 1, result: plainResult },
     ],
   });
   const docs = await conn.collection('subtasks').find({ taskId }).sort({ seq: 1 }).toArray();

@@ -97,7 +97,13 @@ t.test('a report sent again after a lost answer mends the task within seconds', 
   settledIds.length = 0;
   // The other two reach a live node; the first two are sent again to it.
   const answer = await svc.broker.call('tasks.settleBatch', {
-    reports: ids.map((subTaskId) => ({ subTaskId, token: 'tok-1', result: plainResult })),
+    reports: ids.map((subTaskId) => ({
+      subTaskId,
+      taskId,
+      token: 'tok-1',
+      attempt: 1,
+      result: plainResult,
+    })),
   });
   t.strictSame(answer, {
     results: [
@@ -130,7 +136,7 @@ t.test('a report sent again after a lost answer mends the task within seconds', 
 t.test('a tasks node that starts mends the unfinished tasks it finds', async (t) => {
   const { taskId, ids } = await leasedTask(['e', 'f', 'g'], 'tok-2');
   await svc.broker.call('tasks.settleBatch', {
-    reports: [{ subTaskId: ids[0], token: 'tok-2', result: plainResult }],
+    reports: [{ subTaskId: ids[0], taskId, token: 'tok-2', attempt: 1, result: plainResult }],
   });
   // The rest were written by a tasks node that died before counting them, and
   // the crawler node that reported them died too: no report comes again.

@@ -10,7 +10,7 @@ import t from 'tap';
 import { buildOpenApi } from '../../../services/api/openapi.js';
 import { ERROR_KINDS } from '../../../services/api/openapi-errors.js';
 import { SECRET_EXAMPLE } from '../../../services/api/openapi-examples.js';
-import { verifyWebhook } from '../../../services/callbacks/sign.js';
+import { verifyWebhook } from '../../../services/shared/webhooks/sign.js';
 import { AppError, describeError } from '../../../services/shared/errors.js';
 import { DocumentSchemas, sseMessages } from '../../helpers/openapi-schemas.js';
 

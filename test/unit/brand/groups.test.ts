@@ -1,6 +1,6 @@
 import t from 'tap';
 import { keywordGroups } from '../../../services/shared/brand/groups.js';
-import { parseKeywords } from '../../../services/tasks/keywords.js';
+import { parseKeywords } from '../../../services/shared/brand/keywords.js';
 
 t.test('an entry is one group; | separates its aliases; the first names it', async (t) => {
   t.same(keywordGroups(parseKeywords('Acme|阿克米|ACME Inc.|acme.com, Beta')), [

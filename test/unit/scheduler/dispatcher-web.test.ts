@@ -14,7 +14,6 @@ import type { CrawlerNode } from '../../../services/shared/contracts/advert.js';
 
 const SH = '310000';
 const BJ = '110000';
-const web = { chatgpt: 'web' as const };
 
 function port(key: string, regionCode: string): ProxyPortInfo {
   return {
@@ -57,7 +56,6 @@ t.test('a web item goes to the node that serves its account’s proxy port', asy
   const sh2 = port('127.0.0.1:9002', SH);
   const bj = port('127.0.0.1:9003', BJ);
   const { d, calls, pool } = harness({
-    channels: web,
     nodes: [
       webNode('roomy', 5, [sh1, bj]),
       webNode('small', 1, [sh2]),
@@ -99,7 +97,6 @@ t.test('an item without region claims region by region, each with its own ports'
   const sh = port('127.0.0.1:9001', SH);
   const bj = port('127.0.0.1:9002', BJ);
   const { d, calls, pool } = harness({
-    channels: web,
     nodes: [webNode('n1', 2, [sh]), webNode('n2', 2, [bj])],
     accounts: [
       poolAccount('bj1', 'chatgpt', { regionCode: BJ, proxyKey: '10.0.0.1:1' }),
@@ -121,7 +118,6 @@ t.test('an item without region claims region by region, each with its own ports'
 
 t.test('no usable account: the item waits, then fails naming platform and region', async (t) => {
   const { d, clock, calls, pool } = harness({
-    channels: web,
     nodes: [webNode('n1', 2, [port('127.0.0.1:9001', SH)])],
     accounts: [poolAccount('broken', 'chatgpt', { regionCode: SH, usable: false })],
   });
@@ -150,7 +146,6 @@ t.test('no usable account: the item waits, then fails naming platform and region
 t.test('the failure says what the accounts service knows about the accounts', async (t) => {
   const asked: (string | null)[][] = [];
   const { d, clock, calls } = harness({
-    channels: web,
     nodes: [webNode('n1', 2, [port('127.0.0.1:9001', SH)])],
     accounts: [],
     describeAccounts: async (platform, regionCode) => {
@@ -171,7 +166,6 @@ t.test('the failure says what the accounts service knows about the accounts', as
 
 t.test('an item whose accounts are busy running other items does not fail', async (t) => {
   const { d, clock, calls, pool } = harness({
-    channels: web,
     nodes: [webNode('n1', 3, [port('127.0.0.1:9001', SH)])],
     accounts: [poolAccount('only', 'chatgpt', { regionCode: SH })],
   });
@@ -194,7 +188,6 @@ t.test('an item whose accounts are busy running other items does not fail', asyn
 
 t.test('a retry avoids the account of its last attempt', async (t) => {
   const { d, calls, pool, clock } = harness({
-    channels: web,
     accounts: [poolAccount('a1', 'chatgpt'), poolAccount('a2', 'chatgpt')],
   });
   d.queue.add(webItem('T', 0, null, { lastAccount: 'a1', attempts: 1 }));
@@ -226,7 +219,7 @@ t.test('an account whose item does not reach a node is given back', async (t) =>
   };
   for (const [name, o] of Object.entries(cases)) {
     t.test(name, async (t) => {
-      const { d, calls, pool } = harness({ channels: web, ...o });
+      const { d, calls, pool } = harness(o);
       d.queue.add(webItem('T', 0, null));
       await dispatchAll(d);
       t.equal(pool.claims.length, 1);
@@ -239,7 +232,7 @@ t.test('an account whose item does not reach a node is given back', async (t) =>
 });
 
 t.test('the accounts service down: web work waits, api work runs', async (t) => {
-  const { d, calls, clock, state, pool } = harness({ channels: web, accountsDown: true });
+  const { d, calls, clock, state, pool } = harness({ accountsDown: true });
   d.queue.add(webItem('T', 0, null));
   d.queue.add(item('A', 1, 0));
   t.equal(await dispatchAll(d), 1);
@@ -256,7 +249,6 @@ t.test('no account ever runs two sub tasks at once', async (t) => {
   const sh = port('127.0.0.1:9001', SH);
   const bj = port('127.0.0.1:9002', BJ);
   const { d, calls, pool, clock } = harness({
-    channels: web,
     nodes: [webNode('n1', 3, [sh]), webNode('n2', 3, [bj])],
     accounts: [
       poolAccount('sh1', 'chatgpt', { regionCode: SH }),
@@ -304,7 +296,6 @@ t.test('no account ever runs two sub tasks at once', async (t) => {
 t.test('an account counted usable but pinned to a port that is down is no account', async (t) => {
   const up = port('127.0.0.1:9001', SH);
   const { d, clock, calls, pool } = harness({
-    channels: web,
     nodes: [webNode('n1', 2, [up])],
     accounts: [poolAccount('stranded', 'chatgpt', { regionCode: SH, proxyKey: '127.0.0.1:9009' })],
   });
@@ -324,7 +315,7 @@ t.test('an account counted usable but pinned to a port that is down is no accoun
 });
 
 t.test('usable accounts but no room: the item waits for room as long as it takes', async (t) => {
-  const { d, clock, calls } = harness({ channels: web, nodes: [node('n1', 1)] });
+  const { d, clock, calls } = harness({ nodes: [node('n1', 1)] });
   d.queue.add(item('A', 1, 0));
   t.equal(await dispatchAll(d), 1, 'an api item fills the node');
   // The web item found no account once, before any was usable.
@@ -342,7 +333,6 @@ t.test('usable accounts but no room: the item waits for room as long as it takes
 t.test('an item that avoids an account leaves it to the next item of the pass', async (t) => {
   const up = port('127.0.0.1:9001', SH);
   const { d, calls } = harness({
-    channels: web,
     nodes: [webNode('n1', 3, [up])],
     accounts: [
       poolAccount('live', 'chatgpt', { regionCode: SH, proxyKey: up.key }),
@@ -360,16 +350,15 @@ t.test('an item that avoids an account leaves it to the next item of the pass', 
 
 t.test('a simulated site’s web items run without accounts', async (t) => {
   const { d, calls, pool, clock } = harness({
-    channels: { sandbox: 'web' },
     simulated: ['sandbox'],
     accounts: [],
   });
-  d.queue.add(item('S', 1, 0));
+  d.queue.add(item('S', 1, 0, { channel: 'web' }));
   t.equal(await dispatchAll(d), 1);
   t.equal(calls.send[0]!.lease.channel, 'web');
   t.equal(calls.send[0]!.lease.account, undefined);
   t.equal(pool.usableCalls + pool.claims.length, 0, 'the accounts service is not asked');
-  d.queue.add(item('S', 1, 1));
+  d.queue.add(item('S', 1, 1, { channel: 'web' }));
   clock.time = T0 + 10 * ACCOUNT_WAIT_MS;
   t.equal(await d.sweepUnplaceable(), 0);
 });

@@ -110,10 +110,11 @@ t.test('a retry avoids the node of its last attempt when another has room', asyn
 });
 
 t.test('lease message fields', async (t) => {
-  const { d, calls } = harness({ nodes: [node('n1', 3)], channels: { chatgpt: 'web' } });
+  const { d, calls } = harness({ nodes: [node('n1', 3)] });
   d.queue.add(
     item('T', 7, 3, {
       platform: 'chatgpt',
+      channel: 'web',
       mode: 'search',
       prompt: 'best running shoes',
       screenshot: 2,
@@ -160,27 +161,21 @@ t.test('lease message fields', async (t) => {
   t.equal(u1?.lease.token, u0?.lease.token, 'one token for the api batch of a node');
 });
 
-t.test(
-  "the lease's channel is the sub task's own; the platform's active one only for items without",
-  async (t) => {
-    const { d, calls } = harness({
-      nodes: [
-        node('api-node', 2, { channels: ['api'], platforms: ['sandbox'] }),
-        node('web-node', 2, { channels: ['web'], platforms: ['sandbox'] }),
-      ],
-      channels: { sandbox: 'api' },
-    });
-    d.queue.add(item('T', 1, 0, { channel: 'web' }));
-    d.queue.add(item('T', 1, 1, { channel: 'api' }));
-    d.queue.add(item('T', 1, 2));
-    t.equal(await dispatchAll(d), 3);
-    t.strictSame(calls.send.map((s) => [s.lease.subTaskId, s.lease.channel, s.node]).sort(), [
-      ['T-0', 'web', 'web-node'],
-      ['T-1', 'api', 'api-node'],
-      ['T-2', 'api', 'api-node'],
-    ]);
-  },
-);
+t.test("the lease's channel is the sub task's own", async (t) => {
+  const { d, calls } = harness({
+    nodes: [
+      node('api-node', 2, { channels: ['api'], platforms: ['sandbox'] }),
+      node('web-node', 2, { channels: ['web'], platforms: ['sandbox'] }),
+    ],
+  });
+  d.queue.add(item('T', 1, 0, { channel: 'web' }));
+  d.queue.add(item('T', 1, 1, { channel: 'api' }));
+  t.equal(await dispatchAll(d), 2);
+  t.strictSame(calls.send.map((s) => [s.lease.subTaskId, s.lease.channel, s.node]).sort(), [
+    ['T-0', 'web', 'web-node'],
+    ['T-1', 'api', 'api-node'],
+  ]);
+});
 
 t.test('a platform with no room on one channel still places its work on the other', async (t) => {
   const { d, calls } = harness({
@@ -266,13 +261,12 @@ t.test(
   async (t) => {
     const { d, clock, calls } = harness({
       nodes: [node('n1', 3)],
-      channels: { sandbox: 'web' },
       refuse: { 'T-0': { reason: 'no web driver for sandbox on this node', cannotRun: true } },
     });
-    d.queue.add(item('T', 1, 0));
+    d.queue.add(item('T', 1, 0, { channel: 'web' }));
     t.equal(await dispatchAll(d), 0);
     t.equal(calls.giveBack.length, 1);
-    d.queue.add(item('T', 1, 0));
+    d.queue.add(item('T', 1, 0, { channel: 'web' }));
     t.equal(await dispatchAll(d), 0, 'not sent to the node that refused the pair');
     t.equal(calls.sends.length, 1);
     t.equal(await d.sweepUnplaceable(), 0);
@@ -291,9 +285,8 @@ t.test(
 t.test('nodes that advertise pairs are offered only those pairs', async (t) => {
   const { d, clock, calls } = harness({
     nodes: [node('n1', 3, { pairs: ['sandbox:api', 'chatgpt:api', 'claude:api'] })],
-    channels: { chatgpt: 'web' },
   });
-  d.queue.add(item('A', 1, 0, { platform: 'chatgpt' }));
+  d.queue.add(item('A', 1, 0, { platform: 'chatgpt', channel: 'web' }));
   d.queue.add(item('B', 1, 0, { platform: 'claude' }));
   t.equal(await dispatchAll(d), 1);
   t.strictSame(sentIds(calls), ['B-0']);
@@ -518,9 +511,8 @@ t.test('sweepUnplaceable', async (t) => {
   t.test('the node must also have the platform and its channel', async (t) => {
     const { d, clock, calls } = harness({
       nodes: [node('gz', 1, { regions: ['440000'], channels: ['web'], platforms: ['claude'] })],
-      channels: { claude: 'web' },
     });
-    d.queue.add(item('A', 1, 0, { regionCode: '440000', platform: 'claude' }));
+    d.queue.add(item('A', 1, 0, { regionCode: '440000', platform: 'claude', channel: 'web' }));
     d.queue.add(item('B', 1, 0, { regionCode: '440000', platform: 'chatgpt' }));
     d.queue.add(item('C', 1, 0, { regionCode: '440000', platform: 'sandbox' }));
     await d.sweepUnplaceable();

@@ -8,6 +8,7 @@ import {
   isChannel,
   isMode,
   MODES,
+  needsAccounts,
   PLATFORMS,
   supportedModes,
 } from '../../../services/shared/platforms.js';
@@ -133,6 +134,22 @@ t.test('every definition carries the defaults of the channels it lists', async (
     t.ok(findPlatform(n)!.web!.gapMs >= 10_000, `${n} paces prompts like a person`);
   }
 });
+
+t.test(
+  'a real site runs as accounts; the simulated sites and API-only platforms do not',
+  async (t) => {
+    t.same(
+      PLATFORMS.filter((p) => p.web?.needsAccounts).map((p) => p.name),
+      ['deepseek', 'doubao', 'kimi'],
+    );
+    t.ok(needsAccounts('deepseek'));
+    t.ok(needsAccounts('Moonshot'), 'by alias');
+    t.notOk(needsAccounts('sandbox'));
+    t.notOk(needsAccounts('sandbox-web'));
+    t.notOk(needsAccounts('chatgpt'), 'no web channel');
+    t.notOk(needsAccounts('nope'));
+  },
+);
 
 t.test('activeChannel and effectiveChannel', async (t) => {
   const deepseek = findPlatform('deepseek')!;

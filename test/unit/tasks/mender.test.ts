@@ -1,6 +1,6 @@
 import t from 'tap';
 import { CounterMender } from '../../../services/tasks/mender.js';
-import type { Mended } from '../../../services/tasks/ledger.js';
+import type { Mended } from '../../../services/shared/subtasks/ledger.js';
 import type { Finished } from '../../../services/shared/contracts/events.js';
 
 function mender(answers: Record<string, (Mended | Error)[]>, perTick = 10) {

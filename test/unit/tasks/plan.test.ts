@@ -1,9 +1,9 @@
 import t from 'tap';
 import { planSubTasks, planTask } from '../../../services/tasks/plan.js';
 import { subTaskIdFor } from '../../../services/shared/ids.js';
-import { subTaskResult } from '../../../services/tasks/views.js';
-import { toQueueItem } from '../../../services/scheduler/fair-queue.js';
-import type { Submission } from '../../../services/tasks/submission.js';
+import { subTaskResult } from '../../../services/shared/task-views.js';
+import { toQueueItem } from '../../../services/shared/subtasks/queue-item.js';
+import type { Submission } from '../../../services/shared/requests/submission.js';
 
 const TASK = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 const NOW = 1_700_000_000_000;
@@ -111,12 +111,6 @@ t.test('planSubTasks: every sub task starts pending, without result fields', asy
   }
   const anywhere = planTask(TASK, 42, { ...submission, regionCode: null }, NOW);
   t.notOk('regionCode' in planSubTasks(anywhere)[0]!, 'no region: the field is absent');
-  const stored = planTask(TASK, 42, submission, NOW);
-  const legacy = { ...stored, platforms: stored.platforms.map(({ channel: _, ...p }) => p) };
-  t.notOk(
-    'channel' in planSubTasks(legacy)[0]!,
-    'a task stored before channels were recorded: its sub tasks name none',
-  );
 });
 
 t.test('a planned sub task reads as an empty result', async (t) => {
@@ -164,9 +158,6 @@ t.test('a planned sub task queues with its channel', async (t) => {
     subs.slice(0, 3).map((s) => toQueueItem(s).channel),
     ['api', 'api', 'web'],
   );
-  const legacy = { ...subs[2]! };
-  delete legacy.channel;
-  t.notOk('channel' in toQueueItem(legacy), 'none stored: the scheduler uses the active channel');
 });
 
 t.test(

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { keywordGroups } from '../../../services/shared/brand/groups.js';
-import { parseKeywords } from '../../../services/tasks/keywords.js';
+import { parseKeywords } from '../../../services/shared/brand/keywords.js';
 import { mentionPieces } from '../../../web/src/mention-pieces.js';
 
 const groups = keywordGroups(parseKeywords('Acme|acme.com|ACME Inc., Globex|格罗贝克斯'));

@@ -1,0 +1,21 @@
+/** Gemini: the platform as this build runs it (see services/shared/platforms/definition.ts). */
+import { MODES, type PlatformDefinition } from './definition.js';
+
+export const definition: PlatformDefinition = {
+  name: 'gemini',
+  label: 'Gemini',
+  vendor: 'Google',
+  aliases: ['google', 'bard'],
+  channels: { api: MODES },
+  defaultChannel: 'api',
+  api: {
+    baseUrl: 'https://generativelanguage.googleapis.com/v1beta',
+    models: {
+      standard: 'gemini-2.5-flash',
+      reasoning: 'gemini-2.5-flash',
+      search: 'gemini-2.5-flash',
+      reasoning_search: 'gemini-2.5-flash',
+    },
+    timeoutMs: 180_000,
+  },
+};

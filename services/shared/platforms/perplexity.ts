@@ -1,0 +1,21 @@
+/** Perplexity: the platform as this build runs it (see services/shared/platforms/definition.ts). */
+import { MODES, type PlatformDefinition } from './definition.js';
+
+export const definition: PlatformDefinition = {
+  name: 'perplexity',
+  label: 'Perplexity',
+  vendor: 'Perplexity AI',
+  aliases: ['pplx', 'sonar'],
+  channels: { api: MODES },
+  defaultChannel: 'api',
+  api: {
+    baseUrl: 'https://api.perplexity.ai',
+    models: {
+      standard: 'sonar',
+      reasoning: 'sonar-reasoning-pro',
+      search: 'sonar-pro',
+      reasoning_search: 'sonar-reasoning-pro',
+    },
+    timeoutMs: 180_000,
+  },
+};
