@@ -31,9 +31,14 @@ export const mentionSchema = z
     firstIndex: int()
       .nullable()
       .meta({ description: 'Character offset of the first mention in answerContent' }),
-    rank: int()
-      .nullable()
-      .meta({ description: '1 = the first group mentioned in the answer; null when absent' }),
+    position: int().nullable().meta({
+      description:
+        "The brand's place among ALL the brands or products the answer recommends, from the answer's own lists (1 = recommended first); null when absent",
+    }),
+    groupRank: int().nullable().meta({
+      description:
+        'Among the monitorKeywords groups only: 1 = the first group named in the answer; null when absent',
+    }),
     inReasoning: z.boolean(),
     inReferences: z
       .boolean()
@@ -87,9 +92,20 @@ export const visibilitySchema = z
           channel: visibilityChannel(),
           answers: int().meta({ description: 'Completed sub tasks counted' }),
           mentionRate: ratio(),
-          averageRank: z.number().nullable(),
-          bestRank: int().nullable(),
-          top1Share: ratio(),
+          averagePosition: z.number().nullable().meta({
+            description: 'Mean position over the answers that mention the group (1 = best)',
+          }),
+          bestPosition: int().nullable(),
+          top1Share: ratio().meta({
+            description: 'Share of answers that recommend the group first (position 1)',
+          }),
+          top3Share: ratio().meta({
+            description: 'Share of answers that recommend the group among the first three',
+          }),
+          averageGroupRank: z.number().nullable().meta({
+            description: 'Mean groupRank over the answers that mention the group',
+          }),
+          bestGroupRank: int().nullable(),
           shareOfVoice: ratio().meta({
             description: "This group's mentions / all groups' mentions on the platform",
           }),

@@ -1,5 +1,5 @@
 /**
- * The rows of an export, pure: the sub tasks table (one row per sub task, five
+ * The rows of an export, pure: the sub tasks table (one row per sub task, six
  * columns per keyword group), the references table (one row per reference)
  * and the visibility tables. CSV and XLSX share them, so they cannot drift.
  */
@@ -14,7 +14,14 @@ import type { Cell } from './csv.js';
 export type SubTaskView = ReturnType<typeof subTaskResult> & { rawEvidence?: string | null };
 export type Item = ExportItem<SubTaskView>;
 
-const MENTION_COLUMNS = ['count', 'rank', 'first index', 'in citations', 'sentiment'] as const;
+const MENTION_COLUMNS = [
+  'count',
+  'position',
+  'group rank',
+  'first index',
+  'in citations',
+  'sentiment',
+] as const;
 
 export function subTaskHeader(groups: readonly KeywordGroup[]): string[] {
   return [
@@ -42,7 +49,8 @@ export function subTaskRow(item: Item, groups: readonly KeywordGroup[]): Cell[] 
     const verdict = item.brand.sentiment?.find((v) => v.keyword === g.keyword);
     return [
       m?.count ?? 0,
-      m?.rank ?? null,
+      m?.position ?? null,
+      m?.groupRank ?? null,
       m?.firstIndex ?? null,
       m?.inCitations ?? false,
       verdict?.sentiment ?? null,
@@ -116,9 +124,12 @@ export const VISIBILITY_HEADER = [
   'channel',
   'answers',
   'mention rate',
-  'average rank',
-  'best rank',
+  'average position',
+  'best position',
   'top-1 share',
+  'top-3 share',
+  'average group rank',
+  'best group rank',
   'share of voice',
   'citation share',
 ];
@@ -135,9 +146,12 @@ export function visibilityRows(v: Visibility): Cell[][] {
       r.channel ?? null,
       r.answers,
       r.mentionRate,
-      r.averageRank,
-      r.bestRank,
+      r.averagePosition,
+      r.bestPosition,
       r.top1Share,
+      r.top3Share,
+      r.averageGroupRank,
+      r.bestGroupRank,
       r.shareOfVoice,
       r.citationShare,
     ]),

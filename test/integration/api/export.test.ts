@@ -130,7 +130,8 @@ function expectedRow(s: Sub): (string | number | boolean | null)[] {
       const verdict = brand.sentiment?.find((v) => v.keyword === g.keyword);
       return [
         m?.count ?? 0,
-        m?.rank ?? null,
+        m?.position ?? null,
+        m?.groupRank ?? null,
         m?.firstIndex ?? null,
         m?.inCitations ?? false,
         verdict?.sentiment ?? null,
@@ -175,14 +176,16 @@ t.test('CSV: BOM, header, one quoted row per sub task equal to the JSON result',
   t.same([...res.body.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'UTF-8 BOM');
   const text = res.body.toString('utf8');
   const [header, ...rows] = parseCsv(text.slice(1));
-  t.same(header!.slice(7, 17), [
+  t.same(header!.slice(7, 19), [
     'Acme count',
-    'Acme rank',
+    'Acme position',
+    'Acme group rank',
     'Acme first index',
     'Acme in citations',
     'Acme sentiment',
     'Globex count',
-    'Globex rank',
+    'Globex position',
+    'Globex group rank',
     'Globex first index',
     'Globex in citations',
     'Globex sentiment',
@@ -306,12 +309,12 @@ t.test('XLSX: three sheets read back with exceljs equal the JSON result', async 
   };
   const pad = (row: unknown[], n: number) => [...row, ...Array(n - row.length).fill(null)];
   const [header, ...rows] = values('sub tasks');
-  t.equal(header!.length, 23);
+  t.equal(header!.length, 25);
   // XML reads a CR LF inside text as LF, so that is what a spreadsheet program shows.
   const xmlText = (v: string | number | boolean | null) =>
     typeof v === 'string' ? v.replaceAll('\r\n', '\n') : v;
   t.same(
-    rows.map((r) => pad(r, 23)),
+    rows.map((r) => pad(r, 25)),
     subs.map((s) => expectedRow(s).map(xmlText)),
   );
   const [, ...refRows] = values('references');
@@ -333,16 +336,19 @@ t.test('XLSX: three sheets read back with exceljs equal the JSON result', async 
   t.equal(visRows[0]![0], 'keyword');
   const body = visRows.slice(1, 1 + vis.rows.length);
   t.same(
-    body.map((r) => pad(r, 10)),
+    body.map((r) => pad(r, 13)),
     vis.rows.map((r) => [
       r.keyword,
       r.platform,
       r.channel ?? null,
       r.answers,
       r.mentionRate,
-      r.averageRank,
-      r.bestRank,
+      r.averagePosition,
+      r.bestPosition,
       r.top1Share,
+      r.top3Share,
+      r.averageGroupRank,
+      r.bestGroupRank,
       r.shareOfVoice,
       r.citationShare,
     ]),
