@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { MONITOR } from '../api-client.js';
 import type { Cli } from '../context.js';
 import {
+  DEFAULT_WIDTH,
   formatResult,
   RESULT_FORMATS,
   type ResultFormat,
@@ -24,7 +25,7 @@ export function resultCommand(cli: Cli): Command {
           {},
           'the result request',
         );
-        const text = formatResult(result, o.format);
+        const text = formatResult(result, o.format, cli.stdout.columns || DEFAULT_WIDTH);
         // CSV records already end in CRLF; anything else gets its final newline.
         if (o.format === 'csv') cli.stdout.write(text);
         else cli.print(text);
