@@ -8,6 +8,8 @@ export interface TaskList {
   size: number;
   tasks: {
     taskId: string;
+    /** null: no name. */
+    name: string | null;
     prompts: string[];
     platforms: { platform: string; channel: string | null; mode: string }[];
     status: string;
@@ -22,6 +24,7 @@ export function listText(list: TaskList): string {
   const pages = Math.max(1, Math.ceil(list.total / list.size));
   const rows = list.tasks.map((t) => [
     t.taskId,
+    clip(t.name ?? '', 30),
     t.status,
     `${t.completedItems}/${t.failedItems}/${t.totalItems}`,
     t.platforms.map((p) => `${platformLabel(p)} ${p.mode}`).join(', '),
@@ -29,7 +32,10 @@ export function listText(list: TaskList): string {
     new Date(t.createdAt).toISOString(),
   ]);
   return [
-    renderTable(['taskId', 'status', 'done/failed/total', 'platforms', 'prompts', 'created'], rows),
+    renderTable(
+      ['taskId', 'name', 'status', 'done/failed/total', 'platforms', 'prompts', 'created'],
+      rows,
+    ),
     `page ${list.page} of ${pages}, ${list.total} tasks`,
   ].join('\n');
 }

@@ -210,6 +210,8 @@ export const subTaskResultSchema = z
   .meta({ id: 'SubTaskResult' });
 
 const counters = { totalItems: int(), completedItems: int(), failedItems: int() };
+const taskName = () =>
+  z.string().nullable().meta({ description: "The submission's name; null: none" });
 
 export const submitDataSchema = z
   .object({
@@ -224,6 +226,7 @@ export const submitDataSchema = z
 export const statusDataSchema = z
   .object({
     taskId: z.uuid(),
+    name: taskName(),
     status: taskStatus,
     message: z.string().meta({ examples: ['12/50 completed, 3 failed'] }),
     ...counters,
@@ -236,6 +239,7 @@ export const statusDataSchema = z
 export const resultDataSchema = z
   .object({
     taskId: z.uuid(),
+    name: taskName(),
     status: taskStatus,
     ...counters,
     subTaskList: z.array(subTaskResultSchema),
@@ -252,6 +256,7 @@ export const listDataSchema = z
       z
         .object({
           taskId: z.uuid(),
+          name: taskName(),
           prompts: z.array(z.string()),
           platforms: z.array(
             z

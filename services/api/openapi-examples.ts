@@ -40,7 +40,10 @@ export const envelope = (data: unknown, message = 'success') => ({
   data,
 });
 
+const NAME = 'CRM shortlist, week 12';
+
 export const submissionExample = {
+  name: NAME,
   monitorKeywords: 'Acme|acme.com, Globex',
   prompts: [PROMPT],
   platforms: [
@@ -80,6 +83,7 @@ export const submitExample = {
 
 export const statusExample = {
   taskId: TASK_ID,
+  name: NAME,
   status: 'partial_completed',
   message: '1/2 completed, 1 failed',
   totalItems: 2,
@@ -157,6 +161,7 @@ export const visibilityExample: Out<typeof visibilitySchema> = visibilityOf(GROU
 
 export const resultExample = {
   taskId: TASK_ID,
+  name: NAME,
   status: 'partial_completed',
   totalItems: 2,
   completedItems: 1,
@@ -172,6 +177,7 @@ export const listExample = {
   tasks: [
     {
       taskId: TASK_ID,
+      name: NAME,
       prompts: [PROMPT],
       platforms: [
         { mode: 'search', platform: 'chatgpt', channel: 'api', screenshot: 1 },

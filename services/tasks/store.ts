@@ -10,6 +10,7 @@ import { taskFigures } from './figures.js';
 import type { TaskFigures } from '../shared/contracts/figures.js';
 
 const STATUS_FIELDS = {
+  name: 1,
   status: 1,
   totalItems: 1,
   completedItems: 1,

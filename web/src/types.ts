@@ -36,6 +36,8 @@ export interface SubTaskResult extends SubTaskSummary {
 
 export interface TaskListItem {
   taskId: string;
+  /** The submission's name; null: none. */
+  name: string | null;
   prompts: string[];
   platforms: { platform: string; mode: string; channel?: string; screenshot: number }[];
   status: string;

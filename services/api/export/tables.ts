@@ -25,6 +25,7 @@ const MENTION_COLUMNS = [
 
 export function subTaskHeader(groups: readonly KeywordGroup[]): string[] {
   return [
+    'task name',
     'subTaskId',
     'prompt',
     'platform',
@@ -42,7 +43,12 @@ export function subTaskHeader(groups: readonly KeywordGroup[]): string[] {
   ];
 }
 
-export function subTaskRow(item: Item, groups: readonly KeywordGroup[]): Cell[] {
+/** `taskName`: the task's name (null: none), on every row so each row stands alone when filtered. */
+export function subTaskRow(
+  item: Item,
+  groups: readonly KeywordGroup[],
+  taskName: string | null,
+): Cell[] {
   const s = item.result;
   const mentionCells = groups.flatMap((g) => {
     const m = item.brand.mentions.find((x) => x.keyword === g.keyword);
@@ -57,6 +63,7 @@ export function subTaskRow(item: Item, groups: readonly KeywordGroup[]): Cell[] 
     ];
   });
   return [
+    taskName,
     s.subTaskId,
     s.prompt,
     s.platform,
