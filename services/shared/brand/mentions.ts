@@ -8,7 +8,7 @@ import type { Answer, Reference } from '../contracts/answer.js';
 import type { KeywordGroup, Mention } from '../contracts/brand.js';
 import { domainOf, isWithin } from './domains.js';
 import { compileGroups, foldText, matchFolded, type CompiledGroups } from './matcher.js';
-import { positionsOf } from './recommended.js';
+import { positionsOf, type MentionAt } from './recommended.js';
 
 /** Groups that `text` (plain text) names, by index. */
 function namedIn(compiled: CompiledGroups, text: string | undefined, into: Set<number>): void {
@@ -73,8 +73,10 @@ export function brandFields(
   const counts = new Array<number>(groups.length).fill(0);
   const firsts = new Array<number | null>(groups.length).fill(null);
   const order: number[] = [];
+  const found: MentionAt[] = [];
   if (answer.answerContent) {
-    matchFolded(compiled, foldText(answer.answerContent, true), (group, start) => {
+    matchFolded(compiled, foldText(answer.answerContent, true), (group, start, end) => {
+      found.push({ group, start, end });
       const count = (counts[group] ?? 0) + 1;
       counts[group] = count;
       if (count === 1) {
@@ -83,7 +85,7 @@ export function brandFields(
       }
     });
   }
-  const positions = positionsOf(groups, answer.answerContent ?? '', order);
+  const positions = positionsOf(groups.length, answer.answerContent ?? '', found);
   const inReasoning = new Set<number>();
   namedIn(compiled, answer.reasoningProcess?.summary, inReasoning);
   namedIn(compiled, answer.reasoningProcess?.content, inReasoning);

@@ -19,13 +19,12 @@
  * lists that name one of the user's groups, so a list of considerations
  * (`- **Pricing**: …`) is no recommendation; those lists' entries are taken
  * in document order, an entry repeated with the same name (a list, then a
- * table of the same brands) counted once. A group the answer names outside
+ * table of the same brands; compared by letters and digits, case-insensitive,
+ * link targets left out) counted once. A group the answer names outside
  * those lists comes after all their entries, in the order of first naming.
  * An answer without such a list orders the groups by first naming, so its
  * positions equal the group ranks.
  */
-import type { KeywordGroup } from '../contracts/brand.js';
-import { compileGroups, foldText, matchFolded } from './matcher.js';
 
 export interface Entry {
   /** The entry's name as written (Markdown kept): `answer.slice(start, end)`. */
@@ -174,36 +173,64 @@ export function entryLists(answer: string): EntryList[] {
   return lists.sort((a, b) => a.at - b.at).map((l) => l.entries);
 }
 
+/** One mention in the answer: the group's index and its range (matcher.ts). */
+export interface MentionAt {
+  group: number;
+  start: number;
+  end: number;
+}
+
+/** An entry's name compared across lists: letters and digits, lower case, link targets left out. */
+const nameKey = (name: string): string =>
+  name
+    .replace(/\]\([^)]*\)/g, '')
+    .replace(/[^\p{L}\p{N}]+/gu, '')
+    .toLowerCase();
+
 /**
- * Per group (in group order), its position among the brands or products the
- * answer recommends (see above); null for a group the answer does not name.
- * `firstNamed`: the named groups in order of first naming.
+ * Per group (`groups` of them, in group order), its position among the
+ * brands or products the answer recommends (see above); null for a group
+ * the answer does not name. `mentions`: every mention in the answer, in text
+ * order, as brandFields finds them (an entry names a group when a mention
+ * lies inside its name).
  */
 export function positionsOf(
-  groups: readonly KeywordGroup[],
+  groups: number,
   answer: string,
-  firstNamed: readonly number[],
+  mentions: readonly MentionAt[],
 ): (number | null)[] {
-  const compiled = compileGroups(groups);
-  const positions = new Array<number | null>(groups.length).fill(null);
-  const named = new Set(firstNamed);
+  const positions = new Array<number | null>(groups).fill(null);
+  if (!mentions.length) return positions;
+  /** The groups a mention inside `answer[start, end)` names. */
+  const namedIn = (start: number, end: number): number[] => {
+    let lo = 0;
+    let hi = mentions.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (mentions[mid]!.start < start) lo = mid + 1;
+      else hi = mid;
+    }
+    const named: number[] = [];
+    for (let k = lo; k < mentions.length && mentions[k]!.end <= end; k++) {
+      named.push(mentions[k]!.group);
+    }
+    return named;
+  };
   const seen = new Set<string>();
   let entries = 0;
   for (const list of entryLists(answer)) {
-    const read = list.map((e) => {
-      const folded = foldText(answer.slice(e.start, e.end), true);
-      const names: number[] = [];
-      matchFolded(compiled, folded, (group) => names.push(group));
-      return { key: folded.text.trim(), names };
-    });
-    if (!read.some((e) => e.names.some((g) => named.has(g)))) continue;
+    const read = list.map((e) => ({
+      key: nameKey(answer.slice(e.start, e.end)),
+      names: namedIn(e.start, e.end),
+    }));
+    if (!read.some((e) => e.names.length)) continue;
     for (const { key, names } of read) {
       if (seen.has(key)) continue;
       seen.add(key);
       entries++;
-      for (const g of names) if (named.has(g)) positions[g] ??= entries;
+      for (const g of names) positions[g] ??= entries;
     }
   }
-  for (const g of firstNamed) positions[g] ??= ++entries;
+  for (const { group } of mentions) if (positions[group] === null) positions[group] = ++entries;
   return positions;
 }

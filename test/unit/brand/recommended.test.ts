@@ -8,15 +8,15 @@ import { brandsFor, sandboxAnswer } from '../../../sandbox/answers.js';
 const names = (answer: string) =>
   entryLists(answer).map((list) => list.map((e) => answer.slice(e.start, e.end)));
 
-/** Positions per group, with groups named in the order the matcher finds them. */
+/** Positions per group, from the mentions the matcher finds. */
 function positions(entries: string[], answer: string) {
   const groups = keywordGroups(entries);
-  const first: number[] = [];
-  for (const m of findMentions(answer, groups)) {
-    const g = groups.findIndex((x) => x.keyword === m.keyword);
-    if (!first.includes(g)) first.push(g);
-  }
-  return positionsOf(groups, answer, first);
+  const found = findMentions(answer, groups).map((m) => ({
+    group: groups.findIndex((g) => g.keyword === m.keyword),
+    start: m.start,
+    end: m.end,
+  }));
+  return positionsOf(groups.length, answer, found);
 }
 
 t.test('list items are named by their leading bold or link text', async (t) => {
@@ -132,6 +132,20 @@ t.test(
     t.same(positions(['Acme', 'Globex', 'Initech'], answer), [3, 2, 4]);
   },
 );
+
+t.test('an entry repeated as a link or in other case counts once', async (t) => {
+  const answer = [
+    '1. [Stark Industries](https://stark.example) - suite',
+    '2. **Acme**',
+    '',
+    '| Brand | Price |',
+    '| --- | --- |',
+    '| stark industries | $$$ |',
+    '| Hooli | $ |',
+    '| Acme | $ |',
+  ].join('\n');
+  t.same(positions(['Acme', 'Hooli'], answer), [2, 3]);
+});
 
 t.test('a group named outside the lists comes after their entries, by first naming', async (t) => {
   const answer =
