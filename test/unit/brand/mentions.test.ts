@@ -18,6 +18,18 @@ const ref = (index: number, title: string, url: string, site = ''): Reference =>
   icon: '',
 });
 
+/** A group the answer does not name, in no reasoning or source. */
+const absent = (keyword: string) => ({
+  keyword,
+  count: 0,
+  firstIndex: null,
+  position: null,
+  groupRank: null,
+  inReasoning: false,
+  inReferences: false,
+  inCitations: false,
+});
+
 t.test(
   'one mention per group, in group order, with counts, first offsets, positions and ranks',
   async (t) => {
@@ -54,26 +66,8 @@ t.test(
         inReferences: false,
         inCitations: false,
       },
-      {
-        keyword: 'Gamma',
-        count: 0,
-        firstIndex: null,
-        position: null,
-        groupRank: null,
-        inReasoning: false,
-        inReferences: false,
-        inCitations: false,
-      },
-      {
-        keyword: 'Delta',
-        count: 0,
-        firstIndex: null,
-        position: null,
-        groupRank: null,
-        inReasoning: false,
-        inReferences: false,
-        inCitations: false,
-      },
+      absent('Gamma'),
+      absent('Delta'),
     ]);
   },
 );
