@@ -7,6 +7,7 @@ export function listText(list: ListData): string {
   const pages = Math.max(1, Math.ceil(list.total / list.size));
   const rows = list.tasks.map((t) => [
     t.taskId,
+    clip(t.name ?? '', 30),
     t.status,
     `${t.completedItems}/${t.failedItems}/${t.totalItems}`,
     t.platforms.map((p) => `${platformLabel(p)} ${p.mode}`).join(', '),
@@ -14,7 +15,10 @@ export function listText(list: ListData): string {
     new Date(t.createdAt).toISOString(),
   ]);
   return [
-    renderTable(['taskId', 'status', 'done/failed/total', 'platforms', 'prompts', 'created'], rows),
+    renderTable(
+      ['taskId', 'name', 'status', 'done/failed/total', 'platforms', 'prompts', 'created'],
+      rows,
+    ),
     `page ${list.page} of ${pages}, ${list.total} tasks`,
   ].join('\n');
 }

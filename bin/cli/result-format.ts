@@ -6,7 +6,7 @@
 import { csvLine, type Cell } from '../../services/api/export/csv.js';
 import type { ResultData, SubTaskResult } from '../../services/api/contract.js';
 import { platformLabel } from './summary.js';
-import { clip, renderTable } from './table.js';
+import { renderFitted } from './table.js';
 
 export const RESULT_FORMATS = ['table', 'json', 'csv'] as const;
 export type ResultFormat = (typeof RESULT_FORMATS)[number];
@@ -28,7 +28,9 @@ export type ResultSubTask = Pick<
   | 'pageScreenshot'
   | 'proxyIp'
 > &
-  Partial<Pick<SubTaskResult, 'mentioned'>>;
+  Partial<Pick<SubTaskResult, 'mentioned'>> & {
+    mentions?: Pick<SubTaskResult['mentions'][number], 'keyword' | 'count' | 'position'>[];
+  };
 
 export type TaskResult = Pick<
   ResultData,
@@ -52,10 +54,18 @@ export const CSV_HEADER = [
   'proxyIp',
 ];
 
-export function formatResult(result: TaskResult, format: ResultFormat): string {
+/** The terminal width when stdout is not a terminal (a pipe, a file). */
+export const DEFAULT_WIDTH = 100;
+
+/** `width`: of the terminal, for the table (process.stdout.columns). */
+export function formatResult(
+  result: TaskResult,
+  format: ResultFormat,
+  width: number = DEFAULT_WIDTH,
+): string {
   if (format === 'json') return JSON.stringify(result, null, 2);
   if (format === 'csv') return resultCsv(result);
-  return resultTable(result);
+  return resultTable(result, width);
 }
 
 export function resultCsv(result: TaskResult): string {
@@ -78,17 +88,46 @@ export function resultCsv(result: TaskResult): string {
   return [CSV_HEADER, ...rows].map(csvLine).join('');
 }
 
-export function resultTable(result: TaskResult): string {
+const RESULT_HEAD = [
+  'prompt',
+  'platform',
+  'mode',
+  'status',
+  'mentions (#pos)',
+  'answer / error',
+  'refs/cited',
+];
+/**
+ * To fit the terminal, the prompt and the answer give way first (the answer
+ * kept twice as wide), then the other columns, and the mentions (the figure
+ * a brand team came for) last.
+ */
+const GIVE_WAY: Record<number, number>[] = [{ 0: 1, 5: 2 }, { 1: 1, 2: 1, 3: 1, 6: 1 }, { 4: 1 }];
+
+/**
+ * The groups the answer mentions with their position among all the brands
+ * it recommends (`Acme #2, Globex #1`); `-` when it mentions none; empty
+ * before an answer.
+ */
+export function mentionsCell(s: ResultSubTask): string {
+  if (s.status !== 'completed' || !s.mentions) return '';
+  const named = s.mentions.filter((m) => m.count > 0);
+  if (!named.length) return '-';
+  return named.map((m) => (m.position ? `${m.keyword} #${m.position}` : m.keyword)).join(', ');
+}
+
+export function resultTable(result: TaskResult, width: number): string {
   const rows = result.subTaskList.map((s) => [
-    clip(s.prompt, 30),
+    s.prompt,
     platformLabel(s),
     s.mode,
     s.status,
-    s.status === 'completed' ? clip(s.answerContent, 60) : clip(s.errorMessage, 60),
+    mentionsCell(s),
+    (s.status === 'completed' ? s.answerContent : s.errorMessage) ?? '',
     `${s.referenceList.length}/${s.citationList.length}`,
   ]);
   return [
     `task ${result.taskId}: ${result.status} (${result.completedItems} completed, ${result.failedItems} failed, ${result.totalItems} sub tasks)`,
-    renderTable(['prompt', 'platform', 'mode', 'status', 'answer / error', 'refs/cited'], rows),
+    renderFitted(RESULT_HEAD, rows, width, GIVE_WAY),
   ].join('\n');
 }

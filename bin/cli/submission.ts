@@ -1,13 +1,14 @@
 /**
  * The body of `POST /task/batch/shared` from the `submit` options (pure):
  * prompts from the arguments and the `--file` text (one per line), the
- * platform specs, region, keywords, callback and screenshot choice.
+ * platform specs, name, region, keywords, callback and screenshot choice.
  */
 import { CliError, EXIT } from './exit-codes.js';
 import { parsePlatformSpecs, type PlatformConfig } from './platform-spec.js';
 
 export interface SubmitOptions {
   platform: string[];
+  name?: string;
   region?: string;
   keywords?: string;
   callback?: string;
@@ -16,6 +17,7 @@ export interface SubmitOptions {
 }
 
 export interface SubmissionBody {
+  name?: string;
   prompts: string[];
   platforms: PlatformConfig[];
   regionCode?: string[];
@@ -49,6 +51,7 @@ export function buildSubmission(prompts: readonly string[], o: SubmitOptions): S
   }
   const screenshot = screenshotLevel(o.screenshot);
   const body: SubmissionBody = {
+    ...(o.name !== undefined && { name: o.name }),
     prompts: [...prompts],
     platforms: parsePlatformSpecs(o.platform).map((p) =>
       screenshot === 0 ? p : { ...p, screenshot },

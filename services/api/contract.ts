@@ -35,9 +35,14 @@ export const mentionSchema = z
     firstIndex: int()
       .nullable()
       .meta({ description: 'Character offset of the first mention in answerContent' }),
-    rank: int()
-      .nullable()
-      .meta({ description: '1 = the first group mentioned in the answer; null when absent' }),
+    position: int().nullable().meta({
+      description:
+        "The brand's place among ALL the brands or products the answer recommends, from the answer's own lists (1 = recommended first); null when absent",
+    }),
+    groupRank: int().nullable().meta({
+      description:
+        'Among the monitorKeywords groups only: 1 = the first group named in the answer; null when absent',
+    }),
     inReasoning: z.boolean(),
     inReferences: z
       .boolean()
@@ -91,9 +96,20 @@ export const visibilitySchema = z
           channel: visibilityChannel(),
           answers: int().meta({ description: 'Completed sub tasks counted' }),
           mentionRate: ratio(),
-          averageRank: z.number().nullable(),
-          bestRank: int().nullable(),
-          top1Share: ratio(),
+          averagePosition: z.number().nullable().meta({
+            description: 'Mean position over the answers that mention the group (1 = best)',
+          }),
+          bestPosition: int().nullable(),
+          top1Share: ratio().meta({
+            description: 'Share of answers that recommend the group first (position 1)',
+          }),
+          top3Share: ratio().meta({
+            description: 'Share of answers that recommend the group among the first three',
+          }),
+          averageGroupRank: z.number().nullable().meta({
+            description: 'Mean groupRank over the answers that mention the group',
+          }),
+          bestGroupRank: int().nullable(),
           shareOfVoice: ratio().meta({
             description: "This group's mentions / all groups' mentions on the platform",
           }),
@@ -198,6 +214,8 @@ export const subTaskResultSchema = z
   .meta({ id: 'SubTaskResult' });
 
 const counters = { totalItems: int(), completedItems: int(), failedItems: int() };
+const taskName = () =>
+  z.string().nullable().meta({ description: "The submission's name; null: none" });
 
 export const submitDataSchema = z
   .object({
@@ -212,6 +230,7 @@ export const submitDataSchema = z
 export const statusDataSchema = z
   .object({
     taskId: z.uuid(),
+    name: taskName(),
     status: taskStatus,
     message: z.string().meta({ examples: ['12/50 completed, 3 failed'] }),
     ...counters,
@@ -224,6 +243,7 @@ export const statusDataSchema = z
 export const resultDataSchema = z
   .object({
     taskId: z.uuid(),
+    name: taskName(),
     status: taskStatus,
     ...counters,
     subTaskList: z.array(subTaskResultSchema),
@@ -240,6 +260,7 @@ export const listDataSchema = z
       z
         .object({
           taskId: z.uuid(),
+          name: taskName(),
           prompts: z.array(z.string()),
           platforms: z.array(
             z

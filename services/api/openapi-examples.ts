@@ -41,7 +41,10 @@ export const envelope = (data: unknown, message = 'success') => ({
   data,
 });
 
+const NAME = 'CRM shortlist, week 12';
+
 export const submissionExample = {
+  name: NAME,
   monitorKeywords: 'Acme|acme.com, Globex',
   prompts: [PROMPT],
   platforms: [
@@ -81,6 +84,7 @@ export const submitExample = {
 
 export const statusExample = {
   taskId: TASK_ID,
+  name: NAME,
   status: 'partial_completed',
   message: '1/2 completed, 1 failed',
   totalItems: 2,
@@ -158,6 +162,7 @@ export const visibilityExample: Out<typeof visibilitySchema> = visibilityOf(GROU
 
 export const resultExample = {
   taskId: TASK_ID,
+  name: NAME,
   status: 'partial_completed',
   totalItems: 2,
   completedItems: 1,
@@ -173,6 +178,7 @@ export const listExample = {
   tasks: [
     {
       taskId: TASK_ID,
+      name: NAME,
       prompts: [PROMPT],
       platforms: [
         { mode: 'search', platform: 'chatgpt', channel: 'api', screenshot: 1 },

@@ -21,8 +21,12 @@ const examples = (() => {
   return {
     csv:
       UTF8_BOM +
-      [subTaskHeader(groups), ...items.map((i) => subTaskRow(i, groups))].map(csvLine).join(''),
-    ndjson: items.map((i) => `${JSON.stringify(i.result)}\n`).join(''),
+      [subTaskHeader(groups), ...items.map((i) => subTaskRow(i, groups, resultExample.name))]
+        .map(csvLine)
+        .join(''),
+    ndjson: items
+      .map((i) => `${JSON.stringify({ taskName: resultExample.name, ...i.result })}\n`)
+      .join(''),
   };
 })();
 
@@ -33,8 +37,8 @@ export function exportPath(set: SchemaSet): Json {
         summary: 'The task result as a file: CSV, NDJSON or XLSX, streamed',
         description:
           'Streamed page by page, so large tasks never sit whole in memory; sent as an attachment named `<taskId>.<format>` (`<taskId>-references.<format>` for the references table). ' +
-          'Sub tasks table (CSV, XLSX sheet "sub tasks"): one row per sub task in order: subTaskId, prompt, platform, channel, mode, effectiveMode, status, then per keyword group (monitorKeywords) `<keyword> count`, `<keyword> rank`, `<keyword> first index`, `<keyword> in citations`, `<keyword> sentiment`, then mentioned, reference count, citation count, answer, screenshot URL, error message. ' +
-          'CSV is UTF-8 with a byte-order mark and RFC 4180 quoting (CRLF records). NDJSON has one line per sub task, the record exactly as the full result shows it. ' +
+          'Sub tasks table (CSV, XLSX sheet "sub tasks"): one row per sub task in order: task name (`name` of the submission, empty when none), subTaskId, prompt, platform, channel, mode, effectiveMode, status, then per keyword group (monitorKeywords) `<keyword> count`, `<keyword> position` (place among all the brands the answer recommends), `<keyword> group rank` (place among the keyword groups), `<keyword> first index`, `<keyword> in citations`, `<keyword> sentiment`, then mentioned, reference count, citation count, answer, screenshot URL, error message. ' +
+          'CSV is UTF-8 with a byte-order mark and RFC 4180 quoting (CRLF records). NDJSON has one line per sub task: `taskName` (`name` of the submission, null when none), then the record exactly as the full result shows it. ' +
           'References table (`table=references`; XLSX sheet "references"): one row per reference: subTaskId, platform, channel, index, cited, title, url, site, domain, domain tag (owned, competitor, other). ' +
           'XLSX also has the sheet "visibility": the rows of the task visibility, then its cited domains. A failure after the first byte can only cut the file short.',
         tags: ['tasks'],

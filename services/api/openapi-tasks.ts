@@ -120,7 +120,7 @@ export function taskPaths(set: SchemaSet): Json {
       resultExample,
     ),
     [openApiPath(PATHS.TASK_VISIBILITY)]: taskRead(
-      'Brand visibility: per monitorKeywords group and platform, mention rate, rank, share of voice, citation share, and the top cited domains (the visibility of the full result, alone)',
+      'Brand visibility: per monitorKeywords group and platform, mention rate, position among all the brands the answers recommend (average, best, top-1 and top-3 shares), rank among the groups, share of voice, citation share, and the top cited domains; rows by group, then platform name, then channel (the visibility of the full result, alone)',
       visibilitySchema,
       visibilityExample,
     ),

@@ -72,6 +72,7 @@ export function counters(t: TaskDoc) {
 export function taskStatusView(t: TaskDoc, subtasks: SubTaskSummaryDoc[]): TaskStatusView {
   return {
     taskId: t._id,
+    name: t.name ?? null,
     status: t.status,
     message: progressMessage(t.totalItems, t.completedItems, t.failedItems),
     ...counters(t),
@@ -86,6 +87,7 @@ export type TaskResultView = ReturnType<typeof taskResultView>;
 export function taskResultView(t: TaskDoc, subtasks: SubTaskDoc[]) {
   return {
     taskId: t._id,
+    name: t.name ?? null,
     status: t.status,
     ...counters(t),
     subTaskList: subtasks.map(subTaskResult),
@@ -106,6 +108,7 @@ export function visibilityView(
 export function taskListItem(t: TaskDoc) {
   return {
     taskId: t._id,
+    name: t.name ?? null,
     prompts: t.prompts,
     platforms: t.platforms.map((p) => ({
       mode: p.mode,

@@ -7,6 +7,7 @@ export function planTask(taskId: string, userId: number, s: Submission, now: num
   return {
     _id: taskId,
     userId,
+    name: s.name,
     prompts: s.prompts,
     platforms: s.platforms,
     regionCode: s.regionCode,

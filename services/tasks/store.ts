@@ -32,6 +32,7 @@ export function briefOf(
 }
 
 const STATUS_FIELDS = {
+  name: 1,
   status: 1,
   totalItems: 1,
   completedItems: 1,

@@ -192,6 +192,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
           const docs = await store.pageOf(task, ctx.params.afterSeq, ctx.params.limit);
           return {
             taskId: task._id,
+            name: task.name ?? null,
             keywords: task.keywords ?? [],
             items: docs.map((doc) => ({
               seq: doc.seq,

@@ -19,6 +19,7 @@ export interface PlatformChoice {
 }
 
 export interface BatchForm {
+  name: string;
   prompts: string;
   choices: PlatformChoice[];
   screenshot: number;
@@ -29,6 +30,7 @@ export interface BatchForm {
 
 export function batchBody(form: BatchForm): Record<string, unknown> {
   return {
+    ...(form.name.trim() ? { name: form.name.trim() } : {}),
     prompts: parsePrompts(form.prompts),
     platforms: form.choices.map((c) => ({ ...c, screenshot: form.screenshot })),
     ...(form.regionCode ? { regionCode: [form.regionCode] } : {}),
@@ -38,7 +40,7 @@ export function batchBody(form: BatchForm): Record<string, unknown> {
 }
 
 export type FormField =
-  'prompts' | 'platforms' | 'regionCode' | 'monitorKeywords' | 'callbackUrl' | 'form';
+  'name' | 'prompts' | 'platforms' | 'regionCode' | 'monitorKeywords' | 'callbackUrl' | 'form';
 
 /** `platforms[2].mode` → platforms; anything the form has no field for → form. */
 export function errorsByField(errors: FieldProblem[]): Partial<Record<FormField, string[]>> {
@@ -46,7 +48,7 @@ export function errorsByField(errors: FieldProblem[]): Partial<Record<FormField,
   for (const e of errors) {
     const head = /^[A-Za-z]+/.exec(e.field)?.[0] ?? '';
     const field: FormField = (
-      ['prompts', 'platforms', 'regionCode', 'monitorKeywords', 'callbackUrl'] as const
+      ['name', 'prompts', 'platforms', 'regionCode', 'monitorKeywords', 'callbackUrl'] as const
     ).includes(head as never)
       ? (head as FormField)
       : 'form';

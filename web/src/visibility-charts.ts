@@ -13,9 +13,10 @@ const TAG_COLOURS: Record<string, string> = {
 const columnOf = (r: { platform: string; channel?: string }) =>
   r.channel ? `${r.platform} · ${r.channel}` : r.platform;
 
-type Metric = 'mentionRate' | 'averageRank' | 'shareOfVoice';
+/** Shares only (0..1, taller is better): a place such as averagePosition is not charted as a bar. */
+type Metric = 'mentionRate' | 'top3Share' | 'shareOfVoice';
 
-/** Platforms on the x axis, one bar per keyword group; rates in percent. */
+/** Platforms on the x axis, one bar per keyword group; shares in percent. */
 export function perKeyword(v: Visibility, metric: Metric): ChartData<'bar'> {
   const labels = [...new Set(v.rows.map(columnOf))];
   return {
@@ -26,7 +27,7 @@ export function perKeyword(v: Visibility, metric: Metric): ChartData<'bar'> {
       data: labels.map((label) => {
         const row = v.rows.find((r) => r.keyword === keyword && columnOf(r) === label);
         const value = row?.[metric] ?? null;
-        return value === null ? null : metric === 'averageRank' ? value : value * 100;
+        return value === null ? null : value * 100;
       }) as number[],
     })),
   };

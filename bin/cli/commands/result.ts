@@ -3,7 +3,13 @@ import { Command, Option } from 'commander';
 import type { ResultData } from '../../../services/api/contract.js';
 import { PATHS, pathTo } from '../../../services/shared/contracts/http-paths.js';
 import type { Cli } from '../context.js';
-import { formatResult, RESULT_FORMATS, type ResultFormat } from '../result-format.js';
+import {
+  DEFAULT_WIDTH,
+  formatResult,
+  RESULT_FORMATS,
+  type ResultFormat,
+  type TaskResult,
+} from '../result-format.js';
 
 export function resultCommand(cli: Cli): Command {
   return new Command('result')
@@ -20,7 +26,7 @@ export function resultCommand(cli: Cli): Command {
           {},
           'the result request',
         );
-        const text = formatResult(result, o.format);
+        const text = formatResult(result, o.format, cli.stdout.columns || DEFAULT_WIDTH);
         // CSV records already end in CRLF; anything else gets its final newline.
         if (o.format === 'csv') cli.stdout.write(text);
         else cli.print(text);

@@ -40,6 +40,10 @@ export function submitCommand(cli: Cli): Command {
       '--region <code>',
       'administrative division code of the proxy region (see `aimon regions`)',
     )
+    .option(
+      '--name <text>',
+      'a name for the task, shown by `aimon list`, the dashboard and exports',
+    )
     .option('--keywords <list>', 'brands to look for, comma-separated (Acme|acme.com,Globex)')
     .option('--callback <url>', 'completion callback address for this task')
     .option('--screenshot [level]', 'take screenshots: 1 (default) or 2 (mentions highlighted)')

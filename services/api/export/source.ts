@@ -28,9 +28,10 @@ export class ExportSource {
   ) {}
 
   /** Reads the first page: an unknown task (or another user's) fails here, before any byte is sent. */
-  async open(): Promise<{ taskId: string; keywords: string[] }> {
+  async open(): Promise<{ taskId: string; name: string | null; keywords: string[] }> {
     this.first = await this.page(-1);
-    return { taskId: this.first.taskId, keywords: this.first.keywords };
+    const { taskId, name, keywords } = this.first;
+    return { taskId, name, keywords };
   }
 
   /** Every sub task in `seq` order, a page at a time; each call reads the task again from the start. */

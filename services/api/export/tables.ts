@@ -1,5 +1,5 @@
 /**
- * The rows of an export, pure: the sub tasks table (one row per sub task, five
+ * The rows of an export, pure: the sub tasks table (one row per sub task, six
  * columns per keyword group), the references table (one row per reference)
  * and the visibility tables. CSV and XLSX share them, so they cannot drift.
  */
@@ -14,10 +14,18 @@ import type { Cell } from './csv.js';
 export type SubTaskView = ReturnType<typeof subTaskResult> & { rawEvidence?: string | null };
 export type Item = ExportItem<SubTaskView>;
 
-const MENTION_COLUMNS = ['count', 'rank', 'first index', 'in citations', 'sentiment'] as const;
+const MENTION_COLUMNS = [
+  'count',
+  'position',
+  'group rank',
+  'first index',
+  'in citations',
+  'sentiment',
+] as const;
 
 export function subTaskHeader(groups: readonly KeywordGroup[]): string[] {
   return [
+    'task name',
     'subTaskId',
     'prompt',
     'platform',
@@ -35,20 +43,27 @@ export function subTaskHeader(groups: readonly KeywordGroup[]): string[] {
   ];
 }
 
-export function subTaskRow(item: Item, groups: readonly KeywordGroup[]): Cell[] {
+/** `taskName`: the task's name (null: none), on every row so each row stands alone when filtered. */
+export function subTaskRow(
+  item: Item,
+  groups: readonly KeywordGroup[],
+  taskName: string | null,
+): Cell[] {
   const s = item.result;
   const mentionCells = groups.flatMap((g) => {
     const m = item.brand.mentions.find((x) => x.keyword === g.keyword);
     const verdict = item.brand.sentiment?.find((v) => v.keyword === g.keyword);
     return [
       m?.count ?? 0,
-      m?.rank ?? null,
+      m?.position ?? null,
+      m?.groupRank ?? null,
       m?.firstIndex ?? null,
       m?.inCitations ?? false,
       verdict?.sentiment ?? null,
     ];
   });
   return [
+    taskName,
     s.subTaskId,
     s.prompt,
     s.platform,
@@ -116,9 +131,12 @@ export const VISIBILITY_HEADER = [
   'channel',
   'answers',
   'mention rate',
-  'average rank',
-  'best rank',
+  'average position',
+  'best position',
   'top-1 share',
+  'top-3 share',
+  'average group rank',
+  'best group rank',
   'share of voice',
   'citation share',
 ];
@@ -135,9 +153,12 @@ export function visibilityRows(v: Visibility): Cell[][] {
       r.channel ?? null,
       r.answers,
       r.mentionRate,
-      r.averageRank,
-      r.bestRank,
+      r.averagePosition,
+      r.bestPosition,
       r.top1Share,
+      r.top3Share,
+      r.averageGroupRank,
+      r.bestGroupRank,
       r.shareOfVoice,
       r.citationShare,
     ]),

@@ -11,9 +11,11 @@ import type { VisibilityInput } from '../../shared/brand/visibility.js';
 import type { Item } from './tables.js';
 
 type Channel = 'api' | 'web';
+/** Numbers kept per group and sub task. */
+const FIELDS = 4;
 
 export class VisibilityInputs {
-  /** Per sub task: [place, completed, per group (count, rank or 0, inCitations), ...domain ids]. */
+  /** Per sub task: [place, per group (count, position or 0, group rank or 0, inCitations), ...domain ids]. */
   private readonly rows: number[][] = [];
   private readonly places: { platform: string; channel?: Channel; status: string }[] = [];
   private readonly placeIds = new Map<string, number>();
@@ -39,7 +41,7 @@ export class VisibilityInputs {
     const row = [place];
     for (const g of this.groups) {
       const m = brand.mentions.find((x) => x.keyword === g.keyword);
-      row.push(m?.count ?? 0, m?.rank ?? 0, m?.inCitations ? 1 : 0);
+      row.push(m?.count ?? 0, m?.position ?? 0, m?.groupRank ?? 0, m?.inCitations ? 1 : 0);
     }
     for (const c of result.citationList) {
       const domain = domainOf(c.url);
@@ -60,14 +62,15 @@ export class VisibilityInputs {
       const place = this.places[row[0]!]!;
       const mentions: Mention[] = this.groups.map((g, i) => ({
         keyword: g.keyword,
-        count: row[1 + 3 * i]!,
+        count: row[1 + FIELDS * i]!,
         firstIndex: null,
-        rank: row[2 + 3 * i]! || null,
+        position: row[2 + FIELDS * i]! || null,
+        groupRank: row[3 + FIELDS * i]! || null,
         inReasoning: false,
         inReferences: false,
-        inCitations: row[3 + 3 * i] === 1,
+        inCitations: row[4 + FIELDS * i] === 1,
       }));
-      const citationList = row.slice(1 + 3 * n).map((id, index) => ({
+      const citationList = row.slice(1 + FIELDS * n).map((id, index) => ({
         index,
         url: `https://${this.domains[id]!}/`,
         title: '',

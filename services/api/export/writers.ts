@@ -26,6 +26,7 @@ import {
 export function csvStream(
   source: ExportSource,
   groups: readonly KeywordGroup[],
+  taskName: string | null,
   table: ExportTable,
 ): Readable {
   return Readable.from(
@@ -36,7 +37,7 @@ export function csvStream(
         const rows =
           table === 'references'
             ? items.flatMap((i) => referenceRows(i, groups))
-            : items.map((i) => subTaskRow(i, groups));
+            : items.map((i) => subTaskRow(i, groups, taskName));
         if (rows.length > 0) yield rows.map(csvLine).join('');
       }
     })(),
@@ -47,6 +48,7 @@ export function csvStream(
 export function ndjsonStream(
   source: ExportSource,
   groups: readonly KeywordGroup[],
+  taskName: string | null,
   table: ExportTable,
 ): Readable {
   return Readable.from(
@@ -55,7 +57,7 @@ export function ndjsonStream(
         const records =
           table === 'references'
             ? items.flatMap((i) => referenceRecords(i, groups))
-            : items.map((i) => i.result);
+            : items.map((i) => ({ taskName, ...i.result }));
         if (records.length > 0) yield records.map((r) => JSON.stringify(r) + '\n').join('');
       }
     })(),
@@ -76,6 +78,7 @@ const EXCEL_CELL_MAX = 32_767;
 export async function writeXlsx(
   source: ExportSource,
   groups: readonly KeywordGroup[],
+  taskName: string | null,
   out: PassThrough,
 ): Promise<void> {
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({
@@ -88,7 +91,7 @@ export async function writeXlsx(
   subTasks.addRow(subTaskHeader(groups)).commit();
   for await (const items of source.pages()) {
     for (const item of items) {
-      subTasks.addRow(subTaskRow(item, groups).map(excelCell)).commit();
+      subTasks.addRow(subTaskRow(item, groups, taskName).map(excelCell)).commit();
       inputs.add(item);
     }
     if (!(await drained(out))) return;

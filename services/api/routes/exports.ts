@@ -43,19 +43,20 @@ export function exportRoutes(
         await linkRawEvidence(evidence, taskId, views, base);
       },
     );
-    const { keywords } = await source.open();
+    const { keywords, name } = await source.open();
     const groups = keywordGroups(keywords);
 
     ctx.status = 200;
     ctx.type = CONTENT_TYPES[request.format];
     ctx.set('Content-Disposition', `attachment; filename="${exportFileName(request)}"`);
     ctx.set('Cache-Control', 'private, no-store');
-    if (request.format === 'csv') ctx.body = csvStream(source, groups, request.table);
-    else if (request.format === 'ndjson') ctx.body = ndjsonStream(source, groups, request.table);
+    if (request.format === 'csv') ctx.body = csvStream(source, groups, name, request.table);
+    else if (request.format === 'ndjson')
+      ctx.body = ndjsonStream(source, groups, name, request.table);
     else {
       const out = new PassThrough();
       ctx.body = out;
-      writeXlsx(source, groups, out).catch((err: Error) => {
+      writeXlsx(source, groups, name, out).catch((err: Error) => {
         logger.warn(`xlsx export of ${request.taskId} failed: ${err.message}`);
         out.destroy(err);
       });

@@ -1,12 +1,14 @@
 /**
  * One sub task's mentions: per group, how often and where the answer names
- * it, its rank among the groups, and whether the reasoning, the references or
+ * it, its position among everything the answer recommends, its rank among
+ * the groups, and whether the reasoning, the references or
  * the cited sources name it.
  */
 import type { Answer, Reference } from '../contracts/answer.js';
 import type { KeywordGroup, Mention } from '../contracts/brand.js';
 import { domainOf, isWithin } from './domains.js';
 import { compileGroups, foldText, matchFolded, type CompiledGroups } from './matcher.js';
+import { positionsOf, type MentionAt } from './recommended.js';
 
 /** Groups that `text` (plain text) names, by index. */
 function namedIn(compiled: CompiledGroups, text: string | undefined, into: Set<number>): void {
@@ -57,8 +59,9 @@ function namedByReferences(
 /**
  * The brand fields of one answer: one Mention per group, in group order.
  * `count` and `firstIndex` are over `answerContent` read as Markdown
- * (matcher.ts); `rank` orders the mentioned groups by their first mention
- * (ranges never overlap, so there are no ties). The reasoning (summary and
+ * (matcher.ts); `groupRank` orders the mentioned groups by their first
+ * mention (ranges never overlap, so there are no ties); `position` is the
+ * place among all the brands the answer recommends (recommended.ts). The reasoning (summary and
  * content), titles and sites are read as plain text.
  */
 export function brandFields(
@@ -70,8 +73,10 @@ export function brandFields(
   const counts = new Array<number>(groups.length).fill(0);
   const firsts = new Array<number | null>(groups.length).fill(null);
   const order: number[] = [];
+  const found: MentionAt[] = [];
   if (answer.answerContent) {
-    matchFolded(compiled, foldText(answer.answerContent, true), (group, start) => {
+    matchFolded(compiled, foldText(answer.answerContent, true), (group, start, end) => {
+      found.push({ group, start, end });
       const count = (counts[group] ?? 0) + 1;
       counts[group] = count;
       if (count === 1) {
@@ -80,6 +85,7 @@ export function brandFields(
       }
     });
   }
+  const positions = positionsOf(groups.length, answer.answerContent ?? '', found);
   const inReasoning = new Set<number>();
   namedIn(compiled, answer.reasoningProcess?.summary, inReasoning);
   namedIn(compiled, answer.reasoningProcess?.content, inReasoning);
@@ -89,7 +95,8 @@ export function brandFields(
     keyword: g.keyword,
     count: counts[i]!,
     firstIndex: firsts[i]!,
-    rank: counts[i] ? order.indexOf(i) + 1 : null,
+    position: positions[i]!,
+    groupRank: counts[i] ? order.indexOf(i) + 1 : null,
     inReasoning: inReasoning.has(i),
     inReferences: inReferences.has(i),
     inCitations: inCitations.has(i),

@@ -1,7 +1,7 @@
 /**
  * A task's visibility: per group × platform (× channel when the task holds
- * the platform on both channels), the mention rate, ranks, top-1 share, share
- * of voice and citation share over its completed sub tasks, and per platform
+ * the platform on both channels), the mention rate, positions (top-1 and
+ * top-3 shares), group ranks, share of voice and citation share over its completed sub tasks, and per platform
  * the most cited domains. One pass over the sub tasks.
  */
 import type { Reference } from '../contracts/answer.js';
@@ -27,15 +27,33 @@ type Channel = 'api' | 'web';
 
 const TOP_DOMAINS = 20;
 
+/** Sum, count and best (lowest) of a place over the answers that give one. */
+interface Places {
+  sum: number;
+  n: number;
+  best: number | null;
+}
+
 interface GroupTally {
   mentioned: number;
-  rankSum: number;
-  ranked: number;
-  bestRank: number | null;
+  position: Places;
+  groupRank: Places;
   top1: number;
+  top3: number;
   count: number;
   cited: number;
 }
+
+const places = (): Places => ({ sum: 0, n: 0, best: null });
+
+function addPlace(p: Places, place: number | null): void {
+  if (place === null) return;
+  p.sum += place;
+  p.n++;
+  if (p.best === null || place < p.best) p.best = place;
+}
+
+const average = (p: Places): number | null => (p.n ? p.sum / p.n : null);
 
 /** One platform on one channel. */
 class Bucket {
@@ -51,14 +69,19 @@ class Bucket {
   constructor(groups: number) {
     this.tallies = Array.from({ length: groups }, () => ({
       mentioned: 0,
-      rankSum: 0,
-      ranked: 0,
-      bestRank: null,
+      position: places(),
+      groupRank: places(),
       top1: 0,
+      top3: 0,
       count: 0,
       cited: 0,
     }));
   }
+}
+
+/** Platforms by name (code point order: the same in every locale). */
+function byPlatform([a]: [string, unknown], [b]: [string, unknown]): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
@@ -66,8 +89,9 @@ class Bucket {
  * platform (and channel) present, so its rows exist with 0 answers. A sub
  * task without `channel` (stored before channels were recorded) is an api
  * one. Mentions are matched to groups by keyword; absent ones count as none.
- * Rows come in group order, then platform order of first appearance, then
- * api before web; `domains` in the same platform order.
+ * Rows come in one stable order whatever order the sub tasks are read in
+ * (`byPlatform`): group order, then platform name, then api before web;
+ * `domains` in the same platform order.
  */
 export function visibilityOf(
   groups: readonly KeywordGroup[],
@@ -90,12 +114,10 @@ export function visibilityOf(
       if (!tally) continue;
       if (m.count > 0) tally.mentioned++;
       tally.count += m.count;
-      if (m.rank !== null) {
-        tally.rankSum += m.rank;
-        tally.ranked++;
-        if (tally.bestRank === null || m.rank < tally.bestRank) tally.bestRank = m.rank;
-        if (m.rank === 1) tally.top1++;
-      }
+      addPlace(tally.position, m.position);
+      addPlace(tally.groupRank, m.groupRank);
+      if (m.position === 1) tally.top1++;
+      if (m.position !== null && m.position <= 3) tally.top3++;
       if (m.inCitations) tally.cited++;
     }
     for (const c of s.citationList ?? []) {
@@ -106,7 +128,7 @@ export function visibilityOf(
   }
 
   const buckets: { platform: string; channel?: Channel; bucket: Bucket }[] = [];
-  for (const [platform, channels] of platforms) {
+  for (const [platform, channels] of [...platforms].sort(byPlatform)) {
     const split = channels.size > 1;
     for (const channel of ['api', 'web'] as const) {
       const bucket = channels.get(channel);
@@ -126,9 +148,12 @@ export function visibilityOf(
         ...(channel ? { channel } : {}),
         answers: bucket.answers,
         mentionRate: share(t.mentioned),
-        averageRank: t.ranked ? t.rankSum / t.ranked : null,
-        bestRank: t.bestRank,
+        averagePosition: average(t.position),
+        bestPosition: t.position.best,
         top1Share: share(t.top1),
+        top3Share: share(t.top3),
+        averageGroupRank: average(t.groupRank),
+        bestGroupRank: t.groupRank.best,
         shareOfVoice: voice ? t.count / voice : 0,
         citationShare: share(t.cited),
       });

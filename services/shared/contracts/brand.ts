@@ -26,8 +26,14 @@ export interface Mention {
   count: number;
   /** Character offset of the first mention in `answerContent`; null when absent. */
   firstIndex: number | null;
-  /** 1 = the first group mentioned in the answer, 2 = the next …; null when absent. */
-  rank: number | null;
+  /**
+   * The group's place among all the brands or products the answer recommends,
+   * taken from the answer's own lists (1 = recommended first); null when absent.
+   * Defined in services/shared/brand/recommended.ts.
+   */
+  position: number | null;
+  /** Among the task's groups only: 1 = the first group named in the answer, 2 = the next …; null when absent. */
+  groupRank: number | null;
   inReasoning: boolean;
   /** A reference's title, url or site names the group. */
   inReferences: boolean;
@@ -63,11 +69,16 @@ export interface VisibilityRow {
   answers: number;
   /** Share of answers that mention the group (0..1). */
   mentionRate: number;
-  /** Over the answers that mention it; null when none does. */
-  averageRank: number | null;
-  bestRank: number | null;
-  /** Share of answers where the group is ranked 1. */
+  /** Mean `position` over the answers that mention it; null when none does. */
+  averagePosition: number | null;
+  bestPosition: number | null;
+  /** Share of answers where the group is recommended first (position 1). */
   top1Share: number;
+  /** Share of answers where the group is among the first three recommended (position ≤ 3). */
+  top3Share: number;
+  /** Mean `groupRank` over the answers that mention it; null when none does. */
+  averageGroupRank: number | null;
+  bestGroupRank: number | null;
   /** This group's mentions / all groups' mentions on this platform (0 when none). */
   shareOfVoice: number;
   /** Share of answers where a cited source names the group. */

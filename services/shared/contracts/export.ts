@@ -21,6 +21,8 @@ export interface ExportItem<View = Record<string, unknown>> {
 
 export interface ExportPage<View = Record<string, unknown>> {
   taskId: string;
+  /** The task's name; null: none. */
+  name: string | null;
   /** The task's `monitorKeywords` entries (`|` separating aliases). */
   keywords: string[];
   items: ExportItem<View>[];

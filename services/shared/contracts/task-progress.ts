@@ -22,6 +22,8 @@ export interface SubTaskSummary {
 /** `data` of the status route, and of the events stream's `snapshot`. */
 export interface TaskStatusView {
   taskId: string;
+  /** The submission's name; null: none. */
+  name: string | null;
   status: TaskStatus;
   message: string;
   totalItems: number;

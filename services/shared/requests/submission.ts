@@ -29,6 +29,7 @@ export const LIMITS = Object.freeze({
   promptChars: 10_000,
   keywordsChars: 2_000,
   urlChars: 2_048,
+  nameChars: 200,
 });
 
 const VALID_NAMES = PLATFORMS.map((p) => p.name).join(', ');
@@ -86,8 +87,20 @@ export const regionCodeSchema = z
 /** `null` is accepted as "not given" for optional fields, as many JSON clients send it. */
 const optional = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
+/** A task's name: trimmed; blank is no name; one line, as lists and tables show it. */
+const nameSchema = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .max(LIMITS.nameChars, `must be at most ${LIMITS.nameChars} characters`)
+  .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters (line breaks, tabs, NUL)')
+  .meta({
+    description: `A name for the task, shown in lists, the dashboard and exports: trimmed, at most ${LIMITS.nameChars} characters, one line; blank or absent: no name`,
+    examples: ['CRM shortlist, week 12'],
+  });
+
 export const submissionSchema = z
   .object({
+    name: optional(nameSchema),
     monitorKeywords: optional(
       text().max(LIMITS.keywordsChars, `must be at most ${LIMITS.keywordsChars} characters`).meta({
         description:
@@ -133,6 +146,8 @@ export interface PlatformConfig {
 }
 
 export interface Submission {
+  /** null: no name (absent or blank). */
+  name: string | null;
   prompts: string[];
   platforms: PlatformConfig[];
   regionCode: string | null;
@@ -169,6 +184,7 @@ export function checkSubmission(
   return {
     ok: true,
     value: {
+      name: input.name || null,
       prompts: input.prompts,
       platforms: dedupePlatforms(input.platforms, channelChoices),
       regionCode: input.regionCode?.[0] ?? null,

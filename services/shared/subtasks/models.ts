@@ -12,6 +12,8 @@ import type { TaskStatus, SubTaskStatus } from '../contracts/status.js';
 export interface TaskDoc {
   _id: string;
   userId: number;
+  /** The submission's name; null: none (absent from tasks stored before names). */
+  name?: string | null;
   prompts: string[];
   platforms: { platform: string; channel: Channel; mode: Mode; screenshot: 0 | 1 | 2 }[];
   regionCode: string | null;
@@ -109,6 +111,7 @@ const taskSchema = new Schema<TaskDoc>(
   {
     _id: String,
     userId: { type: Number, required: true },
+    name: { type: String, default: null },
     prompts: [String],
     platforms: [
       { _id: false, platform: String, channel: String, mode: String, screenshot: Number },

@@ -60,12 +60,20 @@ t.test('every sub task carries its exact mentions; the task its visibility', asy
     );
     for (const m of sub.mentions) {
       t.equal(m.count > 0, named.has(m.keyword), `${sub.prompt}: ${m.keyword} named or not`);
-      if (m.count === 0) t.match(m, { firstIndex: null, rank: null });
+      if (m.count === 0) t.match(m, { firstIndex: null, position: null, groupRank: null });
     }
-    const first = brandsFor(sub.prompt)[0]!.name;
-    const ranked = sub.mentions.find((m: { rank: number | null }) => m.rank === 1);
-    if (GROUPS.some((g) => g.keyword === first))
-      t.equal(ranked?.keyword, first, 'the most recommended brand ranks first');
+    const recommended = brandsFor(sub.prompt).map((b) => b.name);
+    const typed = recommended.filter((name) => GROUPS.some((g) => g.keyword === name));
+    for (const m of sub.mentions)
+      if (m.count > 0)
+        t.match(
+          m,
+          {
+            position: recommended.indexOf(m.keyword) + 1,
+            groupRank: typed.indexOf(m.keyword) + 1,
+          },
+          `${sub.prompt}: ${m.keyword} placed among all the recommended brands and among the groups`,
+        );
     t.equal(
       sub.mentioned,
       sub.mentions.some((m: { count: number }) => m.count > 0),
@@ -108,13 +116,16 @@ t.test('every sub task carries its exact mentions; the task its visibility', asy
   for (const row of v.rows) {
     const subs = result.subTaskList.filter((s: { channel: string }) => s.channel === row.channel);
     const mine = subs.map(
-      (s: { mentions: { keyword: string; count: number; rank: number | null }[] }) =>
+      (s: { mentions: { keyword: string; count: number; position: number | null }[] }) =>
         s.mentions.find((m) => m.keyword === row.keyword)!,
     );
     t.equal(row.platform, 'sandbox');
     t.equal(row.answers, 3);
     t.equal(row.mentionRate, mine.filter((m: { count: number }) => m.count > 0).length / 3);
-    t.equal(row.top1Share, mine.filter((m: { rank: number | null }) => m.rank === 1).length / 3);
+    t.equal(
+      row.top1Share,
+      mine.filter((m: { position: number | null }) => m.position === 1).length / 3,
+    );
   }
   const shares = v.rows
     .filter((r: { channel: string }) => r.channel === 'api')
@@ -132,6 +143,30 @@ t.test('every sub task carries its exact mentions; the task its visibility', asy
   t.equal((await svc.client.get(`${M}/task/${taskId}/visibility`, bob.token)).status, 404);
   t.equal((await svc.client.get(`${M}/task/not-a-uuid/visibility`, alice.token)).status, 400);
 });
+
+t.test(
+  'visibility rows in one order at both endpoints: group, platform name, channel',
+  async (t) => {
+    // Submitted sandbox-cn first: rows still put sandbox first (by name), api before web.
+    const taskId = await run([
+      { platform: 'sandbox-cn', mode: 'search' },
+      { platform: 'sandbox', mode: 'search', channel: 'web' },
+      { platform: 'sandbox', mode: 'search' },
+    ]);
+    const full = (await svc.client.get(`${M}/task/result/${taskId}`, alice.token)).body.data;
+    const alone = (await svc.client.get(`${M}/task/${taskId}/visibility`, alice.token)).body.data;
+    const places = (v: { rows: { keyword: string; platform: string; channel?: string }[] }) =>
+      v.rows.map((r) => [r.keyword, r.platform, r.channel]);
+    const expected = GROUPS.flatMap((g) => [
+      [g.keyword, 'sandbox', 'api'],
+      [g.keyword, 'sandbox', 'web'],
+      [g.keyword, 'sandbox-cn', undefined],
+    ]);
+    t.same(places(full.visibility), expected, 'the full result');
+    t.same(places(alone), expected, 'the visibility endpoint');
+    t.same(alone, full.visibility);
+  },
+);
 
 t.test('without keywords: no mentions, an empty visibility', async (t) => {
   const res = await svc.client.post(

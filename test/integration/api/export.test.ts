@@ -20,10 +20,12 @@ const alice = await svc.newUser('alice');
 const bob = await svc.newUser('bob');
 
 const KEYWORDS = 'Acme|阿克米|acme.com, Globex';
+const NAME = 'Week 12, "CRM" 第十二周';
 const PROMPTS = ['plain', 'with, a comma', 'a "quoted" word', 'two\nlines', '中文的提示，好吗'];
 const submitted = await svc.client.post(
   `${M}/task/batch/shared`,
   {
+    name: ` ${NAME} `,
     prompts: PROMPTS,
     platforms: [
       { platform: 'sandbox', mode: 'standard', screenshot: 1 },
@@ -92,6 +94,8 @@ type Sub = {
   mentioned: boolean;
   sentiment: SentimentVerdict[] | null;
 };
+if (full.body.data.name !== NAME)
+  throw new Error(`the full result names the task ${full.body.data.name}`);
 const subs = full.body.data.subTaskList as Sub[];
 if (subs.length !== 10) throw new Error(`${subs.length} sub tasks`);
 
@@ -118,6 +122,7 @@ function brandOf(s: Sub) {
 function expectedRow(s: Sub): (string | number | boolean | null)[] {
   const brand = brandOf(s);
   return [
+    NAME,
     s.subTaskId,
     s.prompt,
     s.platform,
@@ -130,7 +135,8 @@ function expectedRow(s: Sub): (string | number | boolean | null)[] {
       const verdict = brand.sentiment?.find((v) => v.keyword === g.keyword);
       return [
         m?.count ?? 0,
-        m?.rank ?? null,
+        m?.position ?? null,
+        m?.groupRank ?? null,
         m?.firstIndex ?? null,
         m?.inCitations ?? false,
         verdict?.sentiment ?? null,
@@ -175,29 +181,32 @@ t.test('CSV: BOM, header, one quoted row per sub task equal to the JSON result',
   t.same([...res.body.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'UTF-8 BOM');
   const text = res.body.toString('utf8');
   const [header, ...rows] = parseCsv(text.slice(1));
-  t.same(header!.slice(7, 17), [
+  t.same(header!.slice(0, 2), ['task name', 'subTaskId'], 'the task name first');
+  t.same(header!.slice(8, 20), [
     'Acme count',
-    'Acme rank',
+    'Acme position',
+    'Acme group rank',
     'Acme first index',
     'Acme in citations',
     'Acme sentiment',
     'Globex count',
-    'Globex rank',
+    'Globex position',
+    'Globex group rank',
     'Globex first index',
     'Globex in citations',
     'Globex sentiment',
   ]);
   t.same(rows, subs.map(expectedRow).map(asText));
   t.ok(
-    rows.some((r) => r[1] === 'a "quoted" word'),
+    rows.some((r) => r[2] === 'a "quoted" word'),
     'quotes survive',
   );
   t.ok(
-    rows.some((r) => r[1] === 'two\nlines'),
+    rows.some((r) => r[2] === 'two\nlines'),
     'newlines survive',
   );
   t.ok(
-    rows.some((r) => r[1] === '中文的提示，好吗'),
+    rows.some((r) => r[2] === '中文的提示，好吗'),
     'Chinese survives',
   );
   t.ok(text.includes('"a ""quoted"" word"'), 'quotes are doubled inside a quoted field');
@@ -242,43 +251,46 @@ t.test('CSV references table: one row per reference with cited and domain tag', 
   );
 });
 
-t.test('NDJSON: each line is the sub task exactly as the full result shows it', async (t) => {
-  const res = await download(svc.client.baseUrl, exportPath('format=ndjson'), alice.token);
-  t.equal(res.status, 200);
-  t.match(res.headers.get('content-type'), /^application\/x-ndjson/);
-  const text = res.body.toString('utf8');
-  t.ok(text.endsWith('\n'));
-  t.same(
-    text
+t.test(
+  'NDJSON: each line is the task name, then the sub task exactly as the full result shows it',
+  async (t) => {
+    const res = await download(svc.client.baseUrl, exportPath('format=ndjson'), alice.token);
+    t.equal(res.status, 200);
+    t.match(res.headers.get('content-type'), /^application\/x-ndjson/);
+    const text = res.body.toString('utf8');
+    t.ok(text.endsWith('\n'));
+    t.same(
+      text
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+      subs.map((s) => ({ taskName: NAME, ...s })),
+    );
+    const refs = await download(
+      svc.client.baseUrl,
+      exportPath('format=ndjson&table=references'),
+      alice.token,
+    );
+    const lines = refs.body
+      .toString('utf8')
       .trimEnd()
       .split('\n')
-      .map((l) => JSON.parse(l)),
-    subs,
-  );
-  const refs = await download(
-    svc.client.baseUrl,
-    exportPath('format=ndjson&table=references'),
-    alice.token,
-  );
-  const lines = refs.body
-    .toString('utf8')
-    .trimEnd()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-  t.equal(lines.length, 27);
-  t.same(lines[0], {
-    subTaskId: subs[0]!.subTaskId,
-    platform: 'sandbox',
-    channel: 'api',
-    index: 1,
-    cited: true,
-    title: 'Acme review 0',
-    url: 'https://www.acme.com/r',
-    site: 'Acme',
-    domain: 'acme.com',
-    'domain tag': 'owned',
-  });
-});
+      .map((l) => JSON.parse(l));
+    t.equal(lines.length, 27);
+    t.same(lines[0], {
+      subTaskId: subs[0]!.subTaskId,
+      platform: 'sandbox',
+      channel: 'api',
+      index: 1,
+      cited: true,
+      title: 'Acme review 0',
+      url: 'https://www.acme.com/r',
+      site: 'Acme',
+      domain: 'acme.com',
+      'domain tag': 'owned',
+    });
+  },
+);
 
 t.test('XLSX: three sheets read back with exceljs equal the JSON result', async (t) => {
   const res = await download(
@@ -306,12 +318,12 @@ t.test('XLSX: three sheets read back with exceljs equal the JSON result', async 
   };
   const pad = (row: unknown[], n: number) => [...row, ...Array(n - row.length).fill(null)];
   const [header, ...rows] = values('sub tasks');
-  t.equal(header!.length, 23);
+  t.equal(header!.length, 26);
   // XML reads a CR LF inside text as LF, so that is what a spreadsheet program shows.
   const xmlText = (v: string | number | boolean | null) =>
     typeof v === 'string' ? v.replaceAll('\r\n', '\n') : v;
   t.same(
-    rows.map((r) => pad(r, 23)),
+    rows.map((r) => pad(r, 26)),
     subs.map((s) => expectedRow(s).map(xmlText)),
   );
   const [, ...refRows] = values('references');
@@ -333,16 +345,19 @@ t.test('XLSX: three sheets read back with exceljs equal the JSON result', async 
   t.equal(visRows[0]![0], 'keyword');
   const body = visRows.slice(1, 1 + vis.rows.length);
   t.same(
-    body.map((r) => pad(r, 10)),
+    body.map((r) => pad(r, 13)),
     vis.rows.map((r) => [
       r.keyword,
       r.platform,
       r.channel ?? null,
       r.answers,
       r.mentionRate,
-      r.averageRank,
-      r.bestRank,
+      r.averagePosition,
+      r.bestPosition,
       r.top1Share,
+      r.top3Share,
+      r.averageGroupRank,
+      r.bestGroupRank,
       r.shareOfVoice,
       r.citationShare,
     ]),
@@ -435,6 +450,6 @@ t.test('a task whose sub tasks are still being written exports the planned ones 
       .trimEnd()
       .split('\n')
       .map((l) => JSON.parse(l)),
-    result.body.data.subTaskList,
+    result.body.data.subTaskList.map((s: object) => ({ taskName: null, ...s })),
   );
 });

@@ -80,6 +80,7 @@ t.test('every violated rule is listed and nothing is stored', async (t) => {
       regionCode: ['110000', '310000'],
       callbackUrl: 'ftp://example.com/x',
       monitorKeywords: 7,
+      name: 'tab\there',
     },
     alice.token,
   );
@@ -90,6 +91,7 @@ t.test('every violated rule is listed and nothing is stored', async (t) => {
   t.same(fields, [
     'callbackUrl',
     'monitorKeywords',
+    'name',
     'platforms[0].platform',
     'platforms[1].mode',
     'platforms[2].mode',
@@ -105,5 +107,38 @@ t.test('every violated rule is listed and nothing is stored', async (t) => {
     body.errors!.find((e) => e.field === 'platforms[1].mode')!.message,
     /deepseek does not support mode search/,
   );
+  t.equal(
+    body.errors!.find((e) => e.field === 'name')!.message,
+    'must not contain control characters (line breaks, tabs, NUL)',
+  );
   t.same(await snapshotCounts(conn), before);
+});
+
+t.test('a name is stored trimmed and shown by status, result and list', async (t) => {
+  const res = await svc.client.post(
+    SUBMIT,
+    {
+      name: '  CRM shortlist · 第十二周  ',
+      prompts: ['best CRM?'],
+      platforms: [{ platform: 'sandbox', mode: 'standard' }],
+    },
+    alice.token,
+  );
+  t.equal(res.status, 200, res.text);
+  const taskId = res.body.data.taskId as string;
+  const name = 'CRM shortlist · 第十二周';
+  const conn = await svc.db();
+  t.match(await conn.collection('tasks').findOne({ _id: taskId as never }), { name });
+  const M = '/api/business/monitor';
+  t.equal((await svc.client.get(`${M}/task/status/${taskId}`, alice.token)).body.data.name, name);
+  t.equal((await svc.client.get(`${M}/task/result/${taskId}`, alice.token)).body.data.name, name);
+  const list = (await svc.client.get(`${M}/task/list?size=100`, alice.token)).body.data.tasks as {
+    taskId: string;
+    name: string | null;
+  }[];
+  t.equal(list.find((x) => x.taskId === taskId)?.name, name);
+  t.ok(
+    list.filter((x) => x.taskId !== taskId).every((x) => x.name === null),
+    'tasks without a name have null',
+  );
 });

@@ -39,6 +39,7 @@ const api = (await svc.client.get(`${M}/task/result/${taskId}`, user.token)).bod
     referenceList: unknown[];
     citationList: unknown[];
     errorMessage: string | null;
+    mentions: { keyword: string; count: number; position: number | null }[];
   }[];
 };
 
@@ -95,30 +96,55 @@ t.test('result --format csv: a header and one RFC 4180 record per sub task', asy
   );
 });
 
-t.test('result (table): a row per sub task with its status and answer or error', async (t) => {
-  const [run, bad] = await Promise.all([
-    aimon(['result', taskId], env),
-    aimon(['result', taskId, '--format', 'yaml'], env),
-  ]);
-  t.equal(run.code, 0, 'exit 0', { stderr: run.stderr });
-  const rows = run.stdout.split('\n').filter((l) => l.startsWith('│') && !l.includes('│ prompt '));
-  t.equal(rows.length, 4, 'four sub tasks');
-  const cells = rows.map((r) =>
-    r
-      .split('│')
-      .map((c) => c.trim())
-      .slice(1, -1),
-  );
-  t.same(
-    cells.map((c) => [c[1], c[2], c[3]]),
-    api.subTaskList.map((s) => [
-      `${s.platform} (api)`,
-      s.platform === 'sandbox' ? 'search' : 'standard',
-      s.status,
-    ]),
-  );
-  const failed = cells.find((c) => c[3] !== 'completed')!;
-  t.match(failed[4], /401/, 'a failed sub task shows its error');
-  t.equal(bad.code, 1, 'an unknown format is a usage error');
-  t.match(bad.stderr, /Allowed choices are table, json, csv/);
-});
+t.test(
+  'result (table): a row per sub task with its status, mentions and answer or error',
+  async (t) => {
+    const [run, bad] = await Promise.all([
+      aimon(['result', taskId], env),
+      aimon(['result', taskId, '--format', 'yaml'], env),
+    ]);
+    t.equal(run.code, 0, 'exit 0', { stderr: run.stderr });
+    const rows = run.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('│') && !l.includes('│ prompt '));
+    t.equal(rows.length, 4, 'four sub tasks');
+    const cells = rows.map((r) =>
+      r
+        .split('│')
+        .map((c) => c.trim())
+        .slice(1, -1),
+    );
+    t.same(
+      cells.map((c) => [c[1], c[2], c[3]]),
+      api.subTaskList.map((s) => [
+        `${s.platform} (api)`,
+        s.platform === 'sandbox' ? 'search' : 'standard',
+        s.status,
+      ]),
+    );
+    t.same(
+      cells.map((c) => c[4]),
+      api.subTaskList.map((s) =>
+        s.status !== 'completed'
+          ? ''
+          : s.mentions
+              .filter((m) => m.count > 0)
+              .map((m) => `${m.keyword} #${m.position}`)
+              .join(', ') || '-',
+      ),
+      'the groups each answer mentions, with their positions',
+    );
+    const lines = run.stdout.trimEnd().split('\n').slice(1);
+    t.ok(
+      lines.every((l) => l.length <= 100),
+      'stdout is no terminal: the table fits 100 columns',
+    );
+    const failed = api.subTaskList.findIndex((s) => s.status !== 'completed');
+    t.ok(
+      api.subTaskList[failed]!.errorMessage!.startsWith(cells[failed]![5]!.replace(/…$/, '')),
+      'a failed sub task shows (the start of) its error',
+    );
+    t.equal(bad.code, 1, 'an unknown format is a usage error');
+    t.match(bad.stderr, /Allowed choices are table, json, csv/);
+  },
+);

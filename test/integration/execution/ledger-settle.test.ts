@@ -271,8 +271,8 @@ t.test('an answer gets the brand fields of its task in its one write', async (t)
   };
   const expected = {
     mentions: [
-      { keyword: 'Acme', count: 2, firstIndex: 21, rank: 2 },
-      { keyword: 'Globex', count: 1, firstIndex: 0, rank: 1 },
+      { keyword: 'Acme', count: 2, firstIndex: 21, position: 2, groupRank: 2 },
+      { keyword: 'Globex', count: 1, firstIndex: 0, position: 1, groupRank: 1 },
     ],
     mentioned: true,
     sentiment: null,

@@ -58,6 +58,7 @@ t.test(
     await page.selectOption('select[name=mode-sandbox-web]', 'search');
     await page.selectOption('select[name=screenshot]', '1');
     await region.selectOption('310100');
+    await page.fill('input[name=name]', ' CRM shortlist ');
     await page.fill('input[name=monitorKeywords]', 'Globex|格罗贝克斯, Initech');
     await page.fill('input[name=callbackUrl]', 'ftp://127.0.0.1/hook');
     await page.click('button[type=submit]');
@@ -72,6 +73,7 @@ t.test(
     await page.click('button[type=submit]');
     await page.waitForURL('**/tasks/*');
     const taskId = new URL(page.url()).pathname.split('/')[2]!;
+    t.equal(await page.getByTestId('task-title').textContent(), 'CRM shortlist', 'named');
 
     // Live: the stream's pill, a cell in progress, then every cell final without a reload.
     await page.getByTestId('live-state').getByText('live').waitFor({ timeout: 10_000 });
@@ -101,7 +103,11 @@ t.test(
     t.equal(csv.suggestedFilename(), `${taskId}.csv`);
     const text = await readFile((await csv.path())!, 'utf8');
     t.match(text.split('\n')[0], /Globex count/, 'the CSV has the keyword columns');
-    t.equal(text.match(/^[0-9a-f-]{36},/gm)?.length, 4, 'a row per sub task');
+    t.equal(
+      text.match(/^CRM shortlist,[0-9a-f-]{36},/gm)?.length,
+      4,
+      'a row per sub task, with the task name',
+    );
 
     // An answer: both channels side by side, highlights, sources, reasoning, screenshot.
     await page
@@ -135,6 +141,21 @@ t.test(
     }
     t.ok((await api.locator('[data-testid=references] li').count()) > 1, 'references listed');
     t.ok((await api.locator('[data-testid=references] li.cited').count()) >= 1, 'cited marked');
+    const named = apiSub.mentions.find((m: { count: number }) => m.count > 0) as {
+      keyword: string;
+      position: number;
+      groupRank: number;
+    };
+    t.match(
+      await api.getByTestId('mentions').textContent(),
+      `${named.keyword}: `,
+      'the mentions chips name the group',
+    );
+    t.match(
+      await api.getByTestId('mentions').textContent(),
+      `position ${named.position} · ${named.groupRank} of your brands`,
+      'with its position among all brands and its rank among the groups',
+    );
     t.ok(await api.getByTestId('reasoning').isVisible(), 'reasoning, collapsed');
     t.ok((await api.getByTestId('follow-ups').locator('li').count()) > 0, 'follow-ups');
     t.equal(
@@ -163,6 +184,7 @@ t.test(
     await page.selectOption('select[name=status]', 'completed');
     await page.getByText('第 1 / 1 页').waitFor();
     t.equal(await page.getByTestId('task-row').count(), 1, 'the completed task, filtered');
+    t.equal(await page.getByTestId('task-name').textContent(), 'CRM shortlist', 'its name');
     noOverflow(await snapBoth(page, 'tasks-zh'), 'task list');
     await page.getByTestId('lang').click();
 

@@ -4,6 +4,7 @@ import type { TaskStatusView } from '../../../services/shared/contracts/task-pro
 
 const view = (status: TaskStatusView['status'], subs: [string, string][]): TaskStatusView => ({
   taskId: 't1',
+  name: null,
   status,
   message: '',
   totalItems: subs.length,

@@ -18,58 +18,59 @@ const ref = (index: number, title: string, url: string, site = ''): Reference =>
   icon: '',
 });
 
-t.test('one mention per group, in group order, with counts, first offsets and ranks', async (t) => {
-  const answerContent = [
-    '## 推荐', // 0..5
-    '1. **贝塔** is cheap; [Beta](https://beta.io) again.',
-    '2. Acme (阿克米) leads. See https://gamma.com/Gamma.',
-  ].join('\n');
-  const { mentions, mentioned } = brandFields(groups, {
-    answerContent,
-    referenceList: [],
-    citationList: [],
-    reasoningProcess: null,
-  });
-  t.equal(mentioned, true);
-  t.same(mentions, [
-    {
-      keyword: 'Acme',
-      count: 2,
-      firstIndex: answerContent.indexOf('Acme'),
-      rank: 2,
-      inReasoning: false,
-      inReferences: false,
-      inCitations: false,
-    },
-    {
-      keyword: 'Beta',
-      count: 2,
-      firstIndex: answerContent.indexOf('贝塔'),
-      rank: 1,
-      inReasoning: false,
-      inReferences: false,
-      inCitations: false,
-    },
-    {
-      keyword: 'Gamma',
-      count: 0,
-      firstIndex: null,
-      rank: null,
-      inReasoning: false,
-      inReferences: false,
-      inCitations: false,
-    },
-    {
-      keyword: 'Delta',
-      count: 0,
-      firstIndex: null,
-      rank: null,
-      inReasoning: false,
-      inReferences: false,
-      inCitations: false,
-    },
-  ]);
+/** A group the answer does not name, in no reasoning or source. */
+const absent = (keyword: string) => ({
+  keyword,
+  count: 0,
+  firstIndex: null,
+  position: null,
+  groupRank: null,
+  inReasoning: false,
+  inReferences: false,
+  inCitations: false,
 });
+
+t.test(
+  'one mention per group, in group order, with counts, first offsets, positions and ranks',
+  async (t) => {
+    const answerContent = [
+      '## 推荐', // 0..5
+      '1. **贝塔** is cheap; [Beta](https://beta.io) again.',
+      '2. Acme (阿克米) leads. See https://gamma.com/Gamma.',
+    ].join('\n');
+    const { mentions, mentioned } = brandFields(groups, {
+      answerContent,
+      referenceList: [],
+      citationList: [],
+      reasoningProcess: null,
+    });
+    t.equal(mentioned, true);
+    t.same(mentions, [
+      {
+        keyword: 'Acme',
+        count: 2,
+        firstIndex: answerContent.indexOf('Acme'),
+        position: 2,
+        groupRank: 2,
+        inReasoning: false,
+        inReferences: false,
+        inCitations: false,
+      },
+      {
+        keyword: 'Beta',
+        count: 2,
+        firstIndex: answerContent.indexOf('贝塔'),
+        position: 1,
+        groupRank: 1,
+        inReasoning: false,
+        inReferences: false,
+        inCitations: false,
+      },
+      absent('Gamma'),
+      absent('Delta'),
+    ]);
+  },
+);
 
 t.test('reasoning, references and citations', async (t) => {
   const referenceList = [
@@ -87,12 +88,20 @@ t.test('reasoning, references and citations', async (t) => {
   });
   t.equal(mentioned, false, 'only the answer makes a mention');
   t.same(
-    mentions.map((m) => [m.keyword, m.count, m.rank, m.inReasoning, m.inReferences, m.inCitations]),
+    mentions.map((m) => [
+      m.keyword,
+      m.count,
+      m.position,
+      m.groupRank,
+      m.inReasoning,
+      m.inReferences,
+      m.inCitations,
+    ]),
     [
-      ['Acme', 0, null, true, true, false],
-      ['Beta', 0, null, true, true, true],
-      ['Gamma', 0, null, false, true, false],
-      ['Delta', 0, null, false, true, false],
+      ['Acme', 0, null, null, true, true, false],
+      ['Beta', 0, null, null, true, true, true],
+      ['Gamma', 0, null, null, false, true, false],
+      ['Delta', 0, null, null, false, true, false],
     ],
   );
 });
@@ -133,20 +142,43 @@ t.test('no groups, no mentions; an empty answer mentions none', async (t) => {
   );
 });
 
-t.test('ranks follow first mentions even when the counts differ', async (t) => {
-  const { mentions } = brandFields(groups, {
-    answerContent: 'Gamma first. Then Delta-cloud, Acme, Acme, Acme and Gamma.',
-    referenceList: [],
-    citationList: [],
-    reasoningProcess: null,
-  });
-  t.same(
-    mentions.map((m) => [m.keyword, m.count, m.rank]),
-    [
-      ['Acme', 3, 3],
-      ['Beta', 0, null],
-      ['Gamma', 2, 1],
-      ['Delta', 1, 2],
-    ],
-  );
-});
+t.test(
+  'without a list, positions and ranks follow first mentions even when the counts differ',
+  async (t) => {
+    const { mentions } = brandFields(groups, {
+      answerContent: 'Gamma first. Then Delta-cloud, Acme, Acme, Acme and Gamma.',
+      referenceList: [],
+      citationList: [],
+      reasoningProcess: null,
+    });
+    t.same(
+      mentions.map((m) => [m.keyword, m.count, m.position, m.groupRank]),
+      [
+        ['Acme', 3, 3, 3],
+        ['Beta', 0, null, null],
+        ['Gamma', 2, 1, 1],
+        ['Delta', 1, 2, 2],
+      ],
+    );
+  },
+);
+
+t.test(
+  'position counts every brand the answer recommends; group rank only the groups',
+  async (t) => {
+    const only = keywordGroups(['Acme']);
+    const { mentions } = brandFields(only, {
+      answerContent: [
+        'The best options:',
+        '',
+        '1. **Stark Industries** — the most complete suite.',
+        '2. **Acme** — cheaper, and Stark Industries integrates with it.',
+        '3. **Globex** — for large teams.',
+      ].join('\n'),
+      referenceList: [],
+      citationList: [],
+      reasoningProcess: null,
+    });
+    t.match(mentions, [{ keyword: 'Acme', count: 1, position: 2, groupRank: 1 }]);
+  },
+);

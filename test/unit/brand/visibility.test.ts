@@ -6,7 +6,7 @@ import { visibilityOf, type VisibilityInput } from '../../../services/shared/bra
 
 const groups = keywordGroups(['Acme|acme.com', 'Beta|beta.io']);
 
-/** Mentions of Acme and Beta: [count, rank, inCitations] each. */
+/** Mentions of Acme and Beta: [count, place, inCitations] each; the place is both position and group rank. */
 function mentions(
   acme: [number, number | null, boolean],
   beta: [number, number | null, boolean],
@@ -16,11 +16,12 @@ function mentions(
       ['Acme', acme],
       ['Beta', beta],
     ] as const
-  ).map(([keyword, [count, rank, inCitations]]) => ({
+  ).map(([keyword, [count, place, inCitations]]) => ({
     keyword,
     count,
     firstIndex: count ? 0 : null,
-    rank,
+    position: place,
+    groupRank: place,
     inReasoning: false,
     inReferences: inCitations,
     inCitations,
@@ -81,9 +82,12 @@ t.test('rows per group × platform; channels split only where a platform has bot
       channel: 'api',
       answers: 2,
       mentionRate: 0.5,
-      averageRank: 1,
-      bestRank: 1,
+      averagePosition: 1,
+      bestPosition: 1,
       top1Share: 0.5,
+      top3Share: 0.5,
+      averageGroupRank: 1,
+      bestGroupRank: 1,
       shareOfVoice: 2 / 6,
       citationShare: 0.5,
     },
@@ -93,9 +97,12 @@ t.test('rows per group × platform; channels split only where a platform has bot
       channel: 'web',
       answers: 1,
       mentionRate: 1,
-      averageRank: 1,
-      bestRank: 1,
+      averagePosition: 1,
+      bestPosition: 1,
       top1Share: 1,
+      top3Share: 1,
+      averageGroupRank: 1,
+      bestGroupRank: 1,
       shareOfVoice: 1,
       citationShare: 0,
     },
@@ -104,9 +111,12 @@ t.test('rows per group × platform; channels split only where a platform has bot
       platform: 'kimi',
       answers: 2,
       mentionRate: 0.5,
-      averageRank: 2,
-      bestRank: 2,
+      averagePosition: 2,
+      bestPosition: 2,
       top1Share: 0,
+      top3Share: 0.5,
+      averageGroupRank: 2,
+      bestGroupRank: 2,
       shareOfVoice: 0.5,
       citationShare: 0,
     },
@@ -116,9 +126,12 @@ t.test('rows per group × platform; channels split only where a platform has bot
       channel: 'api',
       answers: 2,
       mentionRate: 1,
-      averageRank: 1.5,
-      bestRank: 1,
+      averagePosition: 1.5,
+      bestPosition: 1,
       top1Share: 0.5,
+      top3Share: 1,
+      averageGroupRank: 1.5,
+      bestGroupRank: 1,
       shareOfVoice: 4 / 6,
       citationShare: 0.5,
     },
@@ -128,9 +141,12 @@ t.test('rows per group × platform; channels split only where a platform has bot
       channel: 'web',
       answers: 1,
       mentionRate: 0,
-      averageRank: null,
-      bestRank: null,
+      averagePosition: null,
+      bestPosition: null,
       top1Share: 0,
+      top3Share: 0,
+      averageGroupRank: null,
+      bestGroupRank: null,
       shareOfVoice: 0,
       citationShare: 0,
     },
@@ -139,9 +155,12 @@ t.test('rows per group × platform; channels split only where a platform has bot
       platform: 'kimi',
       answers: 2,
       mentionRate: 0.5,
-      averageRank: 1,
-      bestRank: 1,
+      averagePosition: 1,
+      bestPosition: 1,
       top1Share: 0.5,
+      top3Share: 0.5,
+      averageGroupRank: 1,
+      bestGroupRank: 1,
       shareOfVoice: 0.5,
       citationShare: 0,
     },
@@ -167,6 +186,85 @@ t.test('rows per group × platform; channels split only where a platform has bot
   ]);
 });
 
+t.test(
+  'position and group rank are tallied apart; top-1 and top-3 shares count positions',
+  async (t) => {
+    const at = (position: number | null, groupRank: number | null): Mention[] => [
+      {
+        keyword: 'Acme',
+        count: position === null ? 0 : 1,
+        firstIndex: null,
+        position,
+        groupRank,
+        inReasoning: false,
+        inReferences: false,
+        inCitations: false,
+      },
+    ];
+    const v = visibilityOf(groups, [
+      // Recommended second after a brand the user did not type: first among the groups.
+      { platform: 'p', status: 'completed', mentions: at(2, 1) },
+      { platform: 'p', status: 'completed', mentions: at(1, 1) },
+      { platform: 'p', status: 'completed', mentions: at(5, 2) },
+      { platform: 'p', status: 'completed', mentions: at(null, null) },
+    ]);
+    t.match(v.rows[0], {
+      keyword: 'Acme',
+      answers: 4,
+      mentionRate: 0.75,
+      averagePosition: 8 / 3,
+      bestPosition: 1,
+      top1Share: 0.25,
+      top3Share: 0.5,
+      averageGroupRank: 4 / 3,
+      bestGroupRank: 1,
+    });
+  },
+);
+
+t.test(
+  'rows in one order whatever order the sub tasks come in: group, platform name, channel',
+  async (t) => {
+    const inputs: VisibilityInput[] = [
+      {
+        platform: 'sandbox-cn',
+        channel: 'web',
+        status: 'completed',
+        mentions: mentions([1, 1, false], [0, null, false]),
+      },
+      {
+        platform: 'sandbox',
+        channel: 'web',
+        status: 'completed',
+        mentions: mentions([1, 1, false], [0, null, false]),
+      },
+      { platform: 'sandbox-cn', channel: 'api', status: 'completed', mentions: null },
+      { platform: 'deepseek', status: 'failed' },
+    ];
+    const expected = [
+      ['Acme', 'deepseek', undefined],
+      ['Acme', 'sandbox', undefined],
+      ['Acme', 'sandbox-cn', 'api'],
+      ['Acme', 'sandbox-cn', 'web'],
+      ['Beta', 'deepseek', undefined],
+      ['Beta', 'sandbox', undefined],
+      ['Beta', 'sandbox-cn', 'api'],
+      ['Beta', 'sandbox-cn', 'web'],
+    ];
+    for (const order of [inputs, [...inputs].reverse()]) {
+      const v = visibilityOf(groups, order);
+      t.same(
+        v.rows.map((r) => [r.keyword, r.platform, r.channel]),
+        expected,
+      );
+      t.same(
+        v.domains.map((d) => [d.platform, d.channel]),
+        expected.slice(0, 4).map(([, platform, channel]) => [platform, channel]),
+      );
+    }
+  },
+);
+
 t.test('zero answers: rates 0, ranks null; a sub task without channel is an api one', async (t) => {
   const v = visibilityOf(groups, [
     { platform: 'qwen', status: 'failed' },
@@ -178,9 +276,12 @@ t.test('zero answers: rates 0, ranks null; a sub task without channel is an api 
       platform: 'qwen',
       answers: 0,
       mentionRate: 0,
-      averageRank: null,
-      bestRank: null,
+      averagePosition: null,
+      bestPosition: null,
       top1Share: 0,
+      top3Share: 0,
+      averageGroupRank: null,
+      bestGroupRank: null,
       shareOfVoice: 0,
       citationShare: 0,
     },
@@ -189,9 +290,12 @@ t.test('zero answers: rates 0, ranks null; a sub task without channel is an api 
       platform: 'qwen',
       answers: 0,
       mentionRate: 0,
-      averageRank: null,
-      bestRank: null,
+      averagePosition: null,
+      bestPosition: null,
       top1Share: 0,
+      top3Share: 0,
+      averageGroupRank: null,
+      bestGroupRank: null,
       shareOfVoice: 0,
       citationShare: 0,
     },
@@ -254,7 +358,13 @@ t.test('mentions are matched to groups by keyword; unknown keywords are ignored'
     { platform: 'p', status: 'completed', mentions: [beta!, { ...acme!, keyword: 'Gone' }, acme!] },
   ]);
   t.same(
-    v.rows.map((r) => [r.keyword, r.mentionRate, r.averageRank, r.shareOfVoice, r.citationShare]),
+    v.rows.map((r) => [
+      r.keyword,
+      r.mentionRate,
+      r.averagePosition,
+      r.shareOfVoice,
+      r.citationShare,
+    ]),
     [
       ['Acme', 1, 2, 1 / 3, 0],
       ['Beta', 1, 1, 2 / 3, 1],
@@ -272,7 +382,8 @@ t.test('2,500 sub tasks in one pass, quickly', async (t) => {
       keyword: g.keyword,
       count: (i + k) % 3,
       firstIndex: null,
-      rank: (i + k) % 3 ? 1 + ((i + k) % 4) : null,
+      position: (i + k) % 3 ? 2 + ((i + k) % 4) : null,
+      groupRank: (i + k) % 3 ? 1 + ((i + k) % 4) : null,
       inReasoning: false,
       inReferences: false,
       inCitations: k % 2 === 0,

@@ -19,6 +19,7 @@ t.test('list: a row per task and the page line', async (t) => {
     tasks: [
       {
         taskId: 'T1',
+        name: 'Week 12, a name longer than the thirty characters',
         prompts: ['first prompt', 'second'],
         platforms: [
           { platform: 'kimi', channel: 'api', mode: 'search', screenshot: 0 },
@@ -35,7 +36,7 @@ t.test('list: a row per task and the page line', async (t) => {
   });
   t.match(
     text,
-    '│ T1     │ processing │ 1/1/4             │ kimi (api) search, doubao standard │ 2: first prompt │ 2026-11-26T12:00:00.000Z │',
+    '│ T1     │ Week 12, a name longer than t… │ processing │ 1/1/4             │ kimi (api) search, doubao standard │ 2: first prompt │ 2026-11-26T12:00:00.000Z │',
   );
   t.equal(text.split('\n').at(-1), 'page 2 of 3, 12 tasks');
   t.equal(

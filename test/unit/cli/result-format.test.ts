@@ -1,5 +1,11 @@
 import t from 'tap';
-import { CSV_HEADER, formatResult, type TaskResult } from '../../../bin/cli/result-format.js';
+import {
+  CSV_HEADER,
+  DEFAULT_WIDTH,
+  formatResult,
+  type TaskResult,
+} from '../../../bin/cli/result-format.js';
+import { displayWidth } from '../../../bin/cli/table.js';
 import { parseCsv } from '../../helpers/exports.js';
 
 const ref = { index: 1, title: 't', url: 'https://a.example/', site: 'a', icon: '' };
@@ -22,6 +28,11 @@ const RESULT: TaskResult = {
       referenceList: [ref, ref],
       citationList: [ref],
       mentioned: true,
+      mentions: [
+        { keyword: 'Acme', count: 1, position: 2 },
+        { keyword: '格罗贝克斯', count: 2, position: 1 },
+        { keyword: 'Initech', count: 0, position: null },
+      ],
       errorMessage: null,
       pageScreenshot: 'http://x/s.png',
       proxyIp: '203.0.113.7',
@@ -88,18 +99,54 @@ t.test('json: the result as the API gave it', async (t) => {
   t.same(JSON.parse(formatResult(RESULT, 'json')), RESULT);
 });
 
+/** The table lines below the title line, and the widest of them in terminal cells. */
+function table(width?: number) {
+  const lines = formatResult(RESULT, 'table', width).split('\n');
+  return {
+    title: lines[0],
+    lines: lines.slice(1),
+    widest: Math.max(...lines.slice(1).map(displayWidth)),
+  };
+}
+
 t.test(
-  'table: the answer of a completed sub task, the error of another, on one line',
+  'table: the mentions with their positions, and the error of a failed sub task',
   async (t) => {
-    const text = formatResult(RESULT, 'table');
-    t.equal(text.split('\n')[0], 'task T: partial_completed (1 completed, 1 failed, 2 sub tasks)');
+    const { title, lines } = table(140);
+    t.equal(title, 'task T: partial_completed (1 completed, 1 failed, 2 sub tasks)');
+    const text = lines.join('\n');
+    t.match(text, /│ mentions \(#pos\)\s+│/);
     t.match(
       text,
-      /│ Which "CRM", really\? │ kimi \(web\) │ search\s+│ completed │ Acme, then Globex \[1\]\s+│ 2\/1\s+│/,
+      /│ Which "CRM", really\? │ kimi \(web\) │ search\s+│ completed │ Acme #2, 格罗贝克斯 #1 │ Acme, then Globex \[1\]\s+│ 2\/1\s+│/,
     );
     t.match(
       text,
-      /│ second\s+│ kimi \(api\) │ standard │ timeout\s+│ no answer within 60 s\s+│ 0\/0\s+│/,
+      /│ second\s+│ kimi \(api\) │ standard │ timeout\s+│\s+│ no answer within 60 s\s+│ 0\/0\s+│/,
     );
   },
 );
+
+t.test('table: fits the terminal, cutting the prompt and the answer first', async (t) => {
+  const wide = {
+    ...RESULT.subTaskList[0]!,
+    prompt: 'Which CRM fits a ten-person sales team that sells abroad? '.repeat(3),
+    answerContent: 'Acme is good. '.repeat(40),
+  };
+  const long: TaskResult = { ...RESULT, subTaskList: [wide, RESULT.subTaskList[1]!] };
+  for (const width of [80, 120]) {
+    const lines = formatResult(long, 'table', width).split('\n').slice(1);
+    t.equal(Math.max(...lines.map(displayWidth)), width, `${width} columns, exactly`);
+    const cells = lines
+      .find((l) => l.includes('格罗贝克斯'))!
+      .split('│')
+      .map((c) => c.trim());
+    t.match(cells[1], /^Which.*…$/, 'the prompt ends in an ellipsis');
+    t.match(cells[6], /^Acme.*…$/, 'the answer ends in an ellipsis');
+    t.equal(cells[5], 'Acme #2, 格罗贝克斯 #1', 'the mentions are whole');
+  }
+  t.ok(
+    table().widest <= DEFAULT_WIDTH,
+    `${DEFAULT_WIDTH} columns when the terminal width is unknown`,
+  );
+});

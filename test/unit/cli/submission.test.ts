@@ -23,12 +23,14 @@ t.test('the request body carries only what was given', async (t) => {
   t.same(
     buildSubmission(['a', 'b'], {
       platform: ['chatgpt:search', 'doubao:reasoning:web'],
+      name: 'Week 12',
       region: '310100',
       keywords: 'Acme|acme.com,Globex',
       callback: 'https://hooks.example.com/x',
       screenshot: '2',
     }),
     {
+      name: 'Week 12',
       prompts: ['a', 'b'],
       platforms: [
         { platform: 'chatgpt', mode: 'search', screenshot: 2 },

@@ -236,6 +236,7 @@ t.test('taskStatusView', async (t) => {
   const v = taskStatusView(task(), [sub(), sub({ _id: 'x', seq: 1, platform: 'claude' })]);
   t.same(Object.keys(v), [
     'taskId',
+    'name',
     'status',
     'message',
     'totalItems',
@@ -247,6 +248,7 @@ t.test('taskStatusView', async (t) => {
   ]);
   t.strictSame(v, {
     taskId: TASK,
+    name: null,
     status: 'processing',
     message: '2/4 completed, 1 failed',
     totalItems: 4,
@@ -282,6 +284,7 @@ t.test('taskResultView', async (t) => {
   const v = taskResultView(task({ status: 'completed', completedAt: 5000 }), [sub()]);
   t.same(Object.keys(v), [
     'taskId',
+    'name',
     'status',
     'totalItems',
     'completedItems',
@@ -290,6 +293,7 @@ t.test('taskResultView', async (t) => {
     'visibility',
   ]);
   t.equal(v.taskId, TASK);
+  t.equal(v.name, null, 'a task stored without a name has none');
   t.equal(v.status, 'completed');
   t.equal(v.subTaskList.length, 1);
   t.same(Object.keys(v.subTaskList[0]!), RESULT_KEYS);
@@ -297,9 +301,10 @@ t.test('taskResultView', async (t) => {
 });
 
 t.test('taskListItem', async (t) => {
-  const item = taskListItem(task({ status: 'completed', completedAt: 9000 }));
+  const item = taskListItem(task({ status: 'completed', completedAt: 9000, name: 'Week 12' }));
   t.same(Object.keys(item), [
     'taskId',
+    'name',
     'prompts',
     'platforms',
     'status',
@@ -311,6 +316,7 @@ t.test('taskListItem', async (t) => {
   ]);
   t.strictSame(item, {
     taskId: TASK,
+    name: 'Week 12',
     prompts: ['p1', 'p2'],
     platforms: [
       { mode: 'search', platform: 'chatgpt', channel: 'api', screenshot: 1 },

@@ -9,6 +9,7 @@ const TASK = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 const NOW = 1_700_000_000_000;
 
 const submission: Submission = {
+  name: 'Week 12',
   prompts: ['p1', 'p2', 'p3'],
   platforms: [
     { platform: 'chatgpt', channel: 'api', mode: 'search', screenshot: 1 },
@@ -25,6 +26,7 @@ t.test('planTask', async (t) => {
   t.same(planTask(TASK, 42, submission, NOW), {
     _id: TASK,
     userId: 42,
+    name: 'Week 12',
     prompts: ['p1', 'p2', 'p3'],
     platforms: [
       { platform: 'chatgpt', channel: 'api', mode: 'search', screenshot: 1 },

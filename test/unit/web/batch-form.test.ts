@@ -21,6 +21,7 @@ t.test('prompts: one per line, list markers and blank lines dropped', async (t) 
 
 t.test('the request body: optional fields only when given', async (t) => {
   const form = {
+    name: ' ',
     prompts: 'a\nb',
     choices: [{ platform: 'sandbox', channel: 'web', mode: 'search' }],
     screenshot: 2,
@@ -35,11 +36,13 @@ t.test('the request body: optional fields only when given', async (t) => {
   t.match(
     batchBody({
       ...form,
+      name: ' Week 12 ',
       regionCode: '310100',
       monitorKeywords: ' Acme|acme.com ',
       callbackUrl: ' https://h.example/x ',
     }),
     {
+      name: 'Week 12',
       regionCode: ['310100'],
       monitorKeywords: 'Acme|acme.com',
       callbackUrl: 'https://h.example/x',
@@ -54,6 +57,7 @@ t.test('the 400 errors list, by the form field each entry names', async (t) => {
       { field: 'platforms[1].mode', message: 'bad mode' },
       { field: 'regionCode[0]', message: 'not a code' },
       { field: 'callbackUrl', message: 'must be http(s)' },
+      { field: 'name', message: 'too long' },
       { field: 'prompts', message: 'at most 50' },
       { field: 'body', message: 'not JSON' },
       { field: '', message: 'something' },
@@ -62,6 +66,7 @@ t.test('the 400 errors list, by the form field each entry names', async (t) => {
       platforms: ['platforms[0].platform: unknown platform', 'platforms[1].mode: bad mode'],
       regionCode: ['regionCode[0]: not a code'],
       callbackUrl: ['must be http(s)'],
+      name: ['too long'],
       prompts: ['at most 50'],
       form: ['body: not JSON', 'something'],
     },

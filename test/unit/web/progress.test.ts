@@ -24,6 +24,7 @@ const list: SubTaskSummary[] = [
 ];
 const view: TaskStatusView = {
   taskId: 't',
+  name: null,
   status: 'pending',
   message: '0/4 completed, 0 failed',
   totalItems: 4,

@@ -8,9 +8,12 @@ const row = (keyword: string, platform: string, channel: 'api' | 'web' | undefin
   ...(channel ? { channel } : {}),
   answers: 2,
   mentionRate: n,
-  averageRank: n === 0 ? null : 1 + n,
-  bestRank: n === 0 ? null : 1,
+  averagePosition: n === 0 ? null : 1 + n,
+  bestPosition: n === 0 ? null : 1,
   top1Share: 0,
+  top3Share: n / 4,
+  averageGroupRank: n === 0 ? null : 1,
+  bestGroupRank: n === 0 ? null : 1,
   shareOfVoice: n / 2,
   citationShare: 0,
 });
@@ -57,7 +60,11 @@ t.test('one dataset per keyword over the platform columns; rates in percent', as
       ['Globex', [0, 25, null]],
     ],
   );
-  t.same(perKeyword(v, 'averageRank').datasets[1]!.data, [null, 1.25, null], 'ranks as they are');
+  t.same(
+    perKeyword(v, 'top3Share').datasets[1]!.data,
+    [0, 6.25, null],
+    'the top-3 share in percent: taller is better',
+  );
   t.same(perKeyword(v, 'shareOfVoice').datasets[0]!.data, [25, 50, 50]);
 });
 

@@ -42,7 +42,8 @@ export function AnswerCard({ sub, groups }: { sub: SubTaskResult; groups: Keywor
           {sub.mentions.map((m) => (
             <li class={m.count > 0 ? 'hit' : ''}>
               {m.keyword}: {m.count}
-              {m.rank !== null && ` · #${m.rank}`}
+              {m.position !== null && ` · ${t('positionChip', { n: m.position })}`}
+              {m.groupRank !== null && ` · ${t('groupRankChip', { n: m.groupRank })}`}
             </li>
           ))}
         </ul>

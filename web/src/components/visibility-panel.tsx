@@ -1,4 +1,4 @@
-/** The task's brand visibility as charts: mention rate, rank, share of voice, cited domains. */
+/** The task's brand visibility as charts: mention rate, top-3 share, share of voice, cited domains. */
 import type { ChartOptions } from 'chart.js';
 import { useMemo } from 'preact/hooks';
 import { useT } from '../i18n.js';
@@ -7,9 +7,6 @@ import { chartGaps, perKeyword, topDomains } from '../visibility-charts.js';
 import { BarChart } from './bar-chart.js';
 
 const PERCENT: ChartOptions<'bar'> = { scales: { y: { min: 0, max: 100 } } };
-const RANK: ChartOptions<'bar'> = {
-  scales: { y: { min: 0, reverse: false, ticks: { stepSize: 1 } } },
-};
 const SHARE: ChartOptions<'bar'> = {
   scales: { x: { stacked: true }, y: { stacked: true, min: 0, max: 100 } },
 };
@@ -21,7 +18,7 @@ export function VisibilityPanel({ visibility, soFar }: { visibility: Visibility;
   const charts = useMemo(
     () => ({
       rate: perKeyword(visibility, 'mentionRate'),
-      rank: perKeyword(visibility, 'averageRank'),
+      top3: perKeyword(visibility, 'top3Share'),
       share: perKeyword(visibility, 'shareOfVoice'),
       domains: topDomains(visibility),
       gaps: chartGaps(visibility),
@@ -49,10 +46,10 @@ export function VisibilityPanel({ visibility, soFar }: { visibility: Visibility;
               empty={keywordsGap}
             />
             <BarChart
-              title={t('averageRank')}
-              data={charts.rank}
-              options={RANK}
-              testId="chart-rank"
+              title={t('top3Share')}
+              data={charts.top3}
+              options={PERCENT}
+              testId="chart-top3"
               empty={keywordsGap}
             />
             <BarChart

@@ -19,6 +19,7 @@ import type { CityInfoRecord, PlatformInfo, SubmitData } from '../types.js';
 import type { ComponentChildren } from 'preact';
 
 const EMPTY: BatchForm = {
+  name: '',
   prompts: '',
   choices: [],
   screenshot: 0,
@@ -73,6 +74,14 @@ export function NewBatch() {
       <h1>{t('newBatch')}</h1>
       {Object.keys(problems).length > 0 && <p class="error">{t('fixErrors')}</p>}
       <Problems list={problems.form} field="form" />
+      <Field label={t('taskName')} hint={t('taskNameHint')} field="name" problems={problems}>
+        <input
+          name="name"
+          maxLength={200}
+          value={form.name}
+          onInput={(e) => set('name', e.currentTarget.value)}
+        />
+      </Field>
       <Field
         label={`${t('prompts')} (${count})`}
         hint={t('promptsHint')}

@@ -56,6 +56,11 @@ export function TaskList() {
               <a href={paths.task(task.taskId)} onClick={onLink} class="mono">
                 {shortId(task.taskId)}
               </a>
+              {task.name && (
+                <strong class="clip" data-testid="task-name">
+                  {task.name}
+                </strong>
+              )}
               <StatusBadge status={task.status} />
               <span class="muted">{when(task.createdAt, lang)}</span>
               <span>

@@ -42,12 +42,15 @@ export function TaskView({ taskId }: { taskId: string }) {
   return (
     <section>
       <div class="row">
-        <h1 class="mono clip">{taskId}</h1>
+        <h1 class={view.name ? 'clip' : 'mono clip'} data-testid="task-title">
+          {view.name ?? taskId}
+        </h1>
         <StatusBadge status={view.status} />
         <span class={`pill ${live ? 'live' : ''}`} data-testid="live-state">
           {final ? t('finished') : live ? t('live') : '…'}
         </span>
       </div>
+      {view.name && <p class="muted mono clip">{taskId}</p>}
       <div class="card">
         <progress max={view.totalItems} value={done} />
         <p data-testid="counters">

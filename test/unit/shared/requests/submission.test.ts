@@ -40,12 +40,14 @@ t.test('limits', async (t) => {
     promptChars: 10_000,
     keywordsChars: 2_000,
     urlChars: 2_048,
+    nameChars: 200,
   });
   t.ok(Object.isFrozen(LIMITS));
 });
 
 t.test('a minimal valid submission is normalised with defaults', async (t) => {
   t.same(accepted(body()), {
+    name: null,
     prompts: ['best CRM?'],
     platforms: [{ platform: 'chatgpt', channel: 'api', mode: 'search', screenshot: 0 }],
     regionCode: null,
@@ -58,6 +60,7 @@ t.test('a minimal valid submission is normalised with defaults', async (t) => {
 t.test('a full valid submission', async (t) => {
   t.same(
     accepted({
+      name: '  CRM shortlist  ',
       monitorKeywords: 'Acme，阿克米、acme',
       prompts: ['best CRM?', '最好的CRM是什么？'],
       platforms: [
@@ -71,6 +74,7 @@ t.test('a full valid submission', async (t) => {
       unknownField: 'ignored',
     }),
     {
+      name: 'CRM shortlist',
       prompts: ['best CRM?', '最好的CRM是什么？'],
       platforms: [
         { platform: 'chatgpt', channel: 'api', mode: 'search', screenshot: 1 },
@@ -355,6 +359,26 @@ t.test('monitorKeywords', async (t) => {
   t.equal(accepted(body({ monitorKeywords: 'k'.repeat(2000) })).keywords.length, 1);
   t.same(rejected(body({ monitorKeywords: 'k'.repeat(2001) })), [
     { field: 'monitorKeywords', message: 'must be at most 2000 characters' },
+  ]);
+});
+
+t.test('name: optional, trimmed, one line of at most 200 characters', async (t) => {
+  t.equal(accepted(body({ name: ' Week 12 · 第十二周 ' })).name, 'Week 12 · 第十二周');
+  t.equal(accepted(body({ name: null })).name, null, 'null is no name');
+  t.equal(accepted(body({ name: '   ' })).name, null, 'blank is no name');
+  t.equal(accepted(body({ name: ` ${'n'.repeat(200)} ` })).name, 'n'.repeat(200), 'trimmed first');
+  t.same(rejected(body({ name: 'n'.repeat(201) })), [
+    { field: 'name', message: 'must be at most 200 characters' },
+  ]);
+  t.same(rejected(body({ name: 'two\nlines' })), [
+    {
+      field: 'name',
+      message: 'must not contain control characters (line breaks, tabs, NUL)',
+    },
+  ]);
+  t.same(rejected(body({ name: 12, prompts: [] })), [
+    { field: 'name', message: 'must be a string' },
+    { field: 'prompts', message: 'must contain at least one prompt' },
   ]);
 });
 
