@@ -4,7 +4,7 @@
  * JSON envelopes are unwrapped, refusals and unreachable services become
  * CliErrors with their exit codes.
  */
-import type { TokenData } from '../../services/api/contract.js';
+import type { TokenData } from '../../services/shared/contracts/http.js';
 import { PATHS } from '../../services/shared/contracts/http-paths.js';
 import { apiError } from './api-errors.js';
 import { CliError, EXIT } from './exit-codes.js';

@@ -1,5 +1,5 @@
 /** The task list as a table (pure). */
-import type { ListData } from '../../services/api/contract.js';
+import type { ListData } from '../../services/shared/contracts/http.js';
 import { platformLabel } from './summary.js';
 import { clip, renderTable } from './table.js';
 

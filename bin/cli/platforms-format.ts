@@ -1,5 +1,5 @@
 /** The platform catalogue (`GET /platforms`) as a table (pure). */
-import type { PlatformEntry } from '../../services/api/contract.js';
+import type { PlatformEntry } from '../../services/shared/contracts/http.js';
 
 type Verdict = PlatformEntry['availability'][keyof PlatformEntry['availability']];
 import { renderTable } from './table.js';

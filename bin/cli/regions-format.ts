@@ -1,5 +1,5 @@
 /** The city lookup's proxy ports, filtered and shown as a table (pure). */
-import type { ProxyPortRecord } from '../../services/api/contract.js';
+import type { ProxyPortRecord } from '../../services/shared/contracts/http.js';
 import { renderTable } from './table.js';
 
 /** A query matches a code's start (`31` finds Shanghai's codes) or part of a province or city name. */

@@ -4,7 +4,7 @@
  * export adds for spreadsheets: it is meant for pipes.
  */
 import { csvLine, type Cell } from '../../services/api/export/csv.js';
-import type { ResultData, SubTaskResult } from '../../services/api/contract.js';
+import type { ResultData, SubTaskResult } from '../../services/shared/contracts/http.js';
 import { platformLabel } from './summary.js';
 import { renderFitted } from './table.js';
 

@@ -2,7 +2,7 @@
  * The summary `submit --wait` and `status` print (pure): sub tasks per
  * platform and status, and each prompt's status per platform.
  */
-import type { StatusData, SubTaskSummary } from '../../services/api/contract.js';
+import type { StatusData, SubTaskSummary } from '../../services/shared/contracts/http.js';
 import { clip, renderTable } from './table.js';
 
 const STATUS_ORDER = ['completed', 'failed', 'timeout', 'error', 'processing', 'pending'];

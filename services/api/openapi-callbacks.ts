@@ -14,7 +14,7 @@ import {
   envelopeOf,
   subTaskResultSchema,
   visibilitySchema,
-} from './contract.js';
+} from '../shared/contracts/http.js';
 import { errorResponses, JSON_BODY, PROTECTED, TASK_ID_REASON } from './openapi-errors.js';
 import {
   callbackDeliveryExample,

@@ -4,7 +4,7 @@
  * the envelope with an example of each type that status carries.
  */
 import type { ErrorType } from '../shared/errors.js';
-import { errorEnvelopeSchema } from './contract.js';
+import { errorEnvelopeSchema } from '../shared/contracts/http.js';
 import type { Examples, Json, SchemaSet } from './openapi-parts.js';
 
 export type Status = '400' | '401' | '403' | '404' | '413' | '415' | '429' | '500' | '503';

@@ -15,7 +15,7 @@ import {
   type SubTaskChange,
   type TaskDone,
 } from '../shared/contracts/task-progress.js';
-import { statusDataSchema } from './contract.js';
+import { statusDataSchema } from '../shared/contracts/http.js';
 import { errorResponses, PROTECTED, TASK_ID_REASON } from './openapi-errors.js';
 import { statusExample, submitExample, TASK_ID } from './openapi-examples.js';
 import type { Examples, Json, SchemaSet } from './openapi-parts.js';

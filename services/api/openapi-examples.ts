@@ -22,7 +22,7 @@ import type {
   subTaskResultSchema,
   submitDataSchema,
   visibilitySchema,
-} from './contract.js';
+} from '../shared/contracts/http.js';
 import { PATHS, pathTo } from '../shared/contracts/http-paths.js';
 
 type Out<T extends z.ZodType> = z.output<T>;

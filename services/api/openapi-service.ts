@@ -12,7 +12,7 @@ import {
   platformsDataSchema,
   tokenDataSchema,
   tokenRequestSchema,
-} from './contract.js';
+} from '../shared/contracts/http.js';
 import { errorResponses, JSON_BODY, PROTECTED } from './openapi-errors.js';
 import { cityInfoExample, envelope, platformsExample } from './openapi-examples.js';
 import { example, type Json, type SchemaSet } from './openapi-parts.js';

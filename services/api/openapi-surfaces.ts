@@ -2,7 +2,7 @@
  * The routes of issue 15 in the OpenAPI document: the health probes, `/metrics`,
  * `me` and the operator routes (the events stream is in openapi-events.ts).
  */
-import { envelopeOf, meDataSchema } from './contract.js';
+import { envelopeOf, meDataSchema } from '../shared/contracts/http.js';
 import { errorResponses, PROTECTED, TASK_ID_REASON } from './openapi-errors.js';
 import { deliveryAnswer } from './openapi-callbacks.js';
 import { cityInfoExample, envelope } from './openapi-examples.js';

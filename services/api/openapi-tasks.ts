@@ -13,7 +13,7 @@ import {
   subTaskResultSchema,
   submitDataSchema,
   visibilitySchema,
-} from './contract.js';
+} from '../shared/contracts/http.js';
 import { errorResponses, JSON_BODY, PROTECTED, TASK_ID_REASON } from './openapi-errors.js';
 import {
   envelope,

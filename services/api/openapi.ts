@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 document, generated from the zod schemas that validate
- * requests (services/tasks, services/callbacks, contract.ts) and describe
- * answers (contract.ts). Every status a route can answer is listed with it,
+ * requests (services/shared/requests, services/shared/contracts/http.ts) and describe
+ * answers (services/shared/contracts/http.ts). Every status a route can answer is listed with it,
  * every body has examples (test/unit/api/openapi-examples.test.ts checks
  * them against their schemas), and the completion callback is a webhook.
  */

@@ -11,7 +11,7 @@ import { startProcess, type Running } from '../../infra/processes.js';
 import { mongoUrl, natsUrl, uniqueDbName } from './servers.js';
 import type { TapLike } from './cluster.js';
 import type { z } from 'zod';
-import { envelopeOf, resultDataSchema } from '../../services/api/contract.js';
+import { envelopeOf, resultDataSchema } from '../../services/shared/contracts/http.js';
 import { untilTaskFinal } from './task-final.js';
 
 export interface ClusterOptions {

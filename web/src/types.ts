@@ -1,10 +1,10 @@
 /**
  * The API's shapes as the dashboard names them: types derived from the zod
- * schemas of services/api/contract.ts (type-only imports, so no schema code
+ * schemas of services/shared/contracts/http.ts (type-only imports, so no schema code
  * reaches the bundle), and the events stream's payloads.
  */
 import type { z } from 'zod';
-import type { ErrorEnvelope, verdictSchema } from '../../services/api/contract.js';
+import type { ErrorEnvelope, verdictSchema } from '../../services/shared/contracts/http.js';
 import { FINAL_TASK_STATUSES } from '../../services/shared/contracts/status.js';
 
 export type {
@@ -21,7 +21,7 @@ export type {
   ListData as TaskPage,
   PlatformEntry as PlatformInfo,
   ProxyPortRecord as CityInfoRecord,
-} from '../../services/api/contract.js';
+} from '../../services/shared/contracts/http.js';
 export type {
   SubTaskChange,
   TaskDone,

@@ -1,6 +1,6 @@
 /** `aimon list [--status s] [--page n] [--size n] [--json]`: the caller's tasks, newest first. */
 import { Command } from 'commander';
-import type { ListData } from '../../../services/api/contract.js';
+import type { ListData } from '../../../services/shared/contracts/http.js';
 import { PATHS } from '../../../services/shared/contracts/http-paths.js';
 import type { Cli } from '../context.js';
 import { listText } from '../list-format.js';

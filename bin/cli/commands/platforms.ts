@@ -1,6 +1,6 @@
 /** `aimon platforms [--region code] [--json]`: the catalogue with channels, modes and availability. */
 import { Command } from 'commander';
-import type { PlatformsData } from '../../../services/api/contract.js';
+import type { PlatformsData } from '../../../services/shared/contracts/http.js';
 import { PATHS } from '../../../services/shared/contracts/http-paths.js';
 import type { Cli } from '../context.js';
 import { platformsText } from '../platforms-format.js';

@@ -6,7 +6,7 @@
 import { Command } from 'commander';
 import { ApiClient } from '../api-client.js';
 import type { Cli } from '../context.js';
-import type { ProxyPortRecord } from '../../../services/api/contract.js';
+import type { ProxyPortRecord } from '../../../services/shared/contracts/http.js';
 import { PATHS } from '../../../services/shared/contracts/http-paths.js';
 import { matchesRegion, regionsText } from '../regions-format.js';
 

@@ -1,6 +1,6 @@
 /** `aimon result <taskId> [--format table|json|csv]`: the full result, also while the task runs. */
 import { Command, Option } from 'commander';
-import type { ResultData } from '../../../services/api/contract.js';
+import type { ResultData } from '../../../services/shared/contracts/http.js';
 import { PATHS, pathTo } from '../../../services/shared/contracts/http-paths.js';
 import type { Cli } from '../context.js';
 import {
@@ -8,7 +8,6 @@ import {
   formatResult,
   RESULT_FORMATS,
   type ResultFormat,
-  type TaskResult,
 } from '../result-format.js';
 
 export function resultCommand(cli: Cli): Command {

@@ -1,6 +1,6 @@
 /** `aimon status <taskId> [--wait] [--json]`: the task's state and its sub tasks. */
 import { Command } from 'commander';
-import type { StatusData } from '../../../services/api/contract.js';
+import type { StatusData } from '../../../services/shared/contracts/http.js';
 import { PATHS, pathTo } from '../../../services/shared/contracts/http-paths.js';
 import type { Cli } from '../context.js';
 import { summaryText } from '../summary.js';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import type { SubmitData } from '../../../services/api/contract.js';
+import type { SubmitData } from '../../../services/shared/contracts/http.js';
 import { PATHS } from '../../../services/shared/contracts/http-paths.js';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';

@@ -3,7 +3,7 @@ import { Router } from '@koa/router';
 import { AppError } from '../../shared/errors.js';
 import { zodProblems } from '../../shared/validation.js';
 import type { Backend } from '../backend.js';
-import { tokenRequestSchema } from '../contract.js';
+import { tokenRequestSchema } from '../../shared/contracts/http.js';
 import { ok } from '../envelope.js';
 import { jsonBody } from '../middleware/body.js';
 import { PATHS } from '../../shared/contracts/http-paths.js';

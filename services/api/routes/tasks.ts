@@ -6,7 +6,12 @@ import type { Verdict } from '../../shared/availability.js';
 import { absoluteScreenshot } from '../../shared/task-views.js';
 import { ok, okSerialised, serialisedOk } from '../envelope.js';
 import type { Backend } from '../backend.js';
-import type { Built, PlatformsData, ResultData, SubTaskResult } from '../contract.js';
+import type {
+  Built,
+  PlatformsData,
+  ResultData,
+  SubTaskResult,
+} from '../../shared/contracts/http.js';
 import { jsonBody } from '../middleware/body.js';
 import type { StatusCache } from '../status-cache.js';
 import { linkRawEvidence, serveRawEvidence, type EvidenceReader } from '../raw-evidence.js';

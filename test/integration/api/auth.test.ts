@@ -1,6 +1,6 @@
 import t from 'tap';
 import { importPKCS8, SignJWT } from 'jose';
-import { envelopeOf, tokenDataSchema } from '../../../services/api/contract.js';
+import { envelopeOf, tokenDataSchema } from '../../../services/shared/contracts/http.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 
 const TOKEN = '/api/business/auth/token';

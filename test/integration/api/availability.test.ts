@@ -16,7 +16,7 @@ import {
   envelopeOf,
   errorEnvelopeSchema,
   platformsDataSchema,
-} from '../../../services/api/contract.js';
+} from '../../../services/shared/contracts/http.js';
 import { aimon } from '../../helpers/aimon.js';
 import { snapshotCounts, startEmbedded, type Embedded } from '../../helpers/cluster.js';
 import { startForwardProxy } from '../../helpers/forward-proxy.js';

@@ -15,7 +15,7 @@ import {
   platformsDataSchema,
   resultDataSchema,
   submitDataSchema,
-} from '../../../services/api/contract.js';
+} from '../../../services/shared/contracts/http.js';
 import { snapshotCounts, startEmbedded } from '../../helpers/cluster.js';
 import { untilTaskFinal } from '../../helpers/task-final.js';
 import { startPlatformStandins, standinEnv } from '../../standins/index.js';

@@ -9,7 +9,7 @@ import {
   cityInfoDataSchema,
   envelopeOf,
   errorEnvelopeSchema,
-} from '../../../services/api/contract.js';
+} from '../../../services/shared/contracts/http.js';
 import { divisionNames, regionCodesOf } from '../../../services/shared/divisions.js';
 import type { CityInfoRecord } from '../../../services/shared/proxy-ports.js';
 import { startEmbedded, type TapLike } from '../../helpers/cluster.js';

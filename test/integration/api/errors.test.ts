@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import t from 'tap';
-import { errorEnvelopeSchema } from '../../../services/api/contract.js';
+import { errorEnvelopeSchema } from '../../../services/shared/contracts/http.js';
 import { snapshotCounts, startEmbedded } from '../../helpers/cluster.js';
 import { captureApiWarnings } from '../../helpers/api-log.js';
 

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import t from 'tap';
-import { errorEnvelopeSchema } from '../../../services/api/contract.js';
+import { errorEnvelopeSchema } from '../../../services/shared/contracts/http.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { captureApiWarnings } from '../../helpers/api-log.js';
 

@@ -9,7 +9,7 @@ import {
   envelopeOf,
   errorEnvelopeSchema,
   submitDataSchema,
-} from '../../../services/api/contract.js';
+} from '../../../services/shared/contracts/http.js';
 import { snapshotCounts, startEmbedded } from '../../helpers/cluster.js';
 
 const SUBMIT = '/api/business/monitor/task/batch/shared';

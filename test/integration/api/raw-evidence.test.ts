@@ -10,7 +10,7 @@ import {
   envelopeOf,
   resultDataSchema,
   subTaskResultSchema,
-} from '../../../services/api/contract.js';
+} from '../../../services/shared/contracts/http.js';
 import { EvidenceStore } from '../../../services/shared/evidence.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 

@@ -5,7 +5,7 @@ import {
   resultDataSchema,
   statusDataSchema,
   subTaskResultSchema,
-} from '../../../services/api/contract.js';
+} from '../../../services/shared/contracts/http.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 
 const M = '/api/business/monitor';

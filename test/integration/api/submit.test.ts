@@ -3,7 +3,7 @@ import {
   envelopeOf,
   errorEnvelopeSchema,
   submitDataSchema,
-} from '../../../services/api/contract.js';
+} from '../../../services/shared/contracts/http.js';
 import { startEmbedded, snapshotCounts } from '../../helpers/cluster.js';
 
 const SUBMIT = '/api/business/monitor/task/batch/shared';

@@ -9,7 +9,7 @@ import {
   callbackDeliveryDataSchema,
   callbackSettingsDataSchema,
   envelopeOf,
-} from '../../../services/api/contract.js';
+} from '../../../services/shared/contracts/http.js';
 import { callbackPayloadSchema } from '../../../services/api/openapi-callbacks.js';
 import { callbacksService } from '../../../services/callbacks/callbacks.service.js';
 import { newWebhookSecret, verifyWebhook } from '../../../services/shared/webhooks/sign.js';

@@ -4,7 +4,7 @@
  * though a crawler node runs the site; the simulated web site runs as ever.
  */
 import t from 'tap';
-import { errorEnvelopeSchema } from '../../../services/api/contract.js';
+import { errorEnvelopeSchema } from '../../../services/shared/contracts/http.js';
 import { snapshotCounts, startEmbedded } from '../../helpers/cluster.js';
 import { natsUrl } from '../../helpers/servers.js';
 import { untilTaskFinal } from '../../helpers/task-final.js';

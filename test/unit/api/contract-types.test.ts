@@ -1,7 +1,7 @@
 /**
  * The services build their answers in the shapes of services/shared/contracts/;
  * clients read the types derived from the published zod schemas
- * (services/api/contract.ts). Each value below is typed as the one, read back
+ * (services/shared/contracts/http.ts). Each value below is typed as the one, read back
  * as the other (so `tsc` fails when a field changes on one side only) and
  * parsed by the schema (so the published contract accepts what is built).
  */
@@ -15,7 +15,7 @@ import {
   type Reference,
   type StatusData,
   type Visibility,
-} from '../../../services/api/contract.js';
+} from '../../../services/shared/contracts/http.js';
 import type * as answer from '../../../services/shared/contracts/answer.js';
 import type * as brand from '../../../services/shared/contracts/brand.js';
 import type { TaskStatusView } from '../../../services/shared/contracts/task-progress.js';

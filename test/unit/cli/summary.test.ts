@@ -4,7 +4,7 @@ import {
   promptPlatformMatrix,
   summaryText,
 } from '../../../bin/cli/summary.js';
-import type { SubTaskSummary } from '../../../services/api/contract.js';
+import type { SubTaskSummary } from '../../../services/shared/contracts/http.js';
 
 const s = (
   prompt: string,

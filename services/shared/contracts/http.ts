@@ -7,10 +7,10 @@
  * pure vocabulary (no Node modules, no catalogue).
  */
 import { z } from 'zod';
-import { DELIVERY_STATUSES } from '../shared/webhooks/schedule.js';
-import { CHANNELS, MODES } from '../shared/platforms/definition.js';
-import { MISSING } from '../shared/availability.js';
-import { SUBTASK_STATUSES, TASK_STATUSES } from '../shared/contracts/status.js';
+import { DELIVERY_STATUSES } from '../webhooks/schedule.js';
+import { CHANNELS, MODES } from '../platforms/definition.js';
+import { MISSING } from '../availability.js';
+import { SUBTASK_STATUSES, TASK_STATUSES } from './status.js';
 
 const int = () => z.int();
 const timestamp = () => z.int().meta({ description: 'Milliseconds since the epoch (Long)' });
