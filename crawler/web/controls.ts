@@ -24,7 +24,7 @@ import type { EvidenceLog } from './evidence-log.js';
 import { controlMissing, controlUnchanged } from './signals.js';
 
 /** How long one lookup, click or state change may take. */
-export const CONTROL_MS = 3_000;
+export const CONTROL_MS = 2_500;
 /** How much of the page's DOM a missing control leaves in the evidence. */
 const DOM_EVIDENCE_CHARS = 200_000;
 const POLL_MS = 100;
@@ -96,6 +96,7 @@ async function find(page: Page, c: Control, waitMs: number): Promise<Found | und
     await all
       .map((f) => f.at)
       .reduce((a, b) => a.or(b))
+      .filter({ visible: true })
       .first()
       .waitFor({ state: 'visible', timeout: waitMs })
       .catch(() => undefined);
@@ -118,10 +119,12 @@ async function stateOf(c: Control, f: Found): Promise<boolean | undefined> {
 async function changeTo(page: Page, c: Control, f: Found, on: boolean, ev?: EvidenceLog) {
   await f.at.click({ timeout: CONTROL_MS });
   if (f.kind === 'picker') {
+    const name = anyOf(on ? c.picker!.on : c.picker!.off);
     const choice = page
-      .getByRole('menuitem', { name: anyOf(on ? c.picker!.on : c.picker!.off) })
-      .or(page.getByRole('menuitemradio', { name: anyOf(on ? c.picker!.on : c.picker!.off) }))
-      .or(page.getByRole('option', { name: anyOf(on ? c.picker!.on : c.picker!.off) }))
+      .getByRole('menuitem', { name })
+      .or(page.getByRole('menuitemradio', { name }))
+      .or(page.getByRole('option', { name }))
+      .filter({ visible: true })
       .first();
     const shown = await choice
       .waitFor({ state: 'visible', timeout: CONTROL_MS })
