@@ -45,7 +45,7 @@ export const CONTROLS = {
   webSearch: {
     site: SITE,
     label: 'web-search',
-    toggle: { roles: TOGGLE_ROLES, names: ['联网搜索', 'Web search', 'Search'] },
+    toggle: { roles: TOGGLE_ROLES, names: ['联网搜索', 'Web search'] },
     fallbacks: ['[data-testid="web_search_button"]'],
   },
 } as const satisfies Record<string, Control>;
