@@ -7,7 +7,10 @@
  *   the next round uses another account) and the account needs a person;
  * - a rate or quota message: retryable elsewhere, the account cools down;
  * - a refusal to answer: final `failed`, the account is fine;
- * - a stream the parser does not understand: final `failed`, never a guess.
+ * - driver drift (the page no longer matches the driver: a stream the parser
+ *   does not understand, a control it cannot find): final `failed`, never a
+ *   guess, not retried on another account (it would see the same page), and
+ *   the account is fine.
  */
 import { PlatformError } from '../platforms/types.js';
 
@@ -36,6 +39,21 @@ export function refused(site: string, message: string): PlatformError {
   return new PlatformError(`${site} refused to answer: ${message}`, 'failed', false);
 }
 
+/** The driver's picture of the site no longer matches the site. */
+export function driverDrift(signal: string): PlatformError {
+  return new PlatformError(signal, 'failed', false);
+}
+
 export function unrecognisedFormat(site: string, detail: string): PlatformError {
-  return new PlatformError(`unrecognised ${site} stream format: ${detail}`, 'failed', false);
+  return driverDrift(`unrecognised ${site} stream format: ${detail}`);
+}
+
+/** A control the mode needs is not on the page (`control_missing: doubao deep-thinking`). */
+export function controlMissing(site: string, control: string): PlatformError {
+  return driverDrift(`control_missing: ${site} ${control}`);
+}
+
+/** A control was found and used but did not take the requested state. */
+export function controlUnchanged(site: string, control: string): PlatformError {
+  return driverDrift(`control_unchanged: ${site} ${control}`);
 }

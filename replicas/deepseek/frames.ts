@@ -9,7 +9,8 @@
 import type { Mode } from '../../services/shared/platforms.js';
 import { replicaAnswer, type Piece, type ReplicaAnswer } from './answers.js';
 
-export type StreamKind = '2026' | '2025' | 'rate_limit' | 'refusal' | 'unknown_frame' | 'no_end';
+export type StreamKind =
+  '2026' | '2025' | 'rate_limit' | 'refusal' | 'unknown_frame' | 'no_end' | 'late_events';
 
 const data = (v: unknown) => `data: ${JSON.stringify(v)}\n\n`;
 const event = (name: string, v: unknown) => `event: ${name}\ndata: ${JSON.stringify(v)}\n\n`;
@@ -236,7 +237,17 @@ export function chatFrames(
       ],
     }),
     data({ p: 'response/status', o: 'SET', v: 'FINISHED' }),
+    ...(kind === 'late_events' ? lateEvents() : []),
     event('title', { content: a.title }),
     event('close', { click_behavior: 'none', auto_resume: false }),
+  ];
+}
+
+/** What public captures show after FINISHED: `finish`, the session's time again, a notice. */
+function lateEvents(): string[] {
+  return [
+    event('finish', {}),
+    event('update_session', { updated_at: 1_763_900_001.25 }),
+    event('notice', { content: '回答已完成' }),
   ];
 }

@@ -6,7 +6,8 @@
  * `POST /api/v0/chat/completion` (Bearer `userToken`, `X-Ds-Pow-Response`
  * checked, the patch stream of frames.ts). `#replica:<variant>` in a prompt
  * makes it misbehave the site's way; `#replica:no_end` (this replica only)
- * cuts the stream before its end marker.
+ * cuts the stream before its end marker, `#replica:late_events` sends the
+ * events public captures show after it (`finish`, `update_session`, a notice).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -20,6 +21,7 @@ import {
   startSite,
   storageStateFor,
   variantOf,
+  type Variant,
   type Route,
   type Site,
 } from '../common/site.js';
@@ -61,6 +63,16 @@ function modeOf(body: { thinking_enabled?: unknown; search_enabled?: unknown }):
 
 const ICON = (host: string) =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" rx="3" fill="#4d6bfe"/><text x="8" y="12" font-size="10" text-anchor="middle" fill="#fff">${host.replace(/^www\./, '')[0]!.toUpperCase()}</text></svg>`;
+
+/** The stream a prompt asks for: the replica's own variants, then the common ones. */
+function streamKind(prompt: string, variant: Variant | undefined): StreamKind {
+  if (/#replica:no_end\b/.test(prompt)) return 'no_end';
+  if (/#replica:late_events\b/.test(prompt)) return 'late_events';
+  if (variant === 'old_format') return '2025';
+  if (variant === 'rate_limit' || variant === 'refusal' || variant === 'unknown_frame')
+    return variant;
+  return '2026';
+}
 
 export async function startDeepseekReplica(
   opts: { port?: number; latencyMs?: number } = {},
@@ -226,13 +238,7 @@ export async function startDeepseekReplica(
             data: { biz_code: 40301, biz_msg: 'HCAPTCHA_REQUIRED', biz_data: null },
           });
         }
-        const kind: StreamKind = /#replica:no_end\b/.test(prompt)
-          ? 'no_end'
-          : variant === 'old_format'
-            ? '2025'
-            : variant === 'rate_limit' || variant === 'refusal' || variant === 'unknown_frame'
-              ? variant
-              : '2026';
+        const kind = streamKind(prompt, variant);
         const flags = {
           thinking_enabled: body.thinking_enabled === true,
           search_enabled: body.search_enabled === true,

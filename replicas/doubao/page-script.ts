@@ -1,5 +1,6 @@
 /**
- * The replica chat page's own script: the mode switches, the composer, the
+ * The replica chat page's own script: the mode controls (switches, or the
+ * model picker and the skill button), the composer, the
  * SharedWorker that performs the chat call (worker-script.ts), and the
  * rendering of the stream as it arrives (thinking, search results and the
  * 参考 N 篇资料 panel, text, video cards, follow-ups, the action bar once
@@ -26,11 +27,33 @@ const send = $('[data-testid="chat_input_send_button"]');
 const stop = $('[data-testid="chat_input_stop_button"]');
 const list = $('[data-testid="message-list"]');
 const panel = $('[data-testid="search-reference-ui-v3"]');
-for (const sw of document.querySelectorAll('.mode-switch')) {
-  sw.addEventListener('click', () =>
-    sw.setAttribute('aria-checked', sw.getAttribute('aria-checked') === 'true' ? 'false' : 'true'));
+const flip = (el, attr) => el.setAttribute(attr, el.getAttribute(attr) === 'true' ? 'false' : 'true');
+for (const sw of document.querySelectorAll('.mode-switch'))
+  sw.addEventListener('click', () => flip(sw, 'aria-checked'));
+const skill = $('[data-skill="web_search"]');
+if (skill) skill.addEventListener('click', () => flip(skill, 'aria-pressed'));
+const picker = $('[aria-haspopup="menu"]');
+const menu = $('[role="menu"]');
+if (picker) {
+  picker.addEventListener('click', () => {
+    menu.hidden = !menu.hidden;
+    picker.setAttribute('aria-expanded', String(!menu.hidden));
+  });
+  for (const item of menu.querySelectorAll('[role="menuitem"]')) {
+    item.addEventListener('click', () => {
+      picker.dataset.model = item.dataset.model;
+      picker.textContent = item.firstChild.textContent;
+      menu.hidden = true;
+      picker.setAttribute('aria-expanded', 'false');
+    });
+  }
 }
-const on = (testid) => $('[data-testid="' + testid + '"]').getAttribute('aria-checked') === 'true';
+const switchOn = (testid) => {
+  const sw = $('[data-testid="' + testid + '"]');
+  return !!sw && sw.getAttribute('aria-checked') === 'true';
+};
+const deepThink = () => switchOn('deep_think_button') || (!!picker && picker.dataset.model === 'expert');
+const webSearch = () => switchOn('web_search_button') || (!!skill && skill.getAttribute('aria-pressed') === 'true');
 const worker = new SharedWorker('/static/samantha-flow-worker.js', { name: 'samantha_flow' });
 const turns = new Map();
 worker.port.onmessage = (m) => {
@@ -68,8 +91,8 @@ function submit() {
     messages: [{ local_message_id: crypto.randomUUID(), message_status: 0,
       content_block: [{ block_type: 10000, content: { text_block: { text: prompt } } }] }],
     option: {
-      need_deep_think: on('deep_think_button') ? 1 : 0,
-      need_web_search: on('web_search_button') ? 1 : 0,
+      need_deep_think: deepThink() ? 1 : 0,
+      need_web_search: webSearch() ? 1 : 0,
       answer_with_suggest: true,
       need_create_conversation: true,
       start_seq: 0,

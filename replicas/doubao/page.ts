@@ -2,7 +2,9 @@
  * The replica's chat page (doubao.com/chat/), with the DOM hooks drivers and
  * the public projects rely on (platforms.md §15): composer
  * `[data-testid="chat_input_input"]`, send and stop buttons, the 深度思考 /
- * 联网搜索 switches (role=switch, aria-checked), answers
+ * 联网搜索 controls (`controls`: switches with role=switch and aria-checked;
+ * or, as another build draws them, a 快速 / 专家 model picker with a menu
+ * and a 联网搜索 skill button with aria-pressed; or none at all), answers
  * `[data-testid="receive_message"]` with `[data-testid="message_content"]`,
  * the `参考 N 篇资料` opener and its panel `[data-testid="search-reference-ui-v3"]`
  * of `[data-testid="search-text-item"]`, the action bar whose
@@ -34,7 +36,11 @@ aside{width:300px;border-left:1px solid #eee;padding-left:12px}
 .footer-icon{width:14px;height:14px}
 #input-engine-container{position:fixed;left:0;right:0;bottom:0;padding:12px 20px;background:#fff;border-top:1px solid #eee}
 textarea{width:100%;max-width:760px;height:56px;box-sizing:border-box}
-.mode-switch[aria-checked="true"]{background:#dbe6ff;color:#3370ff}
+.mode-switch[aria-checked="true"],.skill-btn[aria-pressed="true"]{background:#dbe6ff;color:#3370ff}
+.model-menu{position:absolute;bottom:100%;background:#fff;border:1px solid #eee;border-radius:8px;padding:4px 0}
+.model-menu[hidden]{display:none}
+.model-menu [role="menuitem"]{padding:4px 16px;cursor:pointer}
+.mode-bar{position:relative}
 .overlay{position:fixed;inset:0;background:rgba(0,0,0,.45);display:flex;align-items:center;justify-content:center}
 .overlay[hidden]{display:none}
 .dialog{background:#fff;border-radius:12px;padding:24px;width:360px;text-align:center}
@@ -48,7 +54,27 @@ export interface PageOptions {
   /** The token the QR code carries; the page polls until a phone confirms it. */
   qrToken: string;
   msToken: string;
+  controls: Controls;
 }
+
+/** How the page draws its mode controls. */
+export type Controls = 'switches' | 'picker' | 'none';
+
+const MODE_BARS: Readonly<Record<Controls, string>> = {
+  switches: `<div class="mode-bar">
+    <button class="mode-switch" role="switch" aria-checked="false" data-testid="deep_think_button">深度思考</button>
+    <button class="mode-switch" role="switch" aria-checked="false" data-testid="web_search_button">联网搜索</button>
+  </div>`,
+  picker: `<div class="mode-bar">
+    <button class="x9f2k-model" aria-haspopup="menu" aria-expanded="false" data-model="fast">快速</button>
+    <div class="model-menu" role="menu" hidden>
+      <div role="menuitem" data-model="fast">快速<small>适用于大部分情况</small></div>
+      <div role="menuitem" data-model="expert">专家<small>深度思考，解决难题</small></div>
+    </div>
+    <button class="skill-btn" aria-pressed="false" data-skill="web_search">联网搜索</button>
+  </div>`,
+  none: '',
+};
 
 export function chatPageHtml(o: PageOptions): string {
   const account = o.loggedIn
@@ -68,10 +94,7 @@ export function chatPageHtml(o: PageOptions): string {
   <aside data-testid="search-reference-ui-v3" hidden><div class="panel-title">参考资料</div><div class="panel-items"></div></aside>
 </main>
 <div id="input-engine-container">
-  <div class="mode-bar">
-    <button class="mode-switch" role="switch" aria-checked="false" data-testid="deep_think_button">深度思考</button>
-    <button class="mode-switch" role="switch" aria-checked="false" data-testid="web_search_button">联网搜索</button>
-  </div>
+  ${MODE_BARS[o.controls]}
   <textarea data-testid="chat_input_input" placeholder="发消息或输入 / 选择技能"></textarea>
   <button id="flow-end-msg-send" data-testid="chat_input_send_button" aria-label="发送">发送</button>
   <button data-testid="chat_input_stop_button" aria-label="停止生成" hidden>停止</button>

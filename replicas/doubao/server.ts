@@ -19,7 +19,9 @@
  * - refusal: Doubao's stock refusal text.
  * This replica's own directives, for the DOM fallback: `#doubao:no_end` ends
  * the stream without its end marker, `#doubao:stall` ends the message
- * (end_type 1) and then keeps the stream open without a byte.
+ * (end_type 1) and then keeps the stream open without a byte. The page's
+ * mode controls are chosen when the replica starts (`controls`: the
+ * switches, the 快速 / 专家 picker with a 联网搜索 skill button, or none).
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -37,7 +39,7 @@ import {
 } from '../common/site.js';
 import { REFUSAL_TEXT, replicaAnswer, type Flags } from './answers.js';
 import { frames2026, framesSamantha, streamError, type Conversation } from './frames.js';
-import { chatPageHtml } from './page.js';
+import { chatPageHtml, type Controls } from './page.js';
 import { aBogus, signedQuery } from './sign.js';
 import { workerScript } from './worker-script.js';
 
@@ -73,7 +75,7 @@ function readRequest(body: string): { prompt: string; flags: Flags } {
 }
 
 export async function startDoubaoReplica(
-  opts: { port?: number; latencyMs?: number } = {},
+  opts: { port?: number; latencyMs?: number; controls?: Controls } = {},
 ): Promise<DoubaoReplica> {
   const latencyMs = opts.latencyMs ?? 5;
   const signKey = token();
@@ -105,6 +107,7 @@ export async function startDoubaoReplica(
       qrDataUrl: await QRCode.toDataURL(`${base}/passport/web/qrconnect?token=${qrToken}`),
       qrToken,
       msToken,
+      controls: opts.controls ?? 'switches',
     });
     sendHtml(res, html);
   };

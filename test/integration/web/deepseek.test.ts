@@ -174,6 +174,22 @@ t.test('a stream without its end marker: the page decides completion (DOM fallba
   );
 });
 
+t.test('events after FINISHED (finish, update_session, a notice): the exact answer', async (t) => {
+  const prompt = '国产 CRM 哪家强 #replica:late_events';
+  for (const mode of ['standard', 'reasoning_search'] as const) {
+    const run = await ask(job(prompt, mode));
+    t.same(await run.result, expected(prompt, mode, 'deepseek-2026'), `${mode}: the fields`);
+    const frames = run.ctx.evidence.list().flatMap((e) => (e.kind === 'frame' ? [e.data] : []));
+    t.same(
+      frames,
+      chatFrames(prompt, mode, flagsOf(mode), 'late_events', replica.url).map((f) => f.trimEnd()),
+      `${mode}: the late events are in the evidence`,
+    );
+    t.ok(frames.includes('event: finish\ndata: {}'));
+    await run.context.close();
+  }
+});
+
 const VARIANT_ERRORS: [string, Mode, string, string, boolean, string | undefined][] = [
   [
     'login_wall',

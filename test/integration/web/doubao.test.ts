@@ -7,23 +7,18 @@
  */
 import t from 'tap';
 import { testBrowser } from '../../helpers/chromium.js';
-import type { BrowserContext, Page } from 'playwright';
-import { MODES, type Mode } from '../../../services/shared/platforms.js';
+import { MODES } from '../../../services/shared/platforms.js';
 import type { Answer } from '../../../services/shared/contracts/answer.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
 import { doubaoWeb } from '../../../crawler/platforms/doubao/web/index.js';
 import { hasReasoning, hasSearch } from '../../../crawler/platforms/common/answer.js';
-import {
-  PlatformError,
-  type Job,
-  type PlatformSettings,
-  type WebAnswer,
-  type WebContext,
-} from '../../../crawler/platforms/types.js';
+import type { Job, PlatformSettings, WebAnswer } from '../../../crawler/platforms/types.js';
 import { startDoubaoReplica } from '../../../replicas/doubao/server.js';
 import { replicaAnswer } from '../../../replicas/doubao/answers.js';
+import { expectedAnswer as expected } from '../../../replicas/doubao/expected.js';
 import { frames2026 } from '../../../replicas/doubao/frames.js';
 import { webContext } from '../../helpers/web-context.js';
+import { doubaoAsker } from '../../helpers/doubao-ask.js';
 
 // A dozen and more Chromium runs: room for a busy 2-core machine.
 t.setTimeout(300_000);
@@ -31,83 +26,7 @@ t.setTimeout(300_000);
 const replica = await startDoubaoReplica({ latencyMs: 2 });
 const browser = await testBrowser(t, replica);
 
-const settings: PlatformSettings = { apiBaseUrl: '', webUrl: replica.url, timeoutMs: 30_000 };
-
-interface Run {
-  answer?: WebAnswer;
-  error?: PlatformError;
-  ctx: WebContext;
-  page: Page;
-  context: BrowserContext;
-}
-
-async function open(state: StorageState | null): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    ...(state ? { storageState: state as never } : {}),
-  });
-  // The answers' icons and covers live on the real CDNs: nothing leaves this machine.
-  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (r) => r.abort());
-  return context;
-}
-
-/** Opens the chat page as the executor does and lets the driver ask. */
-async function ask(
-  prompt: string,
-  mode: Mode,
-  /** null: a visitor without a session. */
-  state: StorageState | null = replica.storageState(),
-  before?: (page: Page) => Promise<void>,
-): Promise<Run> {
-  const context = await open(state);
-  const page = await context.newPage();
-  page.on('pageerror', (e) => t.fail(`page error: ${e.message}`));
-  const ctx = await webContext(page, settings);
-  const job: Job = { prompt, mode, signal: AbortSignal.timeout(30_000) };
-  await page.goto(doubaoWeb.startUrl(job, ctx));
-  if (before) await before(page);
-  try {
-    return { answer: await doubaoWeb.ask(page, job, ctx), ctx, page, context };
-  } catch (err) {
-    if (!(err instanceof PlatformError)) throw err;
-    return { error: err, ctx, page, context };
-  }
-}
-
-/** The fields the replica's answer must come out as. */
-function expected(prompt: string, mode: Mode): Answer {
-  const a = replicaAnswer(prompt, { deepThink: hasReasoning(mode), webSearch: hasSearch(mode) });
-  const refs = [
-    ...a.cards.map((c) => ({
-      index: c.index,
-      title: c.title,
-      url: c.url,
-      site: c.sitename,
-      icon: c.icon,
-    })),
-    ...a.videos.map((v) => ({
-      index: v.index,
-      title: v.title,
-      url: v.url,
-      site: v.platform,
-      icon: '',
-    })),
-  ];
-  const reasoning = a.reasoning.join('').trim();
-  return {
-    answerContent: a.text.join('').trim(),
-    referenceList: refs,
-    citationList: refs,
-    reasoningProcess: reasoning ? { summary: reasoning, content: reasoning } : null,
-    recommendedQuestions: a.followUps,
-    mediaContent: a.videos.map((v) => ({
-      type: 'video' as const,
-      url: v.url,
-      title: v.title,
-      thumbnail: v.cover,
-    })),
-  };
-}
+const { settings, open, ask } = doubaoAsker(t, browser, replica);
 
 const fieldsOf = ({ effectiveMode: _m, formatVersion: _f, ...answer }: WebAnswer): Answer => answer;
 

@@ -57,6 +57,8 @@ export class DeepseekStream {
   finished = false;
   /** Frames applied so far. */
   frames = 0;
+  /** Frames that arrived after the end marker (recorded, not applied). */
+  trailing = 0;
 
   /** Feeds bytes as they arrive; returns the events they completed (not yet applied). */
   push(chunk: Uint8Array | string): SseEvent[] {
@@ -68,9 +70,13 @@ export class DeepseekStream {
     return this.sse.end();
   }
 
-  /** Applies one event; site signals and unknown frames throw PlatformError. */
+  /** Applies one event; site signals and unknown frames before the end throw PlatformError. */
   apply(e: SseEvent): void {
     this.frames++;
+    if (this.finished) {
+      this.trailing++;
+      return;
+    }
     if (e.event === 'hint') return this.hint(e.data);
     if (QUIET_EVENTS.has(e.event)) return;
     if (e.event !== 'message') throw unrecognisedFormat(SITE, `event "${e.event}"`);

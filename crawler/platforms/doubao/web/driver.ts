@@ -4,7 +4,8 @@
  * (the capture reaches it through the worker target, crawler/web/capture.ts).
  *
  * Order of work: the page's walls (login dialog, 登录 button, captcha) →
- * the 深度思考 / 联网搜索 switches set through the page's own controls →
+ * 深度思考 / 联网搜索 set through the page's own controls, found by name
+ * (crawler/web/controls.ts; a missing one is drift, not needed for off) →
  * prompt typed → `capture.next` for the chat call, then send → status
  * (401/403: login wall) → frames into the versioned parser (each recorded in
  * the evidence) until the end marker; a stream that ends or stalls without
@@ -22,11 +23,12 @@ import { needsHuman } from '../../../web/signals.js';
 import type { CapturedStream } from '../../../web/capture.js';
 import { effectiveMode } from './mode.js';
 import { DoubaoStream } from './stream.js';
-import { SEL, SWITCHES, domAnswer, sourcesOpener, switchOn, visible, wallOnPage } from './page.js';
+import { CONTROLS, SEL, domAnswer, sourcesOpener, visible, wallOnPage } from './page.js';
+import { setControl } from '../../../web/controls.js';
 import { SITE } from './site-errors.js';
 import { abortable } from '../../../web/dom-wait.js';
 import { guardedAsk } from '../../../web/guarded-ask.js';
-import { delay, domSettled, readChunks } from './waits.js';
+import { domSettled, readChunks } from './waits.js';
 
 /** The chat call, 2026 and samantha paths (`?aid=…&a_bogus=…` follows). */
 export const CHAT_CALL = /\/(?:samantha\/)?chat\/completion(?:\?|$)/;
@@ -55,16 +57,6 @@ async function waitForUi(page: Page, signal: AbortSignal): Promise<void> {
 async function assertNoWall(page: Page): Promise<void> {
   const wall = await wallOnPage(page);
   if (wall) throw needsHuman(SITE, wall);
-}
-
-/** Sets a switch through its own control and waits for the page to show the new state. */
-async function setSwitch(page: Page, selector: string, on: boolean, signal: AbortSignal) {
-  const toggle = page.locator(selector).first();
-  if ((await switchOn(toggle)) === on) return;
-  await abortable(toggle.click(), signal, 'the mode switch did not respond in time');
-  for (let i = 0; i < 20 && (await switchOn(toggle)) !== on; i++) await delay(100, signal);
-  if ((await switchOn(toggle)) !== on)
-    throw new PlatformError(`${SITE}: the ${selector} switch did not change`, 'failed', true);
 }
 
 /** Sends the prompt; resolves with the captured chat call. */
@@ -126,8 +118,9 @@ async function openSources(page: Page): Promise<void> {
 async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
   await waitForUi(page, job.signal);
   await assertNoWall(page);
-  await setSwitch(page, SWITCHES.deepThink, hasReasoning(job.mode), job.signal);
-  await setSwitch(page, SWITCHES.webSearch, hasSearch(job.mode), job.signal);
+  const evidence = ctx.evidence;
+  await setControl(page, CONTROLS.deepThinking, hasReasoning(job.mode), { evidence });
+  await setControl(page, CONTROLS.webSearch, hasSearch(job.mode), { evidence });
 
   const stream = await send(page, job, ctx);
   if (stream.status < 200 || stream.status >= 300) await recordBody(stream, ctx, job.signal);

@@ -8,6 +8,10 @@
 import type { Locator, Page } from 'playwright';
 import type { RawAnswer } from '../../common/raw-answer.js';
 import { emptyRaw } from '../../common/raw-answer.js';
+import type { Control } from '../../../web/controls.js';
+import { SITE } from './site-errors.js';
+
+const TOGGLE_ROLES = ['switch', 'checkbox', 'button'] as const;
 
 export const SEL = {
   composer: '[data-testid="chat_input_input"], textarea[placeholder*="发消息"]',
@@ -25,11 +29,26 @@ export const SEL = {
   notice: '[role="dialog"], [role="alert"]',
 } as const;
 
-/** The 深度思考 / 联网搜索 switches, by their own labels. */
-export const SWITCHES = {
-  deepThink: '[data-testid="deep_think_button"], [role="switch"]:has-text("深度思考")',
-  webSearch: '[data-testid="web_search_button"], [role="switch"]:has-text("联网搜索")',
-} as const;
+/**
+ * The 深度思考 / 联网搜索 controls, by what they say: a switch or pressed
+ * button named so, deep thinking also as the 快速 / 专家 model picker; the
+ * public projects' test ids last.
+ */
+export const CONTROLS = {
+  deepThinking: {
+    site: SITE,
+    label: 'deep-thinking',
+    toggle: { roles: TOGGLE_ROLES, names: ['深度思考', 'Deep think', 'DeepThink'] },
+    picker: { on: ['专家', 'Expert'], off: ['快速', 'Fast'] },
+    fallbacks: ['[data-testid="deep_think_button"]'],
+  },
+  webSearch: {
+    site: SITE,
+    label: 'web-search',
+    toggle: { roles: TOGGLE_ROLES, names: ['联网搜索', 'Web search'] },
+    fallbacks: ['[data-testid="web_search_button"]'],
+  },
+} as const satisfies Record<string, Control>;
 
 /** The 参考 N 篇资料 opener of the newest answer. */
 export const sourcesOpener = (page: Page): Locator =>
@@ -53,13 +72,6 @@ export async function wallOnPage(page: Page): Promise<string | undefined> {
   if (await visible(page, SEL.loginButton))
     return 'login wall: the page offers 登录 (not logged in)';
   return undefined;
-}
-
-/** Whether a switch is on, by its aria state. */
-export async function switchOn(toggle: Locator): Promise<boolean> {
-  const state =
-    (await toggle.getAttribute('aria-checked')) ?? (await toggle.getAttribute('aria-pressed'));
-  return state === 'true';
 }
 
 /** The newest answer's text and whether the page still streams (stop button shown). */

@@ -12,8 +12,10 @@
  *   doubao_adapter.py; daijinma/geo_marketing doubao.go].
  * - `doubao-samantha` (`POST /samantha/chat/completion`): see samantha.ts.
  *
- * A frame of neither format, or of the other format once one was recognised,
- * is an unrecognised format: never a partial answer. Site errors become the
+ * Before the end marker, a frame of neither format, or of the other format
+ * once one was recognised, is an unrecognised format: never a partial answer.
+ * Frames after it are recorded (onFrame) and counted, never applied: they
+ * cannot undo a complete answer. Site errors become the
  * site signals (site-errors.ts). The answer itself is built by `result()`.
  */
 import { SseParser, type SseEvent } from '../../common/sse.js';
@@ -71,6 +73,8 @@ export class DoubaoStream {
   /** The stream's end marker was seen. */
   done = false;
   frames = 0;
+  /** Frames that arrived after the end marker (recorded, not applied). */
+  trailing = 0;
 
   constructor(private readonly onFrame: (text: string) => void = () => undefined) {}
 
@@ -103,6 +107,10 @@ export class DoubaoStream {
   private handle(e: SseEvent): void {
     this.frames++;
     this.onFrame(frameText(e));
+    if (this.done) {
+      this.trailing++;
+      return;
+    }
     if (e.data.trim() === '[DONE]') return;
     if (e.event === 'message') return this.handleSamantha(e);
     if (!EVENTS_2026.has(e.event)) throw unknown(`event "${e.event}"`);

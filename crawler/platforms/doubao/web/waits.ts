@@ -10,7 +10,7 @@ import { PROGRESS_SCRIPT, type Progress } from './page.js';
 export const STABLE_INTERVAL_MS = 500;
 export const STABLE_READS = 3;
 
-export function delay(ms: number, signal: AbortSignal): Promise<void> {
+function delay(ms: number, signal: AbortSignal): Promise<void> {
   return abortable(new Promise((r) => setTimeout(r, ms)), signal, 'no answer before the deadline');
 }
 

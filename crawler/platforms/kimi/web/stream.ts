@@ -4,8 +4,10 @@
  * the response type or, failing that, the first byte: a Connect envelope
  * (`kimi-connect-1`, see connect-format.ts) or Server-Sent Events
  * (`kimi-sse-legacy`, see legacy-format.ts). Anything else, or a frame either
- * format does not know, is an `unrecognised kimi stream format` failure; the
- * site's own errors become the signals of crawler/web/signals.ts. Pure.
+ * format does not know before the end marker, is an `unrecognised kimi stream
+ * format` failure; the site's own errors become the signals of
+ * crawler/web/signals.ts. Frames after the end marker are recorded (onFrame)
+ * and counted, never applied: they cannot undo a complete answer. Pure.
  */
 import { SseParser } from '../../common/sse.js';
 import type { RawAnswer } from '../../common/raw-answer.js';
@@ -44,6 +46,8 @@ export class KimiStreamParser {
   private envelopes: EnvelopeReader | undefined;
   private sse: SseParser | undefined;
   private framesSeen = 0;
+  /** Frames that arrived after the end marker (recorded, not applied). */
+  trailing = 0;
 
   constructor(private readonly options: KimiParserOptions = {}) {
     this.format = formatOfType(options.mimeType);
@@ -78,6 +82,7 @@ export class KimiStreamParser {
       for (const env of envelopes) {
         this.framesSeen++;
         this.options.onFrame?.(env.bytes);
+        if (this.afterEnd()) continue;
         applyConnect(this.state, env);
       }
     } else {
@@ -106,6 +111,13 @@ export class KimiStreamParser {
         ? `data: ${event.data}`
         : `event: ${event.event}\ndata: ${event.data}`,
     );
-    applyLegacy(this.state, event);
+    if (!this.afterEnd()) applyLegacy(this.state, event);
+  }
+
+  /** Counts a frame that came after the end marker. */
+  private afterEnd(): boolean {
+    if (!this.state.done) return false;
+    this.trailing++;
+    return true;
   }
 }

@@ -270,3 +270,28 @@ t.test(
     t.throws(() => effectiveMode('{}', empty), /names no thinking_enabled/);
   },
 );
+
+t.test('frames after FINISHED are kept, never applied: the answer stays exact', async (t) => {
+  const stream = fixture('2026-standard.txt').replace(/\r\n/g, '\n');
+  const end = 'data: {"p":"response/status","o":"SET","v":"FINISHED"}\n\n';
+  t.ok(stream.includes(end), 'the fixture has its end marker');
+  const late = [
+    'event: finish\ndata: {}',
+    'event: update_session\ndata: {"updated_at":1763900001.2}',
+    'event: toast\ndata: {"content":"新的事件"}',
+    'data: {"p":"response/fragments/-1/content","o":"APPEND","v":"多出来的字"}',
+  ];
+  const withLate = stream.replace(end, end + late.map((f) => `${f}\n\n`).join(''));
+  const plain = run([new TextEncoder().encode(stream)]);
+  const trailing = run([new TextEncoder().encode(withLate)]);
+  if ('error' in plain || 'error' in trailing) return t.fail('expected two answers');
+  t.same(trailing.answer, plain.answer, 'the exact answer');
+  t.equal(trailing.finished, true);
+  t.same(trailing.frames.slice(-late.length - 2, -2), late, 'the late frames are in the evidence');
+
+  const toastFirst = stream.replace(end, `${late[2]}\n\n${end}`);
+  t.match(run([new TextEncoder().encode(toastFirst)]), {
+    error: 'unrecognised deepseek stream format: event "toast"',
+    retryable: false,
+  });
+});

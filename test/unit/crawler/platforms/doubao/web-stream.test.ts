@@ -207,3 +207,23 @@ t.test('unnamed data that is not a samantha frame is unrecognised', async (t) =>
   const s = new DoubaoStream();
   t.throws(() => s.push('data: {"choices":[]}\n\n'), /unrecognised doubao stream format: frame/);
 });
+
+t.test('frames after SSE_REPLY_END are kept, never applied: the answer stays exact', async (t) => {
+  const stream = fixture('2026-standard-crlf.txt').toString('utf8');
+  const end = 'event: SSE_REPLY_END\r\ndata: {"end_type":3}\r\n\r\n';
+  t.ok(stream.endsWith(end), 'the fixture ends with its end marker');
+  const late = [
+    'id: 10\nevent: SSE_HEARTBEAT\ndata: {}',
+    'id: 11\nevent: MESSAGE_META_UPDATE\ndata: {"title":"番茄炒蛋"}',
+    'id: 12\nevent: STREAM_CHUNK\ndata: {"patch_op":[{"patch_object":1,"patch_value":{"content_block":[{"block_id":"x","block_type":10000,"content":{"text_block":{"text":"多出来的字"}}}]}}]}',
+  ];
+  const plain = run(Buffer.from(stream), 0);
+  const trailing = run(Buffer.from(stream + late.map((f) => `${f}\n\n`).join('')), 0);
+  t.equal(trailing.error, undefined);
+  t.same(trailing.answer, plain.answer, 'the exact answer');
+  t.same(trailing.frames.slice(-late.length), late, 'the late frames are in the evidence');
+
+  const early = run(Buffer.from(stream.replace(end, `${late[1]}\n\n${end}`)), 0);
+  t.equal(early.error?.message, 'unrecognised doubao stream format: event "MESSAGE_META_UPDATE"');
+  t.equal(early.error?.retryable, false);
+});

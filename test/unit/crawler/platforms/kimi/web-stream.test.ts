@@ -239,3 +239,45 @@ t.test(
     t.throws(() => effectiveMode(undefined), /unrecognised kimi stream format/);
   },
 );
+
+/** One Connect envelope: a flags byte, the big-endian length, the JSON message. */
+function envelope(msg: unknown, flags = 0): Uint8Array {
+  const json = Buffer.from(JSON.stringify(msg));
+  const head = Buffer.alloc(5);
+  head.writeUInt8(flags, 0);
+  head.writeUInt32BE(json.length, 1);
+  return new Uint8Array(Buffer.concat([head, json]));
+}
+
+t.test('frames after the end marker are kept, never applied: the answer stays exact', async (t) => {
+  const connect = fixture('connect-standard.bin');
+  const lateConnect = [
+    envelope({ op: 'set', mask: 'chat.title', chat: { title: '自我介绍' } }),
+    envelope({ op: 'append', mask: 'block.text', block: { text: { content: '多出来的字' } } }),
+  ];
+  const plain = run([connect]);
+  const trailing = run([connect, ...lateConnect]);
+  t.same(trailing.raw, plain.raw, 'Connect: the exact answer');
+  t.equal(trailing.frames, (plain.frames ?? 0) + lateConnect.length, 'Connect: kept as frames');
+
+  const legacy = fixture('legacy-search.txt');
+  const late = new TextEncoder().encode(
+    'data: {"event":"finish","text":""}\n\ndata: {"event":"cmpl","text":"多出来的字"}\n\n',
+  );
+  const plainLegacy = run([legacy], 'text/event-stream');
+  const trailingLegacy = run([legacy, late], 'text/event-stream');
+  t.same(trailingLegacy.raw, plainLegacy.raw, 'legacy: the exact answer');
+  t.equal(trailingLegacy.frames, (plainLegacy.frames ?? 0) + 2, 'legacy: kept as frames');
+
+  const text = new TextDecoder().decode(legacy);
+  const early = new TextEncoder().encode(
+    text.replace(
+      'data: {"event":"all_done"}',
+      'data: {"event":"finish","text":""}\n\ndata: {"event":"all_done"}',
+    ),
+  );
+  t.match(run([early], 'text/event-stream').error, {
+    message: /unrecognised kimi stream format: legacy event "finish"/,
+    retryable: false,
+  });
+});
