@@ -39,7 +39,12 @@ import type {
   TaskBrief,
   TaskBriefRequest,
 } from '../shared/contracts/callbacks.js';
-import { checkSubmission, regionProblem, type RegionPorts } from '../shared/requests/submission.js';
+import {
+  checkSubmission,
+  regionProblem,
+  requestedRegion,
+  type RegionPorts,
+} from '../shared/requests/submission.js';
 import {
   subTaskResult,
   subTaskSummary,
@@ -97,20 +102,22 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
       submit: {
         params: { userId: 'number', body: { type: 'any', optional: true, nullable: true } },
         async handler(ctx: Context<UserParams & { body: unknown }>) {
+          // A region no proxy port serves is the first cause: availability there says nothing more.
+          const regionCode = requestedRegion(ctx.params.body);
+          const region =
+            regionCode === null
+              ? undefined
+              : regionProblem(
+                  regionCode,
+                  await ctx.call<RegionPorts, object>('proxies.regions', {}),
+                );
           const checked = checkSubmission(
             ctx.params.body,
             config.scheduling.platformChannels,
-            await this.availabilityFacts(ctx),
+            region ? undefined : await this.availabilityFacts(ctx),
           );
           // Spec 6 / DESIGN: a callback address that reaches internal hosts is refused up front.
           const refused = await refusedCallbackField(ctx.params.body, callbackPolicy);
-          const region =
-            checked.ok && checked.value.regionCode !== null
-              ? regionProblem(
-                  checked.value.regionCode,
-                  await ctx.call<RegionPorts, object>('proxies.regions', {}),
-                )
-              : undefined;
           if (!checked.ok || refused || region) {
             throw AppError.invalid([
               ...(checked.ok ? [] : checked.errors),

@@ -283,7 +283,9 @@ const HINTS: Record<Missing, (channel: Channel) => string> = {
 };
 
 /** The region the request names, when it names a well-formed one (else its own problem). */
-function requestedRegion(body: object): string | null {
+/** The one well-formed region code a request asks for, else null (other rules report a malformed one). */
+export function requestedRegion(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null) return null;
   const codes = (body as { regionCode?: unknown }).regionCode;
   if (!Array.isArray(codes) || codes.length !== 1) return null;
   const parsed = regionCodeSchema.safeParse(codes[0]);

@@ -40,7 +40,30 @@ const known = {
   taskId: submitted.body.data.taskId as string,
   subTaskId: submitted.body.data.subTaskList[0].subTaskId as string,
 };
+// Whether a platform can take work is live state too (GET /platforms): a valid
+// request names pairs that are not unavailable (this cluster runs no crawler
+// node, so most are unknown and accepted; a real site's web channel has no account).
+const catalogue = (await svc.client.get('/api/business/monitor/platforms', user.token)).body
+  .data as {
+  platform: string;
+  channels: Record<string, string[]>;
+  availability: Record<string, { available: boolean | null }>;
+}[];
+const takingWork = catalogue.flatMap((p) =>
+  Object.entries(p.channels)
+    .filter(([channel]) => p.availability[channel]?.available !== false)
+    .flatMap(([channel, modes]) => modes.map((mode) => ({ platform: p.platform, channel, mode }))),
+);
 const hints: Hints = {
+  platforms: fc.array(
+    fc
+      .record({
+        pair: fc.constantFrom(...takingWork),
+        screenshot: fc.constantFrom(0, 1, 2),
+      })
+      .map(({ pair, screenshot }) => ({ ...pair, screenshot })),
+    { minLength: 1, maxLength: 4 },
+  ),
   regionCode: activeRegions.length
     ? fc.oneof(
         fc.constant(null),
