@@ -153,6 +153,11 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
       server = createServer(app.callback());
       server.requestTimeout = config.requestTimeoutMs * 3;
       server.headersTimeout = config.requestTimeoutMs;
+      // Idle keep-alive connections stay open longer than the clients and proxies in front
+      // keep them (undici 4 s, nginx and cloud load balancers 60 s): with Node's 5 s default the
+      // server could close a socket just as a client reused it, and the request failed with
+      // ECONNRESET (the schema fuzz test saw it on a loaded machine).
+      server.keepAliveTimeout = 65_000;
     },
 
     async started() {
