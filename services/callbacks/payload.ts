@@ -26,5 +26,7 @@ export function callbackBody(
       rawEvidence: rawEvidenceUrl(withEvidence, screenshotBase, view.taskId, s.subTaskId),
     })),
     visibility: view.visibility,
+    // Extensions after the fields of spec 6.3, in its order.
+    name: view.name,
   });
 }

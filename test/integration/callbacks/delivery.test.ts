@@ -113,6 +113,7 @@ t.test('succeeds at once: signed, and the body is the full result', async (t) =>
     'failedItems',
     'subTaskList',
     'visibility',
+    'name',
   ]);
   t.same(
     callbackPayloadSchema.safeParse(body).error?.issues ?? [],
