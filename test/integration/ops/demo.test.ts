@@ -7,48 +7,24 @@
 import t from 'tap';
 import { DEMO_SAMPLE, DEMO_USER_NAME, runDemo } from '../../../bin/demo.js';
 import { startEmbedded } from '../../helpers/cluster.js';
-
-interface Mention {
-  keyword: string;
-  count: number;
-  rank: number | null;
-  inCitations: boolean;
-}
-interface SubTask {
-  platform: string;
-  mode: string;
-  status: string;
-  citationList: unknown[];
-  mentions: Mention[];
-}
-interface Row {
-  keyword: string;
-  platform: string;
-  mentionRate: number;
-  averageRank: number | null;
-  citationShare: number;
-}
+import type { ResultData } from '../../../services/shared/contracts/http.js';
 
 const svc = await startEmbedded(t, { SERVICES: 'all', SANDBOX_LATENCY_MS: '100' });
 
-t.test('the demo shows the brand and a competitor, with ranks and citations', async (t) => {
+t.test('the demo shows the brand and a competitor, with positions and citations', async (t) => {
   const demo = await runDemo(svc.broker, svc.config);
   const token = (await svc.client.post('/api/business/auth/token', { apiKey: demo.apiKey })).body
     .data.accessToken as string;
   const res = await svc.client.get(`/api/business/monitor/task/result/${demo.taskId}`, token);
   t.equal(res.status, 200, res.text);
-  const result = res.body.data as {
-    status: string;
-    subTaskList: SubTask[];
-    visibility: { rows: Row[] };
-  };
+  const result = res.body.data as ResultData;
   t.equal(result.status, 'completed');
   t.equal(result.subTaskList.length, DEMO_SAMPLE.prompts.length * DEMO_SAMPLE.platforms.length);
   for (const sub of result.subTaskList) {
     const what = `${sub.platform} ${sub.mode}`;
     for (const keyword of ['Acme', 'Globex']) {
       const m = sub.mentions.find((x) => x.keyword === keyword);
-      t.ok(m && m.count > 0 && m.rank !== null, `${what} names ${keyword}, ranked`);
+      t.ok(m && m.count > 0 && m.position !== null, `${what} names ${keyword}, placed`);
     }
     if (sub.mode.includes('search')) t.not(sub.citationList.length, 0, `${what} cites sources`);
   }
@@ -60,13 +36,16 @@ t.test('the demo shows the brand and a competitor, with ranks and citations', as
       `a cited source names ${keyword}`,
     );
   }
-  const ranks = result.subTaskList.map(
-    (s) => s.mentions.find((m) => m.keyword === 'Acme')?.rank ?? null,
+  const positions = result.subTaskList.map(
+    (s) => s.mentions.find((m) => m.keyword === 'Acme')?.position ?? null,
   );
-  t.ok(new Set(ranks).size > 1, `Acme is not ranked alike in every answer: ${ranks.join(', ')}`);
+  t.ok(
+    new Set(positions).size > 1,
+    `Acme is not placed alike in every answer: ${positions.join(', ')}`,
+  );
   for (const row of result.visibility.rows) {
     t.equal(row.mentionRate, 1, `${row.keyword} on ${row.platform}: every answer names it`);
-    t.not(row.averageRank, null, `${row.keyword} on ${row.platform} has a rank`);
+    t.not(row.averagePosition, null, `${row.keyword} on ${row.platform} has a position`);
   }
   t.ok(
     result.visibility.rows.some((r) => r.citationShare > 0),

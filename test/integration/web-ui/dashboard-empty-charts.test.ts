@@ -44,7 +44,7 @@ t.test('empty charts say why', async (t) => {
   await page.waitForURL((url) => url.pathname === '/');
 
   await page.goto(`/tasks/${unmentioned}`);
-  for (const chart of ['chart-rate', 'chart-rank', 'chart-share']) {
+  for (const chart of ['chart-rate', 'chart-top3', 'chart-share']) {
     const empty = page.getByTestId(`${chart}-empty`);
     await empty.waitFor({ timeout: 15_000 });
     t.equal(await empty.textContent(), 'No answer mentions any keyword yet.', chart);

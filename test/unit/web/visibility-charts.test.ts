@@ -79,7 +79,14 @@ t.test('an empty chart says why: no answer, no mention, no cited source', async 
   t.same(chartGaps(v), { keywords: null, domains: null }, 'mentions and citations: drawn');
   const unmentioned = {
     ...v,
-    rows: v.rows.map((r) => ({ ...r, mentionRate: 0, averageRank: null })),
+    rows: v.rows.map((r) => ({
+      ...r,
+      mentionRate: 0,
+      averagePosition: null,
+      bestPosition: null,
+      top1Share: 0,
+      top3Share: 0,
+    })),
   };
   t.same(chartGaps(unmentioned), { keywords: 'noMentionsYet', domains: null });
   t.same(chartGaps({ ...unmentioned, domains: [{ platform: 'sandbox', top: [] }] }), {
