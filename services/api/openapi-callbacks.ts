@@ -36,12 +36,9 @@ export const callbackPayloadSchema = z
     taskId: z.uuid(),
     userId: int(),
     timestamp: int().meta({ description: 'Send time of this attempt, ms since the epoch' }),
-    name: z
-      .string()
-      .nullable()
-      .meta({
-        description: "The submission's optional name (an extension of spec 6.3); null: none",
-      }),
+    name: z.string().nullable().meta({
+      description: "The submission's optional name (an extension of spec 6.3); null: none",
+    }),
     status: z.enum(FINAL_TASK_STATUSES as [string, ...string[]]),
     totalItems: int(),
     completedItems: int(),
