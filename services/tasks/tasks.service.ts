@@ -102,20 +102,24 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
       submit: {
         params: { userId: 'number', body: { type: 'any', optional: true, nullable: true } },
         async handler(ctx: Context<UserParams & { body: unknown }>) {
-          // A region no proxy port serves is the first cause: availability there says nothing more.
+          // A region no proxy port serves is the first cause: availability there says nothing
+          // more. The region is looked up only for a request that is otherwise well formed.
+          const shape = checkSubmission(ctx.params.body, config.scheduling.platformChannels);
           const regionCode = requestedRegion(ctx.params.body);
           const region =
-            regionCode === null
-              ? undefined
-              : regionProblem(
+            shape.ok && regionCode !== null
+              ? regionProblem(
                   regionCode,
                   await ctx.call<RegionPorts, object>('proxies.regions', {}),
-                );
-          const checked = checkSubmission(
-            ctx.params.body,
-            config.scheduling.platformChannels,
-            region ? undefined : await this.availabilityFacts(ctx),
-          );
+                )
+              : undefined;
+          const checked = region
+            ? shape
+            : checkSubmission(
+                ctx.params.body,
+                config.scheduling.platformChannels,
+                await this.availabilityFacts(ctx),
+              );
           // Spec 6 / DESIGN: a callback address that reaches internal hosts is refused up front.
           const refused = await refusedCallbackField(ctx.params.body, callbackPolicy);
           if (!checked.ok || refused || region) {
