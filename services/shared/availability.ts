@@ -9,7 +9,7 @@
  */
 import { runsPair, type CrawlerNode } from './contracts/advert.js';
 import type { CoverageAnswer } from './contracts/accounts.js';
-import type { Channel, PlatformInfo } from './platforms.js';
+import { needsAccounts, type Channel, type PlatformInfo } from './platforms.js';
 
 export const MISSING = ['node', 'account'] as const;
 export type Missing = (typeof MISSING)[number];
@@ -30,9 +30,9 @@ export interface Verdict {
   reason: string | null;
 }
 
-/** A web channel runs as logged-in accounts when its definition says so (the real sites; not the simulated ones). */
+/** Only the web channel runs as accounts, and only where the platform's definition says so. */
 export function needsAccount(platform: PlatformInfo, channel: Channel): boolean {
-  return channel === 'web' && platform.web?.needsAccounts === true;
+  return channel === 'web' && needsAccounts(platform.name);
 }
 
 export function verdictOf(
