@@ -27,4 +27,4 @@ USER node
 EXPOSE 3000
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # The same entry as `npm run serve`; SERVICES decides which services this node runs.
-CMD ["node_modules/.bin/tsx", "bin/serve.ts"]
+CMD ["node", "dist/bin/serve.js"]

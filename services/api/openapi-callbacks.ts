@@ -36,9 +36,6 @@ export const callbackPayloadSchema = z
     taskId: z.uuid(),
     userId: int(),
     timestamp: int().meta({ description: 'Send time of this attempt, ms since the epoch' }),
-    name: z.string().nullable().meta({
-      description: "The submission's optional name (an extension of spec 6.3); null: none",
-    }),
     status: z.enum(FINAL_TASK_STATUSES as [string, ...string[]]),
     totalItems: int(),
     completedItems: int(),
@@ -48,6 +45,9 @@ export const callbackPayloadSchema = z
         'As the full result shows them; screenshot and raw evidence URLs are absolute (PUBLIC_BASE_URL)',
     }),
     visibility: visibilitySchema,
+    name: z.string().nullable().meta({
+      description: "The submission's optional name (an extension of spec 6.3); null: none",
+    }),
   })
   .strict()
   .meta({ id: 'CallbackPayload' });
@@ -58,13 +58,13 @@ const payloadExample = {
   taskId: TASK_ID,
   userId: 42,
   timestamp: SENT_AT,
-  name: resultExample.name,
   status: resultExample.status,
   totalItems: resultExample.totalItems,
   completedItems: resultExample.completedItems,
   failedItems: resultExample.failedItems,
   subTaskList: resultExample.subTaskList,
   visibility: resultExample.visibility,
+  name: resultExample.name,
 } satisfies z.output<typeof callbackPayloadSchema>;
 
 /** Real headers of the example: the signature verifies with the example secret. */

@@ -7,13 +7,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { AppError } from '../../shared/errors.js';
+import { PROJECT_ROOT } from '../../shared/project-root.js';
 
 /** Where `vite build --config web/vite.config.ts` writes (from the repository root). */
-export const DASHBOARD_DIR = fileURLToPath(new URL('../../../var/web/', import.meta.url));
+export const DASHBOARD_DIR = join(PROJECT_ROOT, 'var/web/');
 
 /** The client routes of web/src/router.ts: a reload or a shared link lands on the app. */
 const CLIENT_ROUTES = /^\/(?:signin|new|operator|tasks\/[^/]+(?:\/answer\/[^/]+)?)\/?$/;

@@ -7,10 +7,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Koa from 'koa';
 import t from 'tap';
 import { DASHBOARD_CSP, dashboardRoutes } from '../../../services/api/routes/dashboard.js';
 import { errorEnvelope } from '../../../services/api/middleware/errors.js';
+import { builtEntry, ROOT } from '../../../infra/processes.js';
 
 async function serve(dir: string) {
   const app = new Koa();
@@ -70,3 +72,15 @@ t.test('without a build, / says how to make one', async (t) => {
   t.equal(res.status, 404);
   t.match(await res.json(), { code: 404, message: /not built: run npm run build/ });
 });
+
+t.test(
+  'the built server finds the dashboard build at the root, not inside var/build',
+  async (t) => {
+    const sources = await import('../../../services/api/routes/dashboard.js');
+    const built = (await import(
+      pathToFileURL(builtEntry('services/api/routes/dashboard.ts')).href
+    )) as typeof sources;
+    t.equal(sources.DASHBOARD_DIR, join(ROOT, 'var/web/'));
+    t.equal(built.DASHBOARD_DIR, sources.DASHBOARD_DIR);
+  },
+);
