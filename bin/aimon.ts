@@ -8,6 +8,7 @@ import { VERSION } from '../services/shared/version.js';
 import { exportCommand } from './cli/commands/export.js';
 import { listCommand } from './cli/commands/list.js';
 import { loginCommand } from './cli/commands/login.js';
+import { mcpCommand } from './cli/commands/mcp.js';
 import { platformsCommand } from './cli/commands/platforms.js';
 import { regionsCommand } from './cli/commands/regions.js';
 import { resultCommand } from './cli/commands/result.js';
@@ -39,6 +40,7 @@ for (const command of [
   listCommand,
   platformsCommand,
   regionsCommand,
+  mcpCommand,
 ]) {
   program.addCommand(command(cli));
 }

@@ -69,14 +69,21 @@ export class ApiClient {
     init: RequestInit = {},
     what = `the request to ${path}`,
   ): Promise<Response> {
-    let res = await this.sendAuthed(path, init);
-    if (res.status === 401 && this.apiKey) {
-      await res.body?.cancel();
-      this.token = undefined;
-      res = await this.sendAuthed(path, init);
-    }
+    const res = await this.authed(path, init);
     if (!res.ok) throw apiError(res.status, await readBody(res), what);
     return res;
+  }
+
+  /**
+   * An authenticated request whatever its answer (a protocol that reads its
+   * own error statuses, as MCP does); a 401 fetches a new token once.
+   */
+  async authed(path: string, init: RequestInit = {}): Promise<Response> {
+    const res = await this.sendAuthed(path, init);
+    if (res.status !== 401 || !this.apiKey) return res;
+    await res.body?.cancel();
+    this.token = undefined;
+    return this.sendAuthed(path, init);
   }
 
   private async json<T>(path: string, init: RequestInit, what: string): Promise<T> {
@@ -85,10 +92,9 @@ export class ApiClient {
 
   private async sendAuthed(path: string, init: RequestInit): Promise<Response> {
     const token = await this.accessToken();
-    const headers = {
-      ...(init.headers as Record<string, string>),
-      authorization: `Bearer ${token}`,
-    };
+    // Headers of any form (a plain object, a Headers instance, pairs), plus the token.
+    const headers = new Headers(init.headers);
+    headers.set('authorization', `Bearer ${token}`);
     return this.send(path, { ...init, headers });
   }
 

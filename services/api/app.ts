@@ -26,6 +26,7 @@ import { eventRoutes } from './routes/events.js';
 import type { ProgressHub } from './progress/progress-hub.js';
 import type { Readiness } from './readiness.js';
 import type { NodeState } from '../shared/crawler-states.js';
+import { mcpRoutes } from './routes/mcp.js';
 import { operatorRoutes } from './routes/operator.js';
 import { exportRoutes } from './routes/exports.js';
 import { proxyRoutes } from './routes/proxies.js';
@@ -118,6 +119,23 @@ export function createApp({
   operator.use(rateLimit(limiter));
   mount(operator, operatorRoutes(backend, crawlerStates));
 
+  // The MCP tools act as the token's user, limited like the REST routes they mirror.
+  const mcp = new Router();
+  mcp.use(requireToken(tokenChecks));
+  mcp.use(rateLimit(limiter));
+  mount(
+    mcp,
+    mcpRoutes({
+      backend,
+      evidence,
+      screenshot,
+      crawlerStates,
+      statusCache,
+      maxBodyBytes: config.maxBodyBytes,
+      publicBaseUrl: config.publicBaseUrl,
+    }),
+  );
+
   // The city lookup is public (spec 4.6), so it is limited per client address.
   const eipEdge = new Router();
   eipEdge.use(rateLimit(limiter));
@@ -144,6 +162,7 @@ export function createApp({
     screenshotRoutes(screenshot),
     monitor,
     operator,
+    mcp,
     eipEdge,
     scrape,
     dashboardRoutes(),

@@ -12,6 +12,7 @@ import { exportPath } from './openapi-export.js';
 import { documentedPlatformConfig, SchemaSet, type Json } from './openapi-parts.js';
 import { servicePaths } from './openapi-service.js';
 import { surfacePaths } from './openapi-surfaces.js';
+import { mcpPaths } from './openapi-mcp.js';
 import { taskPaths } from './openapi-tasks.js';
 
 const TAGS = [
@@ -22,6 +23,7 @@ const TAGS = [
   { name: 'proxies', description: 'Regions a task can be run from' },
   { name: 'service', description: 'Health, probes and this documentation' },
   { name: 'operator', description: 'Cluster state, for users with the operator role' },
+  { name: 'agents', description: 'The MCP server: the same reads and submission as tools' },
 ];
 
 const DESCRIPTION = [
@@ -45,6 +47,7 @@ export function buildOpenApi(
     ...eventPaths(set),
     ...callbackPaths(set),
     ...surfacePaths(set),
+    ...mcpPaths(set),
   };
   const webhooks = callbackWebhooks(set);
   // The submission check runs the catalogue, not a zod enum: document what it enforces.

@@ -10,6 +10,7 @@ import type { Context } from 'koa';
 import { keywordGroups } from '../../shared/brand/groups.js';
 import { absoluteScreenshot } from '../../shared/task-views.js';
 import type { Backend } from '../backend.js';
+import { baseUrl } from '../base-url.js';
 import { checkExportRequest, exportFileName, type ExportFormat } from '../export/query.js';
 import { ExportSource } from '../export/source.js';
 import { csvStream, ndjsonStream, writeXlsx } from '../export/writers.js';
@@ -33,7 +34,7 @@ export function exportRoutes(
 
   router.get(PATHS.TASK_EXPORT, async (ctx: Context) => {
     const request = checkExportRequest(ctx.params.taskId, { ...ctx.query });
-    const base = publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
+    const base = baseUrl(ctx, publicBaseUrl);
     const source = new ExportSource(
       backend,
       ctx.state.userId as number,

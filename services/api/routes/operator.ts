@@ -10,6 +10,7 @@ import type { NodeState } from '../../shared/crawler-states.js';
 import { listAccounts } from '../accounts.js';
 import type { Backend } from '../backend.js';
 import { ok } from '../envelope.js';
+import { nodeRows } from '../operator-views.js';
 import { PATHS } from '../../shared/contracts/http-paths.js';
 
 export function operatorRoutes(
@@ -27,20 +28,7 @@ export function operatorRoutes(
   });
 
   router.get(PATHS.OPERATOR_NODES, async (ctx) => {
-    ok(
-      ctx,
-      (await crawlerStates()).map(({ node, running, ports }) => ({
-        nodeId: node.id,
-        regions: node.regions,
-        capacity: node.capacity,
-        running,
-        platforms: node.platforms,
-        channels: node.channels,
-        ports: ports.length,
-        activePorts: ports.filter((p) => p.active).length,
-        available: running !== null,
-      })),
-    );
+    ok(ctx, nodeRows(await crawlerStates()));
   });
 
   router.get(PATHS.OPERATOR_PORTS, async (ctx) => {

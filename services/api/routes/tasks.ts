@@ -1,20 +1,15 @@
 /** Spec 4.1 to 4.5 and the platform catalogue: thin routes onto the `tasks` service. */
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { PLATFORMS, supportedModes, type Channel } from '../../shared/platforms.js';
-import type { Verdict } from '../../shared/availability.js';
-import { absoluteScreenshot } from '../../shared/task-views.js';
-import { ok, okSerialised, serialisedOk } from '../envelope.js';
+import { ok, okSerialised } from '../envelope.js';
+import { statusBody } from '../status-read.js';
 import type { Backend } from '../backend.js';
-import type {
-  Built,
-  PlatformsData,
-  ResultData,
-  SubTaskResult,
-} from '../../shared/contracts/http.js';
 import { jsonBody } from '../middleware/body.js';
 import type { StatusCache } from '../status-cache.js';
-import { linkRawEvidence, serveRawEvidence, type EvidenceReader } from '../raw-evidence.js';
+import { serveRawEvidence, type EvidenceReader } from '../raw-evidence.js';
+import { baseUrl } from '../base-url.js';
+import { subTaskResultView, taskResultView } from '../result-views.js';
+import { platformEntries } from '../platform-views.js';
 import { PATHS } from '../../shared/contracts/http-paths.js';
 
 export function taskRoutes(
@@ -26,7 +21,7 @@ export function taskRoutes(
 ): Router {
   const router = new Router();
   const userId = (ctx: Context) => ctx.state.userId as number;
-  const base = (ctx: Context) => publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
+  const views = (ctx: Context) => ({ backend, evidence, base: baseUrl(ctx, publicBaseUrl) });
 
   router.post(PATHS.TASK_SUBMIT, jsonBody(maxBodyBytes), async (ctx) => {
     const data = await backend.call('tasks.submit', { userId: userId(ctx), body: ctx.state.body });
@@ -34,21 +29,11 @@ export function taskRoutes(
   });
 
   router.get(PATHS.TASK_STATUS, async (ctx) => {
-    const params = { userId: userId(ctx), taskId: ctx.params.taskId ?? '' };
-    const body = await statusCache.get(params.taskId.toLowerCase(), params.userId, async () =>
-      serialisedOk(await backend.call('tasks.status', params)),
-    );
-    okSerialised(ctx, body);
+    okSerialised(ctx, await statusBody(statusCache, backend, userId(ctx), ctx.params.taskId ?? ''));
   });
 
   router.get(PATHS.TASK_RESULT, async (ctx) => {
-    const data = await backend.call<ResultData>('tasks.result', {
-      userId: userId(ctx),
-      taskId: ctx.params.taskId,
-    });
-    data.subTaskList.forEach((s) => absoluteScreenshot(s, base(ctx)));
-    await linkRawEvidence(evidence, data.taskId, data.subTaskList, base(ctx));
-    ok(ctx, data);
+    ok(ctx, await taskResultView(views(ctx), userId(ctx), ctx.params.taskId));
   });
 
   router.get(PATHS.TASK_VISIBILITY, async (ctx) => {
@@ -59,16 +44,8 @@ export function taskRoutes(
   });
 
   router.get(PATHS.SUBTASK_RESULT, async (ctx) => {
-    const params = {
-      userId: userId(ctx),
-      taskId: ctx.params.taskId,
-      subTaskId: ctx.params.subTaskId,
-    };
-    const data = await backend.call<SubTaskResult>('tasks.subTaskResult', params);
-    absoluteScreenshot(data, base(ctx));
-    // Found, so the id is a valid UUID; the link uses its canonical (lower-case) form.
-    await linkRawEvidence(evidence, params.taskId!.toLowerCase(), [data], base(ctx));
-    ok(ctx, data);
+    const { taskId, subTaskId } = ctx.params;
+    ok(ctx, await subTaskResultView(views(ctx), userId(ctx), taskId, subTaskId));
   });
 
   router.get(PATHS.SUBTASK_RAW, async (ctx) => {
@@ -84,32 +61,8 @@ export function taskRoutes(
   });
 
   router.get(PATHS.PLATFORMS, async (ctx) => {
-    const offer = await backend.call<Offer[]>('tasks.availability', { query: { ...ctx.query } });
-    const of = new Map(offer.map((o) => [o.platform, o]));
-    const entries: Built<PlatformsData> = PLATFORMS.map((p) => {
-      const { channel, verdicts } = of.get(p.name)!;
-      return {
-        platform: p.name,
-        label: p.label,
-        vendor: p.vendor,
-        aliases: p.aliases,
-        modes: supportedModes(p, channel),
-        channel,
-        defaultChannel: p.defaultChannel,
-        channels: p.channels,
-        available: verdicts[channel]!.available,
-        availability: verdicts,
-      };
-    });
-    ok(ctx, entries);
+    ok(ctx, await platformEntries(backend, { ...ctx.query }));
   });
 
   return router;
-}
-
-/** `tasks.availability`: per platform its active channel and each channel's verdict. */
-interface Offer {
-  platform: string;
-  channel: Channel;
-  verdicts: Partial<Record<Channel, Verdict>>;
 }

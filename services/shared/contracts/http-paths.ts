@@ -36,6 +36,7 @@ export const PATHS = {
   OPERATOR_TASK_CALLBACKS: '/api/business/operator/task/:taskId/callbacks',
 
   CITY_INFO: '/api/business/eip-edge/ports/city-info',
+  MCP: '/mcp',
   METRICS: '/metrics',
 } as const;
 

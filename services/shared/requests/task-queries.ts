@@ -56,10 +56,16 @@ export function checkPlatformsQuery(query: Record<string, unknown>): { regionCod
   return { regionCode: parsed.data.regionCode ?? null };
 }
 
+/** A task or sub task id as the path parameters take it (any case). */
+export const idSchema = z
+  .string()
+  .refine(isUuid, 'must be a UUID')
+  .meta({ description: 'A UUID, as the submission returned it' });
+
 /** A taskId that is not a UUID is a client mistake (400), not an unknown task (404). */
 export function checkTaskId(taskId: unknown): string {
-  if (typeof taskId !== 'string' || !isUuid(taskId)) {
+  if (!idSchema.safeParse(taskId).success) {
     throw AppError.invalid([{ field: 'taskId', message: 'must be a UUID' }]);
   }
-  return taskId.toLowerCase();
+  return (taskId as string).toLowerCase();
 }

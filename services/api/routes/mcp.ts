@@ -1,0 +1,66 @@
+/**
+ * `POST /mcp`: the MCP tools over Streamable HTTP (services/api/mcp/), behind
+ * the same bearer tokens as the REST API. Stateless: each request builds the
+ * caller's server and transport and answers in JSON, so any api node serves
+ * any request and nothing is kept between them. GET (a server-sent stream)
+ * and DELETE (a session's end) have nothing to serve here: 405.
+ */
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { Router } from '@koa/router';
+import type { Context } from 'koa';
+import type { NodeState } from '../../shared/crawler-states.js';
+import { PATHS } from '../../shared/contracts/http-paths.js';
+import type { Backend } from '../backend.js';
+import { baseUrl } from '../base-url.js';
+import { jsonBody } from '../middleware/body.js';
+import type { StatusCache } from '../status-cache.js';
+import { statusBody } from '../status-read.js';
+import type { StatusData } from '../../shared/contracts/http.js';
+import type { EvidenceReader } from '../raw-evidence.js';
+import { mcpServer, type ScreenshotLoader } from '../mcp/server.js';
+import type { Caller } from '../mcp/tool-kit.js';
+
+export interface McpRouteDeps {
+  backend: Backend;
+  evidence: EvidenceReader;
+  screenshot: ScreenshotLoader;
+  crawlerStates: () => Promise<NodeState[]>;
+  statusCache: StatusCache;
+  maxBodyBytes: number;
+  publicBaseUrl: string | undefined;
+}
+
+export function mcpRoutes(d: McpRouteDeps): Router {
+  const router = new Router();
+  router.post(PATHS.MCP, jsonBody(d.maxBodyBytes), async (ctx) => {
+    const server = mcpServer(callerOf(ctx, d), d.screenshot);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    ctx.respond = false;
+    ctx.res.on('close', () => void server.close());
+    await server.connect(transport);
+    await transport.handleRequest(ctx.req, ctx.res, ctx.state.body);
+  });
+  return router;
+}
+
+function callerOf(ctx: Context, d: McpRouteDeps): Caller {
+  const userId = ctx.state.userId as number;
+  return {
+    userId,
+    backend: d.backend,
+    evidence: d.evidence,
+    base: baseUrl(ctx, d.publicBaseUrl),
+    crawlerStates: d.crawlerStates,
+    status: async (taskId) =>
+      (
+        JSON.parse(String(await statusBody(d.statusCache, d.backend, userId, taskId))) as {
+          data: StatusData;
+        }
+      ).data,
+    isOperator: async () =>
+      (await d.backend.call<{ role: string }>('users.profile', { userId })).role === 'operator',
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * The MCP server (services/api/mcp/) with the SDK's own client: over
+ * Streamable HTTP at `/mcp` on the embedded default with every role, and over
+ * stdio through `aimon mcp` (the built CLI). Every tool, the two resources,
+ * one user's tools against another's task, argument errors naming the field,
+ * and the operator tool's role check.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import t from 'tap';
+import { builtEntry } from '../../../infra/processes.js';
+import { TOOLS } from '../../../services/api/mcp/tools.js';
+import { ScreenshotStore } from '../../../services/shared/screenshots.js';
+import { startEmbedded } from '../../helpers/cluster.js';
+
+const svc = await startEmbedded(t, { SERVICES: 'all', SANDBOX_LATENCY_MS: '20' });
+const alice = await svc.newUser('alice');
+const bob = await svc.newUser('bob');
+
+async function connect(token: string): Promise<Client> {
+  const client = new Client({ name: 'mcp-test', version: '1' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${svc.client.baseUrl}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  t.teardown(() => client.close());
+  return client;
+}
+
+const call = (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+
+const text = (r: CallToolResult) =>
+  r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+
+const asAlice = await connect(alice.token);
+const asBob = await connect(bob.token);
+
+t.test('tools are listed with their schemas and annotations', async (t) => {
+  const { tools } = await asAlice.listTools();
+  t.strictSame(
+    tools.map((x) => x.name),
+    TOOLS.map((x) => x.name),
+  );
+  const submit = tools.find((x) => x.name === 'submit_batch')!;
+  t.match(submit.annotations, { readOnlyHint: false, idempotentHint: false });
+  t.ok(submit.inputSchema.required?.includes('prompts'), 'the REST submission schema');
+  t.match(tools.find((x) => x.name === 'task_results')!.annotations, {
+    readOnlyHint: true,
+    idempotentHint: true,
+  });
+});
+
+let taskId = '';
+
+t.test('a batch submitted, waited for and read through the tools', async (t) => {
+  const platforms = await call(asAlice, 'list_platforms');
+  t.notOk(platforms.isError, text(platforms));
+  t.ok(
+    (platforms.structuredContent!.platforms as { platform: string }[]).some(
+      (p) => p.platform === 'sandbox',
+    ),
+  );
+
+  const submitted = await call(asAlice, 'submit_batch', {
+    prompts: ['best CRM for a small team', 'which CRM is cheapest'],
+    platforms: [
+      { platform: 'sandbox', mode: 'standard' },
+      { platform: 'sandbox', mode: 'search', channel: 'api' },
+    ],
+    monitorKeywords: 'Acme, Globex',
+  });
+  t.notOk(submitted.isError, text(submitted));
+  taskId = submitted.structuredContent!.taskId as string;
+  t.match(text(submitted), new RegExp(`submitted task ${taskId}: 2 sub tasks`));
+
+  const status = await call(asAlice, 'task_status', { taskId, waitSeconds: 40 });
+  t.equal(status.structuredContent!.status, 'completed', text(status));
+
+  const firstPage = await call(asAlice, 'task_results', { taskId, limit: 1 });
+  t.match(firstPage.structuredContent, { total: 2, offset: 0, nextOffset: 1 });
+  const list = firstPage.structuredContent!.subTaskList as { subTaskId: string }[];
+  t.equal(list.length, 1);
+  t.match(text(firstPage), /1 of 2 matching sub tasks.*more from offset 1/);
+  const second = await call(asAlice, 'task_results', { taskId, offset: 1, limit: 1 });
+  t.match(second.structuredContent, { total: 2, nextOffset: null });
+
+  const noMode = await call(asAlice, 'task_results', { taskId, mode: 'reasoning' });
+  t.equal(noMode.structuredContent!.total, 0, 'filtered by mode');
+
+  const one = await call(asAlice, 'subtask_result', { taskId, subTaskId: list[0]!.subTaskId });
+  t.equal(one.structuredContent!.subTaskId, list[0]!.subTaskId);
+  t.match(text(one), /^sandbox \(api, standard\): completed, mentioned: (yes|no); answer: /);
+
+  const visibility = await call(asAlice, 'task_visibility', { taskId });
+  t.strictSame(visibility.structuredContent!.keywords, ['Acme', 'Globex']);
+
+  const link = await call(asAlice, 'export_link', { taskId, format: 'csv' });
+  const url = link.structuredContent!.url as string;
+  t.equal(url, `${svc.client.baseUrl}/api/business/monitor/task/${taskId}/export?format=csv`);
+  const file = await fetch(url, { headers: { authorization: `Bearer ${alice.token}` } });
+  t.equal(file.status, 200, 'the link downloads with the same token');
+  await file.arrayBuffer();
+
+  const tasks = await call(asAlice, 'list_tasks', { size: '5' });
+  t.match(tasks.structuredContent, { total: 1, page: 1, size: 5 });
+
+  const cities = await call(asAlice, 'city_lookup', { deduplicate: 'true' });
+  t.notOk(cities.isError, text(cities));
+  t.ok(Array.isArray(cities.structuredContent!.ports));
+});
+
+t.test('resources: a task result and a screenshot', async (t) => {
+  const listed = await asAlice.listResources();
+  t.ok(listed.resources.some((r) => r.uri === `aimon://task/${taskId}`));
+  const read = await asAlice.readResource({ uri: `aimon://task/${taskId}` });
+  const body = JSON.parse((read.contents[0] as { text: string }).text) as { taskId: string };
+  t.equal(body.taskId, taskId);
+
+  const png = Buffer.from('89504e470d0a1a0a', 'hex');
+  const id = await new ScreenshotStore(await svc.db()).save(png, 'sub', Date.now());
+  const shot = await asAlice.readResource({ uri: `aimon://screenshot/${id}` });
+  t.match(shot.contents[0], { mimeType: 'image/png', blob: png.toString('base64') });
+  await t.rejects(asAlice.readResource({ uri: `aimon://screenshot/${'0'.repeat(32)}` }));
+});
+
+t.test("one user's tools never reach another's task", async (t) => {
+  const status = await call(asBob, 'task_status', { taskId });
+  t.equal(status.isError, true);
+  t.match(text(status), /^404 NOT_FOUND/);
+  const results = await call(asBob, 'task_results', { taskId });
+  t.equal(results.isError, true);
+  await t.rejects(asBob.readResource({ uri: `aimon://task/${taskId}` }));
+  const bobs = await call(asBob, 'list_tasks', {});
+  t.match(bobs.structuredContent, { total: 0 });
+});
+
+t.test('bad arguments are a tool error naming the field', async (t) => {
+  const badId = await call(asAlice, 'task_status', { taskId: 'not-a-uuid' });
+  t.equal(badId.isError, true);
+  t.match(text(badId), /taskId/);
+  const badWait = await call(asAlice, 'task_status', { taskId, waitSeconds: 999 });
+  t.match(text(badWait), /waitSeconds/);
+  const empty = await call(asAlice, 'submit_batch', { prompts: [], platforms: [] });
+  t.equal(empty.isError, true);
+  t.match(text(empty), /prompts/);
+  t.match(text(empty), /platforms/);
+  // Well formed, refused by the service's own check: no account runs DeepSeek's site here.
+  const unavailable = await call(asAlice, 'submit_batch', {
+    prompts: ['x'],
+    platforms: [{ platform: 'deepseek', channel: 'web', mode: 'standard' }],
+  });
+  t.equal(unavailable.isError, true);
+  t.match(text(unavailable), /^400 VALIDATION_FAILED[\s\S]*- platforms\[0\]/m);
+  const tasks = await call(asAlice, 'list_tasks', {});
+  t.equal(tasks.structuredContent!.total, 1, 'nothing stored by a refused submission');
+});
+
+t.test('the operator tool needs the operator role', async (t) => {
+  const refused = await call(asAlice, 'crawler_nodes');
+  t.equal(refused.isError, true);
+  t.match(text(refused), /403 FORBIDDEN: operator role required/);
+  await svc.broker.call('users.setRole', { userId: alice.userId, role: 'operator' });
+  const nodes = await call(asAlice, 'crawler_nodes');
+  t.notOk(nodes.isError, text(nodes));
+  t.ok((nodes.structuredContent!.nodes as unknown[]).length >= 1);
+});
+
+t.test('without a token, /mcp is a 401', async (t) => {
+  const res = await fetch(`${svc.client.baseUrl}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  t.equal(res.status, 401);
+  await res.arrayBuffer();
+});
+
+t.test('aimon mcp serves the same tools over stdio, as the stored login', async (t) => {
+  const client = new Client({ name: 'stdio-test', version: '1' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [builtEntry('bin/aimon.ts'), 'mcp'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        AIMON_URL: svc.client.baseUrl,
+        AIMON_API_KEY: bob.apiKey,
+        AIMON_CONFIG: '/nonexistent/aimon.json',
+      },
+      stderr: 'pipe',
+    }),
+  );
+  t.teardown(() => client.close());
+  const { tools } = await client.listTools();
+  t.strictSame(
+    tools.map((x) => x.name),
+    TOOLS.map((x) => x.name),
+  );
+  const mine = await client.callTool({ name: 'list_tasks', arguments: {} });
+  t.match(mine.structuredContent, { total: 0 }, "bob's login: bob's tasks");
+  const theirs = (await client.callTool({
+    name: 'task_status',
+    arguments: { taskId },
+  })) as CallToolResult;
+  t.equal(theirs.isError, true);
+});
