@@ -57,6 +57,10 @@ node_modules/.bin/tap "$@" 2>&1 | tee var/tap-output.log || status=$?
 if [ "$status" -ne 0 ]; then
   echo "== failures (tap exit $status)" >&2
   grep -n -A16 -E '^[[:space:]]*not ok ' var/tap-output.log | head -n 300 >&2 || true
+  # A test process that crashed (an error outside any assertion, e.g. while its
+  # cluster starts) fails with no failing assertion: show the stack Node printed,
+  # which ends with Node's version line.
+  grep -n -B24 -E '^Node\.js v[0-9]' var/tap-output.log | head -n 200 >&2 || true
 fi
 node_modules/.bin/tsx infra/slowest-tests.ts >&2 || true
 exit "$status"

@@ -43,6 +43,17 @@ export function refusalsOf(
   );
 }
 
+/**
+ * moleculer's error types for a call that went out and got no answer: it timed
+ * out, or the node left while it was under way.
+ */
+const UNANSWERED = new Set(['REQUEST_TIMEOUT', 'REQUEST_REJECTED']);
+
+/** A failed send that may still have reached the node (matched on the error's type). */
+function unanswered(err: unknown): boolean {
+  return UNANSWERED.has((err as { type?: unknown } | null)?.type as string);
+}
+
 export interface DispatcherDeps extends AccountDeps {
   clock: Clock;
   nodes: () => CrawlerNode[];
@@ -63,7 +74,8 @@ export interface DispatcherDeps extends AccountDeps {
   ) => Promise<Set<string>>;
   /**
    * Hands the leases to the node: per lease, undefined when taken, else why it
-   * was refused. Throws when the node cannot be reached.
+   * was refused. Throws when the node cannot be reached, or when the call went
+   * out and its answer never came (see `unanswered`).
    */
   send: (nodeId: string, leases: LeaseMessage[]) => Promise<(Refusal | undefined)[]>;
   /** Gives a claimed lease back as a retryable failure (the node never got it). */
@@ -284,9 +296,16 @@ export class Dispatcher {
     }
     await Promise.all(unclaimed);
     if (messages.length === 0) return 0;
-    const refusals = await this.d
-      .send(node, messages)
-      .catch((err: Error) => messages.map(() => ({ reason: err.message, cannotRun: false })));
+    let refusals: (Refusal | undefined)[];
+    try {
+      refusals = await this.d.send(node, messages);
+    } catch (err) {
+      // The node may have taken them and asked the platform: they stay its leases, each
+      // attempt spent, and its report, its disconnect or the lease's expiry settles them.
+      // Given back, an attempt that reached the platform would go uncounted.
+      if (unanswered(err)) return messages.length;
+      refusals = messages.map(() => ({ reason: (err as Error).message, cannotRun: false }));
+    }
     let taken = 0;
     await Promise.all(
       messages.map(async (message, i) => {

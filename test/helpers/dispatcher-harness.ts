@@ -36,8 +36,8 @@ export interface Options {
   /** Sub task ids whose claim returns false / throws. */
   claimFalse?: string[];
   claimThrows?: string[];
-  /** Node ids whose send throws (unreachable). */
-  sendThrows?: Record<string, string>;
+  /** Node ids whose send throws: unreachable (a message), or this error. */
+  sendThrows?: Record<string, string | Error>;
   /** Sub task ids the node refuses, with the reason. */
   refuse?: Record<string, Refusal>;
   /** Web accounts (default: three without region for each of the test platforms). */
@@ -90,8 +90,8 @@ export function harness(o: Options = {}) {
         log.push(`send ${lease.subTaskId}`);
         calls.send.push({ node: nodeId, lease });
       }
-      const unreachable = o.sendThrows?.[nodeId];
-      if (unreachable !== undefined) throw new Error(unreachable);
+      const thrown = o.sendThrows?.[nodeId];
+      if (thrown !== undefined) throw typeof thrown === 'string' ? new Error(thrown) : thrown;
       return leases.map((l) => o.refuse?.[l.subTaskId]);
     },
     giveBack: async (lease, message) => {

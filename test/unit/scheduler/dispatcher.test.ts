@@ -1,4 +1,5 @@
 import t from 'tap';
+import { Errors } from 'moleculer';
 import { queueItem as item } from '../../helpers/queue-items.js';
 import { refusalsOf } from '../../../services/scheduler/dispatcher.js';
 import {
@@ -324,6 +325,23 @@ t.test('a send that throws gives the lease back and releases the slot', async (t
   t.equal(d.busy('n2'), 1);
   t.equal(d.platformLoad('sandbox'), 1);
   t.equal(d.inFlightCount, 1);
+});
+
+t.test('a send that went out unanswered leaves the leases with the node', async (t) => {
+  // The node timed out, or left while the call was under way: it may have
+  // taken the leases and asked the platform, so those attempts stay spent.
+  for (const err of [
+    new Errors.RequestTimeoutError({ action: 'crawler.accept', nodeID: 'n1' }),
+    new Errors.RequestRejectedError({ action: 'crawler.accept', nodeID: 'n1' }),
+  ]) {
+    const { d, calls } = harness({ nodes: [node('n1', 2)], sendThrows: { n1: err } });
+    d.queue.add(item('T', 1, 0));
+    d.queue.add(item('T', 1, 1));
+    t.equal(await dispatchAll(d), 2, err.type);
+    t.strictSame(calls.giveBack, [], `${err.type}: nothing given back`);
+    t.equal(d.isInFlight('T-0'), true);
+    t.equal(d.busy('n1'), 2);
+  }
 });
 
 t.test('release frees capacity for the next dispatch', async (t) => {
