@@ -47,9 +47,10 @@ two_at_once() {
 two_at_once typecheck build
 two_at_once lint format_check
 echo "== tests" >&2
-# The log's tail is the coverage table, so a failure deep in the output is
-# easy to miss (CI shows only the tail): on failure, repeat each failing
-# assertion and its diagnostics at the very end. Every run ends with the
+# A failure deep in the long output is easy to miss (CI shows only its tail):
+# on failure, repeat each failing assertion and its diagnostics at the very
+# end. Coverage is off (docs/testing.md); `npm test -- --no-disable-coverage`
+# collects it and prints its table before the failures. Every run ends with the
 # slowest files, where the suite's time goes (a timed-out file among them).
 mkdir -p var
 status=0

@@ -28,8 +28,14 @@ async function setup(t: TapLike, timeoutMs: number) {
   });
   await crawler.start();
   const nodes: Running[] = [];
+  const ids = new Set<string>();
   t.teardown(async () => {
-    await Promise.all(nodes.map((n) => n.stop('SIGKILL')));
+    // Stopped gracefully: a node's DISCONNECT makes the crawler reject the calls still pending
+    // there. A call abandoned to a node that restarted under the same ID would otherwise keep
+    // its timeout timer, and this process, alive until the timeout (a minute in one test).
+    const left = [...ids].map((id) => nodeLeft(crawler, id));
+    await Promise.all(nodes.map((n) => n.stop('SIGTERM')));
+    await Promise.all(left);
     await crawler.stop();
   });
   const send = reportSender<string>(crawler, { ...REPORT_SENDING, timeoutMs });
@@ -41,6 +47,7 @@ async function setup(t: TapLike, timeoutMs: number) {
       MODE: mode,
     });
     nodes.push(node);
+    ids.add(id);
     await node.waitFor(/READY/, 30_000);
     // Until the crawler's registry lists it, it cannot be picked.
     const deadline = Date.now() + 10_000;
@@ -50,6 +57,21 @@ async function setup(t: TapLike, timeoutMs: number) {
   };
   return { send, startTasks };
 }
+
+/**
+ * Resolves once the broker no longer lists the node: at its DISCONNECT, or when its heartbeats
+ * are missed (heartbeatTimeout) if it died without one.
+ */
+const nodeLeft = (broker: ServiceBroker, id: string) =>
+  new Promise<void>((resolve) => {
+    if (!broker.registry.nodes.get(id)?.available) return resolve();
+    const onLeft = ({ node }: { node: { id: string } }) => {
+      if (node.id !== id) return;
+      broker.localBus.off('$node.disconnected', onLeft);
+      resolve();
+    };
+    broker.localBus.on('$node.disconnected', onLeft);
+  });
 
 /**
  * The node's line saying it took the reports. It prints it before it answers,
