@@ -16,7 +16,8 @@ import { AppError } from '../../shared/errors.js';
 export const DASHBOARD_DIR = fileURLToPath(new URL('../../../var/web/', import.meta.url));
 
 /** The client routes of web/src/router.ts: a reload or a shared link lands on the app. */
-const CLIENT_ROUTES = /^\/(?:signin|new|operator|tasks\/[^/]+(?:\/answer\/[^/]+)?)\/?$/;
+const CLIENT_ROUTES =
+  /^\/(?:signin|new|operator(?:\/collectors)?|tasks\/[^/]+(?:\/answer\/[^/]+)?)\/?$/;
 
 /**
  * Scripts, styles and connections from this origin only; images also from
