@@ -167,15 +167,16 @@ export function surfacePaths(set: SchemaSet): Json {
           },
           ...errors(['400', '403', ...PROTECTED], {
             '400': {
-              text: 'platform has no web channel, or regionCode is not 2 to 12 digits (every problem is listed)',
+              text: 'platform has no web channel, regionCode is not 2 to 12 digits, or either is given twice (every problem is listed)',
               example: {
                 message:
-                  'invalid request: regionCode: must be an administrative division code (2 to 12 digits)',
+                  'invalid request: platform: must be a platform with a web channel: deepseek, …; regionCode: must be a string',
                 errors: [
                   {
-                    field: 'regionCode',
-                    message: 'must be an administrative division code (2 to 12 digits)',
+                    field: 'platform',
+                    message: 'must be a platform with a web channel: deepseek, …',
                   },
+                  { field: 'regionCode', message: 'must be a string' },
                 ],
               },
             },

@@ -10,9 +10,8 @@ const WEB_PLATFORMS = PLATFORMS.filter((p) => p.channels.web !== undefined).map(
 
 export const collectorsQuerySchema = z.object({
   platform: z
-    .string({ error: 'platform must be given once' })
-    .refine((name) => WEB_PLATFORMS.includes(name), {
-      message: `must be a platform with a web channel: ${WEB_PLATFORMS.join(', ')}`,
+    .enum(WEB_PLATFORMS as [string, ...string[]], {
+      error: `must be a platform with a web channel: ${WEB_PLATFORMS.join(', ')}`,
     })
     .optional()
     .meta({ description: 'Only this platform (its canonical name)' }),
