@@ -80,7 +80,7 @@ export function surfacePaths(set: SchemaSet): Json {
       get: {
         summary: "Prometheus figures of the cluster's work (no token; keep it inside the cluster)",
         description:
-          'Sub tasks by platform, channel and status, answer time histograms, queue depth and running leases, callback attempts by outcome, proxy ports and accounts by state, and whether each source answered (`aimon_figures_up`). Read from MongoDB and the crawler nodes, so every api node reports the same figures; gathered at most every `METRICS_CACHE_MS`.',
+          'Sub tasks by platform, channel and status, answer time histograms, queue depth and running leases, web-channel attempts by outcome (`aimon_web_outcomes_total`, a counter), callback attempts by outcome, proxy ports and accounts by state, and whether each source answered (`aimon_figures_up`). Read from MongoDB and the crawler nodes, so every api node reports the same figures; gathered at most every `METRICS_CACHE_MS`.',
         tags: ['service'],
         responses: {
           '200': {

@@ -164,7 +164,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         },
       },
 
-      /** Sub tasks by platform, channel and status, and answer times (the api's /metrics). */
+      /** Sub tasks by platform, channel and status, answer times and web outcomes (the api's /metrics). */
       figures: {
         async handler() {
           const [figures, webOutcomes] = await Promise.all([
