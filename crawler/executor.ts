@@ -25,7 +25,7 @@ import {
   type PlatformDriver,
   type PlatformSettings,
 } from './platforms/types.js';
-import type { CompletedResult } from '../services/shared/contracts/report.js';
+import type { CompletedResult, WebAttemptFacts } from '../services/shared/contracts/report.js';
 
 export interface Outcome {
   result?: CompletedResult;
@@ -38,6 +38,7 @@ export interface Outcome {
   accountId?: string | null;
   /** How long the attempt took, from its start to its answer or failure (the answer time figures). */
   answerMs?: number;
+  web?: WebAttemptFacts;
 }
 
 export interface ExecutorDeps {
@@ -294,6 +295,7 @@ export class Executor {
         },
         ...via,
         ...account,
+        ...(web && { web: webFacts(lease) }),
         answerMs: Math.round(performance.now() - startedAt),
       };
     } catch (err) {
@@ -301,7 +303,12 @@ export class Executor {
       failure = reason;
       handedBack = reason instanceof HandedBack;
       if (!(reason instanceof LeaseLost) && !handedBack) {
-        outcome = { failure: toFailure(reason), ...via, ...account };
+        outcome = {
+          failure: toFailure(reason),
+          ...via,
+          ...account,
+          ...(web && { web: webFacts(lease, reason) }),
+        };
         // Was it the port? Its check says so at once, before the retry picks one.
         if (port && outcome.failure!.retryable) this.d.portFailed(port.key);
       }
@@ -355,6 +362,12 @@ export class Executor {
     void work.finally(() => this.outgoing.delete(work));
     return work;
   }
+}
+
+/** What collector health counts of a web attempt: its region and the verdict its failure carried. */
+function webFacts(lease: LeaseMessage, err?: unknown): WebAttemptFacts {
+  const verdict = err instanceof PlatformError ? err.account?.state : undefined;
+  return { regionCode: lease.regionCode, ...(verdict && { accountVerdict: verdict }) };
 }
 
 export function toFailure(err: unknown): Failure {

@@ -2,7 +2,8 @@
  * The routes of issue 15 in the OpenAPI document: the health probes, `/metrics`,
  * `me` and the operator routes (the events stream is in openapi-events.ts).
  */
-import { envelopeOf, meDataSchema } from '../shared/contracts/http.js';
+import { collectorsDataSchema, envelopeOf, meDataSchema } from '../shared/contracts/http.js';
+import { collectorsQuerySchema } from '../shared/requests/collectors-query.js';
 import { errorResponses, PROTECTED, TASK_ID_REASON } from './openapi-errors.js';
 import { deliveryAnswer } from './openapi-callbacks.js';
 import { cityInfoExample, envelope } from './openapi-examples.js';
@@ -79,7 +80,7 @@ export function surfacePaths(set: SchemaSet): Json {
       get: {
         summary: "Prometheus figures of the cluster's work (no token; keep it inside the cluster)",
         description:
-          'Sub tasks by platform, channel and status, answer time histograms, queue depth and running leases, callback attempts by outcome, proxy ports and accounts by state, and whether each source answered (`aimon_figures_up`). Read from MongoDB and the crawler nodes, so every api node reports the same figures; gathered at most every `METRICS_CACHE_MS`.',
+          'Sub tasks by platform, channel and status, answer time histograms, queue depth and running leases, web-channel attempts by outcome (`aimon_web_outcomes_total`, a counter), callback attempts by outcome, proxy ports and accounts by state, and whether each source answered (`aimon_figures_up`). Read from MongoDB and the crawler nodes, so every api node reports the same figures; gathered at most every `METRICS_CACHE_MS`.',
         tags: ['service'],
         responses: {
           '200': {
@@ -148,6 +149,41 @@ export function surfacePaths(set: SchemaSet): Json {
     [openApiPath(PATHS.OPERATOR_ACCOUNTS)]: operatorGet('Web-channel accounts and their states', [
       { id: 'acc_deepseek_1', platform: 'deepseek', label: 'team account 1', state: 'healthy' },
     ]),
+    [openApiPath(PATHS.OPERATOR_COLLECTORS)]: {
+      get: {
+        summary: 'Web-channel collector health per platform × region × account',
+        description:
+          'Attempts tried and answered, login walls, captchas, rate limits and drift (running totals), the last success and failure, and the attempts of the last hour with their failure messages. A site whose recent attempts all failed with drift among them is `drifting` and listed first. The same totals are `aimon_web_outcomes_total` on `/metrics`.',
+        tags: ['operator'],
+        security: SECURITY,
+        parameters: set.queryParams(collectorsQuerySchema),
+        responses: {
+          '200': {
+            description: 'Success',
+            ...set.content(
+              envelopeOf(collectorsDataSchema),
+              example('One drifting account', envelope(collectorsExample)),
+            ),
+          },
+          ...errors(['400', '403', ...PROTECTED], {
+            '400': {
+              text: 'platform has no web channel, regionCode is not 2 to 12 digits, or either is given twice (every problem is listed)',
+              example: {
+                message:
+                  'invalid request: platform: must be a platform with a web channel: deepseek, …; regionCode: must be a string',
+                errors: [
+                  {
+                    field: 'platform',
+                    message: 'must be a platform with a web channel: deepseek, …',
+                  },
+                  { field: 'regionCode', message: 'must be a string' },
+                ],
+              },
+            },
+          }),
+        },
+      },
+    },
     [openApiPath(PATHS.OPERATOR_TASK_CALLBACKS)]: {
       get: {
         summary: "The callback deliveries of any user's task",
@@ -162,3 +198,56 @@ export function surfacePaths(set: SchemaSet): Json {
     },
   };
 }
+
+const collectorsExample = {
+  generatedAt: 1_767_225_600_000,
+  recentMinutes: 60,
+  collectors: [
+    {
+      platform: 'kimi',
+      regionCode: '310100',
+      accountId: 'acc_kimi_1',
+      tried: 40,
+      answered: 31,
+      outcomes: {
+        answered: 31,
+        login_wall: 1,
+        captcha: 0,
+        rate_limited: 2,
+        drift: 6,
+        refused: 0,
+        timeout: 0,
+        error: 0,
+      },
+      lastAttemptAt: 1_767_225_590_000,
+      lastSuccessAt: 1_767_222_000_000,
+      lastFailure: {
+        outcome: 'drift',
+        message: 'control_missing: kimi deep-thinking',
+        at: 1_767_225_590_000,
+      },
+      recent: {
+        tried: 6,
+        outcomes: {
+          answered: 0,
+          login_wall: 0,
+          captcha: 0,
+          rate_limited: 0,
+          drift: 6,
+          refused: 0,
+          timeout: 0,
+          error: 0,
+        },
+        signals: [
+          {
+            outcome: 'drift',
+            signal: 'control_missing: kimi deep-thinking',
+            count: 6,
+            lastAt: 1_767_225_590_000,
+          },
+        ],
+      },
+      drifting: true,
+    },
+  ],
+};

@@ -11,7 +11,8 @@ import {
 } from '../shared/contracts/figures.js';
 import type { TaskModels } from '../shared/subtasks/models.js';
 
-export async function taskFigures(models: TaskModels): Promise<TaskFigures> {
+/** The sub task figures; the web outcomes come from the collector store. */
+export async function taskFigures(models: TaskModels): Promise<Omit<TaskFigures, 'webOutcomes'>> {
   const col = models.SubTask.collection;
   const bucketSums = Object.fromEntries(
     ANSWER_SECONDS_BUCKETS.map((le, i) => [

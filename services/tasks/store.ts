@@ -54,7 +54,7 @@ export class TaskStore {
   }
 
   /** The cluster's sub task figures for `/metrics` (figures.ts). */
-  figures(): Promise<TaskFigures> {
+  figures(): Promise<Omit<TaskFigures, 'webOutcomes'>> {
     return taskFigures(this.models);
   }
 

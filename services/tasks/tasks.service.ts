@@ -60,6 +60,9 @@ import {
   type ExportPageRequest,
 } from '../shared/contracts/export.js';
 import { PATHS, pathTo } from '../shared/contracts/http-paths.js';
+import { CollectorStore } from './collectors/store.js';
+import { collectorModels } from './collectors/models.js';
+import { attemptOutcomes } from './collectors/attempts.js';
 
 /** A submission older than this with unwritten sub tasks was interrupted by a crash. */
 const INTERRUPTED_AFTER_MS = 60_000;
@@ -86,12 +89,14 @@ const REPORT_PROPS = {
   proxyKey: { type: 'string', optional: true, nullable: true },
   accountId: { type: 'string', optional: true, nullable: true },
   answerMs: { type: 'number', integer: true, min: 0, optional: true },
+  web: { type: 'object', optional: true },
 } as const;
 type TaskParams = UserParams & { taskId: string };
 
 export function tasksService(config: Config, clock: Clock = systemClock): ServiceSchema {
   let store: TaskStore;
   let ledger: Ledger;
+  let collectors: CollectorStore;
   let mender: CounterMender | undefined;
   let judge: SentimentJudge | undefined;
   const callbackPolicy = new AddressPolicy(config.callbacks.allowCidrs);
@@ -159,10 +164,25 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         },
       },
 
-      /** Sub tasks by platform, channel and status, and answer times (the api's /metrics). */
+      /** Sub tasks by platform, channel and status, answer times and web outcomes (the api's /metrics). */
       figures: {
         async handler() {
-          return store.figures();
+          const [figures, webOutcomes] = await Promise.all([
+            store.figures(),
+            collectors.outcomeCounts(),
+          ]);
+          return { ...figures, webOutcomes };
+        },
+      },
+
+      /** Web-channel collector health per platform × region × account (filters checked by the api). */
+      collectors: {
+        params: {
+          platform: { type: 'string', optional: true },
+          regionCode: { type: 'string', optional: true },
+        },
+        async handler(ctx: Context<{ platform?: string; regionCode?: string }>) {
+          return collectors.health(ctx.params);
         },
       },
 
@@ -334,7 +354,13 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
     methods: {
       async settleReports(reports: SettleReport[]): Promise<SettleAnswer['results']> {
         const settled = await ledger.settle(reports);
-        await announceSettled(this.broker, settled);
+        await Promise.all([
+          announceSettled(this.broker, settled),
+          // The results are stored: a count lost here is only a count.
+          collectors
+            .record(attemptOutcomes(reports, settled))
+            .catch((err: unknown) => this.logger.warn('counting web attempts failed', err)),
+        ]);
         await this.orphansOf(reports.filter((_, i) => !settled[i]));
         return settled.map((s) =>
           s ? { accepted: true, outcome: s.outcome } : { accepted: false },
@@ -377,6 +403,8 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
       store = new TaskStore(taskModels(connection), clock);
       ledger = createLedger(taskModels(connection), config, clock);
       await store.ensureIndexes();
+      collectors = new CollectorStore(collectorModels(connection), clock);
+      await collectors.ensureIndexes();
       const repaired = await store.repairUnwritten(INTERRUPTED_AFTER_MS);
       if (repaired > 0) this.logger.warn(`completed ${repaired} interrupted submission(s)`);
       mender = new CounterMender({

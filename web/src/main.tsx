@@ -13,6 +13,7 @@ import { NewBatch } from './pages/new-batch.js';
 import { TaskView } from './pages/task-view.js';
 import { AnswerView } from './pages/answer-view.js';
 import { OperatorOnly, OperatorView } from './pages/operator-view.js';
+import { CollectorsView } from './pages/collectors-view.js';
 import './styles/base.css';
 import './styles/views.css';
 
@@ -60,6 +61,11 @@ function App() {
                 {t('operator')}
               </a>
             )}
+            {me?.role === 'operator' && (
+              <a href={paths.collectors()} onClick={onLink} data-testid="nav-collectors">
+                {t('collectors')}
+              </a>
+            )}
           </nav>
         )}
         <div class="spacer" />
@@ -105,6 +111,9 @@ function Page({ route, me }: { route: Route; me: Me | null }) {
     case 'operator':
       if (me === null) return <Loading />;
       return me.role === 'operator' ? <OperatorView /> : <OperatorOnly me={me} />;
+    case 'collectors':
+      if (me === null) return <Loading />;
+      return me.role === 'operator' ? <CollectorsView /> : <OperatorOnly me={me} />;
     default:
       return <TaskList />;
   }

@@ -9,6 +9,7 @@ export type Route =
   | { page: 'signin' }
   | { page: 'new' }
   | { page: 'operator' }
+  | { page: 'collectors' }
   | { page: 'task'; taskId: string }
   | { page: 'answer'; taskId: string; subTaskId: string };
 
@@ -16,7 +17,8 @@ export function parseRoute(path: string): Route {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 'signin') return { page: 'signin' };
   if (parts[0] === 'new') return { page: 'new' };
-  if (parts[0] === 'operator') return { page: 'operator' };
+  if (parts[0] === 'operator')
+    return parts[1] === 'collectors' ? { page: 'collectors' } : { page: 'operator' };
   if (parts[0] === 'tasks' && parts[1]) {
     if (parts[2] === 'answer' && parts[3]) {
       return { page: 'answer', taskId: parts[1], subTaskId: parts[3] };
@@ -31,6 +33,7 @@ export const paths = {
   signin: () => '/signin',
   newBatch: () => '/new',
   operator: () => '/operator',
+  collectors: () => '/operator/collectors',
   task: (taskId: string) => `/tasks/${encodeURIComponent(taskId)}`,
   answer: (taskId: string, subTaskId: string) =>
     `/tasks/${encodeURIComponent(taskId)}/answer/${encodeURIComponent(subTaskId)}`,

@@ -2,7 +2,8 @@
  * The business figures as Prometheus metric families: a pure mapping from one
  * snapshot of the cluster (figures-source.ts) to names, labels and values.
  * Every family is a gauge of what is stored or running now, except the answer
- * time histogram; a source that did not answer leaves its families out and
+ * time histogram and the web outcome counter (running totals kept in MongoDB,
+ * never reset); a source that did not answer leaves its families out and
  * sets `aimon_figures_up{source}` to 0.
  */
 import { ANSWER_SECONDS_BUCKETS } from '../../shared/contracts/figures.js';
@@ -29,7 +30,7 @@ export interface Sample {
 export interface Family {
   name: string;
   help: string;
-  type: 'gauge' | 'histogram';
+  type: 'gauge' | 'histogram' | 'counter';
   samples: Sample[];
 }
 
@@ -100,6 +101,15 @@ function taskFamilies(t: TaskFigures): Family[] {
           { metricName: 'aimon_answer_seconds_count', labels: { platform, channel }, value: count },
         ],
       ),
+    },
+    {
+      name: 'aimon_web_outcomes_total',
+      help: 'Web-channel attempts by platform, region (any: none) and outcome (answered, login_wall, captcha, rate_limited, drift, refused, timeout, error)',
+      type: 'counter',
+      samples: t.webOutcomes.map(({ platform, region, outcome, count }) => ({
+        labels: { platform, region, outcome },
+        value: count,
+      })),
     },
   ];
 }

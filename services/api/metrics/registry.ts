@@ -9,7 +9,7 @@ import type { FiguresSource } from './figures-source.js';
 
 /** Every family with all sources present: the names and types the registry declares. */
 const DECLARED = families({
-  tasks: { subtasks: [], answerTimes: [] },
+  tasks: { subtasks: [], answerTimes: [], webOutcomes: [] },
   callbacks: { attempts: [], deliveries: [] },
   crawlers: [],
   accounts: [],

@@ -16,7 +16,8 @@ import { PROJECT_ROOT } from '../../shared/project-root.js';
 export const DASHBOARD_DIR = join(PROJECT_ROOT, 'var/web/');
 
 /** The client routes of web/src/router.ts: a reload or a shared link lands on the app. */
-const CLIENT_ROUTES = /^\/(?:signin|new|operator|tasks\/[^/]+(?:\/answer\/[^/]+)?)\/?$/;
+const CLIENT_ROUTES =
+  /^\/(?:signin|new|operator(?:\/collectors)?|tasks\/[^/]+(?:\/answer\/[^/]+)?)\/?$/;
 
 /**
  * Scripts, styles and connections from this origin only; images also from

@@ -2,6 +2,8 @@
  * `/api/business/operator/*`: the cluster's state for users with the
  * `operator` role (set by the admin CLI). The role is read from the users
  * service on every request, so granting or withdrawing it applies at once.
+ * `collectors` is the web channel's health per platform × region × account
+ * (services/tasks/collectors/).
  */
 import { Router } from '@koa/router';
 import type { Context, Next } from 'koa';
@@ -12,6 +14,7 @@ import type { Backend } from '../backend.js';
 import { ok } from '../envelope.js';
 import { nodeRows } from '../operator-views.js';
 import { PATHS } from '../../shared/contracts/http-paths.js';
+import { checkCollectorsQuery } from '../../shared/requests/collectors-query.js';
 
 export function operatorRoutes(
   backend: Backend,
@@ -42,6 +45,10 @@ export function operatorRoutes(
 
   router.get(PATHS.OPERATOR_ACCOUNTS, async (ctx) => {
     ok(ctx, await listAccounts(backend));
+  });
+
+  router.get(PATHS.OPERATOR_COLLECTORS, async (ctx) => {
+    ok(ctx, await backend.call('tasks.collectors', checkCollectorsQuery({ ...ctx.query })));
   });
 
   router.get(PATHS.OPERATOR_TASK_CALLBACKS, async (ctx) => {

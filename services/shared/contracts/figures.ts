@@ -4,6 +4,7 @@
  * from the shared database, so every api node reports the same cluster-wide
  * numbers whichever node counted them.
  */
+import type { WebOutcome } from './web-outcomes.js';
 
 /** Upper bounds (seconds) of the answer time histogram buckets; +Inf is implied. */
 export const ANSWER_SECONDS_BUCKETS = [1, 2, 5, 10, 20, 30, 60, 120, 300] as const;
@@ -25,9 +26,18 @@ export interface AnswerTimes {
   sumSeconds: number;
 }
 
+/** Web-channel attempts per platform, region (`any`: none) and outcome, since the first. */
+export interface WebOutcomeCount {
+  platform: string;
+  region: string;
+  outcome: WebOutcome;
+  count: number;
+}
+
 export interface TaskFigures {
   subtasks: SubTaskCount[];
   answerTimes: AnswerTimes[];
+  webOutcomes: WebOutcomeCount[];
 }
 
 export interface CallbackFigures {

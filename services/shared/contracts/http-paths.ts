@@ -33,6 +33,7 @@ export const PATHS = {
   OPERATOR_NODES: '/api/business/operator/nodes',
   OPERATOR_PORTS: '/api/business/operator/ports',
   OPERATOR_ACCOUNTS: '/api/business/operator/accounts',
+  OPERATOR_COLLECTORS: '/api/business/operator/collectors',
   OPERATOR_TASK_CALLBACKS: '/api/business/operator/task/:taskId/callbacks',
 
   CITY_INFO: '/api/business/eip-edge/ports/city-info',

@@ -11,6 +11,7 @@ import { DELIVERY_STATUSES } from '../webhooks/schedule.js';
 import { CHANNELS, MODES } from '../platforms/definition.js';
 import { MISSING } from '../availability.js';
 import { SUBTASK_STATUSES, TASK_STATUSES } from './status.js';
+import { WEB_OUTCOMES } from './web-outcomes.js';
 
 const int = () => z.int();
 const timestamp = () => z.int().meta({ description: 'Milliseconds since the epoch (Long)' });
@@ -442,6 +443,62 @@ export const errorEnvelopeSchema = z
   .strict()
   .meta({ id: 'ErrorEnvelope' });
 
+/** Web-channel attempts per outcome (every name present, 0 when none). */
+const outcomeCounts = () =>
+  z.record(z.enum(WEB_OUTCOMES), int()).meta({
+    description:
+      'Attempts per outcome: answered, login_wall, captcha, rate_limited, drift (the page or stream no longer matches the driver; also any final failure it cannot name), refused, timeout, error (browser, network, server trouble)',
+  });
+
+/** One platform × region × account's web-channel collector health (`GET …/operator/collectors`). */
+export const collectorHealthSchema = z
+  .object({
+    platform: z.string(),
+    regionCode: z.string().nullable().meta({ description: "The sub tasks' region; null: any" }),
+    accountId: z.string().nullable().meta({ description: 'null: attempts without an account' }),
+    tried: int().meta({ description: 'Attempts counted since the first one (never reset)' }),
+    answered: int(),
+    outcomes: outcomeCounts(),
+    lastAttemptAt: timestamp(),
+    lastSuccessAt: timestamp().nullable().meta({ description: 'null: never answered' }),
+    lastFailure: z
+      .object({ outcome: z.enum(WEB_OUTCOMES), message: z.string(), at: timestamp() })
+      .strict()
+      .nullable(),
+    recent: z
+      .object({
+        tried: int(),
+        outcomes: outcomeCounts(),
+        signals: z
+          .array(
+            z
+              .object({
+                outcome: z.enum(WEB_OUTCOMES),
+                signal: z.string(),
+                count: int(),
+                lastAt: timestamp(),
+              })
+              .strict(),
+          )
+          .meta({ description: 'The failure messages of the window, most frequent first' }),
+      })
+      .strict()
+      .meta({ description: 'The attempts of the last recentMinutes' }),
+    drifting: z.boolean().meta({
+      description: 'Every attempt of the recent window failed and at least one was drift',
+    }),
+  })
+  .strict()
+  .meta({ id: 'CollectorHealth' });
+
+export const collectorsDataSchema = z
+  .object({
+    generatedAt: timestamp(),
+    recentMinutes: int(),
+    collectors: z.array(collectorHealthSchema).meta({ description: 'Drifting ones first' }),
+  })
+  .strict();
+
 /** A shape as a route may build it: read-only throughout, so catalogue data fits as it is. */
 export type Built<T> = T extends readonly (infer E)[]
   ? readonly Built<E>[]
@@ -470,3 +527,5 @@ export type CallbackSettingsData = z.output<typeof callbackSettingsDataSchema>;
 export type CallbackDeliveryData = z.output<typeof callbackDeliveryDataSchema>;
 export type ProxyPortRecord = z.output<typeof proxyPortRecordSchema>;
 export type ErrorEnvelope = z.output<typeof errorEnvelopeSchema>;
+export type CollectorsData = z.output<typeof collectorsDataSchema>;
+export type CollectorHealth = z.output<typeof collectorHealthSchema>;

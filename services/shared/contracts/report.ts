@@ -3,6 +3,7 @@ import type { Answer } from './answer.js';
 import type { Mode } from '../platforms.js';
 import type { Failure } from './status.js';
 import type { Settled } from './events.js';
+import type { ReportedVerdict } from './web-outcomes.js';
 
 export interface CompletedResult extends Answer {
   pageScreenshot: string | null;
@@ -40,6 +41,15 @@ export interface SettleReport {
   accountId?: string | null;
   /** How long the attempt took on the node. */
   answerMs?: number;
+  /** Web channel: what collector health counts of the attempt (services/tasks/collectors/). */
+  web?: WebAttemptFacts;
+}
+
+export interface WebAttemptFacts {
+  /** The lease's region; null: any. */
+  regionCode: string | null;
+  /** The account verdict the failure carried; absent: none (an answer, or a failure that says nothing of the account). */
+  accountVerdict?: ReportedVerdict;
 }
 
 /** A crawler node's reports, gathered for a moment; each is taken or dropped on its own. */

@@ -345,6 +345,7 @@ t.test('two accounts in two regions: each its own exit, evidence to the owner on
     const r = reports.find((x) => x.lease.subTaskId === lease.subTaskId)!;
     t.equal(r.outcome.failure, undefined, `${exit}: answered`);
     t.match(r.outcome, { proxyIp: exit, accountId: account.id });
+    t.same(r.outcome.web, { regionCode: lease.regionCode }, 'collector health: its region');
     t.match(r.outcome.result, {
       effectiveMode: 'search',
       formatVersion: 'sandbox-dom-1',
@@ -456,6 +457,11 @@ t.test(
       message: 'login wall: the page asks to log in (stand-in)',
     });
     t.equal(wall.outcome.result, undefined, 'no answer');
+    t.same(
+      wall.outcome.web,
+      { regionCode: SH, accountVerdict: 'needs_human' },
+      'collector health hears the verdict',
+    );
     t.match(wall.accountThen, { state: 'needs_human', reason: /login wall/, holder: null });
     const shot = await svc.client.get(new URL(wall.accountThen!.screenshot!).pathname);
     t.equal(shot.status, 200);

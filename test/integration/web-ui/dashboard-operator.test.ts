@@ -4,12 +4,15 @@
  * Chinese UI from the browser's language, and the operator pages in real
  * Chromium: shown to operators only (others are told the role and how it is
  * granted), with crawler nodes by region, proxy ports and their health,
- * accounts and the callback deliveries of a task.
+ * accounts and the callback deliveries of a task; collector health, where a
+ * drifting site stands out.
  */
 import t from 'tap';
 import { testBrowser } from '../../helpers/chromium.js';
 import { until } from '../../helpers/wait.js';
 import { openPage, snapBoth, startDashboardService } from '../../helpers/web-ui.js';
+import { untilTaskFinal } from '../../helpers/task-final.js';
+import { PATHS } from '../../../services/shared/contracts/http-paths.js';
 
 const { svc, receiver, proxy } = await startDashboardService(t, 50);
 const browser = await testBrowser(t);
@@ -21,7 +24,14 @@ t.test('the api serves the app, its assets and a CSP; other paths stay JSON', as
   t.match(root.headers.get('content-type'), /^text\/html/);
   t.match(root.headers.get('content-security-policy'), /default-src 'none'; script-src 'self'/);
   t.equal(root.headers.get('cache-control'), 'no-cache');
-  for (const path of ['/tasks/abc', '/tasks/abc/answer/def', '/new', '/operator', '/signin']) {
+  for (const path of [
+    '/tasks/abc',
+    '/tasks/abc/answer/def',
+    '/new',
+    '/operator',
+    '/operator/collectors',
+    '/signin',
+  ]) {
     const res = await svc.client.get(path);
     t.equal(res.status, 200, `${path}: the app (a reload of a client route)`);
     t.equal(res.text, root.text);
@@ -53,6 +63,16 @@ t.test('a wrong key is refused; the UI speaks the browser language', async (t) =
   await page.context().close();
 });
 
+async function signIn(apiKey: string) {
+  const watched = await openPage(browser, svc.client.baseUrl, 'en-US');
+  await watched.page.goto('/signin');
+  await watched.page.fill('input[name=apiKey]', apiKey);
+  await watched.page.click('button[type=submit]');
+  await watched.page.waitForURL((url) => url.pathname === '/');
+  await watched.page.getByTestId('task-row').or(watched.page.getByText('No tasks yet.')).waitFor();
+  return watched;
+}
+
 t.test('operator pages: for operators only', async (t) => {
   const plain = await svc.newUser('plain');
   const ops = await svc.newUser('ops');
@@ -73,19 +93,6 @@ t.test('operator pages: for operators only', async (t) => {
   );
   const taskId = submitted.body.data.taskId as string;
   await until('the callback delivered', async () => receiver.requestsTo('/ops').length > 0);
-
-  const signIn = async (apiKey: string) => {
-    const watched = await openPage(browser, svc.client.baseUrl, 'en-US');
-    await watched.page.goto('/signin');
-    await watched.page.fill('input[name=apiKey]', apiKey);
-    await watched.page.click('button[type=submit]');
-    await watched.page.waitForURL((url) => url.pathname === '/');
-    await watched.page
-      .getByTestId('task-row')
-      .or(watched.page.getByText('No tasks yet.'))
-      .waitFor();
-    return watched;
-  };
 
   const asPlain = await signIn(plain.apiKey);
   await asPlain.page.locator('.who').waitFor();
@@ -125,6 +132,45 @@ t.test('operator pages: for operators only', async (t) => {
   t.match(await delivery.textContent(), new RegExp(`${receiver.url}/ops`), 'the delivery');
   t.match(await page.getByTestId('attempts').textContent(), /200/, 'the attempt and its status');
   const found = await snapBoth(page, 'operator');
+  for (const [width, list] of Object.entries(found)) t.same(list, [], `no overflow at ${width}`);
+  t.same(problems, []);
+  await page.context().close();
+});
+
+t.test('collector health: a site whose last hour is all drift stands out', async (t) => {
+  const ops = await svc.newUser('collector-ops');
+  await svc.broker.call('users.setRole', { userId: ops.userId, role: 'operator' });
+  // The sandbox's page gives the driver nothing to read: drift, and no answer in the hour.
+  const submitted = await svc.client.post(
+    `${M}/task/batch/shared`,
+    {
+      prompts: ['blank #fail:empty', 'blank again #fail:empty'],
+      platforms: [{ platform: 'sandbox-web', mode: 'standard' }],
+    },
+    ops.token,
+  );
+  const taskId = submitted.body.data.taskId as string;
+  await untilTaskFinal(svc.client, ops.token, taskId, 90_000, 200);
+  await until('both attempts counted as drift', async () => {
+    const res = await svc.client.get(PATHS.OPERATOR_COLLECTORS, ops.token);
+    return res.body.data.collectors[0]?.outcomes.drift === 2;
+  });
+
+  const { page, problems } = await signIn(ops.apiKey);
+  await page.getByTestId('nav-collectors').click();
+  await page.waitForURL('**/operator/collectors');
+  const alert = page.getByTestId('drifting');
+  await alert.waitFor();
+  const said = (await alert.textContent()) ?? '';
+  t.match(said, /sandbox-web · any · —/, 'the drifting platform × region × account');
+  t.match(said, /2 drift in the last hour/);
+  t.match(said, /last success never/);
+  t.match(said, /the platform returned no answer \(empty content\)/, 'and its signal');
+  const row = page.locator('tr.drifting');
+  t.equal(await row.count(), 1, 'its row is marked');
+  t.match(await row.textContent(), /sandbox-web/);
+  await page.getByTestId('chart-outcomes').locator('canvas').waitFor();
+  const found = await snapBoth(page, 'collectors');
   for (const [width, list] of Object.entries(found)) t.same(list, [], `no overflow at ${width}`);
   t.same(problems, []);
   await page.context().close();

@@ -25,6 +25,10 @@ const full: FiguresSnapshot = {
         sumSeconds: 12.5,
       },
     ],
+    webOutcomes: [
+      { platform: 'kimi', region: 'any', outcome: 'drift', count: 4 },
+      { platform: 'kimi', region: '310100', outcome: 'answered', count: 7 },
+    ],
   },
   callbacks: {
     attempts: [
@@ -61,6 +65,7 @@ t.test('every source answered: all families, all up', async (t) => {
     'aimon_queue_depth',
     'aimon_running_leases',
     'aimon_answer_seconds',
+    'aimon_web_outcomes_total',
     'aimon_callback_attempts',
     'aimon_callback_deliveries',
     'aimon_crawler_capacity',
@@ -74,6 +79,10 @@ t.test('every source answered: all families, all up', async (t) => {
   );
   t.same(sample(full, 'aimon_queue_depth'), [{ labels: {}, value: 3 }], 'pending on any platform');
   t.same(sample(full, 'aimon_running_leases'), [{ labels: {}, value: 3 }]);
+  t.same(sample(full, 'aimon_web_outcomes_total'), [
+    { labels: { platform: 'kimi', region: 'any', outcome: 'drift' }, value: 4 },
+    { labels: { platform: 'kimi', region: '310100', outcome: 'answered' }, value: 7 },
+  ]);
   t.same(sample(full, 'aimon_accounts'), [
     { labels: { platform: 'deepseek', state: 'healthy' }, value: 2 },
     { labels: { platform: 'kimi', state: 'cooling' }, value: 1 },
