@@ -6,6 +6,7 @@
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describeError } from '../../shared/errors.js';
 import { VERSION } from '../../shared/version.js';
 import type { ListData } from '../../shared/contracts/http.js';
@@ -15,6 +16,13 @@ import { checkRole, TOOLS } from './tools.js';
 
 export const SERVER_NAME = 'aimon';
 
+/**
+ * The validator the SDK would build for every server (an Ajv instance, which
+ * costs most of a request's time to construct); its schemas are the same for
+ * every caller, so one serves them all.
+ */
+const validator = new AjvJsonSchemaValidator();
+
 /** What the screenshot resource reads: PNG bytes by id (the id is the capability, as on REST). */
 export type ScreenshotLoader = (id: string) => Promise<Buffer | undefined>;
 
@@ -22,6 +30,7 @@ export function mcpServer(caller: Caller, screenshot: ScreenshotLoader): McpServ
   const server = new McpServer(
     { name: SERVER_NAME, version: VERSION },
     {
+      jsonSchemaValidator: validator,
       instructions:
         'Ask AI platforms a batch of prompts and read what they answered: list_platforms, submit_batch, task_status (waitSeconds to wait), task_results (paged), subtask_result, task_visibility.',
     },

@@ -3,9 +3,12 @@
  * the same bearer tokens as the REST API. Stateless: each request builds the
  * caller's server and transport and answers in JSON, so any api node serves
  * any request and nothing is kept between them. GET (a server-sent stream)
- * and DELETE (a session's end) have nothing to serve here: 405.
+ * and DELETE (a session's end) have nothing to serve here: 405. The
+ * transport is the SDK's web-standard one, answered through Koa: the Node
+ * one converts through an adapter that replaces the process's global
+ * Request and Response and answers later.
  */
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { NodeState } from '../../shared/crawler-states.js';
@@ -34,14 +37,24 @@ export function mcpRoutes(d: McpRouteDeps): Router {
   const router = new Router();
   router.post(PATHS.MCP, jsonBody(d.maxBodyBytes), async (ctx) => {
     const server = mcpServer(callerOf(ctx, d), d.screenshot);
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
-    ctx.respond = false;
-    ctx.res.on('close', () => void server.close());
     await server.connect(transport);
-    await transport.handleRequest(ctx.req, ctx.res, ctx.state.body);
+    try {
+      // The body is already read and checked (jsonBody); the transport takes it parsed.
+      const request = new Request(`http://${ctx.host}${ctx.url}`, {
+        method: 'POST',
+        headers: ctx.headers as Record<string, string>,
+      });
+      const response = await transport.handleRequest(request, { parsedBody: ctx.state.body });
+      ctx.status = response.status;
+      response.headers.forEach((value, name) => ctx.set(name, value));
+      ctx.body = Buffer.from(await response.arrayBuffer());
+    } finally {
+      await server.close();
+    }
   });
   return router;
 }
