@@ -28,6 +28,7 @@ import type { Readiness } from './readiness.js';
 import type { NodeState } from '../shared/crawler-states.js';
 import { operatorRoutes } from './routes/operator.js';
 import { exportRoutes } from './routes/exports.js';
+import { monitorRoutes } from './routes/monitors.js';
 import { proxyRoutes } from './routes/proxies.js';
 import { screenshotRoutes } from './routes/screenshots.js';
 import { taskRoutes } from './routes/tasks.js';
@@ -112,6 +113,7 @@ export function createApp({
   mount(monitor, eventRoutes(progress));
   mount(monitor, callbackRoutes(backend, config.maxBodyBytes));
   mount(monitor, exportRoutes(backend, config.publicBaseUrl, evidence, logger));
+  mount(monitor, monitorRoutes(backend, config.maxBodyBytes));
 
   const operator = new Router();
   operator.use(requireToken(tokenChecks));

@@ -8,11 +8,9 @@
  */
 import { Cron } from 'croner';
 import type { FieldProblem } from '../shared/errors.js';
+import type { MonitorSchedule } from '../shared/requests/monitor.js';
 
-export type Schedule = { cron: string; timezone: string } | { everyMinutes: number };
-
-/** A week: the longest gap between runs that still makes a trend. */
-export const MAX_EVERY_MINUTES = 7 * 24 * 60;
+export type Schedule = MonitorSchedule;
 
 function cronOf(schedule: { cron: string; timezone: string }): Cron {
   return new Cron(schedule.cron, { timezone: schedule.timezone, paused: true });
