@@ -1,4 +1,5 @@
 /** MongoDB I/O of monitors and their runs; every write a run's start makes is guarded by its claim. */
+import type { Model } from 'mongoose';
 import { AppError } from '../shared/errors.js';
 import type { MonitorInput } from '../shared/requests/monitor.js';
 import {
@@ -38,15 +39,7 @@ export class MonitorStore {
   }
 
   async list(userId: number, page: number, size: number): Promise<Page<MonitorDoc>> {
-    const [total, items] = await Promise.all([
-      this.m.Monitor.countDocuments({ userId }),
-      this.m.Monitor.find({ userId })
-        .sort({ createdAt: -1, _id: 1 })
-        .skip((page - 1) * size)
-        .limit(size)
-        .lean<MonitorDoc[]>(),
-    ]);
-    return { total, items };
+    return paged(this.m.Monitor, { userId }, { createdAt: -1, _id: 1 }, page, size);
   }
 
   async replace(
@@ -183,16 +176,28 @@ export class MonitorStore {
   }
 
   async runs(monitorId: string, page: number, size: number): Promise<Page<RunDoc>> {
-    const [total, items] = await Promise.all([
-      this.m.Run.countDocuments({ monitorId }),
-      this.m.Run.find({ monitorId })
-        .sort({ slot: -1, _id: 1 })
-        .skip((page - 1) * size)
-        .limit(size)
-        .lean<RunDoc[]>(),
-    ]);
-    return { total, items };
+    return paged(this.m.Run, { monitorId }, { slot: -1, _id: 1 }, page, size);
   }
+}
+
+/** One page of a filtered, sorted collection, and the count of all that match. */
+async function paged<T>(
+  model: Model<T>,
+  filter: Record<string, unknown>,
+  sort: Record<string, 1 | -1>,
+  page: number,
+  size: number,
+): Promise<Page<T>> {
+  const [total, items] = await Promise.all([
+    model.countDocuments(filter),
+    model
+      .find(filter)
+      .sort(sort)
+      .skip((page - 1) * size)
+      .limit(size)
+      .lean<T[]>(),
+  ]);
+  return { total, items };
 }
 
 /** A region is done when its task is final, or when it was refused and has none. */

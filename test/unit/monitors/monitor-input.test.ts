@@ -45,7 +45,7 @@ t.test('every problem at once', async (t) => {
     'prompts[0]',
     'regionCodes',
     'samples',
-    'schedule',
+    'schedule.everyMinutes',
   ]);
   t.notOk(checkMonitorInput([]).ok, 'not an object');
 });
