@@ -19,6 +19,7 @@ const FACTORIES: Record<ServiceName, () => Promise<Factory>> = {
   callbacks: async () => (await import('./callbacks/callbacks.service.js')).callbacksService,
   proxies: async () => (await import('./proxies/proxies.service.js')).proxiesService,
   accounts: async () => (await import('./accounts/accounts.service.js')).accountsService,
+  monitors: async () => (await import('./monitors/monitors.service.js')).monitorsService,
 };
 
 /** `extra` overrides broker options (benchmarks add middlewares or change the advert). */

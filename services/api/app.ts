@@ -29,6 +29,7 @@ import type { NodeState } from '../shared/crawler-states.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { operatorRoutes } from './routes/operator.js';
 import { exportRoutes } from './routes/exports.js';
+import { monitorRoutes } from './routes/monitors.js';
 import { proxyRoutes } from './routes/proxies.js';
 import { screenshotRoutes } from './routes/screenshots.js';
 import { taskRoutes } from './routes/tasks.js';
@@ -113,6 +114,7 @@ export function createApp({
   mount(monitor, eventRoutes(progress));
   mount(monitor, callbackRoutes(backend, config.maxBodyBytes));
   mount(monitor, exportRoutes(backend, config.publicBaseUrl, evidence, logger));
+  mount(monitor, monitorRoutes(backend, config.maxBodyBytes));
 
   const operator = new Router();
   operator.use(requireToken(tokenChecks));

@@ -9,6 +9,7 @@ import { callbackPaths, callbackWebhooks } from './openapi-callbacks.js';
 import { errorTypesTable } from './openapi-errors.js';
 import { eventPaths } from './openapi-events.js';
 import { exportPath } from './openapi-export.js';
+import { monitorPaths } from './openapi-monitors.js';
 import { documentedPlatformConfig, SchemaSet, type Json } from './openapi-parts.js';
 import { servicePaths } from './openapi-service.js';
 import { surfacePaths } from './openapi-surfaces.js';
@@ -19,6 +20,7 @@ const TAGS = [
   { name: 'auth', description: 'Exchange an API key for a bearer token' },
   { name: 'tasks', description: 'Submit, follow and read batch tasks' },
   { name: 'callbacks', description: 'The signed completion callback and its settings' },
+  { name: 'monitors', description: 'Recurring runs of a prompt set, with figures per run' },
   { name: 'platforms', description: 'The AI platforms, their channels and modes' },
   { name: 'proxies', description: 'Regions a task can be run from' },
   { name: 'service', description: 'Health, probes and this documentation' },
@@ -46,6 +48,7 @@ export function buildOpenApi(
     ...exportPath(set),
     ...eventPaths(set),
     ...callbackPaths(set),
+    ...monitorPaths(set),
     ...surfacePaths(set),
     ...mcpPaths(set),
   };

@@ -21,7 +21,7 @@ import { taskModels, type SubTaskDoc, type TaskModels } from '../shared/subtasks
 import { Dispatcher, refusalsOf } from './dispatcher.js';
 import { type AcceptAnswer, type AcceptRequest } from '../shared/contracts/lease.js';
 import { QUEUE_FIELDS, toQueueItem } from '../shared/subtasks/queue-item.js';
-import { LeaderLock } from './leader.js';
+import { LeaderLock } from '../shared/leader.js';
 import { placeableNodes } from './nodes.js';
 import { crawlerNodes } from '../shared/contracts/advert.js';
 import { accountStates, type AccountRow } from './account-capacity.js';

@@ -22,6 +22,7 @@ const ALL_SERVICES = [
   'callbacks',
   'proxies',
   'accounts',
+  'monitors',
 ] as const;
 export type ServiceName = (typeof ALL_SERVICES)[number];
 

@@ -65,10 +65,18 @@ export class TaskStore {
    * same derived ids, so nothing is lost and nothing is doubled; meanwhile
    * reads fill in the sub tasks not written yet from the same plan.
    */
-  async create(taskId: string, userId: number, submission: Submission) {
-    const task = planTask(taskId, userId, submission, this.clock.now());
+  async create(taskId: string, userId: number, submission: Submission, samples?: number) {
+    const task = planTask(taskId, userId, submission, this.clock.now(), samples);
     const subtasks = planSubTasks(task);
-    await this.models.Task.collection.insertOne(task as never);
+    try {
+      await this.models.Task.collection.insertOne(task as never);
+    } catch (err) {
+      // Only a caller that names the id can collide: a monitor run resubmitting after a crash.
+      if ((err as { code?: number }).code === 11000) {
+        throw new AppError(`task ${taskId} exists`, 409, 'CONFLICT');
+      }
+      throw err;
+    }
     try {
       await this.writeSubTasks(task, subtasks);
     } catch (err) {

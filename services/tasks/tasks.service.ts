@@ -104,9 +104,20 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
     name: 'tasks',
 
     actions: {
+      /**
+       * A batch submission. The monitors service also names the task's id (so a run
+       * resumed after a crash resubmits nothing: the id is taken, 409) and `samples`.
+       */
       submit: {
-        params: { userId: 'number', body: { type: 'any', optional: true, nullable: true } },
-        async handler(ctx: Context<UserParams & { body: unknown }>) {
+        params: {
+          userId: 'number',
+          body: { type: 'any', optional: true, nullable: true },
+          taskId: { type: 'uuid', optional: true },
+          samples: { type: 'number', integer: true, min: 1, max: 20, optional: true },
+        },
+        async handler(
+          ctx: Context<UserParams & { body: unknown; taskId?: string; samples?: number }>,
+        ) {
           // A region no proxy port serves is the first cause: availability there says nothing
           // more. The region is looked up only for a request that is otherwise well formed.
           const shape = checkSubmission(ctx.params.body, config.scheduling.platformChannels);
@@ -135,7 +146,8 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
             ]);
           }
           const submission = checked.value;
-          const adding = submission.prompts.length * submission.platforms.length;
+          const adding =
+            submission.prompts.length * submission.platforms.length * (ctx.params.samples ?? 1);
           const open = await store.unfinishedSubTasks(ctx.params.userId);
           if (open + adding > config.maxUnfinishedSubtasks) {
             throw AppError.rateLimited(
@@ -144,8 +156,13 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
               'TOO_MANY_UNFINISHED',
             );
           }
-          const taskId = newTaskId();
-          const { task, subtasks } = await store.create(taskId, ctx.params.userId, submission);
+          const taskId = ctx.params.taskId ?? newTaskId();
+          const { task, subtasks } = await store.create(
+            taskId,
+            ctx.params.userId,
+            submission,
+            ctx.params.samples,
+          );
           this.logger.info(
             { requestId: ctx.requestID, taskId, userId: ctx.params.userId, subtasks: adding },
             'task submitted',

@@ -29,6 +29,10 @@ export const PATHS = {
   TASK_CALLBACKS: '/api/business/monitor/task/:taskId/callbacks',
   CALLBACK: '/api/business/monitor/callback',
   CALLBACK_SECRET_ROTATE: '/api/business/monitor/callback/secret/rotate',
+  MONITORS: '/api/business/monitor/monitors',
+  MONITOR: '/api/business/monitor/monitors/:monitorId',
+  MONITOR_RUN: '/api/business/monitor/monitors/:monitorId/run',
+  MONITOR_RUNS: '/api/business/monitor/monitors/:monitorId/runs',
 
   OPERATOR_NODES: '/api/business/operator/nodes',
   OPERATOR_PORTS: '/api/business/operator/ports',

@@ -233,7 +233,7 @@ export function dedupePlatforms(
  * absent): the platform must have the channel, support the mode over it, and,
  * when `facts` are given, the pair must not be unavailable.
  */
-function pairProblems(
+export function pairProblems(
   body: object,
   channelChoices: Readonly<Record<string, string>>,
   facts: AvailabilityFacts | undefined,

@@ -21,11 +21,21 @@ const positiveInt = (name: string, max?: number) =>
             .max(max, `${name} must be at most ${max}`),
     );
 
-export const listQuerySchema = z.object({
+/** `page` and `size` of every paged list (tasks, monitors, a monitor's runs). */
+export const pageQuerySchema = z.object({
   page: positiveInt('page').optional().meta({ description: 'Page number, from 1 (default 1)' }),
   size: positiveInt('size', 100)
     .optional()
     .meta({ description: 'Items per page, 1 to 100 (default 10)' }),
+});
+
+export function checkPageQuery(query: Record<string, unknown>): { page: number; size: number } {
+  const parsed = pageQuerySchema.safeParse(query);
+  if (!parsed.success) throw AppError.invalid(zodProblems(parsed.error));
+  return { page: parsed.data.page ?? 1, size: parsed.data.size ?? 10 };
+}
+
+export const listQuerySchema = pageQuerySchema.extend({
   status: z
     .enum(TASK_STATUSES, { error: `status must be one of ${TASK_STATUSES.join(', ')}` })
     .optional(),

@@ -30,6 +30,11 @@ export interface TaskDoc {
   version: number;
   /** false until every sub task document is written; see TaskStore.repairUnwritten. */
   subtasksWritten: boolean;
+  /**
+   * A monitor's task: each cell (prompt × platform) is asked this many times,
+   * each time its own sub task. Absent: a plain submission, once per cell.
+   */
+  samples?: number;
 }
 
 export interface SubTaskDoc {
@@ -44,6 +49,8 @@ export interface SubTaskDoc {
   /** The requested mode. */
   mode: Mode;
   screenshot: 0 | 1 | 2;
+  /** A monitor's task only: which sample of its cell this is, from 0 (absent: a plain task). */
+  sample?: number;
   /** Screenshot mode 2 only: the task's keyword entries, for the crawler to highlight; absent = none. */
   keywords?: string[];
   status: SubTaskStatus;
@@ -128,6 +135,7 @@ const taskSchema = new Schema<TaskDoc>(
     completedAt: { type: Number, default: null },
     version: Number,
     subtasksWritten: Boolean,
+    samples: Number,
   },
   { versionKey: false, collection: 'tasks' },
 );
@@ -148,6 +156,7 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     channel: String,
     mode: String,
     screenshot: Number,
+    sample: Number,
     keywords: { type: [String], default: undefined },
     regionCode: { type: String, default: null },
     status: String,

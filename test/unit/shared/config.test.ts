@@ -50,7 +50,17 @@ t.test('an empty environment gives every default', async (t) => {
     mongoDb: 'monitor',
     transporter: undefined,
     namespace: 'monitor',
-    services: ['api', 'tasks', 'users', 'scheduler', 'crawler', 'callbacks', 'proxies', 'accounts'],
+    services: [
+      'api',
+      'tasks',
+      'users',
+      'scheduler',
+      'crawler',
+      'callbacks',
+      'proxies',
+      'accounts',
+      'monitors',
+    ],
     logLevel: 'info',
     tokenTtlSeconds: 7200,
     jwtSecret: undefined,
@@ -277,6 +287,7 @@ t.test('blank optional text variables count as unset', async (t) => {
     'callbacks',
     'proxies',
     'accounts',
+    'monitors',
   ]);
 });
 
@@ -337,7 +348,7 @@ t.test('every bad variable is reported together in one CONFIG_INVALID error', as
   t.equal(byField.JWT_SECRET, 'must be at least 32 characters when set');
   t.equal(
     byField.SERVICES,
-    'unknown service(s) mailer; valid: api, tasks, users, scheduler, crawler, callbacks, proxies, accounts, all',
+    'unknown service(s) mailer; valid: api, tasks, users, scheduler, crawler, callbacks, proxies, accounts, monitors, all',
   );
 });
 
@@ -389,6 +400,7 @@ t.test('SERVICES parsing', async (t) => {
     'callbacks',
     'proxies',
     'accounts',
+    'monitors',
   ];
   t.same(loadConfig({ SERVICES: 'all' }).services, every);
   t.same(loadConfig({ SERVICES: ' all ' }).services, every);
@@ -401,7 +413,7 @@ t.test('SERVICES parsing', async (t) => {
     {
       field: 'SERVICES',
       message:
-        'unknown service(s) mail, queue; valid: api, tasks, users, scheduler, crawler, callbacks, proxies, accounts, all',
+        'unknown service(s) mail, queue; valid: api, tasks, users, scheduler, crawler, callbacks, proxies, accounts, monitors, all',
     },
   ]);
   t.same(fields(configError({ SERVICES: 'API' })), ['SERVICES'], 'names are case-sensitive');

@@ -192,3 +192,29 @@ t.test(
     t.notOk('keywords' in toQueueItem(none));
   },
 );
+
+t.test(
+  "a monitor's samples: each its own sub task with its index, cells kept together",
+  async (t) => {
+    const task = planTask(TASK, 42, { ...submission, prompts: ['p1', 'p1'] }, NOW, 2);
+    t.equal(task.samples, 2);
+    t.equal(task.totalItems, 12, '2 prompts × 3 platforms × 2 samples');
+    const subs = planSubTasks(task);
+    t.equal(subs.length, 12, 'the same prompt twice is not merged either');
+    t.strictSame(
+      subs.slice(0, 4).map((s) => [s.seq, s.prompt, s.platform, s.channel, s.sample]),
+      [
+        [0, 'p1', 'chatgpt', 'api', 0],
+        [1, 'p1', 'chatgpt', 'api', 1],
+        [2, 'p1', 'deepseek', 'api', 0],
+        [3, 'p1', 'deepseek', 'api', 1],
+      ],
+    );
+    t.equal(new Set(subs.map((s) => s._id)).size, 12, 'every sample has its own id');
+    t.notOk('samples' in planTask(TASK, 42, submission, NOW), 'a plain task has no samples');
+    t.notOk(
+      planSubTasks(planTask(TASK, 42, submission, NOW)).some((s) => 'sample' in s),
+      'nor sample indexes',
+    );
+  },
+);

@@ -1,10 +1,10 @@
 /**
- * One active scheduler: a lock document in `locks` with an owner and an
+ * One active instance of a service (the scheduler, the monitors): a lock document in `locks` with an owner and an
  * expiry. The owner renews it well before expiry; a standby takes it over once
  * it has expired, so a dead leader is replaced within one TTL plus one check.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
-import { claims } from '../shared/claim.js';
+import { claims } from './claim.js';
 
 interface LockDoc {
   _id: string;

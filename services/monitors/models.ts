@@ -1,0 +1,130 @@
+/**
+ * The monitors service's own collections: `monitors` (what to ask, when) and
+ * `monitorRuns` (each run, its tasks, and the figures of each finished region,
+ * kept after the tasks are purged).
+ */
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { ClaimFields } from '../shared/claim.js';
+import { claims } from '../shared/claim.js';
+import type { MonitorInput } from '../shared/requests/monitor.js';
+import type { CellSnapshot } from './snapshot.js';
+import type { TaskStatus } from '../shared/contracts/status.js';
+
+export interface MonitorDoc extends MonitorInput {
+  _id: string;
+  userId: number;
+  createdAt: number;
+  updatedAt: number;
+  /** The next scheduled slot (ms); the leader starts a run once it has passed. */
+  nextDueAt: number;
+}
+
+export const RUN_STATUSES = ['starting', 'running', 'finished', 'failed'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export interface RunRegionDoc {
+  regionCode: string | null;
+  /** Chosen when the run is created, so a resumed start resubmits nothing. */
+  taskId: string;
+  submitted: boolean;
+  /** The task's final status once it has one; null until then or when it was refused. */
+  taskStatus: TaskStatus | null;
+  /** Why the task was refused at submission; null: it was not. */
+  error: string | null;
+  cells: CellSnapshot[] | null;
+}
+
+export interface RunDoc {
+  _id: string;
+  monitorId: string;
+  userId: number;
+  trigger: 'schedule' | 'manual';
+  /** The scheduled slot (ms) or, run now, the request's time. */
+  slot: number;
+  /** One key per scheduled slot (unique): two nodes cannot both create a slot's run. */
+  slotKey: string;
+  status: RunStatus;
+  /** What each region's task asks, fixed at creation: later edits of the monitor change later runs. */
+  body: Record<string, unknown>;
+  samples: number;
+  regions: RunRegionDoc[];
+  createdAt: number;
+  finishedAt: number | null;
+  startToken: string | null;
+  startHolder: string | null;
+  startExpiresAt: number | null;
+}
+
+export const START_FIELDS = {
+  token: 'startToken',
+  holder: 'startHolder',
+  expiresAt: 'startExpiresAt',
+} as const satisfies ClaimFields;
+
+/** The claim on starting a run: the one node that submits its tasks. */
+export const startClaims = claims(START_FIELDS);
+
+const monitorSchema = new Schema<MonitorDoc>(
+  {
+    _id: String,
+    userId: { type: Number, required: true },
+    name: String,
+    prompts: [{ _id: false, text: String, tags: [String] }],
+    platforms: [
+      { _id: false, platform: String, channel: String, mode: String, screenshot: Number },
+    ],
+    regionCodes: [String],
+    monitorKeywords: String,
+    keywords: [String],
+    samples: Schema.Types.Mixed,
+    schedule: Schema.Types.Mixed,
+    callbackUrl: { type: String, default: null },
+    enabled: Boolean,
+    createdAt: Number,
+    updatedAt: Number,
+    nextDueAt: Number,
+  },
+  { versionKey: false, collection: 'monitors' },
+);
+monitorSchema.index({ userId: 1, createdAt: -1 });
+monitorSchema.index({ enabled: 1, nextDueAt: 1 });
+
+const runSchema = new Schema<RunDoc>(
+  {
+    _id: String,
+    monitorId: { type: String, required: true },
+    userId: Number,
+    trigger: String,
+    slot: Number,
+    slotKey: String,
+    status: String,
+    body: Schema.Types.Mixed,
+    samples: Number,
+    regions: [Schema.Types.Mixed],
+    createdAt: Number,
+    finishedAt: { type: Number, default: null },
+    startToken: { type: String, default: null },
+    startHolder: { type: String, default: null },
+    startExpiresAt: { type: Number, default: null },
+  },
+  { versionKey: false, collection: 'monitorRuns' },
+);
+runSchema.index({ slotKey: 1 }, { unique: true });
+runSchema.index({ monitorId: 1, slot: -1 });
+runSchema.index({ 'regions.taskId': 1 });
+runSchema.index({ status: 1, startExpiresAt: 1 });
+
+export interface MonitorModels {
+  Monitor: Model<MonitorDoc>;
+  Run: Model<RunDoc>;
+}
+
+export function monitorModels(connection: Connection): MonitorModels {
+  return {
+    Monitor:
+      (connection.models.Monitor as Model<MonitorDoc>) ??
+      connection.model('Monitor', monitorSchema),
+    Run:
+      (connection.models.MonitorRun as Model<RunDoc>) ?? connection.model('MonitorRun', runSchema),
+  };
+}

@@ -1,0 +1,301 @@
+/**
+ * The `monitors` service: recurring runs of a prompt set. It owns `monitors`
+ * and `monitorRuns`; a run is ordinary tasks submitted through `tasks.submit`,
+ * so the scheduler gains no timer. Any number of instances may run: one holds
+ * the leader lock `locks/monitors` and starts due runs, every instance serves
+ * the CRUD actions and snapshots finished tasks (task.finished is balanced).
+ */
+import type { Context, ServiceSchema } from 'moleculer';
+import type { Connection } from 'mongoose';
+import type { Config } from '../shared/config.js';
+import { systemClock, type Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
+import { isUuid, newTaskId } from '../shared/ids.js';
+import { LeaderLock } from '../shared/leader.js';
+import { acquireConnection, releaseConnection } from '../shared/mongo.js';
+import { refusedCallbackField } from '../shared/webhooks/address.js';
+import { AddressPolicy } from '../shared/webhooks/ssrf.js';
+import { checkMonitorInput, type MonitorInput } from '../shared/requests/monitor.js';
+import { checkPageQuery } from '../shared/requests/task-queries.js';
+import { FINAL_TASK_STATUSES, type TaskStatus } from '../shared/contracts/status.js';
+import type { ExportPage } from '../shared/contracts/export.js';
+import type { TaskBrief } from '../shared/contracts/callbacks.js';
+import type { TaskFinished } from '../shared/contracts/events.js';
+import { monitorModels, type MonitorDoc, type RunDoc } from './models.js';
+import { isSettled, MonitorStore } from './store.js';
+import { RunStarter, type SubmitCall } from './runs.js';
+import { dueAt, nextDue, scheduleProblems } from './schedule.js';
+import { snapshotCells, type ResultItem } from './snapshot.js';
+import { monitorView, runView } from './view.js';
+
+/** How often the leader looks for due monitors and stalled starts. */
+const TICK_MS = 1_000;
+/** Monitors started per tick at most; the rest are due on the next tick. */
+const DUE_BATCH = 100;
+/** A start's claim: one node submits a run's tasks; another resumes it after this. */
+const START_CLAIM_MS = 60_000;
+/** Running runs checked per tick for a task.finished that was missed. */
+const SWEEP_BATCH = 20;
+const PAGE = 1_000;
+
+interface UserParams {
+  userId: number;
+}
+type MonitorParams = UserParams & { monitorId: unknown };
+
+function isCronSchedule(s: unknown): s is { cron: string; timezone: string } {
+  const { cron, timezone } = (s ?? {}) as Record<string, unknown>;
+  return typeof cron === 'string' && typeof timezone === 'string';
+}
+
+function checkMonitorId(id: unknown): string {
+  if (typeof id !== 'string' || !isUuid(id)) {
+    throw AppError.invalid([{ field: 'monitorId', message: 'must be a UUID' }]);
+  }
+  return id.toLowerCase();
+}
+
+export function monitorsService(config: Config, clock: Clock = systemClock): ServiceSchema {
+  let connection: Connection;
+  let store: MonitorStore;
+  let lock: LeaderLock;
+  let starter: RunStarter;
+  let leader = false;
+  let stopping = false;
+  let electionTimer: NodeJS.Timeout | undefined;
+  let tickTimer: NodeJS.Timeout | undefined;
+  let ticking: Promise<void> = Promise.resolve();
+  const callbackPolicy = new AddressPolicy(config.callbacks.allowCidrs);
+  const ttl = config.scheduling.leaderTtlMs;
+
+  return {
+    name: 'monitors',
+
+    actions: {
+      create: {
+        params: { userId: 'number', body: { type: 'any', optional: true, nullable: true } },
+        async handler(ctx: Context<UserParams & { body: unknown }>) {
+          const input = await this.checked(ctx.params.body);
+          const now = clock.now();
+          const doc: MonitorDoc = {
+            _id: newTaskId(),
+            userId: ctx.params.userId,
+            ...input,
+            createdAt: now,
+            updatedAt: now,
+            nextDueAt: nextDue(input.schedule, now),
+          };
+          return monitorView(await store.create(doc));
+        },
+      },
+
+      list: {
+        params: { userId: 'number', query: { type: 'object', optional: true } },
+        async handler(ctx: Context<UserParams & { query?: Record<string, unknown> }>) {
+          const { page, size } = checkPageQuery(ctx.params.query ?? {});
+          const { total, items } = await store.list(ctx.params.userId, page, size);
+          return { total, page, size, monitors: items.map(monitorView) };
+        },
+      },
+
+      get: {
+        params: { userId: 'number', monitorId: 'any' },
+        async handler(ctx: Context<MonitorParams>) {
+          const id = checkMonitorId(ctx.params.monitorId);
+          return monitorView(await store.get(ctx.params.userId, id));
+        },
+      },
+
+      /** PUT: the whole monitor again; its next slot follows the new schedule. */
+      update: {
+        params: {
+          userId: 'number',
+          monitorId: 'any',
+          body: { type: 'any', optional: true, nullable: true },
+        },
+        async handler(ctx: Context<MonitorParams & { body: unknown }>) {
+          const id = checkMonitorId(ctx.params.monitorId);
+          await store.get(ctx.params.userId, id);
+          const input = await this.checked(ctx.params.body);
+          const now = clock.now();
+          return monitorView(
+            await store.replace(ctx.params.userId, id, input, now, nextDue(input.schedule, now)),
+          );
+        },
+      },
+
+      remove: {
+        params: { userId: 'number', monitorId: 'any' },
+        async handler(ctx: Context<MonitorParams>) {
+          const id = checkMonitorId(ctx.params.monitorId);
+          await store.remove(ctx.params.userId, id);
+          return { monitorId: id };
+        },
+      },
+
+      /** Runs the monitor now, beside its schedule (a disabled monitor too). */
+      runNow: {
+        params: { userId: 'number', monitorId: 'any' },
+        async handler(ctx: Context<MonitorParams>) {
+          const id = checkMonitorId(ctx.params.monitorId);
+          const monitor = await store.get(ctx.params.userId, id);
+          const now = clock.now();
+          const run = await starter.create(monitor, 'manual', now, now);
+          return this.runView(await store.run(run!._id), monitor);
+        },
+      },
+
+      runs: {
+        params: {
+          userId: 'number',
+          monitorId: 'any',
+          query: { type: 'object', optional: true },
+        },
+        async handler(ctx: Context<MonitorParams & { query?: Record<string, unknown> }>) {
+          const id = checkMonitorId(ctx.params.monitorId);
+          const { page, size } = checkPageQuery(ctx.params.query ?? {});
+          const monitor = await store.get(ctx.params.userId, id);
+          const { total, items } = await store.runs(id, page, size);
+          return { total, page, size, runs: items.map((r) => this.runView(r, monitor)) };
+        },
+      },
+    },
+
+    events: {
+      'task.finished': {
+        async handler(ctx: Context<TaskFinished>) {
+          const run = await store.runOfTask(ctx.params.taskId);
+          if (!run) return;
+          try {
+            await this.snapshot(run, ctx.params.taskId, ctx.params.status);
+          } catch (err) {
+            // The leader's sweep snapshots it later.
+            this.logger.warn(`monitor run ${run._id}: snapshot of ${ctx.params.taskId}:`, err);
+          }
+        },
+      },
+    },
+
+    methods: {
+      async checked(body: unknown): Promise<MonitorInput> {
+        const checked = checkMonitorInput(body, config.scheduling.platformChannels);
+        const problems = checked.ok ? [] : [...checked.errors];
+        // croner reads the cron text and time zone whenever they are strings, beside the rest.
+        const schedule = (body as { schedule?: unknown } | null)?.schedule;
+        if (isCronSchedule(schedule)) problems.push(...scheduleProblems(schedule));
+        const refused = await refusedCallbackField(body, callbackPolicy);
+        if (refused) problems.push(refused);
+        if (!checked.ok || problems.length > 0) throw AppError.invalid(problems);
+        return checked.value;
+      },
+
+      runView(run: RunDoc, monitor: MonitorDoc) {
+        return runView(run, run.body.prompts as string[], monitor.samples);
+      },
+
+      /** Reads a final task's sub tasks a page at a time and stores its region's figures. */
+      async snapshot(run: RunDoc, taskId: string, status: TaskStatus) {
+        const items: ResultItem[] = [];
+        let keywords: string[] = [];
+        for (let afterSeq = -1; ;) {
+          const page = await this.broker.call<ExportPage<ResultItem['result']>, object>(
+            'tasks.exportPage',
+            { userId: run.userId, taskId, afterSeq, limit: PAGE },
+          );
+          keywords = page.keywords;
+          items.push(...page.items);
+          if (page.items.length < PAGE) break;
+          afterSeq = page.items.at(-1)!.seq;
+        }
+        const body = run.body as { prompts: string[]; platforms: MonitorDoc['platforms'] };
+        const cells = snapshotCells(
+          {
+            prompts: body.prompts.length,
+            platforms: body.platforms,
+            samples: run.samples,
+            keywords,
+          },
+          items,
+        );
+        await store.saveRegion(run._id, taskId, status, cells, clock.now());
+      },
+
+      async tick() {
+        const now = clock.now();
+        await starter.resumeStalled(now);
+        for (const monitor of await store.due(now, DUE_BATCH)) {
+          const due = dueAt(monitor.schedule, monitor.nextDueAt, now);
+          if (!due) continue;
+          // The run first: a node that dies before advancing leaves a due monitor whose run exists.
+          await starter.create(monitor, 'schedule', due.slot, now);
+          await store.advance(monitor._id, monitor.nextDueAt, due.next);
+        }
+        await this.sweepRunning();
+      },
+
+      /** Finds final tasks of running runs whose task.finished no instance handled. */
+      async sweepRunning() {
+        for (const run of await store.running(SWEEP_BATCH)) {
+          for (const region of run.regions) {
+            if (isSettled(region) || !region.submitted) continue;
+            const brief = await this.broker.call<TaskBrief, object>('tasks.brief', {
+              taskId: region.taskId,
+            });
+            if (FINAL_TASK_STATUSES.includes(brief.status)) {
+              await this.snapshot(run, region.taskId, brief.status);
+            }
+          }
+          await store.finishIfSettled(run._id, clock.now());
+        }
+      },
+
+      async elect() {
+        if (stopping) return;
+        const held = await lock
+          .acquire(this.broker.nodeID, clock.now(), ttl)
+          .catch((err: unknown) => {
+            this.logger.warn('monitors leader lock check failed:', err);
+            return false;
+          });
+        if (held && !leader) {
+          leader = true;
+          this.logger.info(`monitors ${this.broker.nodeID} is now the leader`);
+          tickTimer = setInterval(() => {
+            ticking = ticking.then(() =>
+              this.tick().catch((err: unknown) => this.logger.warn('monitors tick failed:', err)),
+            );
+          }, TICK_MS);
+        } else if (!held && leader) {
+          leader = false;
+          clearInterval(tickTimer);
+        }
+      },
+    },
+
+    async started() {
+      connection = await acquireConnection(config.mongoUrl, config.mongoDb);
+      store = new MonitorStore(monitorModels(connection));
+      await store.ensureIndexes();
+      lock = new LeaderLock(connection, 'monitors');
+      starter = new RunStarter({
+        store,
+        submit: (call: SubmitCall) => this.broker.call('tasks.submit', call),
+        holder: this.broker.nodeID,
+        claimMs: START_CLAIM_MS,
+        warn: (message, err) => this.logger.warn(message, err),
+      });
+      await this.elect();
+      electionTimer = setInterval(() => void this.elect(), Math.max(200, Math.floor(ttl / 3)));
+    },
+
+    async stopped() {
+      stopping = true;
+      clearInterval(electionTimer);
+      clearInterval(tickTimer);
+      await ticking;
+      if (leader) await lock.release(this.broker.nodeID).catch(() => undefined);
+      leader = false;
+      await releaseConnection(config.mongoUrl, config.mongoDb);
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * A finished region's figures, pure: the sub tasks of its task (as
+ * `tasks.exportPage` hands them out) folded into one entry per cell. Counts
+ * are kept, not rates, so that trends can pool cells and runs and compute each
+ * interval from the counts. This is what outlives the task retention purge.
+ */
+import type { ExportItem } from '../shared/contracts/export.js';
+import type { Reference } from '../shared/contracts/answer.js';
+import { domainOf } from '../shared/brand/domains.js';
+import { keywordGroups } from '../shared/brand/groups.js';
+import type { PlatformConfig } from '../shared/requests/submission.js';
+import { stability } from './figures/stability.js';
+
+/** One keyword group (brand) in one cell: how many answers named it, and where. */
+export interface GroupCounts {
+  keyword: string;
+  mentioned: number;
+  /** The brand's place among all brands each mentioning answer recommends, when it has one. */
+  positions: number[];
+  inReasoning: number;
+  inReferences: number;
+  inCitations: number;
+}
+
+export interface CellSnapshot {
+  prompt: number;
+  platform: string;
+  channel: string;
+  mode: string;
+  /** Sub tasks asked. */
+  asked: number;
+  /** Of those, completed with an answer: the n of every rate. */
+  answered: number;
+  groups: GroupCounts[];
+  /** Cited domains, each counted once per answer that cites it. */
+  citedDomains: Record<string, number>;
+  /** Mean pairwise word-set Jaccard of the answers (figures/stability.ts); null under two. */
+  stability: number | null;
+}
+
+export type ResultItem = ExportItem<{
+  status: string;
+  answerContent: string | null;
+  citationList: Reference[];
+}>;
+
+export interface RunShape {
+  prompts: number;
+  platforms: readonly PlatformConfig[];
+  /** Samples per cell in the task. */
+  samples: number;
+  /** The task's keyword entries, in order: entry 0 is the monitored brand. */
+  keywords: readonly string[];
+}
+
+function emptyCell(shape: RunShape, cell: number): CellSnapshot {
+  const cfg = shape.platforms[cell % shape.platforms.length]!;
+  return {
+    prompt: Math.floor(cell / shape.platforms.length),
+    platform: cfg.platform,
+    channel: cfg.channel,
+    mode: cfg.mode,
+    asked: 0,
+    answered: 0,
+    groups: keywordGroups(shape.keywords).map(({ keyword }) => ({
+      keyword,
+      mentioned: 0,
+      positions: [],
+      inReasoning: 0,
+      inReferences: 0,
+      inCitations: 0,
+    })),
+    citedDomains: {},
+    stability: null,
+  };
+}
+
+export function snapshotCells(shape: RunShape, items: Iterable<ResultItem>): CellSnapshot[] {
+  const cells = Array.from({ length: shape.prompts * shape.platforms.length }, (_, i) =>
+    emptyCell(shape, i),
+  );
+  const answers: string[][] = cells.map(() => []);
+  for (const item of items) {
+    const index = Math.floor(item.seq / shape.samples);
+    const cell = cells[index]!;
+    cell.asked++;
+    if (item.result.status !== 'completed') continue;
+    cell.answered++;
+    answers[index]!.push(item.result.answerContent ?? '');
+    for (const mention of item.brand.mentions) {
+      const group = cell.groups.find((g) => g.keyword === mention.keyword);
+      if (!group) continue;
+      if (mention.count > 0) group.mentioned++;
+      if (mention.position !== null) group.positions.push(mention.position);
+      if (mention.inReasoning) group.inReasoning++;
+      if (mention.inReferences) group.inReferences++;
+      if (mention.inCitations) group.inCitations++;
+    }
+    const domains = new Set(
+      item.result.citationList.map((c) => domainOf(c.url)).filter((d) => d !== null),
+    );
+    for (const d of domains) cell.citedDomains[d] = (cell.citedDomains[d] ?? 0) + 1;
+  }
+  cells.forEach((cell, i) => (cell.stability = stability(answers[i]!)));
+  return cells;
+}

@@ -1,0 +1,206 @@
+/** MongoDB I/O of monitors and their runs; every write a run's start makes is guarded by its claim. */
+import type { Model } from 'mongoose';
+import { AppError } from '../shared/errors.js';
+import type { MonitorInput } from '../shared/requests/monitor.js';
+import {
+  startClaims,
+  type MonitorDoc,
+  type MonitorModels,
+  type RunDoc,
+  type RunRegionDoc,
+} from './models.js';
+import type { CellSnapshot } from './snapshot.js';
+import type { TaskStatus } from '../shared/contracts/status.js';
+
+export interface Page<T> {
+  total: number;
+  items: T[];
+}
+
+const isDuplicate = (err: unknown) => (err as { code?: number }).code === 11000;
+
+export class MonitorStore {
+  constructor(private readonly m: MonitorModels) {}
+
+  async ensureIndexes(): Promise<void> {
+    await Promise.all([this.m.Monitor.createIndexes(), this.m.Run.createIndexes()]);
+  }
+
+  async create(doc: MonitorDoc): Promise<MonitorDoc> {
+    await this.m.Monitor.collection.insertOne(doc as never);
+    return doc;
+  }
+
+  /** A monitor of this user; another user's is as unknown as one that does not exist. */
+  async get(userId: number, monitorId: string): Promise<MonitorDoc> {
+    const doc = await this.m.Monitor.findOne({ _id: monitorId, userId }).lean<MonitorDoc>();
+    if (!doc) throw AppError.notFound(`monitor ${monitorId}`);
+    return doc;
+  }
+
+  async list(userId: number, page: number, size: number): Promise<Page<MonitorDoc>> {
+    return paged(this.m.Monitor, { userId }, { createdAt: -1, _id: 1 }, page, size);
+  }
+
+  async replace(
+    userId: number,
+    monitorId: string,
+    input: MonitorInput,
+    updatedAt: number,
+    nextDueAt: number,
+  ): Promise<MonitorDoc> {
+    const doc = await this.m.Monitor.findOneAndUpdate(
+      { _id: monitorId, userId },
+      { $set: { ...input, updatedAt, nextDueAt } },
+      { returnDocument: 'after' },
+    ).lean<MonitorDoc>();
+    if (!doc) throw AppError.notFound(`monitor ${monitorId}`);
+    return doc;
+  }
+
+  /** The monitor and its runs: its figures go with it. */
+  async remove(userId: number, monitorId: string): Promise<void> {
+    const { deletedCount } = await this.m.Monitor.deleteOne({ _id: monitorId, userId });
+    if (deletedCount === 0) throw AppError.notFound(`monitor ${monitorId}`);
+    await this.m.Run.deleteMany({ monitorId });
+  }
+
+  async due(now: number, limit: number): Promise<MonitorDoc[]> {
+    return this.m.Monitor.find({ enabled: true, nextDueAt: { $lte: now } })
+      .sort({ nextDueAt: 1 })
+      .limit(limit)
+      .lean<MonitorDoc[]>();
+  }
+
+  /** Moves the next slot on, only from the value the caller saw (another node may have). */
+  async advance(monitorId: string, from: number, to: number): Promise<void> {
+    await this.m.Monitor.updateOne(
+      { _id: monitorId, nextDueAt: from },
+      { $set: { nextDueAt: to } },
+    );
+  }
+
+  /** false: a run with this slot key exists already (another node created it). */
+  async createRun(run: RunDoc): Promise<boolean> {
+    try {
+      await this.m.Run.collection.insertOne(run as never);
+      return true;
+    } catch (err) {
+      if (isDuplicate(err)) return false;
+      throw err;
+    }
+  }
+
+  /** One run whose start was left by a node that died or stalled, now claimed by `token`. */
+  async takeStalledStart(
+    now: number,
+    token: string,
+    holder: string,
+    until: number,
+  ): Promise<RunDoc | null> {
+    return this.m.Run.findOneAndUpdate(
+      { status: 'starting', ...startClaims.lapsed(now) },
+      { $set: startClaims.take(token, holder, until) },
+      { returnDocument: 'after' },
+    ).lean<RunDoc>();
+  }
+
+  /** false: the claim was lost, so the caller stops. */
+  async markSubmitted(
+    runId: string,
+    index: number,
+    token: string,
+    error: string | null,
+  ): Promise<boolean> {
+    const { modifiedCount } = await this.m.Run.updateOne(
+      { _id: runId, ...startClaims.heldWith(token) },
+      { $set: { [`regions.${index}.submitted`]: true, [`regions.${index}.error`]: error } },
+    );
+    return modifiedCount === 1;
+  }
+
+  /** Every region submitted or refused: the run runs (or failed, all refused), the claim freed. */
+  async finishStart(runId: string, token: string, allRefused: boolean): Promise<void> {
+    await this.m.Run.updateOne(
+      { _id: runId, ...startClaims.heldWith(token) },
+      { $set: { status: allRefused ? 'failed' : 'running', ...startClaims.free() } },
+    );
+  }
+
+  async run(runId: string): Promise<RunDoc> {
+    const run = await this.m.Run.findById(runId).lean<RunDoc>();
+    if (!run) throw AppError.notFound(`monitor run ${runId}`);
+    return run;
+  }
+
+  async runOfTask(taskId: string): Promise<RunDoc | null> {
+    return this.m.Run.findOne({ 'regions.taskId': taskId }).lean<RunDoc>();
+  }
+
+  /** Running runs, oldest first: the sweep that catches a missed task.finished. */
+  async running(limit: number): Promise<RunDoc[]> {
+    return this.m.Run.find({ status: 'running' })
+      .sort({ createdAt: 1 })
+      .limit(limit)
+      .lean<RunDoc[]>();
+  }
+
+  /** Stores a region's figures once; the run finishes with its last region. */
+  async saveRegion(
+    runId: string,
+    taskId: string,
+    taskStatus: TaskStatus,
+    cells: CellSnapshot[],
+    now: number,
+  ): Promise<void> {
+    const run = await this.run(runId);
+    const i = run.regions.findIndex((r) => r.taskId === taskId);
+    if (i < 0 || run.regions[i]!.taskStatus !== null) return;
+    // Guarded on the region still open: two instances snapshotting one task write once.
+    await this.m.Run.updateOne(
+      { _id: runId, [`regions.${i}.taskStatus`]: null },
+      { $set: { [`regions.${i}.taskStatus`]: taskStatus, [`regions.${i}.cells`]: cells } },
+    );
+    await this.finishIfSettled(runId, now);
+  }
+
+  /** A running run whose regions are all settled is finished (a task may finish before its start does). */
+  async finishIfSettled(runId: string, now: number): Promise<void> {
+    const run = await this.run(runId);
+    if (run.status === 'running' && run.regions.every(isSettled)) {
+      await this.m.Run.updateOne(
+        { _id: runId, status: 'running' },
+        { $set: { status: 'finished', finishedAt: now } },
+      );
+    }
+  }
+
+  async runs(monitorId: string, page: number, size: number): Promise<Page<RunDoc>> {
+    return paged(this.m.Run, { monitorId }, { slot: -1, _id: 1 }, page, size);
+  }
+}
+
+/** One page of a filtered, sorted collection, and the count of all that match. */
+async function paged<T>(
+  model: Model<T>,
+  filter: Record<string, unknown>,
+  sort: Record<string, 1 | -1>,
+  page: number,
+  size: number,
+): Promise<Page<T>> {
+  const [total, items] = await Promise.all([
+    model.countDocuments(filter),
+    model
+      .find(filter)
+      .sort(sort)
+      .skip((page - 1) * size)
+      .limit(size)
+      .lean<T[]>(),
+  ]);
+  return { total, items };
+}
+
+/** A region is done when its task is final, or when it was refused and has none. */
+export function isSettled(r: RunRegionDoc): boolean {
+  return r.taskStatus !== null || r.error !== null;
+}

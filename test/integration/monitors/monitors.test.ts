@@ -1,0 +1,255 @@
+/**
+ * Monitors end to end, every role in one process over the real MongoDB-wire
+ * server and the sandbox: CRUD with every problem in one 400 and 404 for
+ * another user's monitor, a run now whose samples are their own sub tasks and
+ * whose figures are snapshotted, one catch-up run after downtime (an injected
+ * clock jumps hours ahead), and no double start: two starters race for one
+ * slot, and a start cut off after its first region is resumed by another node
+ * without submitting anything twice.
+ */
+import t from 'tap';
+import { startSandboxServer } from '../../../sandbox/server.js';
+import { brandsFor } from '../../../sandbox/answers.js';
+import { startEmbedded } from '../../helpers/cluster.js';
+import { until } from '../../helpers/wait.js';
+import { monitorModels, type MonitorDoc } from '../../../services/monitors/models.js';
+import { MonitorStore } from '../../../services/monitors/store.js';
+import { RunStarter, type SubmitCall } from '../../../services/monitors/runs.js';
+import { runViewSchema, monitorViewSchema } from '../../../services/shared/contracts/monitors.js';
+
+/** Real time plus a jump the test sets: "the cluster was down for hours". */
+let jumpMs = 0;
+const clock = { now: () => Date.now() + jumpMs };
+
+const sandbox = await startSandboxServer({ latencyMs: 5 });
+t.teardown(() => sandbox.close());
+const svc = await startEmbedded(
+  t,
+  { SERVICES: 'all', SANDBOX_URL: sandbox.url, CRAWLER_CAPACITY: '8' },
+  clock,
+);
+const alice = await svc.newUser('alice');
+const bob = await svc.newUser('bob');
+const M = '/api/business/monitor/monitors';
+const PROMPT = 'best CRM for a small team';
+const BRAND = brandsFor(PROMPT)[0]!.name;
+
+const body = (extra: Record<string, unknown> = {}) => ({
+  name: 'CRM daily',
+  prompts: [PROMPT, { text: 'which project tool should we buy', tags: ['tools'] }],
+  platforms: [{ platform: 'sandbox', mode: 'search' }],
+  monitorKeywords: `${BRAND}, Nobody Inc`,
+  samples: 2,
+  schedule: { cron: '0 * * * *', timezone: 'UTC' },
+  ...extra,
+});
+
+/** A fresh token for alice, issued at the clock's time. */
+async function relogin() {
+  const res = await svc.client.post('/api/business/auth/token', { apiKey: alice.apiKey });
+  alice.token = res.body.data.accessToken as string;
+}
+
+const send = (method: string, path: string, token: string, payload?: unknown) =>
+  svc.client.request(method, path, { token, body: payload });
+
+t.test('CRUD: one 400 with every problem, paging, 404 for another user', async (t) => {
+  const bad = await send('POST', M, alice.token, {
+    name: ' ',
+    prompts: [],
+    platforms: [{ platform: 'sandbox', mode: 'nonsense' }],
+    monitorKeywords: 'Acme',
+    samples: { min: 5, max: 2, targetWidth: 0.2 },
+    schedule: { cron: '61 * * * *', timezone: 'Mars/Olympus' },
+    callbackUrl: 'http://127.0.0.1/hook',
+    extra: 1,
+  });
+  t.equal(bad.status, 400);
+  const fields = (bad.body.errors as { field: string }[]).map((e) => e.field).sort();
+  for (const field of [
+    'name',
+    'prompts',
+    'platforms[0].mode',
+    'samples',
+    'schedule.cron',
+    'schedule.timezone',
+    'callbackUrl',
+    'body',
+  ]) {
+    t.ok(fields.includes(field), `${field} is reported`);
+  }
+  const db = await svc.db();
+  t.equal(await db.collection('monitors').countDocuments(), 0, 'nothing stored');
+
+  const created = [];
+  for (const name of ['one', 'two', 'three']) {
+    const res = await send('POST', M, alice.token, body({ name, enabled: false }));
+    t.equal(res.status, 200, res.text);
+    created.push(monitorViewSchema.parse(res.body.data));
+  }
+  t.equal(created[0]!.nextDueAt, null, 'a disabled monitor has no next run');
+  const page = await svc.client.get(`${M}?page=2&size=2`, alice.token);
+  t.equal(page.body.data.total, 3);
+  t.strictSame(
+    page.body.data.monitors.map((m: { name: string }) => m.name),
+    ['one'],
+    'newest first',
+  );
+  t.equal((await svc.client.get(`${M}?size=0`, alice.token)).status, 400);
+  t.equal((await svc.client.get(M, bob.token)).body.data.total, 0);
+
+  const id = created[1]!.monitorId;
+  for (const [method, path] of [
+    ['GET', `${M}/${id}`],
+    ['PUT', `${M}/${id}`],
+    ['DELETE', `${M}/${id}`],
+    ['POST', `${M}/${id}/run`],
+    ['GET', `${M}/${id}/runs`],
+  ] as const) {
+    const res = await send(method, path, bob.token, method === 'PUT' ? body() : undefined);
+    t.equal(res.status, 404, `${method} of another user's monitor`);
+  }
+  t.equal((await svc.client.get(`${M}/not-a-uuid`, alice.token)).status, 400);
+
+  const put = await send(
+    'PUT',
+    `${M}/${id}`,
+    alice.token,
+    body({ name: 'renamed', enabled: false }),
+  );
+  t.equal(put.status, 200, put.text);
+  t.equal(put.body.data.name, 'renamed');
+  t.equal((await send('DELETE', `${M}/${id}`, alice.token)).status, 200);
+  t.equal((await svc.client.get(`${M}/${id}`, alice.token)).status, 404);
+});
+
+t.test('run now: samples are sub tasks of their own; the figures are kept', async (t) => {
+  const created = await send('POST', M, alice.token, body({ enabled: false }));
+  const id = created.body.data.monitorId as string;
+  const started = await send('POST', `${M}/${id}/run`, alice.token);
+  t.equal(started.status, 200, started.text);
+  const taskId = started.body.data.regions[0].taskId as string;
+  t.equal(started.body.data.regions[0].regionCode, null, 'no regions: one run without region');
+
+  const finished = await until('the run to finish', async () => {
+    const runs = (await svc.client.get(`${M}/${id}/runs`, alice.token)).body.data;
+    return runs.runs[0]?.status === 'finished' && runs.runs[0];
+  });
+  const run = runViewSchema.parse(finished);
+  t.equal(run.trigger, 'manual');
+  const region = run.regions[0]!;
+  t.equal(region.taskStatus, 'completed');
+  t.equal(region.samplesTaken, 4, '2 prompts × 1 platform × 2 samples');
+  const cell = region.cells!.find((c) => c.prompt === PROMPT)!;
+  t.equal(cell.samplesTaken, 2);
+  t.equal(cell.answered, 2);
+  t.equal(cell.stability, 1, 'the sandbox answers a prompt the same way each time');
+  t.strictSame(cell.brands[0]!.mentionRate.value, 1, `${BRAND} is named every time`);
+  t.equal(cell.brands[0]!.mentionRate.n, 2);
+  t.ok(cell.brands[0]!.mentionRate.lower < 1 && cell.brands[0]!.mentionRate.lower > 0.3);
+  t.equal(cell.brands[1]!.mentionRate.value, 0);
+
+  // The task is an ordinary one: the task routes read it, each sample its own sub task.
+  const result = await svc.client.get(`/api/business/monitor/task/result/${taskId}`, alice.token);
+  t.equal(result.status, 200);
+  t.equal(result.body.data.subTaskList.length, 4);
+  const stored = await (
+    await svc.db()
+  )
+    .collection('subtasks')
+    .find({ taskId }, { projection: { sample: 1, prompt: 1 } })
+    .sort({ seq: 1 })
+    .toArray();
+  t.strictSame(
+    stored.map((s) => s.sample),
+    [0, 1, 0, 1],
+  );
+});
+
+t.test('after downtime a monitor runs once, then on its next slot', async (t) => {
+  const created = await send('POST', M, alice.token, body({ name: 'hourly' }));
+  const id = created.body.data.monitorId as string;
+  const firstSlot = created.body.data.nextDueAt as number;
+  // Down for five hours and a bit: five slots passed (and the access token expired).
+  jumpMs += 5 * 3_600_000 + 60_000;
+  await relogin();
+  const runs = await until('the catch-up run', async () => {
+    const data = (await svc.client.get(`${M}/${id}/runs`, alice.token)).body.data;
+    return data.total > 0 && data;
+  });
+  // The run is created before the slot moves on (a node dying in between leaves a due monitor).
+  const monitor = await until('the next slot', async () => {
+    const data = (await svc.client.get(`${M}/${id}`, alice.token)).body.data;
+    return data.nextDueAt > clock.now() && data;
+  });
+  const now = clock.now();
+  t.ok(monitor.nextDueAt > now && monitor.nextDueAt <= now + 3_600_000, 'the next hour after now');
+  t.equal(monitor.nextDueAt % 3_600_000, 0, 'on the hour');
+  // Several more ticks: still one run, for the first missed slot.
+  await new Promise((r) => setTimeout(r, 2_500));
+  const again = (await svc.client.get(`${M}/${id}/runs`, alice.token)).body.data;
+  t.equal(again.total, 1, 'one run, not one per missed slot');
+  t.equal(runs.runs[0].trigger, 'schedule');
+  t.equal(runs.runs[0].slot, firstSlot);
+  // Back to a calm cluster for the next test: no run of this monitor left starting.
+  await send('PUT', `${M}/${id}`, alice.token, body({ name: 'hourly', enabled: false }));
+  await until('the run to finish', async () => {
+    const data = (await svc.client.get(`${M}/${id}/runs`, alice.token)).body.data;
+    return data.runs[0].status === 'finished';
+  });
+});
+
+t.test('two nodes never start one run; a cut-off start resumes without repeats', async (t) => {
+  const store = new MonitorStore(monitorModels(await svc.db()));
+  const created = await send('POST', M, alice.token, body({ name: 'races', enabled: false }));
+  const monitor = {
+    ...(await (
+      await svc.db()
+    )
+      .collection('monitors')
+      .findOne({ _id: created.body.data.monitorId })),
+  } as unknown as MonitorDoc;
+  const submitted: string[] = [];
+  const submit = async (call: SubmitCall) => {
+    submitted.push(call.taskId);
+    return svc.broker.call('tasks.submit', call);
+  };
+  const warnings: unknown[] = [];
+  const starter = (holder: string, s = submit) =>
+    new RunStarter({ store, submit: s, holder, claimMs: 500, warn: (_m, e) => warnings.push(e) });
+
+  // Two nodes, one slot: exactly one creates the run.
+  const slot = clock.now() - 1_000;
+  const [a, b] = await Promise.all([
+    starter('node-a').create(monitor, 'schedule', slot, clock.now()),
+    starter('node-b').create(monitor, 'schedule', slot, clock.now()),
+  ]);
+  t.equal([a, b].filter((r) => r !== null).length, 1, 'one of the two created it');
+
+  // A node that submits its region's task and dies before marking it submitted.
+  let calls = 0;
+  const dying = async (call: SubmitCall) => {
+    calls++;
+    if (calls === 1) await submit(call);
+    throw new Error('node lost');
+  };
+  const cut = await starter('node-c', dying).create(monitor, 'schedule', slot + 1, clock.now());
+  t.ok(cut);
+  t.equal((await store.run(cut!._id)).status, 'starting', 'left starting, under its claim');
+  t.equal(await starter('node-d').resumeStalled(clock.now()), 0, 'not before the claim lapses');
+  const resumed = await until('the claim to lapse and the start to resume', async () =>
+    (await starter('node-d').resumeStalled(clock.now())) > 0 ? true : undefined,
+  );
+  t.ok(resumed);
+  const run = await store.run(cut!._id);
+  t.equal(run.status, 'running');
+  t.ok(run.regions[0]!.submitted);
+  t.equal(run.regions[0]!.error, null);
+  const tasks = await (
+    await svc.db()
+  )
+    .collection('tasks')
+    .countDocuments({ _id: { $in: run.regions.map((r) => r.taskId) } as never });
+  t.equal(tasks, 1, 'one task: the resubmission answered 409');
+  t.equal(submitted.filter((id) => id === run.regions[0]!.taskId).length, 2, 'sent twice');
+});
