@@ -10,15 +10,9 @@ import type { AccountView } from '../../services/accounts/view.js';
 import { cookies } from '../../replicas/common/site.js';
 import type { Replica } from '../../replicas/index.js';
 import type { SiteRequest } from './figures.js';
+import { driverFor } from '../../crawler/platforms/index.js';
 
 const COOKIE = 'bench_account';
-
-/** The path of each site's chat call (the stream the driver reads). */
-export const CHAT_PATHS: Readonly<Record<string, RegExp>> = {
-  deepseek: /^\/api\/v0\/chat\/completion$/,
-  doubao: /^\/(samantha\/)?chat\/completion$/,
-  kimi: /^(\/apiv2\/kimi\.gateway\.chat\.v1\.ChatService\/Chat|\/api\/chat\/[a-z0-9]+\/completion\/stream)$/,
-};
 
 export function accountState(replica: Replica, label: string): StorageState {
   const state = replica.storageState();
@@ -67,7 +61,8 @@ export function siteRequests(
   platform: string,
   idOfLabel: ReadonlyMap<string, string>,
 ): SiteRequest[] {
-  const path = CHAT_PATHS[platform]!;
+  const path = driverFor(platform, 'web')?.web?.chatCall;
+  if (!path) throw new Error(`the ${platform} web driver names no chat call`);
   const out: SiteRequest[] = [];
   for (const s of replica.site.seen) {
     const label = cookies({ headers: s.headers } as Parameters<typeof cookies>[0])[COOKIE];

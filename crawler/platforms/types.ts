@@ -9,8 +9,6 @@ import type { Mode } from '../../services/shared/platforms.js';
 export type { ApiDefaults, WebDefaults } from '../../services/shared/platforms/definition.js';
 import type { Answer } from '../../services/shared/contracts/answer.js';
 import type { AccountVerdict } from '../../services/shared/contracts/accounts.js';
-import type { StreamCapture } from '../web/capture.js';
-import type { EvidenceLog } from '../web/evidence-log.js';
 
 /** The work a driver is asked to do. */
 export interface Job {
@@ -38,12 +36,50 @@ export interface ApiContext {
   fetch: typeof fetch;
 }
 
+/** One response of the page's own network, read as it arrives (crawler/web/capture.ts). */
+export interface CapturedStream {
+  url: string;
+  method: string;
+  /** The request body as sent (JSON for most sites): the effective mode is read from it. */
+  requestBody: string | undefined;
+  status: number;
+  mimeType: string;
+  /** The body's bytes as they arrive; ends with the response, throws if it fails. */
+  chunks: AsyncIterable<Buffer>;
+}
+
+export interface StreamCapture {
+  /**
+   * The next response whose URL matches (call it before the page sends the
+   * request). Rejects with the signal's reason if none comes first.
+   */
+  next(match: RegExp, signal: AbortSignal): Promise<CapturedStream>;
+  /** Detaches from the page and its workers; open streams end. */
+  close(): Promise<void>;
+}
+
+/** One line of a sub task's raw evidence (crawler/web/evidence-log.ts keeps them). */
+export type EvidenceEntry =
+  | { t: number; kind: 'request'; url: string; method: string; body?: string }
+  | { t: number; kind: 'response'; url: string; status: number; mimeType: string }
+  /** One frame as the site sent it: text, or base64 for binary framing (Kimi's Connect). */
+  | { t: number; kind: 'frame'; data: string; encoding?: 'base64' }
+  | { t: number; kind: 'note'; text: string };
+
+/** What a driver records of its sub task: every frame as received, and notes. */
+export interface Evidence {
+  /** A frame as received; bytes that are not UTF-8 text are kept as base64. */
+  frame(data: string | Uint8Array): void;
+  note(text: string): void;
+  list(): readonly EvidenceEntry[];
+}
+
 export interface WebContext {
   settings: PlatformSettings;
   /** The page's own network streams, read through CDP (crawler/web/capture.ts). */
   capture: StreamCapture;
   /** The raw evidence of this sub task: every captured frame, stored compressed. */
-  evidence: EvidenceLog;
+  evidence: Evidence;
 }
 
 /** A web driver's answer: the fields, plus what really ran and which stream format it read. */
@@ -78,6 +114,8 @@ export interface WebDriver {
    * matching `account` verdict (crawler/web/signals.ts builds them).
    */
   ask(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer>;
+  /** The page's own chat call as the capture matches its URL (the web benchmark counts them). */
+  chatCall?: RegExp;
   /** Where a person logs in (`npm run admin -- account login`). */
   loginUrl(ctx: Pick<WebContext, 'settings'>): string;
   /** Whether the opened page (at startUrl) shows a logged-in session (`account check`). */

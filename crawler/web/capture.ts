@@ -13,28 +13,8 @@
  * too (see attachWorkers).
  */
 import type { CDPSession, Page } from 'playwright';
+import type { CapturedStream, StreamCapture } from '../platforms/types.js';
 import type { EvidenceLog } from './evidence-log.js';
-
-export interface CapturedStream {
-  url: string;
-  method: string;
-  /** The request body as sent (JSON for most sites): the effective mode is read from it. */
-  requestBody: string | undefined;
-  status: number;
-  mimeType: string;
-  /** The body's bytes as they arrive; ends with the response, throws if it fails. */
-  chunks: AsyncIterable<Buffer>;
-}
-
-export interface StreamCapture {
-  /**
-   * The next response whose URL matches (call it before the page sends the
-   * request). Rejects with the signal's reason if none comes first.
-   */
-  next(match: RegExp, signal: AbortSignal): Promise<CapturedStream>;
-  /** Detaches from the page and its workers; open streams end. */
-  close(): Promise<void>;
-}
 
 interface Pending {
   url: string;

@@ -20,7 +20,7 @@
  * control's name, the page's DOM goes to the evidence, the account stays fine.
  */
 import type { Locator, Page } from 'playwright';
-import type { EvidenceLog } from './evidence-log.js';
+import type { Evidence } from '../platforms/types.js';
 import { controlMissing, controlUnchanged } from './signals.js';
 
 /** How long one lookup, click or state change may take. */
@@ -41,6 +41,8 @@ export interface Control {
   picker?: { on: readonly string[]; off: readonly string[] };
   /** Toggles found by test id or class, tried in order after the named ones. */
   fallbacks?: readonly string[];
+  /** Names of the button whose popover holds the control (Kimi's tools button), when it hides there. */
+  inPopover?: readonly string[];
 }
 
 interface Found {
@@ -88,8 +90,29 @@ function candidates(page: Page, c: Control): Found[] {
   return out;
 }
 
+/**
+ * The control; when it sits in a popover and is not shown, `reveal` opens
+ * the popover (only a control that must be on is worth the click).
+ */
+async function find(
+  page: Page,
+  c: Control,
+  waitMs: number,
+  reveal: boolean,
+): Promise<Found | undefined> {
+  const shown = await findShown(page, c, c.inPopover ? 0 : waitMs);
+  if (shown || !c.inPopover || !reveal) return shown;
+  const opener = page
+    .getByRole('button', { name: anyOf(c.inPopover) })
+    .filter({ visible: true })
+    .first();
+  if (!(await opener.isVisible().catch(() => false))) return undefined;
+  await opener.click({ timeout: CONTROL_MS });
+  return findShown(page, c, CONTROL_MS);
+}
+
 /** The first candidate the page shows, waiting at most `waitMs` for any of them. */
-async function find(page: Page, c: Control, waitMs: number): Promise<Found | undefined> {
+async function findShown(page: Page, c: Control, waitMs: number): Promise<Found | undefined> {
   const all = candidates(page, c);
   if (all.length === 0) return undefined;
   if (waitMs > 0)
@@ -116,7 +139,7 @@ async function stateOf(c: Control, f: Found): Promise<boolean | undefined> {
   return undefined;
 }
 
-async function changeTo(page: Page, c: Control, f: Found, on: boolean, ev?: EvidenceLog) {
+async function changeTo(page: Page, c: Control, f: Found, on: boolean, ev?: Evidence) {
   await f.at.click({ timeout: CONTROL_MS });
   if (f.kind === 'picker') {
     const name = anyOf(on ? c.picker!.on : c.picker!.off);
@@ -136,7 +159,7 @@ async function changeTo(page: Page, c: Control, f: Found, on: boolean, ev?: Evid
 }
 
 /** Records the page as it was (the material to teach the driver the new control). */
-async function missing(page: Page, c: Control, ev?: EvidenceLog) {
+async function missing(page: Page, c: Control, ev?: Evidence) {
   const err = controlMissing(c.site, c.label);
   if (ev) {
     const dom = await page.content().catch(() => '');
@@ -153,10 +176,10 @@ export async function setControl(
   page: Page,
   c: Control,
   on: boolean,
-  o: { evidence?: EvidenceLog } = {},
+  o: { evidence?: Evidence } = {},
 ): Promise<void> {
   // "Off" is every site's default: an absent control is already off.
-  const found = await find(page, c, on ? CONTROL_MS : 0);
+  const found = await find(page, c, on ? CONTROL_MS : 0, on);
   if (!found) {
     if (on) throw await missing(page, c, o.evidence);
     return;

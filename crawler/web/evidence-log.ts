@@ -5,16 +5,11 @@
  * changes its format (record → fixture → parser). Stored gzip-compressed
  * (services/shared/evidence.ts) and served to the task's owner.
  */
-export type EvidenceEntry =
-  | { t: number; kind: 'request'; url: string; method: string; body?: string }
-  | { t: number; kind: 'response'; url: string; status: number; mimeType: string }
-  /** One frame as the site sent it: text, or base64 for binary framing (Kimi's Connect). */
-  | { t: number; kind: 'frame'; data: string; encoding?: 'base64' }
-  | { t: number; kind: 'note'; text: string };
+import type { Evidence, EvidenceEntry } from '../platforms/types.js';
 
 type WithoutTime<T> = T extends unknown ? Omit<T, 't'> : never;
 
-export class EvidenceLog {
+export class EvidenceLog implements Evidence {
   private readonly entries: EvidenceEntry[] = [];
   private readonly start = Date.now();
 

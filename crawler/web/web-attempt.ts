@@ -29,10 +29,11 @@ import {
   PlatformError,
   type Job,
   type PlatformSettings,
+  type StreamCapture,
   type WebAnswer,
   type WebDriver,
 } from '../platforms/types.js';
-import { startCapture, type StreamCapture } from './capture.js';
+import { startCapture } from './capture.js';
 import { EvidenceLog } from './evidence-log.js';
 import { pageFit, type KeptPages } from './kept-pages.js';
 import { takeShots, type Shots } from '../mentions/shots.js';

@@ -295,7 +295,7 @@ t.test(
       [
         'captcha',
         `document.querySelector('.ds-hcaptcha').hidden = false`,
-        'captcha: the page shows an hCaptcha challenge (deepseek)',
+        'captcha: hCaptcha 人机验证 (deepseek)',
       ],
       ['cloudflare', `document.title = 'Just a moment...'`, 'Cloudflare interstitial (deepseek)'],
     ];

@@ -154,7 +154,7 @@ const variants: [string, StorageState | undefined, RegExp, string, boolean, stri
     [
       '#replica:login_wall',
       undefined,
-      /^login wall: HTTP 401 on the chat call \(doubao\)$/,
+      /^login wall: HTTP 401 on the chat call .*\(doubao\)$/,
       'failed',
       true,
       'needs_human',
@@ -234,7 +234,7 @@ t.test('no session: the login dialog on the opened page, before any chat call', 
   const calls = replica.calls.length;
   const r = await ask('北京今天天气', 'standard', null);
   t.match(r.error, {
-    message: 'login wall: the page shows its login dialog (doubao)',
+    message: 'login wall: the page shows a login dialog (doubao)',
     status: 'failed',
     retryable: true,
     account: { state: 'needs_human' },
@@ -242,7 +242,7 @@ t.test('no session: the login dialog on the opened page, before any chat call', 
   t.equal(replica.calls.length, calls, 'nothing was sent');
   t.same(await doubaoWeb.loginState(r.page, { settings }), {
     loggedIn: false,
-    reason: 'login wall: the page shows its login dialog',
+    reason: 'login wall: the page shows a login dialog (doubao)',
   });
   await r.context.close();
 });

@@ -166,7 +166,7 @@ t.test('no end marker: the page judges completion (stable text, no stop button)'
   t.same(a.recommendedQuestions, want.recommendedQuestions);
   t.equal(a.formatVersion, 'kimi-connect-1');
   t.ok(
-    run.ctx.evidence.list().some((e) => e.kind === 'note' && /without its end marker/.test(e.text)),
+    run.ctx.evidence.list().some((e) => e.kind === 'note' && /no end marker/.test(e.text)),
     'the evidence says how completion was judged',
   );
 });

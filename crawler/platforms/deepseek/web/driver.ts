@@ -1,101 +1,68 @@
 /**
- * The DeepSeek web driver: drives the logged-in chat page the way a person
- * does (mode chips, composer, send), reads the page's own chat call through
- * CDP, and parses its patch stream. The page's script creates the session
- * and solves the proof-of-work for `X-Ds-Pow-Response`; the driver never
- * calls the API itself.
- *
- * Completion: `response/status` FINISHED. A stream that ends without it, or
- * stalls, falls back to the page (answer text stable 3 × 500 ms, no stop
- * button). The effective mode is what the captured request asked for
+ * DeepSeek's chat page on the site-driver kit (crawler/web/site-driver.ts):
+ * the page's script creates the session and solves the proof-of-work for
+ * `X-Ds-Pow-Response`; the kit reads the page's own chat call and this file
+ * feeds its patch stream to the parser (stream.ts). Completion:
+ * `response/status` FINISHED; events after it are recorded, never applied.
+ * The effective mode is what the captured request asked for
  * (`thinking_enabled`, `search_enabled`), or the stream's own flags.
  */
-import type { Page } from 'playwright';
-import { PlatformError, type Job, type WebAnswer, type WebContext } from '../../types.js';
-import { hasReasoning, hasSearch } from '../../common/answer.js';
-import { buildAnswer } from '../../common/raw-answer.js';
-import { refused } from '../../../web/signals.js';
-import { waitForStableText } from '../../../web/dom-wait.js';
-import { guardedAsk } from '../../../web/guarded-ask.js';
+import type { CapturedStream, Evidence } from '../../types.js';
+import type { FrameReader, SiteSpec } from '../../../web/site-spec.js';
 import { chatCallFailure } from './envelope.js';
-import {
-  openSources,
-  SEARCH_LABEL,
-  SELECTORS,
-  setChip,
-  THINK_LABEL,
-  untilChatReady,
-  watchForWalls,
-} from './page.js';
 import { effectiveMode } from './mode.js';
-import { readAll, readStream } from './read-stream.js';
-import { DeepseekStream, SITE } from './stream.js';
+import { PAGE } from './page.js';
+import { DeepseekStream, frameText, SITE } from './stream.js';
 
-export const COMPLETION_URL = /\/api\/v0\/chat\/completion(?:\?|$)/;
-/** How long the opened page may take to show the composer. */
-const UI_WAIT_MS = 15_000;
-/** How long the page's script may take (session, proof-of-work) before its chat call starts. */
-const CALL_WAIT_MS = 30_000;
-async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
-  const { signal } = job;
-  await untilChatReady(page, UI_WAIT_MS, signal);
-  await setChip(page, THINK_LABEL, hasReasoning(job.mode), signal);
-  await setChip(page, SEARCH_LABEL, hasSearch(job.mode), signal);
-  await page.locator(SELECTORS.composer).fill(job.prompt);
-
-  const callSignal = AbortSignal.any([signal, AbortSignal.timeout(CALL_WAIT_MS)]);
-  const call = ctx.capture.next(COMPLETION_URL, callSignal);
-  const send = page.locator(SELECTORS.send).first();
-  if ((await send.count()) > 0 && (await send.isVisible())) await send.click();
-  else await page.locator(SELECTORS.composer).press('Enter');
-
-  const watching = new AbortController();
-  const walls = watchForWalls(page, AbortSignal.any([signal, watching.signal]));
-  walls.catch(() => undefined);
-  let stream;
-  try {
-    stream = await Promise.race([call, walls]);
-  } catch (err) {
-    if (signal.aborted) throw err;
-    if (callSignal.aborted) {
-      throw new PlatformError(`${SITE}: the page never sent its chat call`, 'failed', true);
-    }
-    throw err;
-  } finally {
-    watching.abort();
+/** The parser as the kit reads with it: each event into the evidence before it is applied. */
+class DeepseekReader implements FrameReader {
+  readonly parser = new DeepseekStream();
+  constructor(private readonly evidence: Evidence) {}
+  push(chunk: Buffer) {
+    for (const e of this.parser.push(chunk)) this.take(e);
   }
-
-  if (!/event-stream/.test(stream.mimeType) || stream.status !== 200) {
-    const body = await readAll(stream.chunks, signal);
-    ctx.evidence.frame(body);
-    throw chatCallFailure(stream.status, body);
+  end() {
+    for (const e of this.parser.end()) this.take(e);
   }
-  const parser = new DeepseekStream();
-  await readStream(stream.chunks, parser, ctx.evidence, signal);
-  const raw = parser.result();
-  let formatVersion = parser.formatVersion;
-  if (!parser.finished) {
-    ctx.evidence.note('no end marker: waiting for the page to finish the answer');
-    const shown = await waitForStableText(page, {
-      selector: SELECTORS.answer,
-      stopSelector: SELECTORS.stop,
-      signal,
-    });
-    if (raw.content.trim() === '') {
-      raw.content = shown.trim();
-      formatVersion = 'deepseek-dom';
-    }
+  private take(e: ReturnType<DeepseekStream['end']>[number]) {
+    this.evidence.frame(frameText(e));
+    this.parser.apply(e);
   }
-  if (raw.refusal) throw refused(SITE, raw.refusal);
-  const answer = buildAnswer(raw);
-  if (answer.answerContent.trim() === '') {
-    throw new PlatformError(`${SITE} returned no answer (empty content)`, 'failed', true);
+  get complete() {
+    return this.parser.finished;
   }
-  const mode = effectiveMode(stream.requestBody, parser);
-  if (answer.referenceList.length > 0 && !(await openSources(page))) {
-    ctx.evidence.note('the sources panel opener was not found');
+  get formatVersion() {
+    return this.parser.frames > 0 ? this.parser.formatVersion : undefined;
   }
-  return { ...answer, effectiveMode: mode, formatVersion };
+  read() {
+    return this.parser.result();
+  }
 }
 
-export const askDeepseekWeb = guardedAsk(drive);
+export const DEEPSEEK: SiteSpec<DeepseekReader> = {
+  site: SITE,
+  // A new chat opens at the site's root; a chat's own page is /a/chat/s/<id>.
+  urls: { start: '/', login: '/sign_in' },
+  // Static files and icons on *.deepseek.com, an hCaptcha or Cloudflare challenge **[hosts unverified]**.
+  real: {
+    host: /^chat\.deepseek\.com$/,
+    origins: [
+      'https://*.deepseek.com',
+      'https://hcaptcha.com',
+      'https://*.hcaptcha.com',
+      'https://challenges.cloudflare.com',
+    ],
+  },
+  call: {
+    url: /\/api\/v0\/chat\/completion(?:\?|$)/,
+    // Errors come as a JSON envelope, often with status 200.
+    streams: (s: CapturedStream) => s.status === 200 && /event-stream/.test(s.mimeType),
+    failure: chatCallFailure,
+    // The page's own session and proof-of-work come first.
+    waitMs: 30_000,
+  },
+  ...PAGE,
+  frames: ({ evidence }) => new DeepseekReader(evidence),
+  effectiveMode: (body, reader) => effectiveMode(body, reader.parser),
+  stallMs: () => 20_000,
+};

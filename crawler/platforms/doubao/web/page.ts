@@ -5,28 +5,23 @@
  * and the page checks built on them. Scripts run in the page are plain
  * strings, so no loader can rewrite them.
  */
-import type { Locator, Page } from 'playwright';
-import type { RawAnswer } from '../../common/raw-answer.js';
-import { emptyRaw } from '../../common/raw-answer.js';
+import type { Page } from 'playwright';
+import type { Answer } from '../../../../services/shared/contracts/answer.js';
+import { buildAnswer, emptyRaw } from '../../common/raw-answer.js';
 import type { Control } from '../../../web/controls.js';
+import { openPanel } from '../../../web/panels.js';
 import { SITE } from './site-errors.js';
 
 const TOGGLE_ROLES = ['switch', 'checkbox', 'button'] as const;
+/** How long the answer's action bar and the sources panel may take to show. */
+const SETTLE_MS = 5_000;
 
 export const SEL = {
-  composer: '[data-testid="chat_input_input"], textarea[placeholder*="发消息"]',
-  send: '[data-testid="chat_input_send_button"], button#flow-end-msg-send',
-  stop: '[data-testid="chat_input_stop_button"], button[aria-label*="停止"]',
   answer: '[data-testid="receive_message"]',
-  content: '[data-testid="message_content"]',
+  content: '[data-testid="receive_message"] [data-testid="message_content"]',
+  stop: '[data-testid="chat_input_stop_button"], button[aria-label*="停止"]',
   done: '[data-testid="message_action_like"]',
   sourcesPanel: '[data-testid="search-reference-ui-v3"]',
-  loginDialog:
-    '[data-testid="login-modal"], div[role="dialog"]:has-text("扫码登录"), div[role="dialog"]:has-text("手机号登录")',
-  loginButton: '[data-testid="to_login_button"], header button:text-is("登录")',
-  captcha:
-    '[data-testid="captcha-modal"], .captcha-verify-container, iframe[src*="captcha"], iframe[src*="verify"]',
-  notice: '[role="dialog"], [role="alert"]',
 } as const;
 
 /**
@@ -50,43 +45,18 @@ export const CONTROLS = {
   },
 } as const satisfies Record<string, Control>;
 
-/** The 参考 N 篇资料 opener of the newest answer. */
-export const sourcesOpener = (page: Page): Locator =>
-  page
-    .locator(SEL.answer)
+/** Leaves the finished answer (its action bar shown) with its 参考 N 篇资料 panel open. */
+export async function openSources(page: Page): Promise<boolean> {
+  await page
+    .locator(SEL.done)
     .last()
-    .getByText(/参考\s*\d+\s*篇资料/);
-
-export async function visible(page: Page, selector: string): Promise<boolean> {
-  return page
-    .locator(selector)
-    .first()
-    .isVisible()
-    .catch(() => false);
-}
-
-/** What the page shows instead of a chat a person could use, if anything. */
-export async function wallOnPage(page: Page): Promise<string | undefined> {
-  if (await visible(page, SEL.captcha)) return 'captcha: the page shows a verification challenge';
-  if (await visible(page, SEL.loginDialog)) return 'login wall: the page shows its login dialog';
-  if (await visible(page, SEL.loginButton))
-    return 'login wall: the page offers 登录 (not logged in)';
-  return undefined;
-}
-
-/** The newest answer's text and whether the page still streams (stop button shown). */
-export const PROGRESS_SCRIPT = `(() => {
-  const answers = document.querySelectorAll('[data-testid="receive_message"]');
-  const last = answers[answers.length - 1];
-  const content = last ? last.querySelector('[data-testid="message_content"]') : null;
-  const stop = document.querySelector('[data-testid="chat_input_stop_button"], button[aria-label*="停止"]');
-  const streaming = !!stop && !stop.hidden && stop.getClientRects().length > 0;
-  return { text: content ? content.innerText : '', streaming };
-})()`;
-
-export interface Progress {
-  text: string;
-  streaming: boolean;
+    .waitFor({ state: 'visible', timeout: SETTLE_MS })
+    .catch(() => undefined);
+  return openPanel(page, {
+    within: (p) => p.locator(SEL.answer).last(),
+    opener: { names: ['篇资料', 'sources'] },
+    panel: [SEL.sourcesPanel],
+  });
 }
 
 /** Everything the DOM shows of the newest answer (the fallback when the stream says too little). */
@@ -132,10 +102,8 @@ interface Snapshot {
   followUps: string[];
 }
 
-/** The DOM's answer as a RawAnswer plus its videos; undefined when no answer is shown. */
-export async function domAnswer(
-  page: Page,
-): Promise<{ raw: RawAnswer; videos: Snapshot['videos'] } | undefined> {
+/** The DOM's answer with its videos; undefined when no answer is shown. */
+export async function domAnswer(page: Page): Promise<Answer | undefined> {
   const s = (await page.evaluate(SNAPSHOT_SCRIPT)) as Snapshot | null;
   if (!s) return undefined;
   const raw = emptyRaw();
@@ -146,5 +114,8 @@ export async function domAnswer(
   }
   raw.citedIndices = raw.searchResults.map((r, i) => r.index ?? i + 1);
   raw.relatedQuestions = s.followUps.filter(Boolean);
-  return { raw, videos: s.videos.filter((v) => v.url) };
+  const answer = buildAnswer(raw);
+  for (const v of s.videos.filter((v) => v.url))
+    answer.mediaContent.push({ type: 'video', url: v.url, title: v.title, thumbnail: v.cover });
+  return answer;
 }

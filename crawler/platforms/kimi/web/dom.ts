@@ -1,56 +1,51 @@
 /**
- * Kimi's page as the driver sees it: the DOM hooks (platforms.md §15:
- * `msh-chatinput-editor` / `msh-chatinput-send-button` test ids,
- * `.segment-container` / `.paragraph` for the answer text; the 长思考 and
- * 联网搜索 switches; the send button turning into a stop button while an
- * answer streams) and the in-page reads, as plain strings so no loader can
- * rewrite them. The class names beyond the test ids are **unverified** against
- * the live site and are the first thing to re-check with `driver-check`.
+ * What the kit finds on Kimi's page, by role and name first: the composer is
+ * whatever textbox the page shows (the `msh-chatinput-editor` test id of
+ * platforms.md §15, or a Lexical contenteditable `role=textbox`
+ * `data-lexical-editor` without it); 长思考 / 联网搜索 as switches, deep
+ * thinking also as a model picker (K2.5 快速 / K2.5 思考), the search switch
+ * also inside the popover of a tools button; the send button turning into a
+ * stop button while an answer streams; the answer's "N 个网页" card opening
+ * the sources panel. The class names are **unverified** against the live
+ * site and are the first thing to re-check with `driver-check`.
  */
-export const SEL = {
-  editor: '[data-testid="msh-chatinput-editor"]',
-  send: '[data-testid="msh-chatinput-send-button"]',
-  stop: '[data-testid="msh-chatinput-send-button"].stop',
-  loginModal: '.login-modal:not([hidden])',
-  loggedInMark: '.user-info',
-  loginButton: '.login-button',
-  lastAnswer: '.segment-assistant:last-of-type',
-  sourcesButton: '.segment-assistant:last-of-type .site-card-button:not([hidden])',
-  sourcesPanel: '.sources-panel:not([hidden])',
-} as const;
+import type { Page } from 'playwright';
+import type { Control } from '../../../web/controls.js';
+import { openPanel } from '../../../web/panels.js';
+import type { SiteSpec } from '../../../web/site-spec.js';
 
-/** The switch labels of Kimi's composer. */
-export const SWITCH = { thinking: '长思考', search: '联网搜索' } as const;
+export const SITE = 'kimi';
+const SWITCH_ROLES = ['switch', 'checkbox', 'button'] as const;
 
-/** What the page shows right now, in one round trip. */
-export interface PageSignals {
-  ui: boolean;
-  loggedIn: boolean;
-  loginModal: boolean;
-  captcha: string | null;
-  toast: string | null;
-  streaming: boolean;
-  answerText: string;
-  notice: string;
-}
+export const CONTROLS = {
+  thinking: {
+    site: SITE,
+    label: 'deep-thinking',
+    toggle: { roles: SWITCH_ROLES, names: ['长思考', 'Thinking', 'k1.5'] },
+    picker: { on: ['思考', 'Thinking'], off: ['快速', 'Instant'] },
+  },
+  search: {
+    site: SITE,
+    label: 'web-search',
+    toggle: { roles: SWITCH_ROLES, names: ['联网搜索', 'Web search', 'Search'] },
+    inPopover: ['工具', 'Tools'],
+  },
+} as const satisfies Record<string, Control>;
 
-export const SIGNALS_SCRIPT = `(() => {
-  const q = (s) => document.querySelector(s);
-  const visible = (el) => !!el && !el.closest('[hidden]') && el.getClientRects().length > 0;
-  const captcha = q('.captcha-overlay');
-  const toasts = document.querySelectorAll('.toast-error');
-  const answers = document.querySelectorAll('.segment-assistant');
-  const last = answers[answers.length - 1];
-  const paragraphs = last ? Array.from(last.querySelectorAll('.segment-container .paragraph')) : [];
-  const notice = last ? last.querySelector('.segment-notice') : null;
-  return {
-    ui: !!q('${SEL.editor}'),
-    loggedIn: !!q('${SEL.loggedInMark}'),
-    loginModal: visible(q('.login-modal')),
-    captcha: visible(captcha) ? (captcha.textContent || '').trim() || 'slide captcha' : null,
-    toast: toasts.length ? (toasts[toasts.length - 1].textContent || '').trim() : null,
-    streaming: !!q('${SEL.stop}'),
-    answerText: paragraphs.map((p) => p.textContent || '').join('\\n\\n').trim(),
-    notice: visible(notice) ? (notice.textContent || '').trim() : '',
-  };
-})()`;
+export const PAGE = {
+  walls: { login: ['登录 Kimi', 'Log in to Kimi'] },
+  controls: {
+    ...CONTROLS,
+    send: { names: ['发送', 'Send'], fallbacks: ['[data-testid="msh-chatinput-send-button"]'] },
+  },
+  dom: {
+    answer: '.segment-assistant .segment-container',
+    stop: '[data-testid="msh-chatinput-send-button"].stop, [role="button"][aria-label*="停止"]',
+  },
+  openSources: (page: Page) =>
+    openPanel(page, {
+      within: (p) => p.locator('.segment-assistant').last(),
+      opener: { names: ['个网页', 'sources'], fallbacks: ['.site-card-button'] },
+      panel: ['.sources-panel'],
+    }),
+} as const satisfies Pick<SiteSpec, 'walls' | 'controls' | 'dom' | 'openSources'>;

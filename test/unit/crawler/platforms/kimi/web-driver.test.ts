@@ -1,12 +1,11 @@
 /**
  * The Kimi web driver's pure parts: where it opens and logs in, which origins
- * its pages may reach, which chat calls it captures, and what the page's
- * login walls and challenges mean for the account.
+ * its pages may reach and which chat calls it captures (its walls are
+ * recognised by the kit: test/integration/web/site-contract.test.ts).
  */
 import t from 'tap';
 import { kimiWeb } from '../../../../../crawler/platforms/kimi/web/index.js';
-import { CHAT_CALL, pageBlock } from '../../../../../crawler/platforms/kimi/web/driver.js';
-import type { PageSignals } from '../../../../../crawler/platforms/kimi/web/dom.js';
+import { KIMI } from '../../../../../crawler/platforms/kimi/web/driver.js';
 import type { PlatformSettings } from '../../../../../crawler/platforms/types.js';
 
 const settings = (webUrl: string): { settings: PlatformSettings } => ({
@@ -32,34 +31,9 @@ t.test(
 );
 
 t.test('the chat calls of both builds are captured, nothing else', async (t) => {
+  const CHAT_CALL = KIMI.call.url;
   t.match('https://www.kimi.com/apiv2/kimi.gateway.chat.v1.ChatService/Chat', CHAT_CALL);
   t.match('https://kimi.moonshot.cn/api/chat/cs3i1hkl7l5ddmn1c2og/completion/stream', CHAT_CALL);
   t.notMatch('https://www.kimi.com/apiv2/kimi.chat.v1.ChatService/ListChats', CHAT_CALL);
   t.notMatch('https://www.kimi.com/api/chat/cs3i1hkl7l5ddmn1c2og', CHAT_CALL);
-});
-
-t.test('login walls and challenges on the page', async (t) => {
-  const page: PageSignals = {
-    ui: true,
-    loggedIn: true,
-    loginModal: false,
-    captcha: null,
-    toast: null,
-    streaming: false,
-    answerText: '',
-    notice: '',
-  };
-  t.equal(pageBlock(page), undefined);
-  t.match(pageBlock({ ...page, loginModal: true }), {
-    message: /login wall: the page shows its login modal/,
-    account: { state: 'needs_human' },
-  });
-  t.match(pageBlock({ ...page, loggedIn: false }), {
-    message: /login wall: the page is logged out/,
-  });
-  t.match(pageBlock({ ...page, captcha: '请完成滑块验证' }), {
-    message: /captcha: 请完成滑块验证/,
-    status: 'failed',
-    retryable: true,
-  });
 });

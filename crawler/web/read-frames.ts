@@ -1,0 +1,71 @@
+/**
+ * The one loop that reads a captured chat call into a site's frame reader.
+ * It stops when the stream closes, when it stalls without its end marker
+ * (the kit then asks the page), or shortly after the end marker: frames that
+ * follow the end (a trailing `finish`, title, close) are still recorded by
+ * the reader, and nothing they contain can turn a complete answer into a
+ * failure (the failure is noted in the evidence instead).
+ */
+import type { Evidence } from '../platforms/types.js';
+import { abortable } from './dom-wait.js';
+import type { FrameReader } from './site-spec.js';
+
+/** How long the trailing frames after the end marker may take. */
+export const TRAILER_MS = 1_000;
+
+export type ReadEnd = 'ended' | 'stalled' | 'trailer-done';
+
+function nextWithin<T>(it: AsyncIterator<T>, ms: number, signal: AbortSignal) {
+  let timer: NodeJS.Timeout | undefined;
+  const idle = new Promise<'idle'>((r) => (timer = setTimeout(() => r('idle'), ms)));
+  return abortable(
+    Promise.race([it.next(), idle]),
+    signal,
+    'the answer stream did not finish in time',
+  ).finally(() => clearTimeout(timer));
+}
+
+export async function readFrames(
+  chunks: AsyncIterable<Buffer>,
+  reader: FrameReader,
+  o: { stallMs: number; evidence: Evidence; signal: AbortSignal },
+): Promise<ReadEnd> {
+  const it = chunks[Symbol.asyncIterator]();
+  const afterEnd = (step: () => void) => {
+    if (!reader.complete) return step();
+    try {
+      step();
+    } catch (err) {
+      o.evidence.note(`after the end marker, ignored: ${(err as Error).message}`);
+    }
+  };
+  for (;;) {
+    const next = await nextWithin(it, reader.complete ? TRAILER_MS : o.stallMs, o.signal);
+    if (next === 'idle') {
+      if (reader.complete) return 'trailer-done';
+      o.evidence.note(`the stream stalled for ${o.stallMs} ms without its end marker`);
+      return 'stalled';
+    }
+    if (next.done) {
+      afterEnd(() => reader.end());
+      return 'ended';
+    }
+    afterEnd(() => reader.push(next.value));
+  }
+}
+
+/** The whole (short) body of a response that is not the stream: the site's error. */
+export async function readBody(
+  chunks: AsyncIterable<Buffer>,
+  signal: AbortSignal,
+  waitMs = 3_000,
+): Promise<string> {
+  const parts: Buffer[] = [];
+  const it = chunks[Symbol.asyncIterator]();
+  for (;;) {
+    const next = await nextWithin(it, waitMs, signal);
+    if (next === 'idle' || next.done) break;
+    parts.push(next.value);
+  }
+  return Buffer.concat(parts).toString('utf8');
+}

@@ -1,0 +1,305 @@
+/**
+ * The site-driver kit: one algorithm for every consumer site, a site spec
+ * (site-spec.ts) for what differs. `siteDriver(spec)` is the site's whole
+ * WebDriver. The algorithm, the way a person uses the site:
+ *
+ * 1. wait for the chat page or a wall (recognise.ts: a composer by role, a
+ *    login wall or captcha by what it asks); a wall ends the sub task at once
+ *    with `needs_human`; a page that is neither within UI_WAIT_MS is drift,
+ *    its DOM and screenshot in the evidence;
+ * 2. set deep thinking and web search through the page's own controls, by
+ *    role and name (controls.ts): a mode that needs no control touches none,
+ *    a missing control fails in seconds with its name;
+ * 3. type the prompt, arm the capture of the chat call (spec.call.url), send;
+ * 4. race the call against walls; a response that is not the stream is the
+ *    site's error (spec.call.failure), its body in the evidence;
+ * 5. read the frames into the site's reader (read-frames.ts), every frame
+ *    into the evidence; a stream without its end marker leaves completion to
+ *    the page (text stable 3 × 500 ms, no stop control);
+ * 6. refusal, empty answer, effective mode (spec.effectiveMode), the sources
+ *    panel left open for the screenshot.
+ *
+ * Errors name the first cause: the wall, the missing control, the
+ * unrecognised page, the drift; anything the browser throws besides is a
+ * retryable browser error (guarded-ask.ts).
+ */
+import type { Page } from 'playwright';
+import type { Answer } from '../../services/shared/contracts/answer.js';
+import { hasReasoning, hasSearch } from '../platforms/common/answer.js';
+import { buildAnswer, emptyRaw, type RawAnswer } from '../platforms/common/raw-answer.js';
+import { timeoutError } from '../platforms/common/errors.js';
+import {
+  PlatformError,
+  type CapturedStream,
+  type Job,
+  type LoginState,
+  type WebAnswer,
+  type WebContext,
+  type WebDriver,
+} from '../platforms/types.js';
+import { anyOf, CONTROL_MS, setControl } from './controls.js';
+import { pause, waitForStableText } from './dom-wait.js';
+import { guardedAsk } from './guarded-ask.js';
+import { readBody, readFrames } from './read-frames.js';
+import { COMPOSERS, viewPage, wallOf, type PageView } from './recognise.js';
+import { driverDrift, needsHuman, rateLimited, refused } from './signals.js';
+import type { FrameReader, SiteSpec } from './site-spec.js';
+
+/** The parts of a spec that do not depend on its frame reader. */
+type Site = Omit<SiteSpec, 'frames' | 'effectiveMode'>;
+
+/** How long the opened page may take to show its composer or a wall. */
+const UI_WAIT_MS = 15_000;
+/** How long after send the page may take to make its chat call, unless the site says. */
+const CALL_WAIT_MS = 20_000;
+/** How often the page is looked at for a wall while the answer comes. */
+const WALL_POLL_MS = 400;
+/** How much of the page's DOM an unrecognised page leaves in the evidence. */
+const DOM_EVIDENCE_CHARS = 200_000;
+/** How long a needs-human signal waits for the page to show its wall. */
+const SETTLE_WALL_MS = 2_000;
+const defaultStall = (timeoutMs: number) => Math.min(30_000, Math.max(1_000, timeoutMs / 4));
+
+/** The page's DOM and a screenshot, into the evidence: the material to teach the driver. */
+async function recordPage(page: Page, ctx: WebContext, why: string): Promise<void> {
+  const dom = await page.content().catch(() => '');
+  ctx.evidence.note(`${why}; the page's DOM: ${dom.slice(0, DOM_EVIDENCE_CHARS)}`);
+  const shot = await page
+    .screenshot({ type: 'jpeg', quality: 50, timeout: 3_000 })
+    .catch(() => undefined);
+  if (shot)
+    ctx.evidence.note(`${why}; the page's screenshot (jpeg, base64): ${shot.toString('base64')}`);
+}
+
+/** Waits for the chat page; a wall first throws its signal, neither in time is drift. */
+async function untilChat(spec: Site, page: Page, ctx: WebContext, signal: AbortSignal) {
+  const until = Date.now() + UI_WAIT_MS;
+  for (;;) {
+    const v = await viewPage(page, spec.walls);
+    const wall = v && wallOf(spec.site, v);
+    if (wall) throw wall;
+    if (v && v.composer >= 0) return v;
+    if (Date.now() > until) {
+      const err = driverDrift(`page_unrecognised: ${spec.site} (no composer and no wall)`);
+      await recordPage(page, ctx, err.message);
+      throw err;
+    }
+    // Short: on a kept page the composer is usually there a moment after the load.
+    await pause(100, signal);
+  }
+}
+
+/** Rejects with the wall's signal as soon as the page shows one; ends with `signal`. */
+async function watchWalls(spec: Site, page: Page, signal: AbortSignal): Promise<never> {
+  for (;;) {
+    await pause(WALL_POLL_MS, signal);
+    const v = await viewPage(page, spec.walls);
+    const wall = v && wallOf(spec.site, v);
+    if (wall) throw wall;
+  }
+}
+
+/** `work`, unless the page shows a wall first. */
+async function unlessWall<T>(spec: Site, page: Page, work: Promise<T>, signal: AbortSignal) {
+  const stop = new AbortController();
+  const walls = watchWalls(spec, page, AbortSignal.any([signal, stop.signal]));
+  walls.catch(() => undefined);
+  try {
+    return await Promise.race([work, walls]);
+  } finally {
+    stop.abort();
+  }
+}
+
+async function typePrompt(page: Page, v: PageView, prompt: string) {
+  const box = page.locator(COMPOSERS).nth(v.composer);
+  const tag = await box.evaluate((el) => el.tagName, undefined, { timeout: CONTROL_MS });
+  if (tag === 'TEXTAREA') await box.fill(prompt, { timeout: CONTROL_MS });
+  else {
+    // Editors such as Lexical take typed input, not a value set from outside.
+    await box.click({ timeout: CONTROL_MS });
+    await page.keyboard.insertText(prompt);
+  }
+  return box;
+}
+
+async function send(spec: Site, page: Page, box: ReturnType<Page['locator']>) {
+  const s = spec.controls.send;
+  if (s) {
+    let at = page.getByRole('button', { name: anyOf(s.names) });
+    for (const f of s.fallbacks ?? []) at = at.or(page.locator(f));
+    const button = at.filter({ visible: true }).last();
+    if ((await button.count()) > 0 && (await button.getAttribute('aria-disabled')) !== 'true') {
+      await button.click({ timeout: CONTROL_MS });
+      return;
+    }
+  }
+  await box.press('Enter', { timeout: CONTROL_MS });
+}
+
+function defaultFailure(site: string, status: number, body: string): PlatformError {
+  const said = body.trim().slice(0, 200);
+  if (status === 401 || status === 403)
+    return needsHuman(
+      site,
+      `login wall: HTTP ${status} on the chat call${said ? ` (${said})` : ''}`,
+    );
+  if (status === 429) return rateLimited(site, said || 'HTTP 429');
+  return new PlatformError(
+    `${site}: HTTP ${status} on the chat call ${said}`.trim(),
+    'failed',
+    true,
+  );
+}
+
+/** Sends the prompt and resolves with the captured chat call, unless a wall comes first. */
+async function sendPrompt(
+  spec: Site,
+  page: Page,
+  v: PageView,
+  job: Job,
+  ctx: WebContext,
+): Promise<CapturedStream> {
+  const box = await typePrompt(page, v, job.prompt);
+  const waitMs = spec.call.waitMs ?? CALL_WAIT_MS;
+  const within = AbortSignal.any([job.signal, AbortSignal.timeout(waitMs)]);
+  const call = ctx.capture.next(spec.call.url, within);
+  call.catch(() => undefined);
+  await send(spec, page, box);
+  try {
+    return await unlessWall(spec, page, call, within);
+  } catch (err) {
+    if (job.signal.aborted) throw timeoutError('no chat call before the deadline');
+    if (err instanceof PlatformError) throw err;
+    const drift = driverDrift(`chat_call_missing: ${spec.site} (none within ${waitMs} ms of send)`);
+    await recordPage(page, ctx, drift.message);
+    throw drift;
+  }
+}
+
+const isAnswer = (r: RawAnswer | Answer): r is Answer => 'answerContent' in r;
+
+/** The page's own answer, once its text has settled (the stream ended without its marker). */
+async function fromPage(spec: Site, page: Page, signal: AbortSignal): Promise<RawAnswer | Answer> {
+  const shown = await waitForStableText(page, {
+    selector: spec.dom.answer,
+    stopSelector: spec.dom.stop,
+    signal,
+  });
+  const read = spec.dom.read ? await spec.dom.read(page) : undefined;
+  if (read) return read;
+  const raw = emptyRaw();
+  raw.content = shown.trim();
+  return raw;
+}
+
+/**
+ * A site signal that needs a person (a login wall on the chat call, a captcha
+ * in the stream) usually also shows on the page a moment later: waits briefly
+ * for it, so the needs-human screenshot shows what the person must do.
+ */
+async function settleWall(spec: Site, page: Page): Promise<void> {
+  for (const until = Date.now() + SETTLE_WALL_MS; Date.now() < until;) {
+    const v = await viewPage(page, spec.walls);
+    if (v && wallOf(spec.site, v)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Steps 3 to 6: from the typed prompt to the answer. */
+async function answer<R extends FrameReader>(
+  spec: SiteSpec<R>,
+  page: Page,
+  v: PageView,
+  job: Job,
+  ctx: WebContext,
+): Promise<WebAnswer> {
+  const { signal } = job;
+  const { evidence } = ctx;
+  const stream = await sendPrompt(spec, page, v, job, ctx);
+  const streams = spec.call.streams ?? ((s) => s.status >= 200 && s.status < 300);
+  if (!streams(stream)) {
+    const body = await readBody(stream.chunks, signal);
+    if (body) evidence.frame(body);
+    throw (spec.call.failure ?? ((s, b) => defaultFailure(spec.site, s, b)))(stream.status, body);
+  }
+
+  const reader = spec.frames({ evidence, stream });
+  const stallMs = (spec.stallMs ?? defaultStall)(ctx.settings.timeoutMs);
+  const reading = readFrames(stream.chunks, reader, { stallMs, evidence, signal });
+  await unlessWall(spec, page, reading, signal);
+  let parsed = reader.read();
+  let formatVersion = reader.formatVersion;
+  if (!reader.complete) {
+    evidence.note('no end marker in the stream: the page decides completion');
+    const shown = await unlessWall(spec, page, fromPage(spec, page, signal), signal);
+    const content = isAnswer(parsed) ? parsed.answerContent : parsed.content;
+    if (content.trim() === '') {
+      parsed = shown;
+      formatVersion = `${spec.site}-dom`;
+    }
+  }
+  if (!isAnswer(parsed) && parsed.refusal.trim() !== '') throw refused(spec.site, parsed.refusal);
+  const answer = isAnswer(parsed) ? parsed : buildAnswer(parsed);
+  if (answer.answerContent.trim() === '')
+    throw new PlatformError(`${spec.site} returned no answer (empty content)`, 'failed', true);
+  const mode = spec.effectiveMode(stream.requestBody, reader, answer);
+  if (answer.referenceList.length > 0 && spec.openSources && !(await spec.openSources(page)))
+    evidence.note('the sources panel was not found');
+  return { ...answer, effectiveMode: mode, formatVersion: formatVersion ?? `${spec.site}-dom` };
+}
+
+async function drive<R extends FrameReader>(
+  spec: SiteSpec<R>,
+  page: Page,
+  job: Job,
+  ctx: WebContext,
+): Promise<WebAnswer> {
+  const v = await untilChat(spec, page, ctx, job.signal);
+  for (const [control, on] of [
+    [spec.controls.thinking, hasReasoning(job.mode)],
+    [spec.controls.search, hasSearch(job.mode)],
+  ] as const) {
+    if (control) await setControl(page, control, on, { evidence: ctx.evidence });
+    else if (on) throw driverDrift(`control_missing: ${spec.site} (the site has no such mode)`);
+  }
+  try {
+    return await answer(spec, page, v, job, ctx);
+  } catch (err) {
+    if (err instanceof PlatformError && err.account?.state === 'needs_human' && !job.signal.aborted)
+      await settleWall(spec, page);
+    throw err;
+  }
+}
+
+/** Whether the opened page shows a logged-in session (`account check`). */
+async function loginState(spec: Site, page: Page): Promise<LoginState> {
+  const until = Date.now() + UI_WAIT_MS;
+  const never = new AbortController().signal;
+  for (;;) {
+    const v = await viewPage(page, spec.walls);
+    const wall = v && wallOf(spec.site, v);
+    if (wall) return { loggedIn: false, reason: wall.message };
+    if (v && v.composer >= 0) return { loggedIn: true };
+    if (Date.now() > until) return { loggedIn: false, reason: 'the chat page did not appear' };
+    await pause(250, never);
+  }
+}
+
+/** The site's WebDriver, built from its spec. */
+export function siteDriver<R extends FrameReader>(spec: SiteSpec<R>): WebDriver {
+  const at = (path: string, webUrl: string) => new URL(path, webUrl).href;
+  return {
+    startUrl: (_job, ctx) => at(spec.urls.start, ctx.settings.webUrl),
+    loginUrl: (ctx) => at(spec.urls.login, ctx.settings.webUrl),
+    origins: (ctx) => {
+      const own = new URL(ctx.settings.webUrl);
+      return spec.real.host.test(own.hostname)
+        ? [...new Set([own.origin, ...spec.real.origins])]
+        : [own.origin];
+    },
+    chatCall: spec.call.url,
+    ask: guardedAsk((page, job, ctx) => drive(spec, page, job, ctx)),
+    loginState: (page) => loginState(spec, page),
+  };
+}

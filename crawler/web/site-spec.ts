@@ -1,0 +1,93 @@
+/**
+ * What a consumer site tells the site-driver kit (site-driver.ts) about
+ * itself. A site's folder, crawler/platforms/<site>/web/, holds:
+ * - index.ts: `export const <site>Web = siteDriver(spec)` (the registry's one line);
+ * - page.ts: the spec's page part (words, controls, answer and sources);
+ * - mode.ts: the effective mode of what ran;
+ * - the frame parser files and a FrameReader adapter (driver.ts).
+ *
+ * The kit drives every site the same way (site-driver.ts); a site supplies
+ * only facts: where it lives, its chat call, its controls by role and name,
+ * its words for walls, its frame parser and how its page shows an answer.
+ * This interface is the kit's contract with every site; keep it stable.
+ */
+import type { Page } from 'playwright';
+import type { Mode } from '../../services/shared/platforms.js';
+import type { Answer } from '../../services/shared/contracts/answer.js';
+import type { RawAnswer } from '../platforms/common/raw-answer.js';
+import type { CapturedStream, Evidence, PlatformError } from '../platforms/types.js';
+import type { Control } from './controls.js';
+import type { PageWords } from './recognise.js';
+
+/**
+ * A site's frame parser as the kit reads the chat call with it: bytes in as
+ * they arrive (the reader records each frame in the evidence itself), the
+ * end marker, and what the frames said. A site signal or format drift before
+ * the end marker throws its PlatformError; after it, the kit only notes it.
+ */
+export interface FrameReader {
+  push(chunk: Buffer): void;
+  /** The stream closed. */
+  end(): void;
+  /** The stream's own end marker was seen. */
+  readonly complete: boolean;
+  /** The format that recognised the frames (`deepseek-2026`); undefined before the first. */
+  readonly formatVersion: string | undefined;
+  /** What the frames said so far: raw fields, or an answer the parser built itself. */
+  read(): RawAnswer | Answer;
+}
+
+/** A control found by its accessible name (any role a button can have), then by selectors. */
+export interface Named {
+  names: readonly string[];
+  fallbacks?: readonly string[];
+}
+
+export interface SiteSpec<R extends FrameReader = FrameReader> {
+  /** The site's name in signals and messages: `deepseek`. */
+  site: string;
+  /** Where pages open, relative to the configured webUrl. */
+  urls: { start: string; login: string };
+  /**
+   * The real site's hosts: `host` recognises the production address; `origins`
+   * are every other origin its pages need (syntax: crawler/origin-allow.ts).
+   * A replica or any other address serves everything from its own origin.
+   */
+  real: { host: RegExp; origins: readonly string[] };
+  /** The page's own chat call: the one place its URL is named (the bench takes it from here). */
+  call: {
+    url: RegExp;
+    /** Whether the response is the answer's stream; default: a 2xx status. */
+    streams?(s: CapturedStream): boolean;
+    /** What a response that is not the stream means; default: 401/403 a login wall, 429 a rate limit. */
+    failure?(status: number, body: string): PlatformError;
+    /** How long the page may take to make its call after send (its own signatures, proof-of-work). */
+    waitMs?: number;
+  };
+  /** Words and paths of the site's walls (recognise.ts adds the common ones). */
+  walls: PageWords;
+  /** The mode controls, found by role and name; absent: the site has no such control. */
+  controls: {
+    thinking?: Control;
+    search?: Control;
+    /** Sends the prompt; absent or not found: Enter in the composer sends it. */
+    send?: Named;
+  };
+  /** The answer as the page shows it (the fallback when the stream ends without its marker). */
+  dom: {
+    /** The answer's element (the last match is the newest answer). */
+    answer: string;
+    /** The stop-generating control; while it shows the answer is not done. */
+    stop?: string;
+    /** Everything the page shows of the newest answer; default: the answer's text. */
+    read?(page: Page): Promise<RawAnswer | Answer | undefined>;
+  };
+  /** The sources panel left open for the screenshot; false when the page shows none. */
+  openSources?(page: Page): Promise<boolean>;
+  /** A new reader for one chat call. */
+  frames(o: { evidence: Evidence; stream: CapturedStream }): R;
+  /** The mode that really ran, from the captured request and what the frames said. */
+  effectiveMode(requestBody: string | undefined, reader: R, answer: Answer): Mode;
+  /** How long silence may last before a stream without its end marker counts as stalled. */
+  stallMs?(timeoutMs: number): number;
+}
