@@ -76,8 +76,9 @@ export const PAGE_SCRIPT = String.raw`
   }
   function openLogin(){ $('qr').src = '/__replica/wx-qr'; show('login'); }
 
+  // The app shows its composer once it knows who is there (a visitor too: 登录 then).
   fetch('/api/getuserinfo').then(function(r){ return r.ok ? r.json() : null; }).then(function(u){
-    user = u; renderHeader();
+    user = u; renderHeader(); $('loading').remove(); $('input-box').hidden = false;
   });
   renderTools();
 

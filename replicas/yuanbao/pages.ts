@@ -74,8 +74,9 @@ export function chatPage(variant: PageVariant): string {
   <nav class="yb-common-nav"><div class="yb-common-nav__trigger" role="button" tabindex="0" aria-label="新建对话" data-r="new-chat"><span class="icon-yb-ic_newchat_20"></span></div></nav>
   <main class="yb-main">
     <header class="yb-header" data-r="header"></header>
+    <div class="yb-loading" data-r="loading">加载中…</div>
     <div class="agent-chat__list" data-r="list"></div>
-    <div class="yb-input-box">
+    <div class="yb-input-box" data-r="input-box" hidden>
       <div class="ql-editor" contenteditable="true" role="textbox" aria-label="输入框" data-placeholder="有问题，尽管问" data-r="editor"></div>
       <div class="yb-input-tools" data-r="tools"></div>
     </div>

@@ -133,7 +133,7 @@ t.test('a login wall: the account needs a person within seconds, the sub task fa
     200,
   );
   t.ok(Date.now() - started < 20_000, `needs_human after ${Date.now() - started} ms`);
-  t.match(view.reason, /^login_wall: HTTP 401 on the chat call/);
+  t.match(view.reason, /^login wall: HTTP 401 on the chat call/);
   const [sub] = await subTasks(taskId);
   t.equal(sub!.status, 'failed');
 });

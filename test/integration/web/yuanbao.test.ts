@@ -201,17 +201,17 @@ t.test('stream drift: exact answers, or a named drift signal within seconds', as
   const cut = await ask(t, job('咖啡机 #replica:no_end', 'standard'));
   t.same(await cut.result, expectedWebAnswer('咖啡机 #replica:no_end', 'standard'), 'no [DONE]');
   t.ok(
-    cut.ctx.evidence.list().some((e) => e.kind === 'note' && /no \[DONE\]/.test(e.text)),
+    cut.ctx.evidence.list().some((e) => e.kind === 'note' && /no end marker/.test(e.text)),
     'the page judged the end',
   );
 });
 
 t.test('every wall is its named outcome within seconds', async (t) => {
   const cases: [string, StorageState | null | undefined, RegExp, string][] = [
-    ['#replica:login_wall', undefined, /^login_wall: /, 'needs_human'],
-    ['#replica:expired', undefined, /^login_wall: /, 'needs_human'],
-    ['', null, /^login_wall: /, 'needs_human'],
-    ['', replica.expiredStorageState(), /^login_wall: /, 'needs_human'],
+    ['#replica:login_wall', undefined, /^login wall: /, 'needs_human'],
+    ['#replica:expired', undefined, /^login wall: /, 'needs_human'],
+    ['', null, /^login wall: /, 'needs_human'],
+    ['', replica.expiredStorageState(), /^login wall: /, 'needs_human'],
     ['#replica:captcha', undefined, /^captcha: /, 'needs_human'],
     ['#replica:location_verify', undefined, /^location_verification: /, 'needs_human'],
     ['#replica:rate_limit', undefined, /^rate or quota limit on yuanbao/, 'cooling'],
@@ -242,7 +242,7 @@ t.test(
     const { context, page } = await open(null, t);
     const s = { settings };
     await page.goto(yuanbaoWeb.loginUrl(s));
-    t.match(await yuanbaoWeb.loginState(page, s), { loggedIn: false, reason: /login_wall/ });
+    t.match(await yuanbaoWeb.loginState(page, s), { loggedIn: false, reason: /login wall/ });
     await page.getByRole('button', { name: '登录', exact: true }).click();
     await page
       .frameLocator('iframe[title="微信登录二维码"]')

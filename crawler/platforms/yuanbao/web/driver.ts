@@ -1,48 +1,49 @@
 /**
- * The Yuanbao web driver: drives the logged-in chat page the way a person
- * does (the model picker, 深度思考 and 联网搜索 through the page's own
- * controls, the composer, send), reads the page's own chat call
- * (`POST /api/chat/{conversationId}`, signed by the page's script with
- * `x-uskey` / `x-timestamp` / `x-bus-params-md5`) through CDP and parses its
- * SSE stream. When the stream announced a search but carried no docs, the
- * conversation's detail is read again from the page, with its own session.
- *
- * Completion: `data: [DONE]`. A stream that ends without it, or stalls,
- * falls back to the page (answer text stable, no stop control).
+ * Yuanbao's chat page on the site-driver kit (crawler/web/site-driver.ts):
+ * the page's script creates the conversation and signs each chat call
+ * (`x-uskey`, `x-timestamp`, `x-bus-params-md5`: single use, so projects
+ * that replayed them were banned in October 2025, chenwr727/yuanbao-free-api
+ * issue 34); the kit reads the page's own `POST /api/chat/{conversationId}`
+ * and this file feeds its SSE stream to the parser (stream.ts). Completion:
+ * `data: [DONE]`; frames after it are recorded, never applied. When the
+ * stream announced a search without its docs, the conversation's detail is
+ * read again through the page. The effective mode is what the stream shows
+ * ran: thinking frames, a search doc list.
  */
 import type { Page } from 'playwright';
-import { PlatformError, type Job, type WebAnswer, type WebContext } from '../../types.js';
-import { hasReasoning, hasSearch } from '../../common/answer.js';
-import { buildAnswer } from '../../common/raw-answer.js';
-import { setControl } from '../../../web/controls.js';
-import { waitForStableText } from '../../../web/dom-wait.js';
-import { guardedAsk } from '../../../web/guarded-ask.js';
-import { refused } from '../../../web/signals.js';
+import type { CapturedStream, Evidence } from '../../types.js';
+import type { FrameReader, SiteSpec } from '../../../web/site-spec.js';
 import { docsOfDetail } from './detail.js';
 import { chatCallFailure } from './envelope.js';
-import { effectiveMode, wantsDeepseek } from './mode.js';
-import { CONTROLS, openSources, PAGE } from './page.js';
-import { readAll, readStream } from './read-stream.js';
-import { SITE, YuanbaoStream } from './stream.js';
-import { untilChatReady, watchForWalls } from './walls.js';
+import { effectiveMode } from './mode.js';
+import { PAGE } from './page.js';
+import { frameText, SITE, YuanbaoStream } from './stream.js';
 
-export const CHAT_URL = /\/api\/chat\/[\w-]+(?:\?|$)/;
 const DETAIL_PATH = '/api/user/agent/conversation/v1/detail';
-/** How long the opened page may take to show the composer (a Next.js app that hydrates slowly). */
-const UI_WAIT_MS = 15_000;
-/** How long the page's script may take (conversation, signature) before its chat call starts. */
-const CALL_WAIT_MS = 20_000;
-/** Silence after which a stream without `[DONE]` counts as stalled. */
-const STALL_MS = 20_000;
 
-async function send(page: Page): Promise<void> {
-  const control = page
-    .getByRole('button', { name: new RegExp(PAGE.send.names.join('|')) })
-    .or(page.locator(PAGE.send.fallbacks.join(', ')))
-    .filter({ visible: true })
-    .first();
-  if (await control.isVisible().catch(() => false)) await control.click({ timeout: 2_500 });
-  else await page.locator(PAGE.composer).first().press('Enter');
+/** The parser as the kit reads with it: each event into the evidence before it is applied. */
+class YuanbaoReader implements FrameReader {
+  readonly parser = new YuanbaoStream();
+  constructor(private readonly evidence: Evidence) {}
+  push(chunk: Buffer) {
+    for (const e of this.parser.push(chunk)) this.take(e);
+  }
+  end() {
+    for (const e of this.parser.end()) this.take(e);
+  }
+  private take(e: ReturnType<YuanbaoStream['end']>[number]) {
+    this.evidence.frame(frameText(e));
+    this.parser.apply(e);
+  }
+  get complete() {
+    return this.parser.finished;
+  }
+  get formatVersion() {
+    return this.parser.frames > 0 ? this.parser.formatVersion : undefined;
+  }
+  read() {
+    return this.parser.result();
+  }
 }
 
 /** The conversation's docs as the site stored them, read with the page's own session. */
@@ -61,70 +62,38 @@ async function detailDocs(page: Page, conversationId: string): Promise<unknown[]
   return docsOfDetail(detail);
 }
 
-async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> {
-  const { signal } = job;
-  const evidence = { evidence: ctx.evidence };
-  await untilChatReady(page, UI_WAIT_MS, signal);
-  await setControl(page, CONTROLS.model, wantsDeepseek(ctx.settings, job.mode), evidence);
-  await setControl(page, CONTROLS.thinking, hasReasoning(job.mode), evidence);
-  await setControl(page, CONTROLS.search, hasSearch(job.mode), evidence);
-  await page.locator(PAGE.composer).first().fill(job.prompt);
-
-  const callSignal = AbortSignal.any([signal, AbortSignal.timeout(CALL_WAIT_MS)]);
-  const call = ctx.capture.next(CHAT_URL, callSignal);
-  await send(page);
-
-  const watching = new AbortController();
-  const walls = watchForWalls(page, AbortSignal.any([signal, watching.signal]));
-  walls.catch(() => undefined);
-  let stream;
-  try {
-    stream = await Promise.race([call, walls]);
-  } catch (err) {
-    if (signal.aborted) throw err;
-    if (callSignal.aborted)
-      throw new PlatformError(`${SITE}: the page never sent its chat call`, 'failed', true);
-    throw err;
-  } finally {
-    watching.abort();
-  }
-
-  if (!/event-stream/.test(stream.mimeType) || stream.status !== 200) {
-    const body = await readAll(stream.chunks, signal);
-    ctx.evidence.frame(body);
-    throw chatCallFailure(stream.status, body);
-  }
-  const parser = new YuanbaoStream();
-  await readStream(stream.chunks, parser, ctx.evidence, signal, STALL_MS);
-  let formatVersion = parser.formatVersion;
-  const conversationId = new URL(stream.url).pathname.split('/').pop()!;
-  if (parser.announcedSearch && !parser.hasDocs) {
-    ctx.evidence.note(
+export const YUANBAO: SiteSpec<YuanbaoReader> = {
+  site: SITE,
+  // A new chat opens at /chat; a chat's own page is /chat/<agentId>/<conversationId>.
+  // Login is a dialog the page's 登录 button opens: the person clicks it and scans.
+  urls: { start: '/chat', login: '/chat' },
+  // Tencent's static and login hosts, the WeChat QR frame on open.weixin.qq.com **[inferred]**.
+  real: {
+    host: /^yuanbao\.tencent\.com$/,
+    origins: [
+      'https://*.tencent.com',
+      'https://*.qq.com',
+      'https://*.gtimg.cn',
+      'https://*.gtimg.com',
+      'https://*.qpic.cn',
+    ],
+  },
+  call: {
+    url: /\/api\/chat\/[\w-]+(?:\?|$)/,
+    // Errors come as JSON ({"error": {"code", "message"}}), a 401 for a lost session.
+    streams: (s: CapturedStream) => s.status === 200 && /event-stream/.test(s.mimeType),
+    failure: chatCallFailure,
+  },
+  ...PAGE,
+  frames: ({ evidence }) => new YuanbaoReader(evidence),
+  async afterFrames({ page, reader, stream, evidence }) {
+    if (!reader.parser.announcedSearch || reader.parser.hasDocs) return;
+    evidence.note(
       'the stream announced a search without its docs: reading the conversation detail',
     );
-    const docs = await detailDocs(page, conversationId);
-    if (docs) parser.setDocs(docs);
-  }
-  const raw = parser.result();
-  if (!parser.finished) {
-    ctx.evidence.note('no [DONE]: waiting for the page to finish the answer');
-    const shown = await waitForStableText(page, {
-      selector: PAGE.dom.answer,
-      stopSelector: PAGE.dom.stop,
-      signal,
-    });
-    if (raw.content.trim() === '') {
-      raw.content = shown.trim();
-      formatVersion = `${SITE}-dom`;
-    }
-  }
-  if (raw.refusal) throw refused(SITE, raw.refusal);
-  const answer = buildAnswer(raw);
-  if (answer.answerContent.trim() === '')
-    throw new PlatformError(`${SITE} returned no answer (empty content)`, 'failed', true);
-  if (answer.referenceList.length > 0 && !(await openSources(page).catch(() => false)))
-    ctx.evidence.note('the sources drawer opener was not found');
-  return { ...answer, effectiveMode: effectiveMode(parser.ran()), formatVersion };
-}
-
-export const askYuanbaoWeb = guardedAsk(drive);
+    const docs = await detailDocs(page, new URL(stream.url).pathname.split('/').pop()!);
+    if (docs) reader.parser.setDocs(docs);
+  },
+  effectiveMode: (_body, reader) => effectiveMode(reader.parser.ran()),
+  stallMs: () => 20_000,
+};

@@ -31,6 +31,6 @@ export function chatCallFailure(status: number, body: string): PlatformError {
   if (/验证码|安全验证|captcha/i.test(message)) return needsHuman(SITE, `captcha: ${what}`);
   if (status === 429 || RATE.test(message)) return rateLimited(SITE, what);
   if (status === 401 || status === 403 || code === '20003' || /未注册|未登录|登录/.test(message))
-    return needsHuman(SITE, `login_wall: HTTP ${status} on the chat call (${what})`);
+    return needsHuman(SITE, `login wall: HTTP ${status} on the chat call (${what})`);
   return new PlatformError(`${SITE} refused the chat call: HTTP ${status} ${what}`, 'failed', true);
 }

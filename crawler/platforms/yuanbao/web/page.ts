@@ -10,11 +10,16 @@
  * `[dt-button-id="model_switch"]` (Hy3 / DeepSeek), the 联网搜索 toggle
  * `.yb-internet-search-btn` (on: an `…active…` class), the answer
  * `.hyc-common-markdown`, and a logged-out page's lone 登录 button
- * (daijinma/geo_marketing `yuanbao.go` checks exactly that). The sources
- * opener's words (N 篇资料) and the ARIA names are **[inferred]**.
+ * (daijinma/geo_marketing `yuanbao.go` checks exactly that; the kit's
+ * recognise.ts reads it as a login wall). The sources opener's words
+ * (N 篇资料) and the ARIA names are **[inferred]**.
  */
 import type { Page } from 'playwright';
+import type { Job, PlatformSettings } from '../../types.js';
 import type { Control } from '../../../web/controls.js';
+import { openPanel } from '../../../web/panels.js';
+import type { SiteSpec } from '../../../web/site-spec.js';
+import { wantsDeepseek } from './mode.js';
 import { SITE } from './stream.js';
 
 const CHIP_ROLES = ['button', 'switch', 'checkbox'] as const;
@@ -42,32 +47,23 @@ export const CONTROLS = {
 } as const satisfies Record<string, Control>;
 
 export const PAGE = {
-  composer:
-    '[role="textbox"][contenteditable="true"], .ql-editor[contenteditable="true"], textarea',
-  send: { names: ['发送', 'Send'], fallbacks: ['#yuanbao-send-btn', 'a[class*="send-btn"]'] },
+  walls: { login: ['微信扫码登录', '微信登录', 'QQ登录'], verify: ['验证码'] },
+  controls: {
+    thinking: CONTROLS.thinking,
+    search: CONTROLS.search,
+    send: { names: ['发送', 'Send'], fallbacks: ['#yuanbao-send-btn', 'a[class*="send-btn"]'] },
+    // The model first: switching it resets 深度思考 on the site (xln3/platform-v2).
+    before: (job: Job, settings: PlatformSettings) => [
+      [CONTROLS.model, wantsDeepseek(settings, job.mode)],
+    ],
+  },
   dom: {
     answer: '.agent-chat__bubble--ai .hyc-common-markdown, [class*="hyc-common-markdown"]',
     stop: '[role="button"][aria-label="停止回答"], [role="button"][aria-label*="停止"]',
   },
-  walls: { login: ['微信扫码登录', '微信登录', 'QQ登录'], verify: ['验证码'] },
-} as const;
-
-/** Words of the site's own rate and quota notices (xln3/platform-v2's notice list). */
-export const RATE_WORDS = /请求过频|过于频繁|太频繁|频率过高|次数已达|人数过多/;
-export const LOCATION_WORDS = /位置验证|验证位置/;
-
-/** Leaves the sources drawer open for the screenshot; false when the page shows none. */
-export async function openSources(page: Page): Promise<boolean> {
-  const opener = page
-    .getByRole('button', { name: /\d+\s*篇资料/ })
-    .or(page.locator('[class*="agent-dialogue-references__opener"]'))
-    .last();
-  if (!(await opener.isVisible().catch(() => false))) return false;
-  await opener.click({ timeout: 2_500 });
-  await page
-    .getByRole('complementary', { name: /参考资料|资料/ })
-    .or(page.locator('.agent-dialogue-references'))
-    .first()
-    .waitFor({ state: 'visible', timeout: 2_500 });
-  return true;
-}
+  openSources: (page: Page) =>
+    openPanel(page, {
+      opener: { names: ['篇资料'], fallbacks: ['[class*="agent-dialogue-references__opener"]'] },
+      panel: ['[role="complementary"][aria-label="参考资料"]', '.agent-dialogue-references'],
+    }),
+} as const satisfies Pick<SiteSpec, 'walls' | 'controls' | 'dom' | 'openSources'>;

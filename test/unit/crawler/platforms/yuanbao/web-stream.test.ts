@@ -189,7 +189,7 @@ t.test('the chat call JSON errors, each its signal', async (t) => {
     };
   };
   t.match(err(401, '{"error":{"code":"20003","message":"用户未注册"}}'), {
-    message: /^login_wall: HTTP 401/,
+    message: /^login wall: HTTP 401/,
     account: 'needs_human',
   });
   t.match(err(403, '{"error":{"code":"20013","message":"请完成安全验证"}}'), {
