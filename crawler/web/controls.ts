@@ -23,8 +23,13 @@ import type { Locator, Page } from 'playwright';
 import type { Evidence } from '../platforms/types.js';
 import { controlMissing, controlUnchanged } from './signals.js';
 
-/** How long one lookup, click or state change may take. */
+/** How long one lookup or state change may take. */
 export const CONTROL_MS = 2_500;
+/**
+ * How long a click on a control already found may take: longer than a lookup,
+ * since a busy page (its own proof-of-work, signatures) may be slow to take it.
+ */
+export const CLICK_MS = 10_000;
 /** How much of the page's DOM a missing control leaves in the evidence. */
 const DOM_EVIDENCE_CHARS = 200_000;
 const POLL_MS = 100;
@@ -107,7 +112,7 @@ async function find(
     .filter({ visible: true })
     .first();
   if (!(await opener.isVisible().catch(() => false))) return undefined;
-  await opener.click({ timeout: CONTROL_MS });
+  await opener.click({ timeout: CLICK_MS });
   return findShown(page, c, CONTROL_MS);
 }
 
@@ -140,7 +145,7 @@ async function stateOf(c: Control, f: Found): Promise<boolean | undefined> {
 }
 
 async function changeTo(page: Page, c: Control, f: Found, on: boolean, ev?: Evidence) {
-  await f.at.click({ timeout: CONTROL_MS });
+  await f.at.click({ timeout: CLICK_MS });
   if (f.kind === 'picker') {
     const name = anyOf(on ? c.picker!.on : c.picker!.off);
     const choice = page
@@ -154,7 +159,7 @@ async function changeTo(page: Page, c: Control, f: Found, on: boolean, ev?: Evid
       .then(() => true)
       .catch(() => false);
     if (!shown) throw await missing(page, c, ev);
-    await choice.click({ timeout: CONTROL_MS });
+    await choice.click({ timeout: CLICK_MS });
   }
 }
 

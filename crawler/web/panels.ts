@@ -6,7 +6,7 @@
  * is for the screenshot, never worth a failed answer.
  */
 import type { Locator, Page } from 'playwright';
-import { anyOf, CONTROL_MS } from './controls.js';
+import { anyOf, CLICK_MS } from './controls.js';
 import type { Named } from './site-spec.js';
 
 /** How long the panel may take to show after the click. */
@@ -30,7 +30,7 @@ export async function openPanel(page: Page, p: Panel): Promise<boolean> {
   if (!(await at.isVisible().catch(() => false))) return false;
   const open = page.locator(p.panel.join(', ')).filter({ visible: true }).first();
   if (await open.isVisible().catch(() => false)) return true;
-  await at.click({ timeout: CONTROL_MS });
+  await at.click({ timeout: CLICK_MS });
   return open
     .waitFor({ state: 'visible', timeout: PANEL_MS })
     .then(() => true)

@@ -69,3 +69,26 @@ export async function readBody(
   }
   return Buffer.concat(parts).toString('utf8');
 }
+
+/** A parser that takes bytes as they come, with what the kit asks of it: a FrameReader. */
+export function readerOver<P extends { push(chunk: Buffer): void; end(): void }>(
+  parser: P,
+  o: {
+    complete(): boolean;
+    formatVersion(): string | undefined;
+    read(): ReturnType<FrameReader['read']>;
+  },
+): FrameReader & { parser: P } {
+  return {
+    parser,
+    push: (chunk) => parser.push(chunk),
+    end: () => parser.end(),
+    get complete() {
+      return o.complete();
+    },
+    get formatVersion() {
+      return o.formatVersion();
+    },
+    read: o.read,
+  };
+}

@@ -37,7 +37,7 @@ import {
   type WebContext,
   type WebDriver,
 } from '../platforms/types.js';
-import { anyOf, CONTROL_MS, setControl } from './controls.js';
+import { anyOf, CLICK_MS, CONTROL_MS, setControl } from './controls.js';
 import { pause, waitForStableText } from './dom-wait.js';
 import { guardedAsk } from './guarded-ask.js';
 import { readBody, readFrames } from './read-frames.js';
@@ -114,10 +114,10 @@ async function unlessWall<T>(spec: Site, page: Page, work: Promise<T>, signal: A
 async function typePrompt(page: Page, v: PageView, prompt: string) {
   const box = page.locator(COMPOSERS).nth(v.composer);
   const tag = await box.evaluate((el) => el.tagName, undefined, { timeout: CONTROL_MS });
-  if (tag === 'TEXTAREA') await box.fill(prompt, { timeout: CONTROL_MS });
+  if (tag === 'TEXTAREA') await box.fill(prompt, { timeout: CLICK_MS });
   else {
     // Editors such as Lexical take typed input, not a value set from outside.
-    await box.click({ timeout: CONTROL_MS });
+    await box.click({ timeout: CLICK_MS });
     await page.keyboard.insertText(prompt);
   }
   return box;
@@ -130,11 +130,11 @@ async function send(spec: Site, page: Page, box: ReturnType<Page['locator']>) {
     for (const f of s.fallbacks ?? []) at = at.or(page.locator(f));
     const button = at.filter({ visible: true }).last();
     if ((await button.count()) > 0 && (await button.getAttribute('aria-disabled')) !== 'true') {
-      await button.click({ timeout: CONTROL_MS });
+      await button.click({ timeout: CLICK_MS });
       return;
     }
   }
-  await box.press('Enter', { timeout: CONTROL_MS });
+  await box.press('Enter', { timeout: CLICK_MS });
 }
 
 function defaultFailure(site: string, status: number, body: string): PlatformError {

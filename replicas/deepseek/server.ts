@@ -25,6 +25,7 @@ import {
   type Route,
   type Site,
 } from '../common/site.js';
+import { driftPage, firstByte, type Drift } from '../common/drift.js';
 import { chatFrames, type StreamKind } from './frames.js';
 import { chatPage, HCAPTCHA_PAGE, signInPage } from './pages.js';
 import { PowIssuer } from './pow.js';
@@ -75,7 +76,7 @@ function streamKind(prompt: string, variant: Variant | undefined): StreamKind {
 }
 
 export async function startDeepseekReplica(
-  opts: { port?: number; latencyMs?: number } = {},
+  opts: { port?: number; latencyMs?: number; drift?: Drift } = {},
 ): Promise<DeepseekReplica> {
   const latency = opts.latencyMs ?? 10;
   /** Session tokens by user: the test user's, and one per user a test asks a session of. */
@@ -110,7 +111,11 @@ export async function startDeepseekReplica(
       await handle(req, res, body);
     };
 
+  const drift = opts.drift ?? 'none';
+  const html = (res: ServerResponse, text: string) => sendHtml(res, driftPage(text, drift));
+
   const stream = async (res: ServerResponse, frames: string[]) => {
+    await firstByte(drift);
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
@@ -124,11 +129,11 @@ export async function startDeepseekReplica(
   };
 
   const routes: Route[] = [
-    { method: 'GET', path: '/', handle: (_q, res) => sendHtml(res, chatPage()) },
+    { method: 'GET', path: '/', handle: (_q, res) => html(res, chatPage()) },
     {
       method: 'GET',
       path: /^\/a\/chat\/s\/[\w-]+$/,
-      handle: (_q, res) => sendHtml(res, chatPage()),
+      handle: (_q, res) => html(res, chatPage()),
     },
     {
       method: 'GET',
@@ -137,7 +142,7 @@ export async function startDeepseekReplica(
         const ticket = randomUUID();
         tickets.set(ticket, null);
         const qr = await QRCode.toDataURL(`${base}/qr/${ticket}`, { margin: 1, width: 200 });
-        sendHtml(res, signInPage(qr, ticket));
+        html(res, signInPage(qr, ticket));
       },
     },
     {

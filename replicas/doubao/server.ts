@@ -39,6 +39,7 @@ import {
 } from '../common/site.js';
 import { REFUSAL_TEXT, replicaAnswer, type Flags } from './answers.js';
 import { frames2026, framesSamantha, streamError, type Conversation } from './frames.js';
+import { driftPage, firstByte, type Drift } from '../common/drift.js';
 import { chatPageHtml, type Controls } from './page.js';
 import { aBogus, signedQuery } from './sign.js';
 import { workerScript } from './worker-script.js';
@@ -75,7 +76,7 @@ function readRequest(body: string): { prompt: string; flags: Flags } {
 }
 
 export async function startDoubaoReplica(
-  opts: { port?: number; latencyMs?: number; controls?: Controls } = {},
+  opts: { port?: number; latencyMs?: number; controls?: Controls; drift?: Drift } = {},
 ): Promise<DoubaoReplica> {
   const latencyMs = opts.latencyMs ?? 5;
   const signKey = token();
@@ -109,7 +110,7 @@ export async function startDoubaoReplica(
       msToken,
       controls: opts.controls ?? 'switches',
     });
-    sendHtml(res, html);
+    sendHtml(res, driftPage(html, opts.drift ?? 'none'));
   };
 
   const chat = async (req: IncomingMessage, res: ServerResponse, url: URL, old: boolean) => {
@@ -164,6 +165,7 @@ export async function startDoubaoReplica(
         noStreamEnd: prompt.includes('#doubao:stall'),
       });
     record(200);
+    await firstByte(opts.drift ?? 'none');
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',

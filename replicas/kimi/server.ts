@@ -18,6 +18,7 @@ import {
   variantOf,
   type Site,
 } from '../common/site.js';
+import { driftPage, firstByte, type Drift } from '../common/drift.js';
 import { connectMessages, legacyEvents, type ConnectMessage } from './frames.js';
 import { chatPage, iconSvg, loginPage } from './page.js';
 import { CHAT_SCRIPT, LOGIN_SCRIPT } from './page-script.js';
@@ -72,7 +73,7 @@ function requestOf(body: Buffer): Record<string, any> | undefined {
 }
 
 export async function startKimiReplica(
-  opts: { port?: number; latencyMs?: number } = {},
+  opts: { port?: number; latencyMs?: number; drift?: Drift } = {},
 ): Promise<KimiReplica> {
   const latency = opts.latencyMs ?? 10;
   const qrCodes = new Map<string, string | undefined>();
@@ -95,7 +96,9 @@ export async function startKimiReplica(
     return { claims, body };
   };
 
+  const drift = opts.drift ?? 'none';
   const streamConnect = async (res: ServerResponse, messages: ConnectMessage[]) => {
+    await firstByte(drift);
     res.writeHead(200, { 'content-type': 'application/connect+json', 'cache-control': 'no-cache' });
     for (const m of messages) {
       if (res.destroyed) return;
@@ -107,12 +110,12 @@ export async function startKimiReplica(
 
   const pageFor = async (req: IncomingMessage, res: ServerResponse) => {
     const claims = claimsOf(cookies(req)['kimi-auth']);
-    if (claims) return sendHtml(res, chatPage(claims.sub));
+    if (claims) return sendHtml(res, driftPage(chatPage(claims.sub), drift));
     const qrId = randomUUID();
     qrCodes.set(qrId, undefined);
     lastQr = qrId;
     const dataUrl = await QRCode.toDataURL(`${url}/login/qr/${qrId}`);
-    sendHtml(res, loginPage(qrId, dataUrl));
+    sendHtml(res, driftPage(loginPage(qrId, dataUrl), drift));
   };
 
   const site = await startSite(
@@ -123,14 +126,18 @@ export async function startKimiReplica(
         method: 'GET',
         path: '/static/chat.js',
         handle: (_req, res) => {
-          res.writeHead(200, { 'content-type': 'text/javascript' }).end(CHAT_SCRIPT);
+          res
+            .writeHead(200, { 'content-type': 'text/javascript' })
+            .end(driftPage(CHAT_SCRIPT, drift));
         },
       },
       {
         method: 'GET',
         path: '/static/login.js',
         handle: (_req, res) => {
-          res.writeHead(200, { 'content-type': 'text/javascript' }).end(LOGIN_SCRIPT);
+          res
+            .writeHead(200, { 'content-type': 'text/javascript' })
+            .end(driftPage(LOGIN_SCRIPT, drift));
         },
       },
       {

@@ -12,7 +12,8 @@
  * (the docs only in the conversation's detail), `late_events`,
  * `early_events`, `renamed_field` and `no_end`. The page's own drift (pages.ts
  * PAGE_VARIANTS: hashed classes, controls as other widgets) is chosen with
- * `POST /__replica/page-variant`, as a site's new build would be.
+ * `POST /__replica/page-variant`, as a site's new build would be; the drift
+ * every replica takes (replicas/common/drift.ts) is chosen when it starts.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -30,6 +31,7 @@ import {
   type Route,
   type Site,
 } from '../common/site.js';
+import { driftPage, firstByte, type Drift } from '../common/drift.js';
 import type { Model } from './answers.js';
 import { chatFrames, conversationDetail, type StreamKind } from './frames.js';
 import { CAPTCHA_PAGE, chatPage, PAGE_VARIANTS, qrPage, type PageVariant } from './pages.js';
@@ -77,9 +79,10 @@ function streamKind(prompt: string): StreamKind {
 }
 
 export async function startYuanbaoReplica(
-  opts: { port?: number; latencyMs?: number } = {},
+  opts: { port?: number; latencyMs?: number; drift?: Drift } = {},
 ): Promise<YuanbaoReplica> {
   const latency = opts.latencyMs ?? 10;
+  const drift = opts.drift ?? 'none';
   const token = randomBytes(24).toString('base64');
   const expiredToken = randomBytes(24).toString('base64');
   const usedKeys = new Set<string>();
@@ -115,6 +118,7 @@ export async function startYuanbaoReplica(
   };
 
   const stream = async (res: ServerResponse, frames: string[]) => {
+    await firstByte(drift);
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
@@ -127,7 +131,8 @@ export async function startYuanbaoReplica(
     res.end();
   };
 
-  const page = (_q: IncomingMessage, res: ServerResponse) => sendHtml(res, chatPage(pageVariant));
+  const page = (_q: IncomingMessage, res: ServerResponse) =>
+    sendHtml(res, driftPage(chatPage(pageVariant), drift));
 
   const routes: Route[] = [
     { method: 'GET', path: '/', handle: page },
@@ -203,7 +208,7 @@ export async function startYuanbaoReplica(
         const ticket = randomUUID();
         tickets.set(ticket, false);
         const qr = await QRCode.toDataURL(`${base}/qr/${ticket}`, { margin: 1, width: 180 });
-        sendHtml(res, qrPage(qr, ticket));
+        sendHtml(res, driftPage(qrPage(qr, ticket), drift));
       },
     },
     {

@@ -2,8 +2,9 @@
  * The Doubao driver finds its mode controls the way a person does, in real
  * Chromium against replicas that draw them differently: deep thinking as a
  * 快速 / 专家 model picker and web search as a pressed 联网搜索 button; no
- * controls at all, where standard mode still works and reasoning fails fast
- * with the control's name, as drift (final, the account fine).
+ * controls at all, where reasoning and search fail fast with the control's
+ * name, nothing sent, the page's DOM in the evidence (standard mode without
+ * controls: test/integration/web/site-contract.test.ts).
  */
 import t from 'tap';
 import { testBrowser } from '../../helpers/chromium.js';
@@ -53,14 +54,6 @@ t.test('a picker already on 专家 is set back to 快速 for a standard job', as
   });
   t.same(fieldsOf(r.answer!), expectedAnswer('番茄炒蛋怎么做', 'standard'));
   t.equal(r.answer!.effectiveMode, 'standard');
-  await r.context.close();
-});
-
-t.test('no mode controls on the page: standard mode needs none', async (t) => {
-  const r = await onBare.ask('番茄炒蛋怎么做', 'standard');
-  t.equal(r.error, undefined);
-  t.same(fieldsOf(r.answer!), expectedAnswer('番茄炒蛋怎么做', 'standard'));
-  t.ok(r.ms < 10_000, `answered in ${r.ms} ms, no control waited for`);
   await r.context.close();
 });
 

@@ -19,11 +19,11 @@ import {
   type WebContext,
 } from '../../../crawler/platforms/types.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
-import { hasReasoning, hasSearch } from '../../../crawler/platforms/common/answer.js';
+import { hasSearch } from '../../../crawler/platforms/common/answer.js';
 import { requestJson } from '../../../crawler/platforms/kimi/web/request-mode.js';
 import { webContext } from '../../helpers/web-context.js';
 import { CHAT_PATH, startKimiReplica } from '../../../replicas/kimi/server.js';
-import { replicaAnswer } from '../../../replicas/kimi/answers.js';
+import { expectedFields } from '../../../replicas/kimi/expected.js';
 import {
   connectMessages,
   NO_END_MARKER,
@@ -76,25 +76,8 @@ async function ask(
   }
 }
 
-const modeFlags = (mode: Mode) => ({ thinking: hasReasoning(mode), search: hasSearch(mode) });
-
-function expected(prompt: string, mode: Mode, withThink = true, withSuggestions = true) {
-  const a = replicaAnswer(prompt, modeFlags(mode), replica.url);
-  const refs = a.results.map((r, i) => ({
-    index: i + 1,
-    title: r.title,
-    url: r.url,
-    site: r.siteName,
-    icon: r.icon,
-  }));
-  return {
-    answerContent: a.text,
-    referenceList: refs,
-    citationList: refs.filter((r) => r.index === 1 || r.index === 3),
-    reasoning: withThink && a.think ? a.think : null,
-    recommendedQuestions: withSuggestions ? a.suggestions : [],
-  };
-}
+const expected = (prompt: string, mode: Mode, withThink = true, withSuggestions = true) =>
+  expectedFields(prompt, mode, replica.url, withThink, withSuggestions);
 
 for (const mode of MODES) {
   t.test(

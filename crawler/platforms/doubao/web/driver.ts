@@ -8,37 +8,25 @@
  * else what the stream showed.
  */
 import type { Evidence } from '../../types.js';
-import type { FrameReader, SiteSpec } from '../../../web/site-spec.js';
+import type { SiteSpec } from '../../../web/site-spec.js';
+import { readerOver } from '../../../web/read-frames.js';
 import { emptyRaw } from '../../common/raw-answer.js';
 import { effectiveMode } from './mode.js';
 import { CONTROLS, SEL, domAnswer, openSources } from './page.js';
 import { SITE } from './site-errors.js';
 import { DoubaoStream } from './stream.js';
 
-class DoubaoReader implements FrameReader {
-  readonly parser: DoubaoStream;
-  constructor(evidence: Evidence) {
-    this.parser = new DoubaoStream((frame) => evidence.frame(frame));
-  }
-  push(chunk: Buffer) {
-    this.parser.push(chunk);
-  }
-  end() {
-    this.parser.end();
-  }
-  get complete() {
-    return this.parser.done;
-  }
-  get formatVersion() {
-    return this.parser.done ? (this.parser.version ?? 'doubao-2026') : undefined;
-  }
-  /** Without its end marker the stream's part is left to the page, which shows the whole answer. */
-  read() {
-    return this.parser.done ? this.parser.result() : emptyRaw();
-  }
-}
+const doubaoReader = (evidence: Evidence) => {
+  const parser = new DoubaoStream((frame) => evidence.frame(frame));
+  return readerOver(parser, {
+    complete: () => parser.done,
+    formatVersion: () => (parser.done ? (parser.version ?? 'doubao-2026') : undefined),
+    // Without its end marker the stream's part is left to the page, which shows the whole answer.
+    read: () => (parser.done ? parser.result() : emptyRaw()),
+  });
+};
 
-export const DOUBAO: SiteSpec<DoubaoReader> = {
+export const DOUBAO: SiteSpec<ReturnType<typeof doubaoReader>> = {
   site: SITE,
   urls: { start: '/chat/', login: '/chat/?from_login=1' },
   // Its API, sign-in, CDNs and media.
@@ -67,7 +55,7 @@ export const DOUBAO: SiteSpec<DoubaoReader> = {
   },
   dom: { answer: SEL.content, stop: SEL.stop, read: domAnswer },
   openSources,
-  frames: ({ evidence }) => new DoubaoReader(evidence),
+  frames: ({ evidence }) => doubaoReader(evidence),
   effectiveMode: (body, reader, answer) =>
     effectiveMode(body, {
       deepThink: reader.parser.deepThinkSeen || answer.reasoningProcess !== null,

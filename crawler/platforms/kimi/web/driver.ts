@@ -6,35 +6,23 @@
  * The effective mode is what the captured request asked for.
  */
 import type { Evidence } from '../../types.js';
-import type { FrameReader, SiteSpec } from '../../../web/site-spec.js';
+import type { SiteSpec } from '../../../web/site-spec.js';
+import { readerOver } from '../../../web/read-frames.js';
 import { PAGE, SITE } from './dom.js';
 import { effectiveMode } from './request-mode.js';
 import { KimiStreamParser } from './stream.js';
 
-class KimiReader implements FrameReader {
-  private readonly parser: KimiStreamParser;
-  constructor(evidence: Evidence, mimeType: string) {
-    this.parser = new KimiStreamParser({ mimeType, onFrame: (frame) => evidence.frame(frame) });
-  }
-  push(chunk: Buffer) {
-    this.parser.push(chunk);
-  }
-  end() {
-    this.parser.end();
-  }
-  get complete() {
-    return this.parser.done;
-  }
-  get formatVersion() {
-    return this.parser.formatVersion;
-  }
-  read() {
-    return this.parser.raw();
-  }
-}
+const kimiReader = (evidence: Evidence, mimeType: string) => {
+  const parser = new KimiStreamParser({ mimeType, onFrame: (frame) => evidence.frame(frame) });
+  return readerOver(parser, {
+    complete: () => parser.done,
+    formatVersion: () => parser.formatVersion,
+    read: () => parser.raw(),
+  });
+};
 
 /** The real site's hosts: pages, API, login and the image/static CDNs. */
-export const KIMI: SiteSpec<KimiReader> = {
+export const KIMI: SiteSpec<ReturnType<typeof kimiReader>> = {
   site: SITE,
   urls: { start: '/', login: '/' },
   real: {
@@ -51,6 +39,6 @@ export const KIMI: SiteSpec<KimiReader> = {
     url: /\/apiv2\/kimi\.gateway\.chat\.v1\.ChatService\/Chat(\?|$)|\/api\/chat\/[^/]+\/completion\/stream(\?|$)/,
   },
   ...PAGE,
-  frames: ({ evidence, stream }) => new KimiReader(evidence, stream.mimeType),
+  frames: ({ evidence, stream }) => kimiReader(evidence, stream.mimeType),
   effectiveMode: (body) => effectiveMode(body),
 };

@@ -1,0 +1,77 @@
+/**
+ * DOM-side drift, as a real site changes from one month to the next, applied
+ * to whatever page text a replica serves (its HTML and its page scripts), so
+ * the replica's own script keeps working while a driver that leaned on one
+ * class or test id stops finding it. Chosen when the replica starts
+ * (`drift`), like a site's next release:
+ * - renamed_classes: every class name with a hyphen becomes a hashed one
+ *   (`ds-toggle-button` → `c3f9a1e`), in markup, styles and scripts alike;
+ * - no_testids: the `data-testid` hooks are gone (renamed `data-qa`);
+ * - other_widget: a switch is drawn as a pressed button and a pressed button
+ *   as a switch (`aria-checked` ⇄ `aria-pressed`, role switch ⇄ button);
+ * - slow_first_byte: the chat call's first byte comes SLOW_FIRST_BYTE_MS late.
+ */
+import { createHash } from 'node:crypto';
+
+export const DRIFTS = [
+  'none',
+  'renamed_classes',
+  'no_testids',
+  'other_widget',
+  'slow_first_byte',
+] as const;
+export type Drift = (typeof DRIFTS)[number];
+
+export const SLOW_FIRST_BYTE_MS = 2_500;
+
+const HYPHENATED = '[a-z][a-z0-9_]*(?:-{1,2}[a-z0-9_]+)+';
+const CLASS_ATTR = /class(?:Name)?\s*=\s*(?:\\?["'])([^"'\\]*)/g;
+const SELECTOR = new RegExp(`\\.(${HYPHENATED})`, 'g');
+const CLASS_LIST = new RegExp(`classList\\.\\w+\\(\\s*['"](${HYPHENATED})['"]`, 'g');
+
+const hashed = (name: string) => `c${createHash('sha256').update(name).digest('hex').slice(0, 7)}`;
+
+/** Every hyphenated class name the text uses: in class attributes, selectors and classList calls. */
+function classNames(text: string): Set<string> {
+  const found = new Set<string>();
+  const hyphenated = new RegExp(`^${HYPHENATED}$`);
+  for (const m of text.matchAll(CLASS_ATTR))
+    for (const name of m[1]!.split(/\s+/)) if (hyphenated.test(name)) found.add(name);
+  for (const m of text.matchAll(SELECTOR)) found.add(m[1]!);
+  for (const m of text.matchAll(CLASS_LIST)) found.add(m[1]!);
+  return found;
+}
+
+function renameClasses(text: string): string {
+  // Longest first, so `a-b--on` is not cut by `a-b`.
+  const names = [...classNames(text)].sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const name of names) {
+    const escaped = name.replace(/[-]/g, '\\-');
+    out = out.replace(new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`, 'g'), hashed(name));
+  }
+  return out;
+}
+
+function swapWidgets(text: string): string {
+  return text
+    .replace(/aria-pressed/g, '\u0000')
+    .replace(/aria-checked/g, 'aria-pressed')
+    .replace(/\u0000/g, 'aria-checked')
+    .replace(/role="switch"/g, '\u0001')
+    .replace(/role="button"(?=[^>]*aria-checked)/g, 'role="switch"')
+    .replace(/\u0001/g, 'role="button"');
+}
+
+/** The page text (HTML or page script) as the drifted site serves it. */
+export function driftPage(text: string, drift: Drift): string {
+  if (drift === 'renamed_classes') return renameClasses(text);
+  if (drift === 'no_testids') return text.replace(/data-testid/g, 'data-qa');
+  if (drift === 'other_widget') return swapWidgets(text);
+  return text;
+}
+
+/** Waits before the chat call answers, when the drift says its first byte is slow. */
+export async function firstByte(drift: Drift): Promise<void> {
+  if (drift === 'slow_first_byte') await new Promise((r) => setTimeout(r, SLOW_FIRST_BYTE_MS));
+}
