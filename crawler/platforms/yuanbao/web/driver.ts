@@ -12,7 +12,9 @@
  */
 import type { Page } from 'playwright';
 import type { CapturedStream, Evidence } from '../../types.js';
-import type { FrameReader, SiteSpec } from '../../../web/site-spec.js';
+import type { SiteSpec } from '../../../web/site-spec.js';
+import { readerOver } from '../../../web/read-frames.js';
+import type { SseEvent } from '../../common/sse.js';
 import { docsOfDetail } from './detail.js';
 import { chatCallFailure } from './envelope.js';
 import { effectiveMode } from './mode.js';
@@ -22,29 +24,25 @@ import { frameText, SITE, YuanbaoStream } from './stream.js';
 const DETAIL_PATH = '/api/user/agent/conversation/v1/detail';
 
 /** The parser as the kit reads with it: each event into the evidence before it is applied. */
-class YuanbaoReader implements FrameReader {
-  readonly parser = new YuanbaoStream();
-  constructor(private readonly evidence: Evidence) {}
-  push(chunk: Buffer) {
-    for (const e of this.parser.push(chunk)) this.take(e);
-  }
-  end() {
-    for (const e of this.parser.end()) this.take(e);
-  }
-  private take(e: ReturnType<YuanbaoStream['end']>[number]) {
-    this.evidence.frame(frameText(e));
-    this.parser.apply(e);
-  }
-  get complete() {
-    return this.parser.finished;
-  }
-  get formatVersion() {
-    return this.parser.frames > 0 ? this.parser.formatVersion : undefined;
-  }
-  read() {
-    return this.parser.result();
-  }
-}
+const yuanbaoReader = (evidence: Evidence) => {
+  const stream = new YuanbaoStream();
+  const take = (events: SseEvent[]) => {
+    for (const e of events) {
+      evidence.frame(frameText(e));
+      stream.apply(e);
+    }
+  };
+  const feed = {
+    stream,
+    push: (chunk: Buffer) => take(stream.push(chunk)),
+    end: () => take(stream.end()),
+  };
+  return readerOver(feed, {
+    complete: () => stream.finished,
+    formatVersion: () => (stream.frames > 0 ? stream.formatVersion : undefined),
+    read: () => stream.result(),
+  });
+};
 
 /** The conversation's docs as the site stored them, read with the page's own session. */
 async function detailDocs(page: Page, conversationId: string): Promise<unknown[] | undefined> {
@@ -62,7 +60,7 @@ async function detailDocs(page: Page, conversationId: string): Promise<unknown[]
   return docsOfDetail(detail);
 }
 
-export const YUANBAO: SiteSpec<YuanbaoReader> = {
+export const YUANBAO: SiteSpec<ReturnType<typeof yuanbaoReader>> = {
   site: SITE,
   // A new chat opens at /chat; a chat's own page is /chat/<agentId>/<conversationId>.
   // Login is a dialog the page's 登录 button opens: the person clicks it and scans.
@@ -85,15 +83,16 @@ export const YUANBAO: SiteSpec<YuanbaoReader> = {
     failure: chatCallFailure,
   },
   ...PAGE,
-  frames: ({ evidence }) => new YuanbaoReader(evidence),
+  frames: ({ evidence }) => yuanbaoReader(evidence),
   async afterFrames({ page, reader, stream, evidence }) {
-    if (!reader.parser.announcedSearch || reader.parser.hasDocs) return;
+    const { stream: parser } = reader.parser;
+    if (!parser.announcedSearch || parser.hasDocs) return;
     evidence.note(
       'the stream announced a search without its docs: reading the conversation detail',
     );
     const docs = await detailDocs(page, new URL(stream.url).pathname.split('/').pop()!);
-    if (docs) reader.parser.setDocs(docs);
+    if (docs) parser.setDocs(docs);
   },
-  effectiveMode: (_body, reader) => effectiveMode(reader.parser.ran()),
+  effectiveMode: (_body, reader) => effectiveMode(reader.parser.stream.ran()),
   stallMs: () => 20_000,
 };
