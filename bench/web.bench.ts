@@ -11,7 +11,7 @@
  *      minus the replica's own time for that sub task's chat call;
  *   3) marginal memory per logged-in account context, measured apart
  *      (bench/web/memory.ts) once the cluster has stopped.
- * Options: --platform deepseek|doubao|kimi, --subtasks, --accounts,
+ * Options: --platform deepseek|doubao|kimi|yuanbao, --subtasks, --accounts,
  * --frame-latency (ms), --kept-pages (0: a fresh page per sub task),
  * --memory-base, --memory-extra. Figures go to stdout,
  * progress to stderr.

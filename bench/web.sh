@@ -3,7 +3,7 @@
 # MongoDB-wire server on loopback (as bench/pipeline.sh does), runs
 # bench/web.bench.ts against them (it starts the cluster's nodes as child
 # processes and the site replica in its own process) and stops both servers.
-# Options pass through: --platform deepseek|doubao|kimi, --subtasks N,
+# Options pass through: --platform deepseek|doubao|kimi|yuanbao, --subtasks N,
 # --accounts N, --frame-latency MS, --memory-base K, --memory-extra M
 # (see bench/web/options.ts and docs/benchmarks.md). BENCH_INFRA_NAME (default
 # web) names the servers' state folders under var/.

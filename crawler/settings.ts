@@ -54,6 +54,7 @@ export function settingsResolver(
       return {
         apiBaseUrl: '',
         webUrl: url,
+        models: { ...vendor?.web.models },
         timeoutMs: vendor?.web.timeoutMs ?? def.web.timeoutMs,
       };
     }

@@ -29,6 +29,7 @@ const REPLICAS: Readonly<Record<string, () => Promise<Start>>> = {
   doubao: async () => (await import('./doubao/server.js')).startDoubaoReplica,
   kimi: async () => (await import('./kimi/server.js')).startKimiReplica,
   deepseek: async () => (await import('./deepseek/server.js')).startDeepseekReplica,
+  yuanbao: async () => (await import('./yuanbao/server.js')).startYuanbaoReplica,
 };
 
 export const REPLICA_PLATFORMS = Object.keys(REPLICAS);

@@ -10,6 +10,7 @@ import { sandboxWeb } from './sandbox/web.js';
 import { doubaoWeb } from './doubao/web/index.js';
 import { deepseekWeb } from './deepseek/web/index.js';
 import { kimiWeb } from './kimi/web/index.js';
+import { yuanbaoWeb } from './yuanbao/web/index.js';
 import { chatgptApi } from './chatgpt/index.js';
 import { claudeApi } from './claude/index.js';
 import { geminiApi } from './gemini/index.js';
@@ -44,7 +45,7 @@ const API_DRIVERS: Readonly<Record<string, ApiDriver>> = {
 /**
  * The consumer-site drivers. The real sites' drivers are registered here too
  * (`crawler/platforms/<p>/web/index.ts`: doubao: doubaoWeb, deepseek:
- * deepseekWeb, kimi: kimiWeb); their definitions already list the web channel.
+ * deepseekWeb, kimi: kimiWeb, yuanbao: yuanbaoWeb); their definitions already list the web channel.
  */
 const WEB_DRIVERS: Readonly<Record<string, WebDriver>> = {
   sandbox: sandboxWeb,
@@ -52,6 +53,7 @@ const WEB_DRIVERS: Readonly<Record<string, WebDriver>> = {
   doubao: doubaoWeb,
   deepseek: deepseekWeb,
   kimi: kimiWeb,
+  yuanbao: yuanbaoWeb,
 };
 
 const DRIVERS = new Map<string, PlatformDriver>();

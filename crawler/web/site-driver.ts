@@ -228,6 +228,10 @@ async function answer<R extends FrameReader>(
   const stallMs = (spec.stallMs ?? defaultStall)(ctx.settings.timeoutMs);
   const reading = readFrames(stream.chunks, reader, { stallMs, evidence, signal });
   await unlessWall(spec, page, reading, signal);
+  if (spec.afterFrames)
+    await spec
+      .afterFrames({ page, reader, stream, evidence })
+      .catch((err: unknown) => evidence.note(`after the frames: ${String(err)}`));
   let parsed = reader.read();
   let formatVersion = reader.formatVersion;
   if (!reader.complete) {
@@ -256,6 +260,8 @@ async function drive<R extends FrameReader>(
   ctx: WebContext,
 ): Promise<WebAnswer> {
   const v = await untilChat(spec, page, ctx, job.signal);
+  for (const [control, on] of spec.controls.before?.(job, ctx.settings) ?? [])
+    await setControl(page, control, on, { evidence: ctx.evidence });
   for (const [control, on] of [
     [spec.controls.thinking, hasReasoning(job.mode)],
     [spec.controls.search, hasSearch(job.mode)],

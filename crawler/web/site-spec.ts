@@ -15,7 +15,13 @@ import type { Page } from 'playwright';
 import type { Mode } from '../../services/shared/platforms.js';
 import type { Answer } from '../../services/shared/contracts/answer.js';
 import type { RawAnswer } from '../platforms/common/raw-answer.js';
-import type { CapturedStream, Evidence, PlatformError } from '../platforms/types.js';
+import type {
+  CapturedStream,
+  Evidence,
+  Job,
+  PlatformError,
+  PlatformSettings,
+} from '../platforms/types.js';
 import type { Control } from './controls.js';
 import type { PageWords } from './recognise.js';
 
@@ -72,6 +78,12 @@ export interface SiteSpec<R extends FrameReader = FrameReader> {
     search?: Control;
     /** Sends the prompt; absent or not found: Enter in the composer sends it. */
     send?: Named;
+    /**
+     * Further controls a job sets, each with its wanted state, before the
+     * mode's (a model picker that resets the mode's controls when it
+     * changes); the operator's settings choose, e.g. the model inside the site.
+     */
+    before?(job: Job, settings: PlatformSettings): readonly (readonly [Control, boolean])[];
   };
   /** The answer as the page shows it (the fallback when the stream ends without its marker). */
   dom: {
@@ -86,6 +98,17 @@ export interface SiteSpec<R extends FrameReader = FrameReader> {
   openSources?(page: Page): Promise<boolean>;
   /** A new reader for one chat call. */
   frames(o: { evidence: Evidence; stream: CapturedStream }): R;
+  /**
+   * After the frames, before the answer is built: what the stream left out,
+   * read again through the page with its own session (a conversation's
+   * stored sources). Failures here are noted, never the answer's.
+   */
+  afterFrames?(o: {
+    page: Page;
+    reader: R;
+    stream: CapturedStream;
+    evidence: Evidence;
+  }): Promise<void>;
   /** The mode that really ran, from the captured request and what the frames said. */
   effectiveMode(requestBody: string | undefined, reader: R, answer: Answer): Mode;
   /** How long silence may last before a stream without its end marker counts as stalled. */

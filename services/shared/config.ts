@@ -306,6 +306,8 @@ export interface VendorPlatformConfig {
     readonly gapMs: number | undefined;
     /** `<P>_WEB_TIMEOUT_MS`: deadline of one web answer. */
     readonly timeoutMs: number | undefined;
+    /** `<P>_WEB_MODELS`: the site's own model per mode, where its page offers a choice. */
+    readonly models: Readonly<Partial<Record<Mode, string>>>;
   };
 }
 
@@ -345,6 +347,12 @@ const vendorSchema = z.object({
   ),
   WEB_GAP_MS: z.coerce.number().int().min(0).optional(),
   WEB_TIMEOUT_MS: z.coerce.number().int().min(100).optional(),
+  WEB_MODELS: optionalText.pipe(
+    z
+      .string()
+      .regex(MODEL_PAIRS, 'must look like "standard=deepseek,reasoning=hunyuan"')
+      .optional(),
+  ),
 });
 
 /** "30/3h" → 30 prompts per 3 hours. */
@@ -428,6 +436,7 @@ function vendorConfigs(
         quota: parseQuota(v.WEB_QUOTA),
         gapMs: v.WEB_GAP_MS,
         timeoutMs: v.WEB_TIMEOUT_MS,
+        models: Object.freeze(pairs(v.WEB_MODELS) as Partial<Record<Mode, string>>),
       }),
     });
     if (v.CONCURRENCY !== undefined) concurrency[name] = v.CONCURRENCY;

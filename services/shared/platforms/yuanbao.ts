@@ -6,7 +6,8 @@ export const definition: PlatformDefinition = {
   label: 'Yuanbao',
   vendor: 'Tencent (Hunyuan)',
   aliases: ['hunyuan'],
-  channels: { api: MODES },
+  // The consumer site adds its own search (WeChat articles among the sources).
+  channels: { api: MODES, web: MODES },
   defaultChannel: 'api',
   api: {
     baseUrl: 'https://api.hunyuan.cloud.tencent.com/v1',
@@ -17,5 +18,12 @@ export const definition: PlatformDefinition = {
       reasoning_search: 'hunyuan-t1-latest',
     },
     timeoutMs: 180_000,
+  },
+  web: {
+    url: 'https://yuanbao.tencent.com',
+    quota: null,
+    gapMs: 20_000,
+    timeoutMs: 180_000,
+    needsAccounts: true,
   },
 };

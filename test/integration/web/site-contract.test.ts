@@ -27,15 +27,19 @@ import { DRIFTS, type Drift } from '../../../replicas/common/drift.js';
 import { deepseekWeb } from '../../../crawler/platforms/deepseek/web/index.js';
 import { doubaoWeb } from '../../../crawler/platforms/doubao/web/index.js';
 import { kimiWeb } from '../../../crawler/platforms/kimi/web/index.js';
+import { yuanbaoWeb } from '../../../crawler/platforms/yuanbao/web/index.js';
 import { DEEPSEEK } from '../../../crawler/platforms/deepseek/web/driver.js';
 import { DOUBAO } from '../../../crawler/platforms/doubao/web/driver.js';
 import { KIMI } from '../../../crawler/platforms/kimi/web/driver.js';
+import { YUANBAO } from '../../../crawler/platforms/yuanbao/web/driver.js';
 import { startDeepseekReplica } from '../../../replicas/deepseek/server.js';
 import { startDoubaoReplica } from '../../../replicas/doubao/server.js';
 import { startKimiReplica } from '../../../replicas/kimi/server.js';
+import { startYuanbaoReplica } from '../../../replicas/yuanbao/server.js';
 import { expectedWebAnswer } from '../../../replicas/deepseek/expected.js';
 import { expectedAnswer } from '../../../replicas/doubao/expected.js';
 import { expectedFields } from '../../../replicas/kimi/expected.js';
+import { expectedWebAnswer as expectedYuanbao } from '../../../replicas/yuanbao/expected.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
 
 t.setTimeout(240_000);
@@ -81,6 +85,13 @@ const SITES: SiteUnderTest[] = [
     thinkingNames: KIMI.controls.thinking!.toggle!.names,
     start: (drift) => startKimiReplica({ latencyMs: 2, drift }),
     expected: (prompt, mode, url) => expectedFields(prompt, mode, url),
+  },
+  {
+    name: 'yuanbao',
+    driver: yuanbaoWeb,
+    thinkingNames: YUANBAO.controls.thinking!.toggle!.names,
+    start: (drift) => startYuanbaoReplica({ latencyMs: 2, drift }),
+    expected: (prompt, mode) => fieldsOf(expectedYuanbao(prompt, mode)),
   },
 ];
 

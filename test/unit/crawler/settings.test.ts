@@ -45,6 +45,7 @@ t.test(
     t.same(plain('deepseek', 'web'), {
       apiBaseUrl: '',
       webUrl: 'https://chat.deepseek.com',
+      models: {},
       timeoutMs: 180_000,
     });
     t.equal(plain('kimi', 'web')!.webUrl, 'https://www.kimi.com');
@@ -52,14 +53,19 @@ t.test(
     t.equal(plain('chatgpt', 'web'), undefined, 'chatgpt has no web channel');
     const replica = settingsResolver(
       sandbox,
-      loadConfig({ KIMI_WEB_URL: 'http://127.0.0.1:9100/', KIMI_WEB_TIMEOUT_MS: '30000' })
-        .platforms,
+      loadConfig({
+        KIMI_WEB_URL: 'http://127.0.0.1:9100/',
+        KIMI_WEB_TIMEOUT_MS: '30000',
+        YUANBAO_WEB_MODELS: 'reasoning=deepseek',
+      }).platforms,
     );
     t.same(replica('kimi', 'web'), {
       apiBaseUrl: '',
       webUrl: 'http://127.0.0.1:9100',
+      models: {},
       timeoutMs: 30_000,
     });
+    t.same(replica('yuanbao', 'web')!.models, { reasoning: 'deepseek' }, "the site's own model");
     t.equal(plain('moonshot', 'web'), undefined, 'canonical names only');
   },
 );

@@ -39,7 +39,7 @@ t.test('an empty environment gives every default', async (t) => {
       baseUrl: undefined,
       models: {},
       timeoutMs: undefined,
-      web: { url: undefined, quota: undefined, gapMs: undefined, timeoutMs: undefined },
+      web: { url: undefined, quota: undefined, gapMs: undefined, timeoutMs: undefined, models: {} },
     });
   }
   t.same(rest, {
@@ -189,20 +189,23 @@ t.test('vendor platform variables: keys, base URL, models, timeout, concurrency'
     KIMI_WEB_URL: 'http://127.0.0.1:9000/',
     KIMI_WEB_QUOTA: '30/3h',
     KIMI_WEB_GAP_MS: '20000',
+    YUANBAO_WEB_MODELS: 'standard=deepseek,reasoning=hunyuan',
   });
   t.same(c.platforms.chatgpt, {
     apiKeys: ['sk-a', 'sk-b'],
     baseUrl: 'https://gateway.example/v1',
     models: { standard: 'gpt-4.1', reasoning_search: 'o3' },
     timeoutMs: 90000,
-    web: { url: undefined, quota: undefined, gapMs: undefined, timeoutMs: undefined },
+    web: { url: undefined, quota: undefined, gapMs: undefined, timeoutMs: undefined, models: {} },
   });
   t.same(c.platforms.kimi!.web, {
     url: 'http://127.0.0.1:9000',
     quota: { prompts: 30, perMs: 3 * 3_600_000 },
     gapMs: 20000,
     timeoutMs: undefined,
+    models: {},
   });
+  t.same(c.platforms.yuanbao!.web.models, { standard: 'deepseek', reasoning: 'hunyuan' });
   t.same(c.platforms.wenxin!.apiKeys, ['bce-v3/x']);
   t.same(c.scheduling.platformConcurrency, { chatgpt: 7, claude: 3 }, 'the platform variable wins');
   const err = (() => {

@@ -1,0 +1,36 @@
+/**
+ * What the Yuanbao web driver must report for the replica's answer to
+ * (prompt, mode, model): the text with `[citation:N]` as `[N]`, every
+ * search doc a reference under its own `index` (WeChat articles under
+ * their official account's name), the cited subset, and the chain of
+ * thought with its first sentence as summary.
+ */
+import type { WebAnswer } from '../../crawler/platforms/types.js';
+import type { Reference } from '../../services/shared/contracts/answer.js';
+import type { Mode } from '../../services/shared/platforms.js';
+import { replicaAnswer, type Model } from './answers.js';
+
+export function expectedWebAnswer(prompt: string, mode: Mode, model: Model = 'hunyuan'): WebAnswer {
+  const a = replicaAnswer(prompt, mode, model);
+  const refs: Reference[] = a.docs.map((d) => ({
+    index: d.index,
+    title: d.title,
+    url: d.url,
+    site: d.web_site_name,
+    icon: '',
+  }));
+  const cited = a.pieces.flatMap((p) => (typeof p === 'string' ? [] : [p.cite]));
+  const thinking = a.thinking.join('');
+  return {
+    answerContent: a.pieces.map((p) => (typeof p === 'string' ? p : `[${p.cite}]`)).join(''),
+    referenceList: refs,
+    citationList: refs.filter((r) => cited.includes(r.index)),
+    reasoningProcess: thinking
+      ? { summary: thinking.split('。')[0] + '。', content: thinking }
+      : null,
+    recommendedQuestions: [],
+    mediaContent: [],
+    effectiveMode: mode,
+    formatVersion: 'yuanbao-2026',
+  };
+}

@@ -1,0 +1,271 @@
+/**
+ * The Yuanbao web driver in real Chromium against the replica of
+ * yuanbao.tencent.com: every mode through the page's own controls gives the
+ * exact fields the stream carries (WeChat articles among the sources), with
+ * Hunyuan or DeepSeek inside Yuanbao; the page's drift (hashed classes,
+ * controls as other widgets, a control gone) and the stream's (frames after
+ * the end or before it, a renamed field, sources only in the detail, no
+ * end) either answer exactly or fail within seconds with a named drift
+ * signal; every wall is its named outcome within seconds; the QR login sets
+ * the site's cookies; the replica refuses a chat call the page did not sign.
+ */
+import t, { type Test } from 'tap';
+import type { BrowserContext, Page } from 'playwright';
+import { testBrowser } from '../../helpers/chromium.js';
+import { webContext } from '../../helpers/web-context.js';
+import { yuanbaoWeb } from '../../../crawler/platforms/yuanbao/web/index.js';
+import {
+  PlatformError,
+  type Job,
+  type PlatformSettings,
+  type WebAnswer,
+  type WebContext,
+} from '../../../crawler/platforms/types.js';
+import { MODES, type Mode } from '../../../services/shared/platforms.js';
+import type { StorageState } from '../../../services/shared/contracts/accounts.js';
+import { expectedWebAnswer } from '../../../replicas/yuanbao/expected.js';
+import type { PageVariant } from '../../../replicas/yuanbao/pages.js';
+import { startYuanbaoReplica } from '../../../replicas/yuanbao/server.js';
+
+t.setTimeout(240_000);
+
+const replica = await startYuanbaoReplica({ latencyMs: 3 });
+const browser = await testBrowser(t, replica);
+const settings: PlatformSettings = { apiBaseUrl: '', webUrl: replica.url, timeoutMs: 30_000 };
+const job = (prompt: string, mode: Mode): Job => ({
+  prompt,
+  mode,
+  signal: AbortSignal.timeout(60_000),
+});
+
+interface Run {
+  context: BrowserContext;
+  page: Page;
+  ctx: WebContext;
+  result: Promise<WebAnswer>;
+}
+
+async function pageVariant(variant: PageVariant): Promise<void> {
+  const r = await fetch(`${replica.url}/__replica/page-variant`, {
+    method: 'POST',
+    body: JSON.stringify({ variant }),
+  });
+  if (!r.ok) throw new Error(`page variant ${variant}: HTTP ${r.status}`);
+}
+
+async function open(
+  state: StorageState | null,
+  t: Test,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    storageState: (state ?? undefined) as never,
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+    viewport: { width: 1280, height: 900 },
+  });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  page.on('pageerror', (e) => t.fail(`page error: ${e.message}`));
+  return { context, page };
+}
+
+async function ask(
+  t: Test,
+  j: Job,
+  o: { state?: StorageState | null; settings?: PlatformSettings } = {},
+): Promise<Run> {
+  const s = o.settings ?? settings;
+  const { context, page } = await open(o.state === undefined ? replica.storageState() : o.state, t);
+  const ctx = await webContext(page, s);
+  await page.goto(yuanbaoWeb.startUrl(j, { settings: s }));
+  return { context, page, ctx, result: yuanbaoWeb.ask(page, j, ctx) };
+}
+
+async function failure(p: Promise<unknown>): Promise<PlatformError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof PlatformError) return err;
+    throw err;
+  }
+  throw new Error('expected a PlatformError, got an answer');
+}
+
+const sentBody = (run: Run) => {
+  const request = run.ctx.evidence.list().find((e) => e.kind === 'request');
+  return JSON.parse((request as { body: string }).body) as Record<string, unknown>;
+};
+
+t.test(
+  'every mode through the page controls: the exact fields, the request they made',
+  async (t) => {
+    const prompt = '微信小程序开发';
+    for (const mode of MODES) {
+      const run = await ask(t, job(prompt, mode));
+      t.same(await run.result, expectedWebAnswer(prompt, mode), `${mode}: the fields`);
+      const body = sentBody(run);
+      const think = mode === 'reasoning' || mode === 'reasoning_search';
+      t.equal(
+        body.chatModelId,
+        think ? 'hunyuan_t1' : 'hunyuan_gpt_175B_0404',
+        `${mode}: model id`,
+      );
+      t.equal(
+        Array.isArray(body.supportFunctions) &&
+          body.supportFunctions.includes('supportInternetSearch'),
+        mode === 'search' || mode === 'reasoning_search',
+        `${mode}: search asked`,
+      );
+      const drawer = await run.page.getByRole('complementary', { name: '参考资料' }).isVisible();
+      t.equal(
+        drawer,
+        mode === 'search' || mode === 'reasoning_search',
+        `${mode}: sources drawer open`,
+      );
+      await run.context.close();
+    }
+  },
+);
+
+t.test(
+  'DeepSeek inside Yuanbao, chosen in the model picker when the operator asks for it',
+  async (t) => {
+    const s = { ...settings, models: { reasoning_search: 'deepseek' } };
+    const run = await ask(t, job('跨境电商', 'reasoning_search'), { settings: s });
+    t.same(await run.result, expectedWebAnswer('跨境电商', 'reasoning_search', 'deepseek'));
+    t.equal(sentBody(run).chatModelId, 'deep_seek');
+    t.equal(
+      await run.page.getByRole('button', { name: 'DeepSeek' }).count(),
+      1,
+      'the picker shows it',
+    );
+  },
+);
+
+t.test('page drift: every build answers exactly, standard mode needs no control', async (t) => {
+  t.teardown(() => pageVariant('default'));
+  for (const variant of ['hashed', 'switch', 'merged'] as const) {
+    await pageVariant(variant);
+    for (const mode of ['reasoning_search', 'standard'] as const) {
+      const run = await ask(t, job('露营装备', mode));
+      t.same(await run.result, expectedWebAnswer('露营装备', mode), `${variant} ${mode}`);
+      await run.context.close();
+    }
+  }
+  await pageVariant('no_search');
+  const plain = await ask(t, job('露营装备', 'reasoning'));
+  t.same(
+    await plain.result,
+    expectedWebAnswer('露营装备', 'reasoning'),
+    'no_search: reasoning needs no search control',
+  );
+  const started = Date.now();
+  const run = await ask(t, job('露营装备', 'search'));
+  const err = await failure(run.result);
+  t.match(err, {
+    message: 'control_missing: yuanbao web-search',
+    retryable: false,
+    account: undefined,
+  });
+  t.ok(
+    Date.now() - started < 5_000,
+    `the missing control fails within 5 s (${Date.now() - started} ms)`,
+  );
+  t.match(
+    run.ctx.evidence.list().find((e) => e.kind === 'note'),
+    { text: /control_missing.*<html/s },
+  );
+});
+
+t.test('stream drift: exact answers, or a named drift signal within seconds', async (t) => {
+  for (const v of ['late_events', 'early_events', 'renamed_field', 'no_sources'] as const) {
+    const run = await ask(t, job(`咖啡机 #replica:${v}`, 'search'));
+    t.same(await run.result, expectedWebAnswer(`咖啡机 #replica:${v}`, 'search'), v);
+    if (v === 'no_sources')
+      t.ok(
+        run.ctx.evidence
+          .list()
+          .some((e) => e.kind === 'note' && /conversation detail/.test(e.text)),
+        'the sources came from the conversation detail',
+      );
+    await run.context.close();
+  }
+  const started = Date.now();
+  const unknown = await ask(t, job('咖啡机 #replica:unknown_frame', 'standard'));
+  t.match(await failure(unknown.result), {
+    message: /^unrecognised yuanbao stream format: frame type "card"/,
+    retryable: false,
+    account: undefined,
+  });
+  t.ok(Date.now() - started < 10_000, 'the drift fails within seconds');
+  const cut = await ask(t, job('咖啡机 #replica:no_end', 'standard'));
+  t.same(await cut.result, expectedWebAnswer('咖啡机 #replica:no_end', 'standard'), 'no [DONE]');
+  t.ok(
+    cut.ctx.evidence.list().some((e) => e.kind === 'note' && /no end marker/.test(e.text)),
+    'the page judged the end',
+  );
+});
+
+t.test('every wall is its named outcome within seconds', async (t) => {
+  const cases: [string, StorageState | null | undefined, RegExp, string][] = [
+    ['#replica:login_wall', undefined, /^login wall: /, 'needs_human'],
+    ['#replica:expired', undefined, /^login wall: /, 'needs_human'],
+    ['', null, /^login wall: /, 'needs_human'],
+    ['', replica.expiredStorageState(), /^login wall: /, 'needs_human'],
+    ['#replica:captcha', undefined, /^captcha: /, 'needs_human'],
+    ['#replica:location_verify', undefined, /^location_verification: /, 'needs_human'],
+    ['#replica:rate_limit', undefined, /^rate or quota limit on yuanbao/, 'cooling'],
+  ];
+  for (const [directive, state, message, account] of cases) {
+    const started = Date.now();
+    const run = await ask(t, job(`保险 ${directive}`, 'standard'), { state });
+    const err = await failure(run.result);
+    t.match(
+      err,
+      { message, account: { state: account } },
+      `${directive || 'logged out'}: ${err.message}`,
+    );
+    t.ok(Date.now() - started < 10_000, `within seconds (${Date.now() - started} ms)`);
+    await run.context.close();
+  }
+  const refusal = await ask(t, job('保险 #replica:refusal', 'standard'));
+  t.match(await failure(refusal.result), {
+    message: /yuanbao refused to answer/,
+    retryable: false,
+    account: undefined,
+  });
+});
+
+t.test(
+  'QR login: a logged-out page is needs-login until the scan sets the site cookies',
+  async (t) => {
+    const { context, page } = await open(null, t);
+    const s = { settings };
+    await page.goto(yuanbaoWeb.loginUrl(s));
+    t.match(await yuanbaoWeb.loginState(page, s), { loggedIn: false, reason: /login wall/ });
+    await page.getByRole('button', { name: '登录', exact: true }).click();
+    await page
+      .frameLocator('iframe[title="微信登录二维码"]')
+      .getByRole('img', { name: '微信登录二维码' })
+      .waitFor();
+    await fetch(`${replica.url}/__replica/login`, { method: 'POST' });
+    await page.waitForEvent('load');
+    t.same(await yuanbaoWeb.loginState(page, s), { loggedIn: true });
+    const names = (await context.cookies()).map((c) => c.name).sort();
+    t.same(names, ['hy_source', 'hy_token', 'hy_user']);
+  },
+);
+
+t.test('the replica refuses a chat call its page did not sign', async (t) => {
+  const cookie = replica
+    .storageState()
+    .cookies.map((c) => `${c.name}=${encodeURIComponent(c.value)}`)
+    .join('; ');
+  const r = await fetch(`${replica.url}/api/chat/any`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: '{"prompt":"x"}',
+  });
+  t.equal(r.status, 403);
+  t.match(await r.json(), { error: { message: 'unsigned request' } });
+});
