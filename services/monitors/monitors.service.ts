@@ -114,9 +114,10 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
           body: { type: 'any', optional: true, nullable: true },
         },
         async handler(ctx: Context<MonitorParams & { body: unknown }>) {
+          // The body first: a malformed request is a 400 whether or not the monitor exists.
           const id = checkMonitorId(ctx.params.monitorId);
-          await store.get(ctx.params.userId, id);
           const input = await this.checked(ctx.params.body);
+          await store.get(ctx.params.userId, id);
           const now = clock.now();
           return monitorView(
             await store.replace(ctx.params.userId, id, input, now, nextDue(input.schedule, now)),

@@ -34,6 +34,10 @@ export class JsonSchemas {
     if (typeof value === 'number') {
       if (s.minimum !== undefined && value < s.minimum) return `${at}: below minimum`;
       if (s.maximum !== undefined && value > s.maximum) return `${at}: above maximum`;
+      if (s.exclusiveMinimum !== undefined && value <= s.exclusiveMinimum)
+        return `${at}: not above exclusiveMinimum`;
+      if (s.exclusiveMaximum !== undefined && value >= s.exclusiveMaximum)
+        return `${at}: not below exclusiveMaximum`;
     }
     if (Array.isArray(value)) {
       if (s.minItems !== undefined && value.length < s.minItems) return `${at}: too few items`;
@@ -87,11 +91,24 @@ export class JsonSchemas {
       case 'boolean':
         return fc.boolean();
       case 'integer':
-      case 'number':
         return fc.integer({
           min: s.minimum ?? Number.MIN_SAFE_INTEGER,
           max: s.maximum ?? Number.MAX_SAFE_INTEGER,
         });
+      case 'number':
+        // Whole numbers where they fit, so a number field is tried with the values clients send most.
+        return s.exclusiveMinimum === undefined && s.exclusiveMaximum === undefined
+          ? fc.integer({
+              min: s.minimum ?? Number.MIN_SAFE_INTEGER,
+              max: s.maximum ?? Number.MAX_SAFE_INTEGER,
+            })
+          : fc.double({
+              min: s.exclusiveMinimum ?? s.minimum ?? -Number.MAX_SAFE_INTEGER,
+              max: s.exclusiveMaximum ?? s.maximum ?? Number.MAX_SAFE_INTEGER,
+              minExcluded: s.exclusiveMinimum !== undefined,
+              maxExcluded: s.exclusiveMaximum !== undefined,
+              noNaN: true,
+            });
       case 'string':
         return this.validString(s);
       case 'array': {
@@ -181,6 +198,8 @@ function breaker(): fc.Arbitrary<Broken> {
       if (s.maxLength !== undefined) return 'x'.repeat(s.maxLength + 1);
       if (s.maximum !== undefined) return s.maximum + 1;
       if (s.minimum !== undefined) return s.minimum - 1;
+      if (s.exclusiveMaximum !== undefined) return s.exclusiveMaximum;
+      if (s.exclusiveMinimum !== undefined) return s.exclusiveMinimum;
       return v;
     }),
     fc

@@ -21,6 +21,9 @@ import { statusBody } from '../status-read.js';
 import type { StatusData } from '../../shared/contracts/http.js';
 import type { EvidenceReader } from '../raw-evidence.js';
 import { mcpServer, type ScreenshotLoader } from '../mcp/server.js';
+import { mcpMessageSchema } from '../mcp/message.js';
+import { AppError } from '../../shared/errors.js';
+import { zodProblems } from '../../shared/validation.js';
 import type { Caller } from '../mcp/tool-kit.js';
 
 export interface McpRouteDeps {
@@ -36,6 +39,8 @@ export interface McpRouteDeps {
 export function mcpRoutes(d: McpRouteDeps): Router {
   const router = new Router();
   router.post(PATHS.MCP, jsonBody(d.maxBodyBytes), async (ctx) => {
+    const message = mcpMessageSchema.safeParse(ctx.state.body);
+    if (!message.success) throw AppError.invalid(zodProblems(message.error));
     const server = mcpServer(callerOf(ctx, d), d.screenshot);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -44,10 +49,11 @@ export function mcpRoutes(d: McpRouteDeps): Router {
     await server.connect(transport);
     try {
       // The body is already read and checked (jsonBody); the transport takes it parsed.
-      const request = new Request(`http://${ctx.host}${ctx.url}`, {
-        method: 'POST',
-        headers: ctx.headers as Record<string, string>,
-      });
+      // Answers are always JSON (enableJsonResponse), so a client need not say it accepts an
+      // event stream too, as the transport would otherwise demand (406).
+      const headers = new Headers(ctx.headers as Record<string, string>);
+      headers.set('accept', 'application/json, text/event-stream');
+      const request = new Request(`http://${ctx.host}${ctx.url}`, { method: 'POST', headers });
       const response = await transport.handleRequest(request, { parsedBody: ctx.state.body });
       ctx.status = response.status;
       response.headers.forEach((value, name) => ctx.set(name, value));

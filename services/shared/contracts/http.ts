@@ -11,7 +11,7 @@ import { DELIVERY_STATUSES } from '../webhooks/schedule.js';
 import { CHANNELS, MODES } from '../platforms/definition.js';
 import { MISSING } from '../availability.js';
 import { SUBTASK_STATUSES, TASK_STATUSES } from './status.js';
-import { WEB_OUTCOMES } from './web-outcomes.js';
+import { WEB_OUTCOMES, type WebOutcome } from './web-outcomes.js';
 
 const int = () => z.int();
 const timestamp = () => z.int().meta({ description: 'Milliseconds since the epoch (Long)' });
@@ -445,10 +445,18 @@ export const errorEnvelopeSchema = z
 
 /** Web-channel attempts per outcome (every name present, 0 when none). */
 const outcomeCounts = () =>
-  z.record(z.enum(WEB_OUTCOMES), int()).meta({
-    description:
-      'Attempts per outcome: answered, login_wall, captcha, rate_limited, drift (the page or stream no longer matches the driver; also any final failure it cannot name), refused, timeout, error (browser, network, server trouble)',
-  });
+  z
+    .object(
+      Object.fromEntries(WEB_OUTCOMES.map((o) => [o, int()])) as Record<
+        WebOutcome,
+        ReturnType<typeof int>
+      >,
+    )
+    .strict()
+    .meta({
+      description:
+        'Attempts per outcome: answered, login_wall, captcha, rate_limited, drift (the page or stream no longer matches the driver; also any final failure it cannot name), refused, timeout, error (browser, network, server trouble)',
+    });
 
 /** One platform × region × account's web-channel collector health (`GET …/operator/collectors`). */
 export const collectorHealthSchema = z

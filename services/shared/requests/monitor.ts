@@ -35,10 +35,11 @@ const text = submissionSchema.shape.prompts.element;
 const oneLine = (max: number, what: string) =>
   z
     .string({ error: 'must be a string' })
+    // \S is exactly what String.prototype.trim keeps, and a pattern reaches the OpenAPI document.
+    .regex(/\S/, 'must not be blank')
+    .regex(/^[^\p{Cc}]*$/u, `${what} must be one line without control characters`)
     .trim()
-    .min(1, 'must not be blank')
-    .max(max, `must be at most ${max} characters`)
-    .regex(/^[^\p{Cc}]*$/u, `${what} must be one line without control characters`);
+    .max(max, `must be at most ${max} characters`);
 
 const promptSchema = z.union(
   [

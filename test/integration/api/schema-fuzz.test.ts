@@ -15,7 +15,7 @@ const RUNS_PER_OPERATION = 30;
 const REFUSALS = [400, 413, 415];
 
 const svc = await startEmbedded(t, {
-  SERVICES: 'api,tasks,users,proxies,callbacks',
+  SERVICES: 'api,tasks,users,proxies,callbacks,monitors',
   MAX_UNFINISHED_SUBTASKS: '1000000',
 });
 const user = await svc.newUser();
@@ -71,6 +71,14 @@ const hints: Hints = {
       )
     : fc.constant(null),
   apiKey: fc.oneof(fc.constant(user.apiKey), fc.string({ minLength: 1 })),
+  // A monitor's cron text and time zone are read by croner, as the description says.
+  schedule: fc.oneof(
+    fc.constantFrom(
+      { cron: '0 9 * * *', timezone: 'Asia/Shanghai' },
+      { cron: '*/30 8-20 * * 1-5', timezone: 'Europe/Berlin' },
+    ),
+    fc.integer({ min: 1, max: 1440 }).map((everyMinutes) => ({ everyMinutes })),
+  ),
 };
 /** URLs drop `.` and `..` segments, so those would name another path. */
 const segment = () => fc.string({ minLength: 1 }).filter((v) => v !== '.' && v !== '..');
