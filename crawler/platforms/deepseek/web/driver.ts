@@ -28,6 +28,7 @@ import {
   watchForWalls,
 } from './page.js';
 import { effectiveMode } from './mode.js';
+import { effectiveModeOf } from '../../common/ran-mode.js';
 import { readAll, readStream } from './read-stream.js';
 import { DeepseekStream, SITE } from './stream.js';
 
@@ -91,7 +92,13 @@ async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> 
   if (answer.answerContent.trim() === '') {
     throw new PlatformError(`${SITE} returned no answer (empty content)`, 'failed', true);
   }
-  const mode = effectiveMode(stream.requestBody, parser);
+  const report = parser.finished ? parser.report() : undefined;
+  const mode = effectiveModeOf(
+    job.mode,
+    report,
+    () => effectiveMode(stream.requestBody, parser),
+    ctx.evidence,
+  );
   if (answer.referenceList.length > 0 && !(await openSources(page))) {
     ctx.evidence.note('the sources panel opener was not found');
   }

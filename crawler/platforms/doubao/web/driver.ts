@@ -22,6 +22,7 @@ import { timeoutError } from '../../common/errors.js';
 import { needsHuman } from '../../../web/signals.js';
 import type { CapturedStream } from '../../../web/capture.js';
 import { effectiveMode } from './mode.js';
+import { effectiveModeOf } from '../../common/ran-mode.js';
 import { DoubaoStream } from './stream.js';
 import { CONTROLS, SEL, domAnswer, sourcesOpener, visible, wallOnPage } from './page.js';
 import { setControl } from '../../../web/controls.js';
@@ -165,10 +166,13 @@ async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> 
       answer.mediaContent.push({ type: 'video', url: v.url, title: v.title, thumbnail: v.cover });
     formatVersion = 'doubao-dom';
   }
-  const mode = effectiveMode(stream.requestBody, {
-    deepThink: parser.deepThinkSeen || answer.reasoningProcess !== null,
-    sources: answer.referenceList.length > 0,
-  });
+  const fromRequest = () =>
+    effectiveMode(stream.requestBody, {
+      deepThink: parser.deepThinkSeen || answer.reasoningProcess !== null,
+      sources: answer.referenceList.length > 0,
+    });
+  const report = parser.done ? parser.report() : undefined;
+  const mode = effectiveModeOf(job.mode, report, fromRequest, ctx.evidence);
   await openSources(page);
   return { ...answer, effectiveMode: mode, formatVersion };
 }

@@ -15,6 +15,7 @@ import { buildAnswer } from '../../common/raw-answer.js';
 import { PlatformError, type Job, type WebAnswer, type WebContext } from '../../types.js';
 import { SEL, SWITCH, type PageSignals } from './dom.js';
 import { effectiveMode } from './request-mode.js';
+import { effectiveModeOf } from '../../common/ran-mode.js';
 import { KimiStreamParser } from './stream.js';
 import { bounded } from '../../../web/dom-wait.js';
 import { guardedAsk } from '../../../web/guarded-ask.js';
@@ -149,7 +150,13 @@ async function drive(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer> 
   if (answer.answerContent.trim() === '') {
     throw new PlatformError('kimi returned no answer (empty content)', 'failed', true);
   }
-  const mode = effectiveMode(stream.requestBody);
+  const report = parser.done ? parser.report() : undefined;
+  const mode = effectiveModeOf(
+    job.mode,
+    report,
+    () => effectiveMode(stream.requestBody),
+    ctx.evidence,
+  );
   await openSources(page, ctx);
   return { ...answer, effectiveMode: mode, formatVersion: parser.formatVersion };
 }

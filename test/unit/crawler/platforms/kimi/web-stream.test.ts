@@ -151,7 +151,7 @@ const failures: [string, RegExp, string, boolean, string | undefined][] = [
   ],
   [
     'legacy-unknown-event.txt',
-    /^unrecognised kimi stream format: legacy event "k3_toolcall"$/,
+    /^unrecognised kimi stream format: legacy event "k3_toolcall" with text$/,
     'failed',
     false,
     undefined,
@@ -276,8 +276,15 @@ t.test('frames after the end marker are kept, never applied: the answer stays ex
       'data: {"event":"finish","text":""}\n\ndata: {"event":"all_done"}',
     ),
   );
-  t.match(run([early], 'text/event-stream').error, {
-    message: /unrecognised kimi stream format: legacy event "finish"/,
+  const kept = run([early], 'text/event-stream');
+  t.equal(kept.error, undefined, 'an unknown event without text before the end is kept');
+  t.same(kept.raw, plainLegacy.raw, 'the exact answer');
+  const withText = text.replace(
+    'data: {"event":"all_done"}',
+    'data: {"event":"finish","text":"字"}\n\ndata: {"event":"all_done"}',
+  );
+  t.match(run([new TextEncoder().encode(withText)], 'text/event-stream').error, {
+    message: /unrecognised kimi stream format: legacy event "finish" with text/,
     retryable: false,
   });
 });
