@@ -38,7 +38,14 @@ import {
   type Site,
 } from '../common/site.js';
 import { REFUSAL_TEXT, replicaAnswer, type Flags } from './answers.js';
-import { frames2026, framesSamantha, streamError, type Conversation } from './frames.js';
+import {
+  frames2026,
+  framesSamantha,
+  STREAM_VARIANTS,
+  streamError,
+  type Conversation,
+} from './frames.js';
+import { streamVariantOf } from '../common/stream-variants.js';
 import { chatPageHtml, type Controls } from './page.js';
 import { aBogus, signedQuery } from './sign.js';
 import { workerScript } from './worker-script.js';
@@ -162,6 +169,7 @@ export async function startDoubaoReplica(
         unknownFrame: variant === 'unknown_frame',
         noEnd: prompt.includes('#doubao:no_end'),
         noStreamEnd: prompt.includes('#doubao:stall'),
+        variant: streamVariantOf(prompt, STREAM_VARIANTS),
       });
     record(200);
     res.writeHead(200, {

@@ -8,12 +8,16 @@
 import type { Mode } from '../../../services/shared/platforms.js';
 import { hasReasoning, hasSearch } from './answer.js';
 
-/** What a site's stream parser saw, whatever its format. */
+/**
+ * What a site's stream parser saw, whatever its format. A format that has no
+ * frames for reasoning or for search at all (Doubao's samantha format) says
+ * `undefined` there: its silence is no evidence, and the request decides.
+ */
 export interface StreamReport {
   /** Reasoning (thinking) frames with content arrived. */
-  thinking: boolean;
+  thinking: boolean | undefined;
   /** Search results arrived. */
-  search: boolean;
+  search: boolean | undefined;
   /** Events and fields no known format names, kept in the evidence and not applied. */
   ignored: readonly string[];
 }
@@ -36,7 +40,8 @@ export function fallbackOf(requested: Mode, ran: Mode): string | undefined {
 /**
  * The effective mode: the stream's evidence when a stream was read to its end
  * marker, else what the captured request asked for (`fromRequest`, read only
- * then: a DOM-read answer has no stream to judge by). Notes the ignored frames
+ * then, or for what the stream's format cannot show: a DOM-read answer has no
+ * stream to judge by). Notes the ignored frames
  * and a silent fallback in the evidence.
  */
 export function effectiveModeOf(
@@ -48,7 +53,12 @@ export function effectiveModeOf(
   if (report && report.ignored.length > 0) {
     evidence.note(`frames kept but not applied: ${report.ignored.join('; ')}`);
   }
-  const ran = report ? modeOf(report.thinking, report.search) : fromRequest();
+  let ran: Mode;
+  if (!report) ran = fromRequest();
+  else if (report.thinking === undefined || report.search === undefined) {
+    const asked = fromRequest();
+    ran = modeOf(report.thinking ?? hasReasoning(asked), report.search ?? hasSearch(asked));
+  } else ran = modeOf(report.thinking, report.search);
   const fallback = fallbackOf(requested, ran);
   if (fallback) evidence.note(fallback);
   return ran;

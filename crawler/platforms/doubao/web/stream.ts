@@ -108,10 +108,11 @@ export class DoubaoStream {
   /** What ran, read from the frames, and what was ignored (crawler/platforms/common/ran-mode.ts). */
   report(): StreamReport {
     const fromOld = this.version === 'doubao-samantha';
-    const raw = fromOld ? this.old.raw() : this.blocks.raw();
+    // The samantha format has no reasoning or search frames: its silence proves nothing.
+    if (fromOld) return { thinking: undefined, search: undefined, ignored: this.ignored.list() };
     return {
-      thinking: !fromOld && (this.blocks.deepThinkSeen || this.blocks.thinkingText),
-      search: raw.searchResults.length > 0,
+      thinking: this.blocks.deepThinkSeen || this.blocks.thinkingText,
+      search: this.blocks.raw().searchResults.length > 0,
       ignored: this.ignored.list(),
     };
   }
@@ -139,7 +140,8 @@ export class DoubaoStream {
     if (e.event === 'message') return this.handleSamantha(e);
     const data = parseObj(e.data);
     if (!EVENTS_2026.has(e.event)) {
-      if (CONTENT_KEYS.some((k) => k in data)) throw unknown(`event "${e.event}" with content`);
+      // An unknown event holding answer content is drift; one without is bookkeeping.
+      if (CONTENT_KEYS.some((k) => k in data)) throw unknown(`event "${e.event}"`);
       return this.ignored.add(`event "${e.event}"`);
     }
     this.recognise('doubao-2026', e);

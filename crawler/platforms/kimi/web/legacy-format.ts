@@ -82,7 +82,8 @@ export function applyLegacy(state: AnswerState, event: SseEvent): void {
       return;
     }
     default:
-      if (str(data.text) !== '') throw unrecognisedFormat(SITE, `legacy event "${name}" with text`);
+      // An unknown event with answer text is drift; one without is bookkeeping.
+      if (str(data.text) !== '') throw unrecognisedFormat(SITE, `legacy event "${name}"`);
       state.ignore(`legacy event "${name}"`);
   }
 }

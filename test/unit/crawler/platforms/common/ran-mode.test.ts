@@ -45,6 +45,16 @@ t.test('without a stream read to its end, the request is the witness', async (t)
   t.same(ev.list, []);
 });
 
+t.test('a format that cannot show a dimension leaves it to the request', async (t) => {
+  const ev = notes();
+  const report = { thinking: undefined, search: false, ignored: [] };
+  t.equal(
+    effectiveModeOf('reasoning_search', report, () => 'reasoning_search', ev),
+    'reasoning',
+  );
+  t.match(ev.list, [/no search results/]);
+});
+
 t.test('ignored frames: a few distinct descriptions and the count', async (t) => {
   const f = new IgnoredFrames();
   f.add('a');
