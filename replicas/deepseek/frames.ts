@@ -27,7 +27,16 @@ export const STREAM_VARIANTS = [
     expect: 'drift',
     what: 'the RESPONSE fragment names its type `kind`',
   },
+  {
+    name: 'silent_fallback',
+    expect: 'answer',
+    what: 'deep thinking asked and acknowledged, but no THINK fragment streamed (a quota run out)',
+  },
 ] as const satisfies readonly StreamVariant[];
+
+/** The mode that runs when the site silently drops deep thinking. */
+export const withoutThinking = (mode: Mode): Mode =>
+  mode === 'reasoning_search' ? 'search' : mode === 'reasoning' ? 'standard' : mode;
 export type StreamVariantName = (typeof STREAM_VARIANTS)[number]['name'];
 
 export type StreamKind =
@@ -211,7 +220,11 @@ export function chatFrames(
   kind: StreamKind,
   siteUrl: string,
 ): string[] {
-  const a = replicaAnswer(prompt, mode, siteUrl);
+  const a = replicaAnswer(
+    prompt,
+    kind === 'silent_fallback' ? withoutThinking(mode) : mode,
+    siteUrl,
+  );
   const w = new Writer(body, 1_763_900_000);
   const head = [
     event('ready', { request_message_id: 1, response_message_id: 2, model_type: 'default' }),

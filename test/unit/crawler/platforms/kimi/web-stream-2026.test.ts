@@ -6,18 +6,11 @@
  * frames without answer content are kept, renamed content is drift.
  */
 import t from 'tap';
+import { connectEnvelope as envelope } from '../../../../helpers/connect-envelope.js';
 import { KimiStreamParser } from '../../../../../crawler/platforms/kimi/web/stream.js';
 import { buildAnswer } from '../../../../../crawler/platforms/common/raw-answer.js';
 import { effectiveMode } from '../../../../../crawler/platforms/kimi/web/request-mode.js';
 import { citationsOf } from '../../../../../crawler/platforms/kimi/web/citations.js';
-
-function envelope(msg: unknown, flags = 0): Uint8Array {
-  const json = Buffer.from(JSON.stringify(msg));
-  const head = Buffer.alloc(5);
-  head.writeUInt8(flags, 0);
-  head.writeUInt32BE(json.length, 1);
-  return new Uint8Array(Buffer.concat([head, json]));
-}
 
 const chunk = (n: number, host: string) => ({
   searchResult: {
