@@ -8,6 +8,7 @@
  */
 import type { Evidence } from '../platforms/types.js';
 import { abortable } from './dom-wait.js';
+import type { StreamReport } from '../platforms/common/ran-mode.js';
 import type { FrameReader } from './site-spec.js';
 
 /** How long the trailing frames after the end marker may take. */
@@ -77,6 +78,7 @@ export function readerOver<P extends { push(chunk: Buffer): void; end(): void }>
     complete(): boolean;
     formatVersion(): string | undefined;
     read(): ReturnType<FrameReader['read']>;
+    report?(): StreamReport;
   },
 ): FrameReader & { parser: P } {
   return {
@@ -90,5 +92,6 @@ export function readerOver<P extends { push(chunk: Buffer): void; end(): void }>
       return o.formatVersion();
     },
     read: o.read,
+    report: o.report,
   };
 }

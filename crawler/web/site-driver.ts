@@ -43,6 +43,7 @@ import { guardedAsk } from './guarded-ask.js';
 import { readBody, readFrames } from './read-frames.js';
 import { COMPOSERS, viewPage, wallOf, type PageView } from './recognise.js';
 import { driverDrift, needsHuman, rateLimited, refused } from './signals.js';
+import { effectiveModeOf } from '../platforms/common/ran-mode.js';
 import type { FrameReader, SiteSpec } from './site-spec.js';
 
 /** The parts of a spec that do not depend on its frame reader. */
@@ -247,7 +248,12 @@ async function answer<R extends FrameReader>(
   const answer = isAnswer(parsed) ? parsed : buildAnswer(parsed);
   if (answer.answerContent.trim() === '')
     throw new PlatformError(`${spec.site} returned no answer (empty content)`, 'failed', true);
-  const mode = spec.effectiveMode(stream.requestBody, reader, answer);
+  const mode = effectiveModeOf(
+    job.mode,
+    reader.complete ? reader.report?.() : undefined,
+    () => spec.effectiveMode(stream.requestBody, reader, answer),
+    evidence,
+  );
   if (answer.referenceList.length > 0 && spec.openSources && !(await spec.openSources(page)))
     evidence.note('the sources panel was not found');
   return { ...answer, effectiveMode: mode, formatVersion: formatVersion ?? `${spec.site}-dom` };

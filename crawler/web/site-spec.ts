@@ -15,6 +15,7 @@ import type { Page } from 'playwright';
 import type { Mode } from '../../services/shared/platforms.js';
 import type { Answer } from '../../services/shared/contracts/answer.js';
 import type { RawAnswer } from '../platforms/common/raw-answer.js';
+import type { StreamReport } from '../platforms/common/ran-mode.js';
 import type {
   CapturedStream,
   Evidence,
@@ -41,6 +42,12 @@ export interface FrameReader {
   readonly formatVersion: string | undefined;
   /** What the frames said so far: raw fields, or an answer the parser built itself. */
   read(): RawAnswer | Answer;
+  /**
+   * What the frames showed of the mode that ran (thinking, search) and the
+   * frames kept but not applied; absent: the parser cannot tell, and
+   * `effectiveMode` decides alone.
+   */
+  report?(): StreamReport;
 }
 
 /** A control found by its accessible name (any role a button can have), then by selectors. */
@@ -109,7 +116,11 @@ export interface SiteSpec<R extends FrameReader = FrameReader> {
     stream: CapturedStream;
     evidence: Evidence;
   }): Promise<void>;
-  /** The mode that really ran, from the captured request and what the frames said. */
+  /**
+   * The mode that ran as the request and the page tell it: what decides when
+   * the reader has no report or the stream did not reach its end marker
+   * (crawler/platforms/common/ran-mode.ts), and for what the report cannot show.
+   */
   effectiveMode(requestBody: string | undefined, reader: R, answer: Answer): Mode;
   /** How long silence may last before a stream without its end marker counts as stalled. */
   stallMs?(timeoutMs: number): number;

@@ -8,6 +8,8 @@ import type { WebAnswer } from '../../crawler/platforms/types.js';
 import type { Reference } from '../../services/shared/contracts/answer.js';
 import type { Mode } from '../../services/shared/platforms.js';
 import { replicaAnswer } from './answers.js';
+import { STREAM_VARIANTS, withoutThinking } from './frames.js';
+import { streamVariantOf } from '../common/stream-variants.js';
 
 export function expectedWebAnswer(
   prompt: string,
@@ -15,7 +17,10 @@ export function expectedWebAnswer(
   siteUrl: string,
   formatVersion = 'deepseek-2026',
 ): WebAnswer {
-  const a = replicaAnswer(prompt, mode, siteUrl);
+  // The silent_fallback variant runs without deep thinking: the answer and mode of what ran.
+  const ran =
+    streamVariantOf(prompt, STREAM_VARIANTS) === 'silent_fallback' ? withoutThinking(mode) : mode;
+  const a = replicaAnswer(prompt, ran, siteUrl);
   const refs: Reference[] = a.results.map((r, i) => ({
     index: i + 1,
     title: r.title,
@@ -34,7 +39,7 @@ export function expectedWebAnswer(
       : null,
     recommendedQuestions: [],
     mediaContent: [],
-    effectiveMode: mode,
+    effectiveMode: ran,
     formatVersion,
   };
 }

@@ -8,9 +8,39 @@
  */
 import type { Mode } from '../../services/shared/platforms.js';
 import { replicaAnswer, type Piece, type ReplicaAnswer } from './answers.js';
+import type { StreamVariant } from '../common/stream-variants.js';
+
+/** This replica's stream drift variants (`#replica:<name>`), for the site-contract test. */
+export const STREAM_VARIANTS = [
+  {
+    name: 'late_events',
+    expect: 'answer',
+    what: '`finish`, `update_session` and a notice after FINISHED (public captures)',
+  },
+  {
+    name: 'early_events',
+    expect: 'answer',
+    what: 'an unknown event, an unplaceable usage patch and an extra frame field before FINISHED',
+  },
+  {
+    name: 'renamed_field',
+    expect: 'drift',
+    what: 'the RESPONSE fragment names its type `kind`',
+  },
+  {
+    name: 'silent_fallback',
+    expect: 'answer',
+    what: 'deep thinking asked and acknowledged, but no THINK fragment streamed (a quota run out)',
+  },
+] as const satisfies readonly StreamVariant[];
+
+/** The mode that runs when the site silently drops deep thinking. */
+export const withoutThinking = (mode: Mode): Mode =>
+  mode === 'reasoning_search' ? 'search' : mode === 'reasoning' ? 'standard' : mode;
+export type StreamVariantName = (typeof STREAM_VARIANTS)[number]['name'];
 
 export type StreamKind =
-  '2026' | '2025' | 'rate_limit' | 'refusal' | 'unknown_frame' | 'no_end' | 'late_events';
+  '2026' | '2025' | 'rate_limit' | 'refusal' | 'unknown_frame' | 'no_end' | StreamVariantName;
 
 const data = (v: unknown) => `data: ${JSON.stringify(v)}\n\n`;
 const event = (name: string, v: unknown) => `event: ${name}\ndata: ${JSON.stringify(v)}\n\n`;
@@ -190,7 +220,11 @@ export function chatFrames(
   kind: StreamKind,
   siteUrl: string,
 ): string[] {
-  const a = replicaAnswer(prompt, mode, siteUrl);
+  const a = replicaAnswer(
+    prompt,
+    kind === 'silent_fallback' ? withoutThinking(mode) : mode,
+    siteUrl,
+  );
   const w = new Writer(body, 1_763_900_000);
   const head = [
     event('ready', { request_message_id: 1, response_message_id: 2, model_type: 'default' }),
@@ -225,6 +259,7 @@ export function chatFrames(
   if (kind === '2025') frames2025(w, a);
   else frames2026(w, a, kind === 'unknown_frame');
   if (kind === 'no_end') return [...head, ...w.out];
+  if (kind === 'renamed_field') renameType(w.out);
   return [
     ...head,
     ...w.out,
@@ -236,6 +271,7 @@ export function chatFrames(
         { p: 'quasi_status', v: 'FINISHED' },
       ],
     }),
+    ...(kind === 'early_events' ? earlyEvents() : []),
     data({ p: 'response/status', o: 'SET', v: 'FINISHED' }),
     ...(kind === 'late_events' ? lateEvents() : []),
     event('title', { content: a.title }),
@@ -250,4 +286,19 @@ function lateEvents(): string[] {
     event('update_session', { updated_at: 1_763_900_001.25 }),
     event('notice', { content: '回答已完成' }),
   ];
+}
+
+/** Bookkeeping a newer build might send before FINISHED: nothing the answer holds. */
+function earlyEvents(): string[] {
+  return [
+    event('keep_alive', { t: 1_763_900_000.75 }),
+    data({ p: 'response/usage/prompt_tokens', v: 12 }),
+    data({ p: 'response/accumulated_token_usage', o: 'SET', v: 322, ts: 1_763_900_000.8 }),
+  ];
+}
+
+/** The RESPONSE fragment's `type` renamed `kind`: content no known format places. */
+function renameType(out: string[]): void {
+  const at = out.findIndex((f) => f.includes('"type":"RESPONSE"'));
+  if (at >= 0) out[at] = out[at]!.replace('"type":"RESPONSE"', '"kind":"RESPONSE"');
 }

@@ -6,8 +6,8 @@
  * `POST /api/v0/chat/completion` (Bearer `userToken`, `X-Ds-Pow-Response`
  * checked, the patch stream of frames.ts). `#replica:<variant>` in a prompt
  * makes it misbehave the site's way; `#replica:no_end` (this replica only)
- * cuts the stream before its end marker, `#replica:late_events` sends the
- * events public captures show after it (`finish`, `update_session`, a notice).
+ * cuts the stream before its end marker; the stream drift variants of
+ * frames.ts (`STREAM_VARIANTS`) change the stream the way a site update does.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -26,7 +26,8 @@ import {
   type Site,
 } from '../common/site.js';
 import { driftPage, firstByte, type Drift } from '../common/drift.js';
-import { chatFrames, type StreamKind } from './frames.js';
+import { chatFrames, STREAM_VARIANTS, type StreamKind } from './frames.js';
+import { streamVariantOf } from '../common/stream-variants.js';
 import { chatPage, HCAPTCHA_PAGE, signInPage } from './pages.js';
 import { PowIssuer } from './pow.js';
 
@@ -68,7 +69,8 @@ const ICON = (host: string) =>
 /** The stream a prompt asks for: the replica's own variants, then the common ones. */
 function streamKind(prompt: string, variant: Variant | undefined): StreamKind {
   if (/#replica:no_end\b/.test(prompt)) return 'no_end';
-  if (/#replica:late_events\b/.test(prompt)) return 'late_events';
+  const drift = streamVariantOf(prompt, STREAM_VARIANTS);
+  if (drift) return drift;
   if (variant === 'old_format') return '2025';
   if (variant === 'rate_limit' || variant === 'refusal' || variant === 'unknown_frame')
     return variant;

@@ -5,6 +5,32 @@
  * and the errors Doubao sends inside a 200 stream.
  */
 import type { ReplicaAnswer } from './answers.js';
+import type { StreamVariant } from '../common/stream-variants.js';
+
+/** This replica's stream drift variants (`#replica:<name>`), for the site-contract test. */
+export const STREAM_VARIANTS = [
+  {
+    name: 'late_events',
+    expect: 'answer',
+    what: 'a heartbeat, a title update and a stray text patch after SSE_REPLY_END',
+  },
+  {
+    name: 'early_events',
+    expect: 'answer',
+    what: 'an unknown event without content, an unknown patch_object and an extra field before the end',
+  },
+  {
+    name: 'renamed_field',
+    expect: 'drift',
+    what: 'the answer text blocks name `text_block` as `textBlock`',
+  },
+  {
+    name: 'fields_elsewhere',
+    expect: 'answer',
+    what: 'follow-ups in patch_object 50 ext.sp_v2, the reasoning summary in text_block.summary, icons as icon_url',
+  },
+] as const satisfies readonly StreamVariant[];
+export type StreamVariantName = (typeof STREAM_VARIANTS)[number]['name'];
 
 const J = JSON.stringify;
 const MESSAGE_ID = '30241246944760322';
@@ -20,23 +46,36 @@ function named(frames: [string, unknown][]): string[] {
   return frames.map(([event, data], i) => `id: ${i}\nevent: ${event}\ndata: ${J(data)}\n\n`);
 }
 
-const text = (id: string, parent: string, t: string) => ({
+const text = (id: string, parent: string, t: string, extra: object = {}) => ({
   block_id: id,
   block_type: 10000,
   parent_id: parent,
-  content: { text_block: { text: t } },
+  content: { text_block: { text: t, ...extra } },
 });
 const patch = (blocks: unknown[], patchObject = 1) => ({
   message_id: MESSAGE_ID,
   patch_op: [{ patch_object: patchObject, patch_type: 1, patch_value: { content_block: blocks } }],
 });
 
-/** Text deltas of one block: the first as a block patch, then CHUNK_DELTA and patches in turn. */
-function textFrames(id: string, parent: string, pieces: string[]): [string, unknown][] {
+/**
+ * Text deltas of one block: the first as a block patch, then CHUNK_DELTA and
+ * patches in turn; `extra` rides along in each block patch's `text_block`.
+ */
+function textFrames(
+  id: string,
+  parent: string,
+  pieces: string[],
+  extra: object = {},
+): [string, unknown][] {
   return pieces.map((p, i) =>
-    i % 2 === 0 ? ['STREAM_CHUNK', patch([text(id, parent, p)])] : ['CHUNK_DELTA', { text: p }],
+    i % 2 === 0
+      ? ['STREAM_CHUNK', patch([text(id, parent, p, extra)])]
+      : ['CHUNK_DELTA', { text: p }],
   );
 }
+
+/** The reasoning summary the fields_elsewhere variant sends (and the driver must report). */
+export const summaryOf = (a: ReplicaAnswer) => `${a.thinkingTitle}：${a.queries[0] ?? '回答'}`;
 
 function ack(c: Conversation): [string, unknown] {
   return [
@@ -58,6 +97,7 @@ export interface Options2026 {
   noEnd?: boolean;
   /** Ends the message (end_type 1) but not the stream (no end_type 3). */
   noStreamEnd?: boolean;
+  variant?: StreamVariantName;
 }
 
 export function frames2026(
@@ -105,11 +145,20 @@ export function frames2026(
       },
     ],
   ];
-  if (o.unknownFrame) f.push(['STREAM_PLAN_NOTIFY', { plan: { steps: 2 } }]);
-  f.push(...textFrames('think-1', 'think-root', a.reasoning));
+  const elsewhere = o.variant === 'fields_elsewhere';
+  // A frame type no parser knows, carrying answer content (patch_op): drift.
+  if (o.unknownFrame) f.push(['STREAM_PLAN_NOTIFY', { plan: { steps: 2 }, ...patch([]) }]);
+  if (o.variant === 'early_events') {
+    f.push(['MSG_TRACE_NOTIFY', { trace_id: 'trace-1', stage: 'plan' }]);
+    f.push(['STREAM_CHUNK', { ...patch([], 77), server_time: 1_763_900_000 }]);
+  }
+  const summary = elsewhere ? { summary: summaryOf(a) } : {};
+  f.push(...textFrames('think-1', 'think-root', a.reasoning, summary));
   if (a.cards.length > 0 || a.videos.length > 0) {
+    const card = ({ icon, ...rest }: (typeof a.cards)[number]) =>
+      elsewhere ? { ...rest, icon_url: icon } : { ...rest, icon };
     const results = [
-      ...a.cards.map((card) => ({ index: card.index, text_card: card })),
+      ...a.cards.map((c) => ({ index: c.index, text_card: card(c) })),
       ...a.videos.map((v) => ({ index: v.index, video_card: v })),
     ];
     const block = {
@@ -135,8 +184,15 @@ export function frames2026(
     };
     f.push(['STREAM_CHUNK', patch([root])]);
   }
-  f.push(...textFrames('answer-1', '', a.text));
-  if (a.followUps.length > 0) {
+  const answer = textFrames('answer-1', '', a.text);
+  if (o.variant === 'renamed_field') for (const frame of answer) renameTextBlock(frame);
+  f.push(...answer);
+  if (elsewhere) {
+    // Cumulative: each patch repeats the list so far; the first is cut mid-way.
+    const list = J(a.followUps);
+    f.push(['STREAM_CHUNK', ext(list.slice(0, Math.ceil(list.length / 2)))]);
+    f.push(['STREAM_CHUNK', ext(list)]);
+  } else if (a.followUps.length > 0) {
     const suggest = {
       block_id: 'suggest-1',
       block_type: 2002,
@@ -150,7 +206,30 @@ export function frames2026(
     f.push(['SSE_REPLY_END', { end_type: 1, msg_finish_attr: { msgid: MESSAGE_ID } }]);
     if (!o.noStreamEnd) f.push(['SSE_REPLY_END', { end_type: 3 }]);
   }
+  if (o.variant === 'late_events') {
+    f.push(['SSE_HEARTBEAT', {}]);
+    f.push(['MESSAGE_META_UPDATE', { title: prompt.slice(0, 10) }]);
+    f.push(['STREAM_CHUNK', patch([text('answer-1', '', '多出来的字')])]);
+  }
   return named(f);
+}
+
+/** patch_object 50: the message ext, its follow-ups as the `sp_v2` JSON string. */
+const ext = (spV2: string) => ({
+  message_id: MESSAGE_ID,
+  patch_op: [{ patch_object: 50, patch_type: 1, patch_value: { ext: { sp_v2: spV2 } } }],
+});
+
+/** The renamed_field variant: a text block whose `text_block` is called `textBlock`. */
+function renameTextBlock(frame: [string, unknown]): void {
+  if (frame[0] !== 'STREAM_CHUNK') return;
+  const value = frame[1] as ReturnType<typeof patch>;
+  for (const op of value.patch_op) {
+    op.patch_value.content_block = op.patch_value.content_block.map((b) => {
+      const block = b as ReturnType<typeof text>;
+      return { ...block, content: { textBlock: block.content.text_block } };
+    });
+  }
 }
 
 export function streamError(

@@ -38,7 +38,14 @@ import {
   type Site,
 } from '../common/site.js';
 import { REFUSAL_TEXT, replicaAnswer, type Flags } from './answers.js';
-import { frames2026, framesSamantha, streamError, type Conversation } from './frames.js';
+import {
+  frames2026,
+  framesSamantha,
+  STREAM_VARIANTS,
+  streamError,
+  type Conversation,
+} from './frames.js';
+import { streamVariantOf } from '../common/stream-variants.js';
 import { driftPage, firstByte, type Drift } from '../common/drift.js';
 import { chatPageHtml, type Controls } from './page.js';
 import { aBogus, signedQuery } from './sign.js';
@@ -163,6 +170,7 @@ export async function startDoubaoReplica(
         unknownFrame: variant === 'unknown_frame',
         noEnd: prompt.includes('#doubao:no_end'),
         noStreamEnd: prompt.includes('#doubao:stall'),
+        variant: streamVariantOf(prompt, STREAM_VARIANTS),
       });
     record(200);
     await firstByte(opts.drift ?? 'none');

@@ -25,7 +25,7 @@ export interface ReplicaMode {
 }
 
 /** The prompt without replica directives, as the answer quotes it. */
-export const topicOf = (prompt: string) => prompt.replace(/#replica:[a-z_]+/g, '').trim();
+export const topicOf = (prompt: string) => prompt.replace(/#replica:[a-z0-9_]+/g, '').trim();
 
 export function replicaAnswer(prompt: string, mode: ReplicaMode, siteUrl: string): ReplicaAnswer {
   const topic = topicOf(prompt);

@@ -6,7 +6,36 @@
  * legacy-format.ts for the formats and their sources).
  */
 import type { Variant } from '../common/site.js';
-import { pieces, replicaAnswer, type ReplicaMode } from './answers.js';
+import type { StreamVariant } from '../common/stream-variants.js';
+import { pieces, replicaAnswer, type ReplicaAnswer, type ReplicaMode } from './answers.js';
+
+/** This replica's stream drift variants (`#replica:<name>`), for the site-contract test. */
+export const STREAM_VARIANTS = [
+  {
+    name: 'late_events',
+    expect: 'answer',
+    what: 'a title update and a stray text append after `done`',
+  },
+  {
+    name: 'early_events',
+    expect: 'answer',
+    what: 'a frame without op or mask, an unknown message mask and an extra field before `done`',
+  },
+  {
+    name: 'renamed_field',
+    expect: 'drift',
+    what: 'the text blocks name `content` as `value`',
+  },
+  {
+    name: 'kimi_2026',
+    expect: 'answer',
+    what: 'search as block.tool (web_search:1) and message.refs, citations as private-use cite marks',
+  },
+] as const satisfies readonly StreamVariant[];
+export type StreamVariantName = (typeof STREAM_VARIANTS)[number]['name'];
+
+/** The private-use cite mark of a 2026 capture for result k of search call 1. */
+const puaCite = (k: string) => `\uE200cite\uE202web_search:1#${k}\uE201`;
 
 /** One Connect message: its JSON and whether it is the end-of-stream envelope. */
 export interface ConnectMessage {
@@ -66,6 +95,7 @@ export function connectMessages(
   siteUrl: string,
   variant: Variant | undefined,
   expired: boolean,
+  drift?: StreamVariantName,
 ): ConnectMessage[] {
   const id = ids(prompt);
   if (expired || variant === 'expired') return [endError('unauthenticated', EXPIRED_MESSAGE)];
@@ -111,7 +141,9 @@ export function connectMessages(
       });
     }
   }
-  if (answer.results.length > 0) {
+  const v2026 = drift === 'kimi_2026';
+  if (answer.results.length > 0 && v2026) out.push(...toolFrames(answer));
+  else if (answer.results.length > 0) {
     out.push({
       json: {
         op: 'set',
@@ -120,19 +152,30 @@ export function connectMessages(
       },
     });
   }
+  const textKey = drift === 'renamed_field' ? 'value' : 'content';
   out.push({
-    json: { op: 'set', mask: 'block.text', block: { id: 'text-0', text: { content: '' } } },
+    json: { op: 'set', mask: 'block.text', block: { id: 'text-0', text: { [textKey]: '' } } },
   });
-  const textPieces = pieces(answer.text);
+  const text = v2026
+    ? answer.text.replace(/\[\^(\d+)\^\]/g, (_, k: string) => puaCite(k))
+    : answer.text;
+  const textPieces = pieces(text);
   textPieces.forEach((p, i) => {
     out.push({
       json: {
         op: 'append',
         mask: 'block.text.content',
-        block: { id: 'text-0', text: { content: p } },
+        block: { id: 'text-0', text: { [textKey]: p } },
+        ...(drift === 'early_events' && { seq: i }),
       },
     });
     if (i === 2) out.push({ json: { heartbeat: {} } });
+    if (i === 2 && drift === 'early_events') {
+      out.push({ json: { telemetry: { stage: 'answering' } } });
+      out.push({
+        json: { op: 'set', mask: 'message.feedback', message: { id: id.assistant, feedback: {} } },
+      });
+    }
     if (i === 3 && variant === 'unknown_frame') {
       out.push({
         json: {
@@ -160,11 +203,51 @@ export function connectMessages(
   // Kimi-only directive: the connection closes without the end marker (DOM fallback tests).
   if (prompt.includes(NO_END_MARKER)) return out;
   out.push({ json: { done: {} } });
+  if (drift === 'late_events') {
+    out.push({ json: { op: 'set', mask: 'chat.title', chat: { id: id.chat, title: '新会话' } } });
+    out.push({
+      json: { op: 'append', mask: 'block.text', block: { id: 'text-0', text: { content: '多' } } },
+    });
+  }
   out.push({ json: {}, end: true });
   return out;
 }
 
-/** The older build's SSE events (data JSON) for the same answer; no reasoning stream. */
+/**
+ * Search the 2026 way: one `block.tool` call (`web_search:1`) with its
+ * `contents[].searchResult`, mirrored to `message.refs.searchChunks`, the
+ * cited ones (1 and 3, as the answer's marks) in `usedSearchChunks`.
+ */
+function toolFrames(answer: ReplicaAnswer): ConnectMessage[] {
+  const chunks = answer.results.map((r, i) => ({
+    searchResult: {
+      base: { title: r.title, url: r.url, siteName: r.siteName, iconUrl: r.icon, snippet: '' },
+      refIndex: i + 1,
+    },
+  }));
+  const tool = (extra: object) => ({
+    id: 'tool-0',
+    tool: { toolCallId: 'web_search:1', name: 'web_search', ...extra },
+  });
+  return [
+    { json: { op: 'set', mask: 'block.tool', block: tool({ args: '{"queries":["q"]}' }) } },
+    { json: { op: 'set', mask: 'block.tool.contents', block: tool({ contents: chunks }) } },
+    {
+      json: {
+        op: 'set',
+        mask: 'message.refs',
+        message: {
+          refs: {
+            searchChunks: chunks.map((c) => c.searchResult),
+            usedSearchChunks: [chunks[0]!.searchResult, chunks[2]!.searchResult],
+          },
+        },
+      },
+    },
+  ];
+}
+
+/** The older build's SSE events (data JSON) for the same answer; the k1 model's reasoning as `k1`. */
 export function legacyEvents(
   prompt: string,
   mode: ReplicaMode,
@@ -176,6 +259,7 @@ export function legacyEvents(
     { event: 'req', id: `${chatId}-req`, group_id: chatId },
     { event: 'resp', id: `${chatId}-resp`, group_id: chatId },
   ];
+  for (const p of answer.think ? pieces(answer.think) : []) out.push({ event: 'k1', text: p });
   if (answer.results.length > 0) {
     out.push({ event: 'search_plus', msg: { type: 'start' } });
     for (const r of answer.results) {

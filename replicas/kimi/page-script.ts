@@ -206,7 +206,8 @@ export const CHAT_SCRIPT = String.raw`(() => {
       messages: [{ role: 'user', content: prompt }],
       refs: [],
       use_search: mode.search,
-      kimiplus_id: mode.thinking ? 'crm40ee9e5jvhsn7ptcg' : 'kimi',
+      kimiplus_id: 'kimi',
+      model: mode.thinking ? 'k1.5' : 'kimi',
       extend: { sidebar: true },
     }));
     const res = await fetch('/api/chat/' + id + '/completion/stream', {

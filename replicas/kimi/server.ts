@@ -19,7 +19,8 @@ import {
   type Site,
 } from '../common/site.js';
 import { driftPage, firstByte, type Drift } from '../common/drift.js';
-import { connectMessages, legacyEvents, type ConnectMessage } from './frames.js';
+import { connectMessages, legacyEvents, STREAM_VARIANTS, type ConnectMessage } from './frames.js';
+import { streamVariantOf } from '../common/stream-variants.js';
 import { chatPage, iconSvg, loginPage } from './page.js';
 import { CHAT_SCRIPT, LOGIN_SCRIPT } from './page-script.js';
 import { bearer, claimsOf, isExpired, issueToken, signingFault, type Claims } from './session.js';
@@ -203,7 +204,14 @@ export async function startKimiReplica(
           };
           await streamConnect(
             res,
-            connectMessages(prompt, mode, url, variant, isExpired(auth.claims)),
+            connectMessages(
+              prompt,
+              mode,
+              url,
+              variant,
+              isExpired(auth.claims),
+              streamVariantOf(prompt, STREAM_VARIANTS),
+            ),
           );
         },
       },
@@ -232,7 +240,7 @@ export async function startKimiReplica(
           const request = JSON.parse(auth.body.toString('utf8')) as Record<string, any>;
           const prompt = String(request.messages?.[0]?.content ?? '');
           const mode = {
-            thinking: request.kimiplus_id === 'crm40ee9e5jvhsn7ptcg',
+            thinking: request.kimiplus_id === 'crm40ee9e5jvhsn7ptcg' || request.model === 'k1.5',
             search: request.use_search === true,
           };
           const chatId = LEGACY_PATH.exec(u.pathname)![1]!;

@@ -22,6 +22,7 @@ export function subTaskResult(s: SubTaskDoc) {
     channel: s.channel,
     mode: s.mode,
     effectiveMode: effectiveModeOf(s),
+    formatVersion: s.formatVersion ?? null,
     prompt: s.prompt,
     status: s.status,
     time: s.time ?? null,

@@ -165,7 +165,11 @@ export const subTaskResultSchema = z
     mode: z.enum(MODES).meta({ description: 'The requested mode' }),
     effectiveMode: z.enum(MODES).nullable().meta({
       description:
-        'The mode that really ran (web: read from the request the site itself sent); null until answered',
+        'The mode that really ran (web: read from the stream the site sent: thinking frames, search results; it differs from `mode` when the site silently fell back); null until answered',
+    }),
+    formatVersion: z.string().nullable().meta({
+      description:
+        'Web channel: the stream format (parser version) the driver recognised, e.g. `deepseek-2026`, or `<platform>-dom` when the answer was read from the page; null for the api channel and until answered',
     }),
     prompt: z.string(),
     status: subTaskStatus,

@@ -73,6 +73,7 @@ t.test('full result has every sub task field of spec 2.3', async (t) => {
     'citationList',
     'effectiveMode',
     'errorMessage',
+    'formatVersion',
     'mediaContent',
     'mentionScreenshot',
     'mentioned',

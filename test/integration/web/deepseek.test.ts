@@ -190,6 +190,21 @@ t.test('events after FINISHED (finish, update_session, a notice): the exact answ
   }
 });
 
+t.test('a silent fallback: deep thinking asked, none streamed, the mode that ran', async (t) => {
+  const prompt = '国产 CRM 哪家强 #replica:silent_fallback';
+  const run = await ask(job(prompt, 'reasoning_search'));
+  const result = await run.result;
+  t.same(result, expected(prompt, 'reasoning_search', 'deepseek-2026'), 'the fields that ran');
+  t.equal(result.effectiveMode, 'search', 'the stream had search results but no thinking');
+  t.ok(
+    run.ctx.evidence
+      .list()
+      .some((e) => e.kind === 'note' && /^silent fallback: asked reasoning_search/.test(e.text)),
+    'the fallback is noted in the evidence',
+  );
+  await run.context.close();
+});
+
 const VARIANT_ERRORS: [string, Mode, string, string, boolean, string | undefined][] = [
   [
     'login_wall',

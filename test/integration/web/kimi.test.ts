@@ -161,13 +161,13 @@ t.test('the older build: legacy SSE, its effective mode and fields', async (t) =
     t.teardown(() => run.context.close());
     t.equal(error, undefined);
     const a = answer as WebAnswer;
-    const want = expected(prompt, mode, false, false);
+    const want = expected(prompt, mode, true, false);
     t.equal(a.formatVersion, 'kimi-sse-legacy');
     t.equal(a.effectiveMode, mode);
     t.equal(a.answerContent, want.answerContent);
     t.same(a.referenceList, want.referenceList);
     t.same(a.citationList, want.citationList);
-    t.equal(a.reasoningProcess, null, 'the older format streams no reasoning');
+    t.equal(a.reasoningProcess?.content ?? null, want.reasoning, 'the k1 events: the reasoning');
     t.ok(run.ctx.evidence.list().some((e) => e.kind === 'frame' && e.data.includes('all_done')));
   }
 });

@@ -21,6 +21,7 @@ const RESULT_KEYS = [
   'channel',
   'mode',
   'effectiveMode',
+  'formatVersion',
   'prompt',
   'status',
   'time',
@@ -98,6 +99,7 @@ t.test('subTaskResult has exactly the spec 2.3 keys', async (t) => {
     channel: 'api',
     mode: 'search',
     effectiveMode: null,
+    formatVersion: null,
     prompt: 'p1',
     status: 'pending',
     time: null,
@@ -137,6 +139,7 @@ t.test('subTaskResult fills missing fields with null or empty arrays', async (t)
     channel: 'api',
     mode: 'standard',
     effectiveMode: null,
+    formatVersion: null,
     prompt: 'p2',
     status: 'processing',
     time: null,
@@ -178,6 +181,7 @@ t.test('subTaskResult passes a finished result through', async (t) => {
     channel: 'api',
     mode: 'search',
     effectiveMode: 'standard',
+    formatVersion: null,
     prompt: 'p1',
     status: 'completed',
     time: 2000,
@@ -206,6 +210,11 @@ t.test('subTaskResult passes a finished result through', async (t) => {
     'an answer stored before effective modes were recorded ran the requested mode',
   );
   t.equal(subTaskResult(sub({ status: 'failed' })).effectiveMode, null, 'no answer, no mode');
+  t.equal(
+    subTaskResult(sub({ status: 'completed', formatVersion: 'kimi-connect-1' })).formatVersion,
+    'kimi-connect-1',
+    'the stream format the web driver recognised',
+  );
 });
 
 t.test('screenshot mode 2: the clip around the first mention, or the note', async (t) => {

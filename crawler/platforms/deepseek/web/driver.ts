@@ -4,8 +4,9 @@
  * `X-Ds-Pow-Response`; the kit reads the page's own chat call and this file
  * feeds its patch stream to the parser (stream.ts). Completion:
  * `response/status` FINISHED; events after it are recorded, never applied.
- * The effective mode is what the captured request asked for
- * (`thinking_enabled`, `search_enabled`), or the stream's own flags.
+ * The effective mode is what the stream showed (thinking frames, search
+ * results; common/ran-mode.ts), else what the captured request asked for
+ * (`thinking_enabled`, `search_enabled`).
  */
 import type { CapturedStream, Evidence } from '../../types.js';
 import type { FrameReader, SiteSpec } from '../../../web/site-spec.js';
@@ -36,6 +37,9 @@ class DeepseekReader implements FrameReader {
   }
   read() {
     return this.parser.result();
+  }
+  report() {
+    return this.parser.report();
   }
 }
 

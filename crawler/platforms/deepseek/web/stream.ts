@@ -12,15 +12,21 @@
  * End marker: `response/status` FINISHED. The site's signals inside the
  * stream become signals.ts errors: an `event: hint` with `finish_reason:
  * rate_limit_reached` is a rate limit; status CONTENT_FILTER with its template
- * answer is a refusal. Any event, patch, operation or fragment type outside
- * what these versions send is an unrecognised format, never a partial answer.
+ * answer is a refusal. Tolerance: an event name no version sends, or a patch
+ * outside the fragments that cannot be placed (bookkeeping such as token
+ * usage), carries no answer: it stays in the evidence and is not applied
+ * (`ignored`). Unknown content (a fragment type, an operation or patch on the
+ * fragments, an end status) before the end marker is an unrecognised format,
+ * never a partial answer. Frames after the end marker (`finish`,
+ * `update_session`, `title`, `close`) are counted and never applied.
  */
 import { SseParser, type SseEvent } from '../../common/sse.js';
 import type { RawAnswer } from '../../common/raw-answer.js';
 import { PlatformError } from '../../types.js';
 import { rateLimited, unrecognisedFormat } from '../../../web/signals.js';
 import { extract, type Fragment, type Version } from './extract.js';
-import { asPatch, isObj, PatchError, PatchState } from './patch.js';
+import { asPatch, isObj, PatchError, PatchState, type Patch } from './patch.js';
+import { IgnoredFrames, type StreamReport } from '../../common/ran-mode.js';
 
 export const SITE = 'deepseek';
 export const FORMAT_VERSIONS: Readonly<Record<Version, string>> = {
@@ -29,7 +35,9 @@ export const FORMAT_VERSIONS: Readonly<Record<Version, string>> = {
 };
 
 /** Events that carry no answer: the message ids, the session's time, the chat title, the close. */
-const QUIET_EVENTS = new Set(['ready', 'update_session', 'title', 'close']);
+const QUIET_EVENTS = new Set(['ready', 'update_session', 'title', 'close', 'finish']);
+/** The part of the response that holds the answer: a patch there that does not fit is drift. */
+const CONTENT_PATH = /^response(\/fragments|$)/;
 /** Fragment types each version sends; TEMPLATE_RESPONSE replaces a refused answer. */
 const TYPES: Readonly<Record<Version, ReadonlySet<string>>> = {
   '2026': new Set(['THINK', 'TOOL_SEARCH', 'TOOL_OPEN', 'RESPONSE', 'TEMPLATE_RESPONSE']),
@@ -59,6 +67,7 @@ export class DeepseekStream {
   frames = 0;
   /** Frames that arrived after the end marker (recorded, not applied). */
   trailing = 0;
+  private readonly ignored = new IgnoredFrames();
 
   /** Feeds bytes as they arrive; returns the events they completed (not yet applied). */
   push(chunk: Uint8Array | string): SseEvent[] {
@@ -79,20 +88,23 @@ export class DeepseekStream {
     }
     if (e.event === 'hint') return this.hint(e.data);
     if (QUIET_EVENTS.has(e.event)) return;
-    if (e.event !== 'message') throw unrecognisedFormat(SITE, `event "${e.event}"`);
+    if (e.event !== 'message') return this.ignored.add(`event "${e.event}"`);
     let data: unknown;
     try {
       data = JSON.parse(e.data);
     } catch {
       throw unrecognisedFormat(SITE, `a frame that is not JSON: ${e.data.slice(0, 80)}`);
     }
+    let patch: Patch | undefined;
     try {
-      this.state.apply(asPatch(data));
+      patch = asPatch(data);
+      this.state.apply(patch);
       this.checkFragments();
       this.checkStatus();
     } catch (err) {
-      if (err instanceof PatchError) throw unrecognisedFormat(SITE, err.message);
-      throw err;
+      if (!(err instanceof PatchError)) throw err;
+      if (patch?.p && !CONTENT_PATH.test(patch.p)) return this.ignored.add(`patch ${patch.p}`);
+      throw unrecognisedFormat(SITE, err.message);
     }
   }
 
@@ -116,6 +128,15 @@ export class DeepseekStream {
           .join('') || 'content filter';
     }
     return raw;
+  }
+
+  /** What ran, read from the frames, and what was ignored (crawler/platforms/common/ran-mode.ts). */
+  report(): StreamReport {
+    const thinking = this.fragments().some(
+      (f) => f.type === 'THINK' && typeof f.content === 'string' && f.content.trim() !== '',
+    );
+    const search = this.result().searchResults.length > 0;
+    return { thinking, search, ignored: this.ignored.list() };
   }
 
   /** The mode flags the stream's own response carries (the request body is the first witness). */

@@ -10,6 +10,13 @@
  * `search_query_result_block` with `text_card` and `video_card` results. Other
  * block types (tool status, timers, reading a page) carry nothing an answer
  * records, and the site adds new ones often: they are skipped, not refused.
+ * A text block whose content has no `text_block` but other fields is a
+ * renamed content field: `BlockDrift`, never a silently shorter answer.
+ *
+ * Fields that arrive elsewhere (issue 22): a reasoning text block's own
+ * summary in `text_block.summary`; a source's icon as `icon_url`; the
+ * follow-up questions in `patch_object 50`'s `ext.sp_v2`, a cumulative JSON
+ * string (each patch repeats the whole list so far, see `spV2`).
  */
 import type { Media } from '../../../../services/shared/contracts/answer.js';
 import { emptyRaw, type RawAnswer, type RawSearchResult } from '../../common/raw-answer.js';
@@ -27,6 +34,33 @@ const num = (v: unknown): number | undefined =>
 interface TextBlock {
   parent: string;
   pieces: string[];
+  summary: string;
+}
+
+/** Content the parser cannot place: stream.ts turns it into an unrecognised format. */
+export class BlockDrift extends Error {}
+
+/**
+ * The follow-ups of one `ext.sp_v2` string: a JSON list of questions (strings
+ * or `{content|text|query}`), or an object holding such a list. Cumulative and
+ * streamed, so a string cut mid-way does not parse yet: undefined until it does.
+ */
+export function spV2(text: string): string[] | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const list = Array.isArray(v)
+    ? v
+    : isObj(v)
+      ? [v.suggestions, v.suggests, v.list, v.questions].find(Array.isArray)
+      : undefined;
+  if (!list) return undefined;
+  return list
+    .map((q) => (isObj(q) ? str(q.content) || str(q.text) || str(q.query) : str(q)).trim())
+    .filter(Boolean);
 }
 
 /** What a sources list, media and follow-ups gather, shared with the samantha format. */
@@ -34,6 +68,8 @@ export class Collected {
   readonly results: RawSearchResult[] = [];
   readonly videos: Media[] = [];
   readonly followUps: string[] = [];
+  /** The latest whole list of `ext.sp_v2` (it repeats itself, so it replaces, never adds). */
+  private spFollowUps: string[] = [];
 
   addResult(r: RawSearchResult): void {
     if (!r.url || this.results.some((x) => x.url === r.url)) return;
@@ -49,11 +85,18 @@ export class Collected {
     if (t && !this.followUps.includes(t)) this.followUps.push(t);
   }
 
+  /** One `patch_object 50` value: the message ext, whose `sp_v2` holds the follow-ups so far. */
+  addExt(value: Obj): void {
+    const ext = isObj(value.ext) ? value.ext : value;
+    const list = typeof ext.sp_v2 === 'string' ? spV2(ext.sp_v2) : undefined;
+    if (list) this.spFollowUps = list;
+  }
+
   /** Every source shown is one the answer consulted: the 参考 N 篇资料 list is the cited list. */
   fill(raw: RawAnswer): RawAnswer {
     raw.searchResults = [...this.results];
     raw.citedIndices = this.results.map((r, i) => r.index ?? i + 1);
-    raw.relatedQuestions = [...this.followUps];
+    raw.relatedQuestions = [...new Set([...this.followUps, ...this.spFollowUps])];
     return raw;
   }
 }
@@ -67,6 +110,13 @@ export class BlockAnswer extends Collected {
 
   get deepThinkSeen(): boolean {
     return this.thinkingRoots.size > 0;
+  }
+
+  /** Reasoning text arrived (text under a deep-think root). */
+  get thinkingText(): boolean {
+    return [...this.texts.values()].some(
+      (b) => this.thinkingRoots.has(b.parent) && b.pieces.join('').trim() !== '',
+    );
   }
 
   /** One `content_block` entry (from a notify snapshot or a patch). */
@@ -86,7 +136,7 @@ export class BlockAnswer extends Collected {
   delta(text: string): void {
     if (!text) return;
     if (!this.active) {
-      this.active = { parent: '', pieces: [] };
+      this.active = { parent: '', pieces: [], summary: '' };
       this.texts.set(`delta-${this.texts.size}`, this.active);
     }
     this.active.pieces.push(text);
@@ -95,8 +145,10 @@ export class BlockAnswer extends Collected {
   raw(): RawAnswer {
     const answer: string[] = [];
     const reasoning: string[] = [];
+    const summaries: string[] = [];
     for (const b of this.texts.values()) {
       const text = b.pieces.join('');
+      if (this.thinkingRoots.has(b.parent) && b.summary) summaries.push(b.summary);
       if (text.trim() === '') continue;
       if (this.thinkingRoots.has(b.parent)) reasoning.push(text.trim());
       else if (b.parent === '') answer.push(text.trim());
@@ -104,18 +156,24 @@ export class BlockAnswer extends Collected {
     const raw = emptyRaw();
     raw.content = answer.join('\n\n');
     raw.reasoningContent = reasoning.join('\n\n');
+    raw.reasoningSummary = summaries.join(' ');
     return this.fill(raw);
   }
 
   private addText(id: string, parent: string, content: Obj): void {
+    if (!isObj(content.text_block) && Object.keys(content).length > 0) {
+      throw new BlockDrift(`a text block holding ${Object.keys(content).sort().join(',')}`);
+    }
     let b = this.texts.get(id);
     if (!b) {
-      b = { parent, pieces: [] };
+      b = { parent, pieces: [], summary: '' };
       this.texts.set(id, b);
     } else if (!b.parent && parent) b.parent = parent;
     const tb = isObj(content.text_block) ? content.text_block : {};
     const piece = str(tb.text);
     if (piece) b.pieces.push(piece);
+    // The summary is the block's whole one so far, not a delta.
+    if (str(tb.summary).trim()) b.summary = str(tb.summary).trim();
     this.active = b;
   }
 
@@ -140,7 +198,7 @@ export class BlockAnswer extends Collected {
       title: str(card.title),
       url,
       site: str(card.sitename),
-      icon: str(card.icon) || str(card.logo_url),
+      icon: str(card.icon) || str(card.icon_url) || str(card.logo_url),
     });
   }
 
@@ -154,7 +212,7 @@ export class BlockAnswer extends Collected {
       title,
       url,
       site: str(card.platform),
-      icon: str(card.icon) || str(card.logo_url),
+      icon: str(card.icon) || str(card.icon_url) || str(card.logo_url),
     });
     const video: Media = { type: 'video', url };
     if (title) video.title = title;

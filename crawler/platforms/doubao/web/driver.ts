@@ -4,8 +4,8 @@
  * through the worker target, crawler/web/capture.ts), signed by the page's
  * own `a_bogus` / `msToken`. Completion: the stream's end marker; without
  * it the page decides, and the DOM's answer (with its videos) is read. The
- * effective mode: the request body's `need_deep_think` / `need_web_search`,
- * else what the stream showed.
+ * effective mode: what the stream showed (common/ran-mode.ts), else the
+ * request body's `need_deep_think` / `need_web_search`.
  */
 import type { Evidence } from '../../types.js';
 import type { SiteSpec } from '../../../web/site-spec.js';
@@ -23,6 +23,7 @@ const doubaoReader = (evidence: Evidence) => {
     formatVersion: () => (parser.done ? (parser.version ?? 'doubao-2026') : undefined),
     // Without its end marker the stream's part is left to the page, which shows the whole answer.
     read: () => (parser.done ? parser.result() : emptyRaw()),
+    report: () => parser.report(),
   });
 };
 

@@ -12,18 +12,23 @@
  *   doubao_adapter.py; daijinma/geo_marketing doubao.go].
  * - `doubao-samantha` (`POST /samantha/chat/completion`): see samantha.ts.
  *
- * Before the end marker, a frame of neither format, or of the other format
- * once one was recognised, is an unrecognised format: never a partial answer.
- * Frames after it are recorded (onFrame) and counted, never applied: they
- * cannot undo a complete answer. Site errors become the
- * site signals (site-errors.ts). The answer itself is built by `result()`.
+ * Before the end marker, a frame of the other format once one was
+ * recognised, or one that carries answer content where no known format puts
+ * it (a renamed field), is an unrecognised format: never a partial answer. A
+ * named event neither format sends whose data carries no content (no
+ * `patch_op`, `content_block`, `text` or `message`) is kept in the evidence
+ * and not applied (`report().ignored`). Frames after the end marker are
+ * recorded (onFrame) and counted, never applied: they cannot undo a complete
+ * answer. Site errors become the site signals (site-errors.ts). The answer
+ * itself is built by `result()`.
  */
 import { SseParser, type SseEvent } from '../../common/sse.js';
 import { buildAnswer } from '../../common/raw-answer.js';
 import type { Answer } from '../../../../services/shared/contracts/answer.js';
 import { PlatformError } from '../../types.js';
 import { refused, unrecognisedFormat } from '../../../web/signals.js';
-import { BlockAnswer } from './blocks.js';
+import { BlockAnswer, BlockDrift } from './blocks.js';
+import { IgnoredFrames, type StreamReport } from '../../common/ran-mode.js';
 import { KNOWN_EVENT_TYPES, SamanthaAnswer, parseObj, samanthaError } from './samantha.js';
 import * as samantha from './samantha.js';
 import { SITE, gatewayError, siteError } from './site-errors.js';
@@ -42,6 +47,13 @@ const EVENTS_2026 = new Set([
   'STREAM_ERROR',
   'gateway-error',
 ]);
+
+/** Where answer content sits in a 2026 frame: an unknown event holding one of these is drift. */
+const CONTENT_KEYS = ['patch_op', 'content_block', 'content', 'text', 'message'];
+/** patch_object values: content blocks, the message ext (follow-ups), a `{text}` JSON string. */
+const PATCH_BLOCKS = new Set([1, 3]);
+const PATCH_EXT = 50;
+const PATCH_TEXT = 102;
 
 /** SSE_REPLY_END's end_type for the end of the whole stream (1 ends one message). */
 const STREAM_END = 3;
@@ -75,6 +87,7 @@ export class DoubaoStream {
   frames = 0;
   /** Frames that arrived after the end marker (recorded, not applied). */
   trailing = 0;
+  private readonly ignored = new IgnoredFrames();
 
   constructor(private readonly onFrame: (text: string) => void = () => undefined) {}
 
@@ -90,6 +103,18 @@ export class DoubaoStream {
   /** Whether the 2026 stream showed the deep-think root block (evidence of the mode that ran). */
   get deepThinkSeen(): boolean {
     return this.blocks.deepThinkSeen;
+  }
+
+  /** What ran, read from the frames, and what was ignored (crawler/platforms/common/ran-mode.ts). */
+  report(): StreamReport {
+    const fromOld = this.version === 'doubao-samantha';
+    // The samantha format has no reasoning or search frames: its silence proves nothing.
+    if (fromOld) return { thinking: undefined, search: undefined, ignored: this.ignored.list() };
+    return {
+      thinking: this.blocks.deepThinkSeen || this.blocks.thinkingText,
+      search: this.blocks.raw().searchResults.length > 0,
+      ignored: this.ignored.list(),
+    };
   }
 
   /** The answer; a refusal or an empty answer is no answer. */
@@ -113,10 +138,23 @@ export class DoubaoStream {
     }
     if (e.data.trim() === '[DONE]') return;
     if (e.event === 'message') return this.handleSamantha(e);
-    if (!EVENTS_2026.has(e.event)) throw unknown(`event "${e.event}"`);
-    this.recognise('doubao-2026', e);
     const data = parseObj(e.data);
-    switch (e.event) {
+    if (!EVENTS_2026.has(e.event)) {
+      // An unknown event holding answer content is drift; one without is bookkeeping.
+      if (CONTENT_KEYS.some((k) => k in data)) throw unknown(`event "${e.event}"`);
+      return this.ignored.add(`event "${e.event}"`);
+    }
+    this.recognise('doubao-2026', e);
+    try {
+      this.apply2026(e.event, data);
+    } catch (err) {
+      if (err instanceof BlockDrift) throw unknown(err.message);
+      throw err;
+    }
+  }
+
+  private apply2026(event: string, data: Obj): void {
+    switch (event) {
       case 'STREAM_ERROR':
         throw siteError({
           code: Number(data.error_code ?? 0) || 0,
@@ -162,11 +200,12 @@ export class DoubaoStream {
     for (const op of Array.isArray(data.patch_op) ? data.patch_op : []) {
       if (!isObj(op) || !isObj(op.patch_value)) continue;
       const value = op.patch_value;
-      if (op.patch_object === 1 || op.patch_object === 3) this.addBlocks(value);
-      else if (op.patch_object === 102 && typeof value.content === 'string') {
+      if (PATCH_BLOCKS.has(op.patch_object as number)) this.addBlocks(value);
+      else if (op.patch_object === PATCH_EXT) this.blocks.addExt(value);
+      else if (op.patch_object === PATCH_TEXT && typeof value.content === 'string') {
         const text = parseObj(value.content).text;
         if (typeof text === 'string') this.blocks.delta(text);
-      }
+      } else this.ignored.add(`patch_object ${String(op.patch_object)}`);
     }
   }
 

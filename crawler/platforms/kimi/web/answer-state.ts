@@ -5,25 +5,22 @@
  * into the vendor-neutral RawAnswer (crawler/platforms/common/raw-answer.ts).
  */
 import { emptyRaw, type RawAnswer, type RawSearchResult } from '../../common/raw-answer.js';
+import { IgnoredFrames, type StreamReport } from '../../common/ran-mode.js';
+import { citationsOf } from './citations.js';
 
 interface Block {
   kind: 'text' | 'think';
   content: string;
 }
 
-/** Kimi's inline citation marks: `[^3^]` cites search result 3. */
-export function kimiCitations(text: string): number[] {
-  const seen: number[] = [];
-  for (const m of text.matchAll(/\[\^(\d{1,3})\^\]/g)) {
-    const n = Number(m[1]);
-    if (n > 0 && !seen.includes(n)) seen.push(n);
-  }
-  return seen;
-}
-
 export class AnswerState {
   private readonly blocks = new Map<string, Block>();
   readonly results: RawSearchResult[] = [];
+  /** Reference numbers by search call (`web_search:1`), in the order the call found them. */
+  private readonly byCall = new Map<string, number[]>();
+  /** Reference numbers the stream itself marked as cited (`usedSearchChunks`). */
+  private readonly cited: number[] = [];
+  private readonly ignored = new IgnoredFrames();
   suggestions: string[] = [];
   refusal = '';
   /** The stream's own end marker arrived (Connect `done`, legacy `all_done`). */
@@ -36,10 +33,36 @@ export class AnswerState {
     else block.content = op === 'set' ? content : block.content + content;
   }
 
-  addResult(result: RawSearchResult): void {
-    if (result.url && !this.results.some((r) => r.url === result.url)) {
-      this.results.push({ ...result, index: this.results.length + 1 });
+  /**
+   * A search result, numbered as the site numbered it (`refIndex`) or in
+   * arrival order; returns its number. A page already listed keeps its first
+   * number, and is still counted under the search call that found it again.
+   */
+  addResult(result: RawSearchResult, call = ''): number | undefined {
+    if (!result.url) return undefined;
+    let at = this.results.find((r) => r.url === result.url)?.index;
+    if (at === undefined) {
+      at =
+        result.index !== undefined && !this.results.some((r) => r.index === result.index)
+          ? result.index
+          : Math.max(0, ...this.results.map((r) => r.index ?? 0)) + 1;
+      this.results.push({ ...result, index: at });
     }
+    if (call) {
+      const list = this.byCall.get(call) ?? [];
+      if (!list.includes(at)) list.push(at);
+      this.byCall.set(call, list);
+    }
+    return at;
+  }
+
+  cite(at: number): void {
+    if (!this.cited.includes(at)) this.cited.push(at);
+  }
+
+  /** A frame no known format names, kept in the evidence and not applied. */
+  ignore(what: string): void {
+    this.ignored.add(what);
   }
 
   text(kind: Block['kind']): string {
@@ -49,13 +72,25 @@ export class AnswerState {
       .join('');
   }
 
+  report(): StreamReport {
+    return {
+      thinking: this.text('think').trim() !== '',
+      search: this.results.length > 0,
+      ignored: this.ignored.list(),
+    };
+  }
+
   toRaw(): RawAnswer {
     const raw = emptyRaw();
-    raw.content = this.text('text');
+    const { text, cited } = citationsOf(
+      this.text('text'),
+      (call, k) => this.byCall.get(call)?.[k - 1],
+    );
+    raw.content = text;
     raw.reasoningContent = this.text('think');
     raw.refusal = this.refusal;
     raw.searchResults = this.results.map((r) => ({ ...r }));
-    raw.citedIndices = kimiCitations(raw.content);
+    raw.citedIndices = [...new Set([...cited, ...this.cited])];
     raw.relatedQuestions = [...this.suggestions];
     return raw;
   }

@@ -10,10 +10,22 @@
  *   `block.text.content`, `block.stage`, …);
  * - `{"done":{}}`: the answer is complete.
  * The end-of-stream envelope (flag 0x02) carries `{}` or
- * `{"error":{"code","message"}}`. Search results (`block.search`, with url,
- * title, site name and icon), follow-ups (`message.suggestions`) and the
- * blocked-message status are this project's reading of the site and
- * **unverified** against a capture.
+ * `{"error":{"code","message"}}`.
+ *
+ * Search results, in the order tried: the 2026 `block.tool` frames (a
+ * `toolCallId` such as `web_search:1`, its `args`, then `contents[]
+ * .searchResult {base {title, url, siteName, iconUrl, snippet}, refIndex}`),
+ * mirrored to `message.refs.searchChunks` with the cited subset in
+ * `usedSearchChunks` [web-channel.md "Kimi, 2026"; single, unnamed 2026
+ * captures]; then this project's earlier reading, `block.search.results`
+ * {url, title, siteName, icon} (**unverified**). Follow-ups
+ * (`message.suggestions`) and the blocked-message status are **unverified**.
+ *
+ * Tolerance: a `chat.*` or `message.*` mask, or a frame without op and mask
+ * that holds no `block` or `message`, carries no answer: kept in the evidence
+ * and not applied (`ignored`). An unknown `block.*` mask, or a text or think
+ * op without its `content` string (a renamed field), is answer content no
+ * known format places: an unrecognised format.
  */
 import { needsHuman, rateLimited, unrecognisedFormat } from '../../../web/signals.js';
 import { PlatformError } from '../../types.js';
@@ -30,6 +42,8 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 /** Masks that only move the page's own bookkeeping along: nothing to extract. */
 const QUIET_MASKS =
   /^(chat(\.[a-zA-Z.]+)?|message(\.(status|id|parentId|createTime|role))?|block\.(multiStage|stage)(\.[a-zA-Z.]+)?)$/;
+/** Masks outside the blocks: unknown ones are bookkeeping, never answer content. */
+const OUTSIDE_BLOCKS = /^(chat|message)(\.|$)/;
 
 function parseJson(payload: Uint8Array): Obj {
   let value: unknown;
@@ -74,10 +88,23 @@ export function applyConnect(state: AnswerState, env: Envelope): void {
   }
   const op = str(msg.op);
   const mask = str(msg.mask);
+  const keys = Object.keys(msg).sort().join(',');
   if ((op !== 'set' && op !== 'append') || mask === '') {
-    throw unrecognisedFormat(SITE, `a frame with keys ${Object.keys(msg).sort().join(',')}`);
+    if ('block' in msg || 'message' in msg) {
+      throw unrecognisedFormat(SITE, `a frame with keys ${keys}`);
+    }
+    return state.ignore(`a frame with keys ${keys}`);
   }
   applyOp(state, op, mask, msg);
+}
+
+/** A text or think block's `content`; a block of that kind without it is a renamed field. */
+function content(block: Obj, kind: 'text' | 'think', mask: string): string {
+  const inner = block[kind];
+  if (!isObj(inner)) return '';
+  if (typeof inner.content === 'string') return inner.content;
+  if (Object.keys(inner).length === 0) return '';
+  throw unrecognisedFormat(SITE, `${mask} without content: ${Object.keys(inner).sort().join(',')}`);
 }
 
 function applyOp(state: AnswerState, op: 'set' | 'append', mask: string, msg: Obj): void {
@@ -85,11 +112,22 @@ function applyOp(state: AnswerState, op: 'set' | 'append', mask: string, msg: Ob
   const message = isObj(msg.message) ? msg.message : {};
   const id = str(block.id) || 'block';
   if (mask === 'block.text' || mask === 'block.text.content') {
-    const text = isObj(block.text) ? str(block.text.content) : '';
-    state.write(id, 'text', text, op);
+    state.write(id, 'text', content(block, 'text', mask), op);
   } else if (mask === 'block.think' || mask === 'block.think.content') {
-    const think = isObj(block.think) ? str(block.think.content) : '';
-    state.write(id, 'think', think, op);
+    state.write(id, 'think', content(block, 'think', mask), op);
+  } else if (mask === 'block.tool' || mask.startsWith('block.tool.')) {
+    const tool = isObj(block.tool) ? block.tool : {};
+    const call = str(tool.toolCallId);
+    for (const c of Array.isArray(tool.contents) ? tool.contents : []) {
+      if (isObj(c)) addChunk(state, c.searchResult ?? c, call);
+    }
+  } else if (mask === 'message.refs' || mask.startsWith('message.refs.')) {
+    const refs = isObj(message.refs) ? message.refs : {};
+    for (const c of Array.isArray(refs.searchChunks) ? refs.searchChunks : []) addChunk(state, c);
+    for (const c of Array.isArray(refs.usedSearchChunks) ? refs.usedSearchChunks : []) {
+      const at = addChunk(state, c);
+      if (at !== undefined) state.cite(at);
+    }
   } else if (mask === 'block.search' || mask === 'block.search.results') {
     const results =
       isObj(block.search) && Array.isArray(block.search.results) ? block.search.results : [];
@@ -106,7 +144,33 @@ function applyOp(state: AnswerState, op: 'set' | 'append', mask: string, msg: Ob
     state.suggestions = items.map(str).filter((q) => q !== '');
   } else if (mask === 'message.status' && str(message.status) === 'MESSAGE_STATUS_BLOCKED') {
     state.refusal = str(message.notice) || 'the message was blocked';
+  } else if (OUTSIDE_BLOCKS.test(mask) && !QUIET_MASKS.test(mask)) {
+    state.ignore(`frame mask "${mask}"`);
   } else if (!QUIET_MASKS.test(mask)) {
     throw unrecognisedFormat(SITE, `frame mask "${mask}"`);
   }
+}
+
+/**
+ * One 2026 search chunk (`{base {title, url, siteName, iconUrl}, refIndex}`,
+ * or the `searchResult` around it): its reference number, under the tool call
+ * that found it when known (the `web_search:N#k` citations name it so).
+ */
+function addChunk(state: AnswerState, chunk: unknown, call = ''): number | undefined {
+  if (!isObj(chunk)) return undefined;
+  const inner = isObj(chunk.searchResult) ? chunk.searchResult : chunk;
+  const base = isObj(inner.base) ? inner.base : inner;
+  const refIndex = inner.refIndex ?? chunk.refIndex;
+  return state.addResult(
+    {
+      title: str(base.title),
+      url: str(base.url),
+      site: str(base.siteName),
+      icon: str(base.iconUrl) || str(base.icon),
+      ...(typeof refIndex === 'number' && Number.isInteger(refIndex) && refIndex > 0
+        ? { index: refIndex }
+        : {}),
+    },
+    call,
+  );
 }

@@ -3,7 +3,8 @@
  * kit reads the page's own chat call (Connect, or the older SSE) and this
  * file feeds it to the parser (stream.ts), every frame into the evidence.
  * The stream's end marker decides completion; without one the page does.
- * The effective mode is what the captured request asked for.
+ * The effective mode is what the stream showed (common/ran-mode.ts), else
+ * what the captured request asked for.
  */
 import type { Evidence } from '../../types.js';
 import type { SiteSpec } from '../../../web/site-spec.js';
@@ -18,6 +19,7 @@ const kimiReader = (evidence: Evidence, mimeType: string) => {
     complete: () => parser.done,
     formatVersion: () => parser.formatVersion,
     read: () => parser.raw(),
+    report: () => parser.report(),
   });
 };
 

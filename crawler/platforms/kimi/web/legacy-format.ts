@@ -7,12 +7,15 @@
  * - `search_plus` {msg: {type}}: search progress; `type: "get_res"` carries
  *   one result {title, url} (and, **unverified**, `site_name` / `icon`);
  * - `req`, `resp`, `rename`, `ping`, `length`: bookkeeping;
+ * - `k1` {text}: the reasoning of the k1 / k1.5 thinking model (the issue-22
+ *   independent replica, built from public captures; **single source**);
  * - `all_done`: the end marker;
  * - `error`: the answer stopped; with an `error_type` (`auth.token.invalid`,
  *   `chat.user_stream_pushing`, …) it is a session or use problem, without one
  *   the content was stopped as non-compliant (kimi-free-api shows
  *   "内容由于不合规被停止生成").
- * This format has no separate reasoning stream.
+ * An event of another name without answer text (`text`) is kept in the
+ * evidence and not applied; one with text is an unrecognised format.
  */
 import type { SseEvent } from '../../common/sse.js';
 import { PlatformError } from '../../types.js';
@@ -53,6 +56,9 @@ export function applyLegacy(state: AnswerState, event: SseEvent): void {
     case 'cmpl':
       state.write('answer', 'text', str(data.text), 'append');
       return;
+    case 'k1':
+      state.write('k1', 'think', str(data.text), 'append');
+      return;
     case 'search_plus': {
       const msg = isObj(data.msg) ? data.msg : {};
       if (msg.type === 'get_res') {
@@ -76,6 +82,8 @@ export function applyLegacy(state: AnswerState, event: SseEvent): void {
       return;
     }
     default:
-      throw unrecognisedFormat(SITE, `legacy event "${name}"`);
+      // An unknown event with answer text is drift; one without is bookkeeping.
+      if (str(data.text) !== '') throw unrecognisedFormat(SITE, `legacy event "${name}"`);
+      state.ignore(`legacy event "${name}"`);
   }
 }

@@ -2,8 +2,11 @@
  * The mode that really ran, read from the chat call the page sent (never
  * assumed from what we asked): the Connect request's `tools` holding
  * `TOOL_TYPE_SEARCH` and `options.thinking`, or the older build's
- * `use_search` and its thinking model's `kimiplus_id`
- * [LLM-Red-Team/kimi-free-api chat.ts: `crm40ee9e5jvhsn7ptcg` for k1].
+ * `use_search` and its thinking model, named by `kimiplus_id`
+ * [LLM-Red-Team/kimi-free-api chat.ts: `crm40ee9e5jvhsn7ptcg` for k1] or by
+ * `model: "k1.5"` (the issue-22 independent replica; **single source**).
+ * The driver prefers the stream's own evidence (ran-mode.ts); this is the
+ * witness when no stream was read to its end.
  */
 import type { Mode } from '../../../../services/shared/platforms.js';
 import { unrecognisedFormat } from '../../../web/signals.js';
@@ -46,7 +49,8 @@ export function effectiveMode(requestBody: string | undefined): Mode {
   const req = requestBody ? requestJson(requestBody) : undefined;
   if (!req) throw unrecognisedFormat('kimi', 'the chat request body could not be read');
   if ('use_search' in req || 'kimiplus_id' in req) {
-    return modeOf(req.kimiplus_id === K1_KIMIPLUS_ID, req.use_search === true);
+    const k1 = req.kimiplus_id === K1_KIMIPLUS_ID || /^k1(\.|$)/i.test(String(req.model ?? ''));
+    return modeOf(k1, req.use_search === true);
   }
   const tools = Array.isArray(req.tools) ? req.tools : [];
   const search = tools.some((t) => isObj(t) && t.type === 'TOOL_TYPE_SEARCH');

@@ -3,14 +3,16 @@
  * arrive (cut anywhere), the answer state out. It recognises the format from
  * the response type or, failing that, the first byte: a Connect envelope
  * (`kimi-connect-1`, see connect-format.ts) or Server-Sent Events
- * (`kimi-sse-legacy`, see legacy-format.ts). Anything else, or a frame either
- * format does not know before the end marker, is an `unrecognised kimi stream
- * format` failure; the site's own errors become the signals of
+ * (`kimi-sse-legacy`, see legacy-format.ts). Anything else, or answer
+ * content either format does not place before the end marker, is an
+ * `unrecognised kimi stream format` failure (frames without content are kept
+ * in the evidence and not applied); the site's own errors become the signals of
  * crawler/web/signals.ts. Frames after the end marker are recorded (onFrame)
  * and counted, never applied: they cannot undo a complete answer. Pure.
  */
 import { SseParser } from '../../common/sse.js';
 import type { RawAnswer } from '../../common/raw-answer.js';
+import type { StreamReport } from '../../common/ran-mode.js';
 import { unrecognisedFormat } from '../../../web/signals.js';
 import { AnswerState } from './answer-state.js';
 import { EnvelopeReader } from './connect-envelope.js';
@@ -102,6 +104,11 @@ export class KimiStreamParser {
 
   raw(): RawAnswer {
     return this.state.toRaw();
+  }
+
+  /** What ran, read from the frames, and what was ignored (crawler/platforms/common/ran-mode.ts). */
+  report(): StreamReport {
+    return this.state.report();
   }
 
   private legacy(event: Parameters<typeof applyLegacy>[1]): void {

@@ -207,13 +207,20 @@ t.test('unknown fragment types and operations: unrecognised, final, no answer', 
   });
 });
 
-t.test('other frames no version sends are unrecognised too', async (t) => {
+t.test('unknown content no version sends is unrecognised too', async (t) => {
   const errorOf = (text: string) => {
     const o = run([new TextEncoder().encode(text)]);
     return 'error' in o ? o.error : 'no error';
   };
-  t.match(errorOf('event: toast\ndata: {}\n\n'), /format: event "toast"/);
+  t.equal(errorOf('event: toast\ndata: {}\n\n'), 'no error', 'an unknown event carries no content');
   t.match(errorOf('data: not json\n\n'), /not JSON/);
+  t.match(
+    errorOf(
+      'data: {"v":{"response":{"fragments":[{"id":1,"kind":"RESPONSE","content":"x"}]}}}\n\n',
+    ),
+    /fragment type .*"kind":"RESPONSE"/,
+    'a renamed `type` field is drift',
+  );
   t.match(errorOf('data: {"p":"response/fragments/-1/content","v":"x"}\n\n'), /does not have/);
   const mixed =
     'data: {"v":{"response":{"fragments":[{"id":1,"type":"SEARCH","results":[]}]}}}\n\n' +
@@ -290,8 +297,42 @@ t.test('frames after FINISHED are kept, never applied: the answer stays exact', 
   t.same(trailing.frames.slice(-late.length - 2, -2), late, 'the late frames are in the evidence');
 
   const toastFirst = stream.replace(end, `${late[2]}\n\n${end}`);
-  t.match(run([new TextEncoder().encode(toastFirst)]), {
-    error: 'unrecognised deepseek stream format: event "toast"',
-    retryable: false,
-  });
+  const early = run([new TextEncoder().encode(toastFirst)]);
+  if ('error' in early) return t.fail(early.error);
+  t.same(early.answer, plain.answer, 'an unknown event before the end: the exact answer');
+  const contentFirst = stream.replace(end, `${late[3]}\n\n${end}`);
+  t.notOk('error' in run([new TextEncoder().encode(contentFirst)]), 'known content applies');
+});
+
+t.test('events and fields no version names are kept, not applied, and reported', async (t) => {
+  const stream = fixture('2026-standard.txt').replace(/\r\n/g, '\n');
+  const end = 'data: {"p":"response/status","o":"SET","v":"FINISHED"}\n\n';
+  const extra = [
+    'event: keep_alive\ndata: {}',
+    'data: {"p":"response/usage/total_tokens","v":12}',
+    'data: {"p":"response/status","o":"SET","v":"WIP","ts":1}',
+  ];
+  const p = new DeepseekStream();
+  const withExtra = stream.replace(end, extra.map((f) => `${f}\n\n`).join('') + end);
+  for (const e of p.push(withExtra)) p.apply(e);
+  const plain = new DeepseekStream();
+  plain.feed(stream);
+  t.equal(p.finished, true);
+  t.same(buildAnswer(p.result()), buildAnswer(plain.result()), 'the exact answer');
+  t.same(p.report().ignored, ['event "keep_alive"', 'patch response/usage/total_tokens']);
+  t.same(plain.report(), { thinking: false, search: false, ignored: [] });
+  t.match(
+    run([new TextEncoder().encode('data: {"p":"response/fragments/-1/text","v":"x"}\n\n')]),
+    { error: /does not have|out of range/ },
+    'a patch on the fragments that cannot be placed is drift',
+  );
+});
+
+t.test('the stream reports what ran: thinking frames, search results', async (t) => {
+  const both = new DeepseekStream();
+  both.feed(fixture('2026-reasoning-search.txt'));
+  t.same(both.report(), { thinking: true, search: true, ignored: [] });
+  const old = new DeepseekStream();
+  old.feed(fixture('2025-search.txt'));
+  t.equal(old.report().search, true, '2025: the SEARCH fragment results');
 });

@@ -224,6 +224,85 @@ t.test('frames after SSE_REPLY_END are kept, never applied: the answer stays exa
   t.same(trailing.frames.slice(-late.length), late, 'the late frames are in the evidence');
 
   const early = run(Buffer.from(stream.replace(end, `${late[1]}\n\n${end}`)), 0);
-  t.equal(early.error?.message, 'unrecognised doubao stream format: event "MESSAGE_META_UPDATE"');
-  t.equal(early.error?.retryable, false);
+  t.equal(early.error, undefined, 'an unknown event without content before the end: kept');
+  t.same(early.answer, plain.answer, 'the exact answer');
+  const withContent = late[1]!.replace('{"title"', '{"text":"字","title"');
+  const drift = run(Buffer.from(stream.replace(end, `${withContent}\n\n${end}`)), 0);
+  t.equal(drift.error?.message, 'unrecognised doubao stream format: event "MESSAGE_META_UPDATE"');
+  t.equal(drift.error?.retryable, false);
+});
+
+/** A 2026 stream of the given STREAM_CHUNK patch values, ended. */
+function chunks(...patches: unknown[]): string {
+  const frames = patches.map(
+    (p) => `event: STREAM_CHUNK\ndata: ${JSON.stringify({ patch_op: [p] })}\n\n`,
+  );
+  return `event: SSE_ACK\ndata: {}\n\n${frames.join('')}event: SSE_REPLY_END\ndata: {"end_type":3}\n\n`;
+}
+const text = (id: string, body: unknown, parent = '') => ({
+  patch_object: 1,
+  patch_value: {
+    content_block: [{ block_id: id, block_type: 10000, parent_id: parent, content: body }],
+  },
+});
+
+t.test(
+  'fields that arrive elsewhere: sp_v2 follow-ups, the reasoning summary, icon_url',
+  async (t) => {
+    const s = new DoubaoStream();
+    s.push(
+      chunks(
+        {
+          patch_object: 1,
+          patch_value: { content_block: [{ block_id: 'th', block_type: 10040 }] },
+        },
+        text('r1', { text_block: { text: '先想一想。', summary: '思考' } }, 'th'),
+        text('r1', { text_block: { text: '再想。', summary: '思考番茄炒蛋的做法' } }, 'th'),
+        {
+          patch_object: 1,
+          patch_value: {
+            content_block: [
+              {
+                block_id: 's',
+                block_type: 10025,
+                content: {
+                  search_query_result_block: {
+                    results: [
+                      {
+                        text_card: {
+                          url: 'https://a.example/1',
+                          title: 'A',
+                          index: 1,
+                          icon_url: 'https://a.example/i.png',
+                        },
+                      },
+                    ],
+                  },
+                },
+              },
+            ],
+          },
+        },
+        text('a', { text_block: { text: '答案。' } }),
+        { patch_object: 50, patch_value: { ext: { sp_v2: '["怎么挑番茄？"' } } },
+        { patch_object: 50, patch_value: { ext: { sp_v2: '["怎么挑番茄？","要放糖吗？"]' } } },
+        { patch_object: 77, patch_value: { timer: 1 } },
+      ),
+    );
+    t.ok(s.done);
+    const a = s.result();
+    t.same(a.recommendedQuestions, ['怎么挑番茄？', '要放糖吗？'], 'the last whole sp_v2 list');
+    t.equal(a.reasoningProcess?.summary, '思考番茄炒蛋的做法', "the site's own summary");
+    t.equal(a.reasoningProcess?.content, '先想一想。再想。');
+    t.equal(a.referenceList[0]?.icon, 'https://a.example/i.png');
+    t.same(s.report(), { thinking: true, search: true, ignored: ['patch_object 77'] });
+  },
+);
+
+t.test('a renamed content field is drift, never a shorter answer', async (t) => {
+  const s = new DoubaoStream();
+  t.throws(
+    () => s.push(chunks(text('a', { textBlock: { text: '答案。' } }))),
+    /unrecognised doubao stream format: a text block holding textBlock/,
+  );
 });

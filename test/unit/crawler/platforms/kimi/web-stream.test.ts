@@ -5,6 +5,7 @@
  * must give the same answer state or the same failure every time.
  */
 import t from 'tap';
+import { connectEnvelope as envelope } from '../../../../helpers/connect-envelope.js';
 import { readFileSync } from 'node:fs';
 import { KimiStreamParser } from '../../../../../crawler/platforms/kimi/web/stream.js';
 import { buildAnswer } from '../../../../../crawler/platforms/common/raw-answer.js';
@@ -240,15 +241,6 @@ t.test(
   },
 );
 
-/** One Connect envelope: a flags byte, the big-endian length, the JSON message. */
-function envelope(msg: unknown, flags = 0): Uint8Array {
-  const json = Buffer.from(JSON.stringify(msg));
-  const head = Buffer.alloc(5);
-  head.writeUInt8(flags, 0);
-  head.writeUInt32BE(json.length, 1);
-  return new Uint8Array(Buffer.concat([head, json]));
-}
-
 t.test('frames after the end marker are kept, never applied: the answer stays exact', async (t) => {
   const connect = fixture('connect-standard.bin');
   const lateConnect = [
@@ -276,7 +268,14 @@ t.test('frames after the end marker are kept, never applied: the answer stays ex
       'data: {"event":"finish","text":""}\n\ndata: {"event":"all_done"}',
     ),
   );
-  t.match(run([early], 'text/event-stream').error, {
+  const kept = run([early], 'text/event-stream');
+  t.equal(kept.error, undefined, 'an unknown event without text before the end is kept');
+  t.same(kept.raw, plainLegacy.raw, 'the exact answer');
+  const withText = text.replace(
+    'data: {"event":"all_done"}',
+    'data: {"event":"finish","text":"字"}\n\ndata: {"event":"all_done"}',
+  );
+  t.match(run([new TextEncoder().encode(withText)], 'text/event-stream').error, {
     message: /unrecognised kimi stream format: legacy event "finish"/,
     retryable: false,
   });
