@@ -8,6 +8,7 @@
 import { callbackPaths, callbackWebhooks } from './openapi-callbacks.js';
 import { errorTypesTable } from './openapi-errors.js';
 import { eventPaths } from './openapi-events.js';
+import { evidencePaths } from './openapi-evidence.js';
 import { exportPath } from './openapi-export.js';
 import { documentedPlatformConfig, SchemaSet, type Json } from './openapi-parts.js';
 import { servicePaths } from './openapi-service.js';
@@ -44,6 +45,7 @@ export function buildOpenApi(
     ...servicePaths(set, version),
     ...taskPaths(set),
     ...exportPath(set),
+    ...evidencePaths(set),
     ...eventPaths(set),
     ...callbackPaths(set),
     ...surfacePaths(set),

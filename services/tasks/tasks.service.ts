@@ -60,6 +60,7 @@ import {
   type ExportPageRequest,
 } from '../shared/contracts/export.js';
 import { PATHS, pathTo } from '../shared/contracts/http-paths.js';
+import { evidenceFacts, type EvidencePage } from '../shared/evidence-facts.js';
 
 /** A submission older than this with unwritten sub tasks was interrupted by a crash. */
 const INTERRUPTED_AFTER_MS = 60_000;
@@ -258,6 +259,32 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
           const taskId = checkTaskId(ctx.params.taskId);
           const sub = await store.findSubTask(ctx.params.userId, taskId, ctx.params.subTaskId);
           return subTaskResult(sub);
+        },
+      },
+
+      /** What an evidence bundle says of one sub task (services/api/evidence/); the owner's only. */
+      evidenceFacts: {
+        params: { userId: 'number', taskId: 'any', subTaskId: 'string' },
+        async handler(ctx: Context<TaskParams & { subTaskId: string }>) {
+          const taskId = checkTaskId(ctx.params.taskId);
+          const task = await store.findTask(ctx.params.userId, taskId);
+          const sub = await store.findSubTask(ctx.params.userId, taskId, ctx.params.subTaskId);
+          return evidenceFacts(sub, task);
+        },
+      },
+
+      /** A page of a task's evidence facts in `seq` order, as `exportPage` pages its results. */
+      evidencePage: {
+        params: {
+          userId: 'number',
+          taskId: 'any',
+          afterSeq: { type: 'number', integer: true, min: -1 },
+          limit: { type: 'number', integer: true, positive: true, max: 1000 },
+        },
+        async handler(ctx: Context<ExportPageRequest>): Promise<EvidencePage> {
+          const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
+          const docs = await store.pageOf(task, ctx.params.afterSeq, ctx.params.limit);
+          return { taskId: task._id, items: docs.map((doc) => evidenceFacts(doc, task)) };
         },
       },
 
