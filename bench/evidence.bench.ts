@@ -1,0 +1,128 @@
+/**
+ * Evidence bundle benchmark (issue 24): sub tasks per second of
+ * `GET …/task/result/{taskId}/evidence` (the whole task, streamed) and of
+ * one-by-one `GET …/task/result/{taskId}/{subTaskId}/evidence`, over a task
+ * of answered sub tasks with raw frames and screenshots
+ * (bench/evidence/seed.ts), with the peak RSS of the whole-task runs. The
+ * api, tasks and users services run in this process, as the embedded default.
+ * Needs BENCH_MONGO_URL. Options: --subtasks N (500), --rounds N (3: the
+ * median round is printed), --frames BYTES (50000 per web sub task),
+ * --single N (50 one-by-one bundles).
+ */
+import { parseArgs } from 'node:util';
+import mongoose from 'mongoose';
+import { createBroker } from '../services/index.js';
+import { loadConfig } from '../services/shared/config.js';
+import { subTaskIdFor } from '../services/shared/ids.js';
+import { seedEvidenceTask } from './evidence/seed.js';
+
+const { values } = parseArgs({
+  options: {
+    subtasks: { type: 'string', default: '500' },
+    rounds: { type: 'string', default: '3' },
+    frames: { type: 'string', default: '50000' },
+    single: { type: 'string', default: '50' },
+  },
+});
+const SUB_TASKS = Number(values.subtasks);
+const ROUNDS = Number(values.rounds);
+const FRAME_BYTES = Number(values.frames);
+const SINGLE = Math.min(Number(values.single), SUB_TASKS);
+if (!(SUB_TASKS >= 1 && ROUNDS >= 1 && FRAME_BYTES >= 0 && SINGLE >= 1))
+  throw new Error('--subtasks, --rounds and --single must be at least 1');
+const mongoUrl = process.env.BENCH_MONGO_URL;
+if (!mongoUrl) {
+  console.error('BENCH_MONGO_URL is not set (a MongoDB-wire server, e.g. the test one)');
+  process.exit(2);
+}
+/** A run that hangs is a failure, not a figure. */
+setTimeout(() => {
+  console.error('evidence benchmark: watchdog fired');
+  process.exit(3);
+}, 10 * 60_000).unref();
+
+const config = loadConfig({
+  MONGO_URL: mongoUrl,
+  MONGO_DB: `bench_evidence_${Date.now()}`,
+  PORT: '0',
+  LOG_LEVEL: 'warn',
+  SERVICES: 'api,tasks,users',
+  RATE_LIMIT_RPS: '100000',
+  RATE_LIMIT_BURST: '100000',
+});
+const broker = await createBroker(config, config.services);
+await broker.start();
+const conn = await mongoose
+  .createConnection(config.mongoUrl, { dbName: config.mongoDb })
+  .asPromise();
+const base = `http://127.0.0.1:${broker.getLocalService('api')!.settings.port as number}`;
+const M = '/api/business/monitor';
+
+try {
+  const user = await broker.call<{ userId: number }, object>('users.createUser', { name: 'bench' });
+  const key = await broker.call<{ apiKey: string }, object>('users.createApiKey', {
+    userId: user.userId,
+  });
+  const tokenRes = await fetch(`${base}/api/business/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiKey: key.apiKey }),
+  });
+  const token = ((await tokenRes.json()) as { data: { accessToken: string } }).data.accessToken;
+  const seeded = Date.now();
+  const taskId = await seedEvidenceTask(conn, user.userId, SUB_TASKS, FRAME_BYTES, 40_000);
+  console.log(
+    `== evidence bundles of ${SUB_TASKS} sub tasks (seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s), median of ${ROUNDS} rounds`,
+  );
+  const w = await median(ROUNDS, () => download([`${M}/task/result/${taskId}/evidence`], token));
+  console.log(
+    `whole task: ${Math.round(SUB_TASKS / w.seconds)} sub tasks per second (${SUB_TASKS} in ${w.seconds.toFixed(2)} s, ${(w.bytes / 1024 / 1024).toFixed(1)} MB), peak RSS ${(w.peakRss / 1024 / 1024).toFixed(0)} MB`,
+  );
+  const paths = Array.from(
+    { length: SINGLE },
+    (_, seq) => `${M}/task/result/${taskId}/${subTaskIdFor(taskId, seq)}/evidence`,
+  );
+  const s = await median(ROUNDS, () => download(paths, token));
+  console.log(
+    `one by one: ${Math.round(SINGLE / s.seconds)} sub tasks per second (${SINGLE} bundles in ${s.seconds.toFixed(2)} s)`,
+  );
+} finally {
+  await conn.dropDatabase().catch(() => undefined);
+  await conn.close();
+  await broker.stop();
+}
+
+type Run = { seconds: number; bytes: number; peakRss: number };
+
+async function median(rounds: number, run: () => Promise<Run>): Promise<Run> {
+  const runs: Run[] = [];
+  for (let i = 0; i < rounds; i++) runs.push(await run());
+  runs.sort((a, b) => a.seconds - b.seconds);
+  return {
+    ...runs[Math.floor(runs.length / 2)]!,
+    peakRss: Math.max(...runs.map((r) => r.peakRss)),
+  };
+}
+
+/** Downloads each path in turn, keeping no byte. */
+async function download(paths: readonly string[], token: string): Promise<Run> {
+  let peakRss = process.memoryUsage.rss();
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  }, 20);
+  const started = performance.now();
+  let bytes = 0;
+  try {
+    for (const path of paths) {
+      const res = await fetch(base + path, { headers: { authorization: `Bearer ${token}` } });
+      if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        bytes += chunk.length;
+      }
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { seconds, bytes, peakRss: Math.max(peakRss, process.memoryUsage.rss()) };
+}
