@@ -10,10 +10,8 @@
  * --single N (50 one-by-one bundles).
  */
 import { parseArgs } from 'node:util';
-import mongoose from 'mongoose';
-import { createBroker } from '../services/index.js';
-import { loadConfig } from '../services/shared/config.js';
 import { subTaskIdFor } from '../services/shared/ids.js';
+import { download, startBenchApi, type DownloadRun } from './embedded-api.js';
 import { seedEvidenceTask } from './evidence/seed.js';
 
 const { values } = parseArgs({
@@ -41,40 +39,16 @@ setTimeout(() => {
   process.exit(3);
 }, 10 * 60_000).unref();
 
-const config = loadConfig({
-  MONGO_URL: mongoUrl,
-  MONGO_DB: `bench_evidence_${Date.now()}`,
-  PORT: '0',
-  LOG_LEVEL: 'warn',
-  SERVICES: 'api,tasks,users',
-  RATE_LIMIT_RPS: '100000',
-  RATE_LIMIT_BURST: '100000',
-});
-const broker = await createBroker(config, config.services);
-await broker.start();
-const conn = await mongoose
-  .createConnection(config.mongoUrl, { dbName: config.mongoDb })
-  .asPromise();
-const base = `http://127.0.0.1:${broker.getLocalService('api')!.settings.port as number}`;
+const api = await startBenchApi(mongoUrl, 'evidence');
 const M = '/api/business/monitor';
 
 try {
-  const user = await broker.call<{ userId: number }, object>('users.createUser', { name: 'bench' });
-  const key = await broker.call<{ apiKey: string }, object>('users.createApiKey', {
-    userId: user.userId,
-  });
-  const tokenRes = await fetch(`${base}/api/business/auth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ apiKey: key.apiKey }),
-  });
-  const token = ((await tokenRes.json()) as { data: { accessToken: string } }).data.accessToken;
   const seeded = Date.now();
-  const taskId = await seedEvidenceTask(conn, user.userId, SUB_TASKS, FRAME_BYTES, 40_000);
+  const taskId = await seedEvidenceTask(api.conn, api.userId, SUB_TASKS, FRAME_BYTES, 40_000);
   console.log(
     `== evidence bundles of ${SUB_TASKS} sub tasks (seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s), median of ${ROUNDS} rounds`,
   );
-  const w = await median(ROUNDS, () => download([`${M}/task/result/${taskId}/evidence`], token));
+  const w = await median(ROUNDS, () => download(api, [`${M}/task/result/${taskId}/evidence`]));
   console.log(
     `whole task: ${Math.round(SUB_TASKS / w.seconds)} sub tasks per second (${SUB_TASKS} in ${w.seconds.toFixed(2)} s, ${(w.bytes / 1024 / 1024).toFixed(1)} MB), peak RSS ${(w.peakRss / 1024 / 1024).toFixed(0)} MB`,
   );
@@ -82,47 +56,20 @@ try {
     { length: SINGLE },
     (_, seq) => `${M}/task/result/${taskId}/${subTaskIdFor(taskId, seq)}/evidence`,
   );
-  const s = await median(ROUNDS, () => download(paths, token));
+  const s = await median(ROUNDS, () => download(api, paths));
   console.log(
     `one by one: ${Math.round(SINGLE / s.seconds)} sub tasks per second (${SINGLE} bundles in ${s.seconds.toFixed(2)} s)`,
   );
 } finally {
-  await conn.dropDatabase().catch(() => undefined);
-  await conn.close();
-  await broker.stop();
+  await api.stop();
 }
 
-type Run = { seconds: number; bytes: number; peakRss: number };
-
-async function median(rounds: number, run: () => Promise<Run>): Promise<Run> {
-  const runs: Run[] = [];
+async function median(rounds: number, run: () => Promise<DownloadRun>): Promise<DownloadRun> {
+  const runs: DownloadRun[] = [];
   for (let i = 0; i < rounds; i++) runs.push(await run());
   runs.sort((a, b) => a.seconds - b.seconds);
   return {
     ...runs[Math.floor(runs.length / 2)]!,
     peakRss: Math.max(...runs.map((r) => r.peakRss)),
   };
-}
-
-/** Downloads each path in turn, keeping no byte. */
-async function download(paths: readonly string[], token: string): Promise<Run> {
-  let peakRss = process.memoryUsage.rss();
-  const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, process.memoryUsage.rss());
-  }, 20);
-  const started = performance.now();
-  let bytes = 0;
-  try {
-    for (const path of paths) {
-      const res = await fetch(base + path, { headers: { authorization: `Bearer ${token}` } });
-      if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        bytes += chunk.length;
-      }
-    }
-  } finally {
-    clearInterval(sampler);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  return { seconds, bytes, peakRss: Math.max(peakRss, process.memoryUsage.rss()) };
 }

@@ -90,6 +90,19 @@ const REPORT_PROPS = {
 } as const;
 type TaskParams = UserParams & { taskId: string };
 
+/** The params of the paged reads (`exportPage`, `evidencePage`): the last `seq` is the cursor. */
+const PAGE_PARAMS = {
+  userId: 'number',
+  taskId: 'any',
+  afterSeq: { type: 'number', integer: true, min: -1 },
+  limit: { type: 'number', integer: true, positive: true, max: 1000 },
+} as const;
+
+async function pageOfTask(store: TaskStore, p: ExportPageRequest) {
+  const task = await store.findTask(p.userId, checkTaskId(p.taskId));
+  return { task, docs: await store.pageOf(task, p.afterSeq, p.limit) };
+}
+
 export function tasksService(config: Config, clock: Clock = systemClock): ServiceSchema {
   let store: TaskStore;
   let ledger: Ledger;
@@ -193,15 +206,9 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
        * the last `seq` as the cursor, so neither side holds the whole task.
        */
       exportPage: {
-        params: {
-          userId: 'number',
-          taskId: 'any',
-          afterSeq: { type: 'number', integer: true, min: -1 },
-          limit: { type: 'number', integer: true, positive: true, max: 1000 },
-        },
+        params: PAGE_PARAMS,
         async handler(ctx: Context<ExportPageRequest>): Promise<ExportPage> {
-          const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
-          const docs = await store.pageOf(task, ctx.params.afterSeq, ctx.params.limit);
+          const { task, docs } = await pageOfTask(store, ctx.params);
           return {
             taskId: task._id,
             name: task.name ?? null,
@@ -275,15 +282,9 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
 
       /** A page of a task's evidence facts in `seq` order, as `exportPage` pages its results. */
       evidencePage: {
-        params: {
-          userId: 'number',
-          taskId: 'any',
-          afterSeq: { type: 'number', integer: true, min: -1 },
-          limit: { type: 'number', integer: true, positive: true, max: 1000 },
-        },
+        params: PAGE_PARAMS,
         async handler(ctx: Context<ExportPageRequest>): Promise<EvidencePage> {
-          const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
-          const docs = await store.pageOf(task, ctx.params.afterSeq, ctx.params.limit);
+          const { task, docs } = await pageOfTask(store, ctx.params);
           return { taskId: task._id, items: docs.map((doc) => evidenceFacts(doc, task)) };
         },
       },
