@@ -152,8 +152,8 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
           withEvidence: async (ids) => evidence?.withEvidence(ids) ?? new Set(),
         },
         evidenceKeys: {
-          signingKey: () => started(evidenceKeys).active(clock.now()),
-          publicSet: () => started(evidenceKeys).publicSet(),
+          signingKey: () => afterStart(evidenceKeys).active(clock.now()),
+          publicSet: () => afterStart(evidenceKeys).publicSet(),
         },
       });
       server = createServer(app.callback());
@@ -202,7 +202,8 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
   };
 }
 
-function started<T>(part: T | undefined): T {
+/** A part the service makes in started(): a request before then is an error, not a silent undefined. */
+function afterStart<T>(part: T | undefined): T {
   if (!part) throw new Error('api service is not started');
   return part;
 }

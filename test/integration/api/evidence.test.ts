@@ -168,6 +168,31 @@ t.test('a bundle signed before a key rotation still verifies after it', async (t
   ]);
 });
 
+t.test('the manifest names the account by its label, nothing else of it', async (t) => {
+  const db = await svc.db();
+  await db.collection('accounts').insertOne({
+    _id: 'acct-evidence-1' as never,
+    label: 'brand-team-01',
+    platform: 'sandbox-web',
+    stateCipher: 'sealed-storage-state',
+  });
+  await db
+    .collection('subtasks')
+    .updateOne({ _id: web as never }, { $set: { lastAccount: 'acct-evidence-1' } });
+  const bundle = await bytesOf(webPath);
+  const entries = await readBundle(await save(bundle, 'account.tar'));
+  const manifest = JSON.parse(entries.get('manifest.json')!.bytes!.toString('utf8'));
+  t.same(manifest.account, { label: 'brand-team-01' });
+  t.notMatch(bundle.toString('latin1'), /sealed-storage-state|acct-evidence-1/);
+  t.same((await verifyBundle(entries, await jwks())).failures, []);
+  const at = tarFileOffsets(bundle).get('request.json')!;
+  const request = JSON.parse(bundle.subarray(at.start, at.start + at.size).toString('utf8'));
+  t.match(request, {
+    submitted: { platform: 'sandbox-web', prompt: 'Which CRM suits a small team?' },
+  });
+  t.type(request.sent, Array, 'the requests the page sent, from the raw frames');
+});
+
 t.test("another user's sub task is the same 404 as a missing one", async (t) => {
   const unknownTask = '3f2b8c1e-0000-4000-8000-000000000000';
   const others = await svc.client.get(webPath, bob.token);
