@@ -108,7 +108,10 @@ function stream(ctx: Context, logger: Logger, fileName: string, write: (p: Pack)
   ctx.set('Content-Disposition', `attachment; filename="${fileName}"`);
   ctx.set('Cache-Control', 'private, no-store');
   ctx.body = out;
+  // A client that hangs up ends the writer too: its next entry fails instead of waiting forever.
+  out.once('close', () => pack.destroy());
   write(pack).catch((err: Error) => {
+    if (out.destroyed) return;
     logger.warn(`evidence bundle ${fileName} failed: ${err.message}`);
     pack.destroy(err);
     out.destroy(err);
