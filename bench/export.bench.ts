@@ -9,9 +9,7 @@
  * Options: --subtasks N (2500), --rounds N (3: the median round is printed).
  */
 import { parseArgs } from 'node:util';
-import mongoose from 'mongoose';
-import { createBroker } from '../services/index.js';
-import { loadConfig } from '../services/shared/config.js';
+import { download, startBenchApi, type DownloadRun } from './embedded-api.js';
 import { seedLargeTask } from './export/seed.js';
 
 const { values } = parseArgs({
@@ -35,35 +33,11 @@ setTimeout(() => {
   process.exit(3);
 }, WATCHDOG_MS).unref();
 
-const config = loadConfig({
-  MONGO_URL: mongoUrl,
-  MONGO_DB: `bench_export_${Date.now()}`,
-  PORT: '0',
-  LOG_LEVEL: 'warn',
-  SERVICES: 'api,tasks,users',
-  RATE_LIMIT_RPS: '1000',
-  RATE_LIMIT_BURST: '1000',
-});
-const broker = await createBroker(config, config.services);
-await broker.start();
-const conn = await mongoose
-  .createConnection(config.mongoUrl, { dbName: config.mongoDb })
-  .asPromise();
-const base = `http://127.0.0.1:${broker.getLocalService('api')!.settings.port as number}`;
+const api = await startBenchApi(mongoUrl, 'export');
 
 try {
-  const user = await broker.call<{ userId: number }, object>('users.createUser', { name: 'bench' });
-  const key = await broker.call<{ apiKey: string }, object>('users.createApiKey', {
-    userId: user.userId,
-  });
-  const tokenRes = await fetch(`${base}/api/business/auth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ apiKey: key.apiKey }),
-  });
-  const token = ((await tokenRes.json()) as { data: { accessToken: string } }).data.accessToken;
   const seeded = Date.now();
-  const taskId = await seedLargeTask(conn, user.userId, SUB_TASKS);
+  const taskId = await seedLargeTask(api.conn, api.userId, SUB_TASKS);
   const rssBefore = process.memoryUsage.rss();
   console.log(
     `== export of ${SUB_TASKS} sub tasks (seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s), median of ${ROUNDS} rounds`,
@@ -71,8 +45,9 @@ try {
 
   console.log(`RSS before the exports ${(rssBefore / 1024 / 1024).toFixed(0)} MB`);
   for (const format of ['csv', 'ndjson', 'xlsx'] as const) {
-    const runs: { seconds: number; bytes: number; peakRss: number }[] = [];
-    for (let round = 0; round < ROUNDS; round++) runs.push(await download(taskId, format, token));
+    const runs: DownloadRun[] = [];
+    const path = `/api/business/monitor/task/${taskId}/export?format=${format}`;
+    for (let round = 0; round < ROUNDS; round++) runs.push(await download(api, [path]));
     runs.sort((a, b) => a.seconds - b.seconds);
     const median = runs[Math.floor(runs.length / 2)]!;
     const peakRss = Math.max(...runs.map((r) => r.peakRss));
@@ -81,29 +56,5 @@ try {
     );
   }
 } finally {
-  await conn.dropDatabase().catch(() => undefined);
-  await conn.close();
-  await broker.stop();
-}
-
-async function download(taskId: string, format: string, token: string) {
-  let peakRss = process.memoryUsage.rss();
-  const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, process.memoryUsage.rss());
-  }, 20);
-  const started = performance.now();
-  let bytes = 0;
-  try {
-    const res = await fetch(`${base}/api/business/monitor/task/${taskId}/export?format=${format}`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    if (res.status !== 200) throw new Error(`${format}: HTTP ${res.status} ${await res.text()}`);
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      bytes += chunk.length;
-    }
-  } finally {
-    clearInterval(sampler);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  return { seconds, bytes, peakRss: Math.max(peakRss, process.memoryUsage.rss()) };
+  await api.stop();
 }

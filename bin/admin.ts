@@ -10,6 +10,7 @@
  *   set-callback --user ID --url URL [--json]
  *   clear-callback --user ID [--json]
  *   show-callback --user ID [--json]
+ *   evidence-rotate-key [--json]         a new key signs evidence bundles; old ones still verify
  *   account add|import|list|disable|enable|remove|check|login … [--json]
  *                                    web-channel accounts (bin/accounts/commands.ts)
  */
@@ -23,6 +24,8 @@ import {
   UsageError,
 } from './accounts/commands.js';
 import { formatAccountResult } from './accounts/format.js';
+import { EvidenceKeys } from '../services/shared/evidence-keys.js';
+import { acquireConnection, releaseConnection } from '../services/shared/mongo.js';
 
 const USAGE = `usage: npm run admin -- <command> [options]
   create-user --name NAME       create a user and a first API key
@@ -36,6 +39,8 @@ const USAGE = `usage: npm run admin -- <command> [options]
                                 set a user's default callback address
   clear-callback --user ID      remove it
   show-callback --user ID       the default address and the signing secret
+  evidence-rotate-key           a new Ed25519 key signs evidence bundles from now on; the
+                                retired ones stay in /.well-known/jwks.json (docs/evidence.md)
 ${accountUsage()}
   options: --json  print machine-readable JSON only`;
 
@@ -123,6 +128,16 @@ function runAccount(): Promise<unknown> {
   );
 }
 
+/** Straight against MongoDB: the api reads the active key for each bundle, so it takes effect at once. */
+async function rotateEvidenceKey(): Promise<unknown> {
+  const connection = await acquireConnection(config!.mongoUrl, config!.mongoDb);
+  try {
+    return await new EvidenceKeys(connection).rotate(Date.now());
+  } finally {
+    await releaseConnection(config!.mongoUrl, config!.mongoDb);
+  }
+}
+
 async function run(): Promise<unknown> {
   switch (command) {
     case 'create-user': {
@@ -159,6 +174,8 @@ async function run(): Promise<unknown> {
       return broker.call('users.setCallback', { userId: userId(), body: { callbackUrl: null } });
     case 'show-callback':
       return broker.call('users.callbackSettings', { userId: userId() });
+    case 'evidence-rotate-key':
+      return rotateEvidenceKey();
     case 'account':
     case 'driver-check':
       return runAccount();

@@ -14,6 +14,7 @@ import { regionsCommand } from './cli/commands/regions.js';
 import { resultCommand } from './cli/commands/result.js';
 import { statusCommand } from './cli/commands/status.js';
 import { submitCommand } from './cli/commands/submit.js';
+import { verifyCommand } from './cli/commands/verify.js';
 import { Cli } from './cli/context.js';
 import { EXIT_CODES_HELP } from './cli/exit-codes.js';
 
@@ -41,6 +42,7 @@ for (const command of [
   platformsCommand,
   regionsCommand,
   mcpCommand,
+  verifyCommand,
 ]) {
   program.addCommand(command(cli));
 }

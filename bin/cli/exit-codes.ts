@@ -12,7 +12,7 @@ export const EXIT = Object.freeze({
   usage: 1,
   /** The waited-for task ended partial_completed: some sub tasks failed. */
   partial: 2,
-  /** The waited-for task ended failed: every sub task failed. */
+  /** The waited-for task ended failed: every sub task failed; or a bundle failed verification. */
   failed: 3,
   /** The service cannot be reached or is failing (5xx), or authentication failed. */
   unreachable: 4,
@@ -44,5 +44,5 @@ export const EXIT_CODES_HELP = `Exit codes:
   0  success; with --wait: the task completed (every sub task succeeded)
   1  usage error, or the API refused the request (every violated rule is printed)
   2  with --wait: the task ended partial_completed (some sub tasks failed)
-  3  with --wait: the task ended failed (every sub task failed)
+  3  with --wait: the task ended failed (every sub task failed); verify: the bundle failed
   4  the service cannot be reached or is failing (5xx), or authentication failed`;

@@ -94,6 +94,10 @@ export function accountsService(
         handler: (ctx: Context<NewAccount & { storageState: unknown }>) =>
           ready().import(ctx.params),
       },
+      labels: {
+        params: { ids: { type: 'array', items: 'string', max: 1000 } },
+        handler: (ctx: Context<{ ids: string[] }>) => ready().labels(ctx.params.ids),
+      },
       list: {
         params: { platform: { type: 'string', optional: true } },
         handler: (ctx: Context<{ platform?: string }>) => ready().list(ctx.params.platform),

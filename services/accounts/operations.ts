@@ -214,6 +214,10 @@ export class Accounts {
     return this.view(doc ?? current);
   }
 
+  labels(ids: readonly string[]): Promise<Record<string, string>> {
+    return this.d.store.labelsOf(ids);
+  }
+
   async list(platform?: string): Promise<AccountView[]> {
     const name = platform === undefined ? undefined : canonical(platform);
     return (await this.d.store.list(name)).map((a) => this.view(a));

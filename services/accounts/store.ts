@@ -122,6 +122,14 @@ export class AccountStore {
       .lean<AccountDoc[]>();
   }
 
+  /** The labels of these accounts, by id (an evidence manifest names the account by label). */
+  async labelsOf(ids: readonly string[]): Promise<Record<string, string>> {
+    const docs = await this.model
+      .find({ _id: { $in: [...ids] } }, { label: 1 })
+      .lean<Pick<AccountDoc, '_id' | 'label'>[]>();
+    return Object.fromEntries(docs.map((d) => [d._id, d.label]));
+  }
+
   async list(platform?: string): Promise<AccountDoc[]> {
     return this.model
       .find(platform === undefined ? {} : { platform })

@@ -11,6 +11,7 @@ import { TokenVerifier, type VerificationMaterial } from '../shared/tokens.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import { ScreenshotStore } from '../shared/screenshots.js';
 import { EvidenceStore } from '../shared/evidence.js';
+import { EvidenceKeys } from '../shared/evidence-keys.js';
 import type {
   SubTasksLeased,
   SubTasksSettled,
@@ -43,6 +44,7 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
   let server: Server | undefined;
   let screenshots: ScreenshotStore | undefined;
   let evidence: EvidenceStore | undefined;
+  let evidenceKeys: EvidenceKeys | undefined;
   let progress: ProgressHub | undefined;
   let connection: Connection | undefined;
   const statusCache = new StatusCache({
@@ -149,6 +151,10 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
           latestOf: async (subTaskId) => evidence?.latestOf(subTaskId),
           withEvidence: async (ids) => evidence?.withEvidence(ids) ?? new Set(),
         },
+        evidenceKeys: {
+          signingKey: () => afterStart(evidenceKeys).active(clock.now()),
+          publicSet: () => afterStart(evidenceKeys).publicSet(),
+        },
       });
       server = createServer(app.callback());
       server.requestTimeout = config.requestTimeoutMs * 3;
@@ -164,6 +170,7 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
       connection = await acquireConnection(config.mongoUrl, config.mongoDb);
       screenshots = new ScreenshotStore(connection);
       evidence = new EvidenceStore(connection);
+      evidenceKeys = new EvidenceKeys(connection);
       const s = server!;
       await new Promise<void>((resolve, reject) => {
         s.once('error', reject);
@@ -189,7 +196,14 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
       if (screenshots) await releaseConnection(config.mongoUrl, config.mongoDb);
       screenshots = undefined;
       evidence = undefined;
+      evidenceKeys = undefined;
       connection = undefined;
     },
   };
+}
+
+/** A part the service makes in started(): a request before then is an error, not a silent undefined. */
+function afterStart<T>(part: T | undefined): T {
+  if (!part) throw new Error('api service is not started');
+  return part;
 }

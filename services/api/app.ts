@@ -23,6 +23,7 @@ import { callbackRoutes } from './routes/callbacks.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { docsRoutes } from './routes/docs.js';
 import { eventRoutes } from './routes/events.js';
+import { evidenceRoutes, jwksRoutes, type EvidenceKeySource } from './routes/evidence.js';
 import type { ProgressHub } from './progress/progress-hub.js';
 import type { Readiness } from './readiness.js';
 import type { NodeState } from '../shared/crawler-states.js';
@@ -40,6 +41,8 @@ export interface AppDeps {
   screenshot: (id: string) => Promise<Buffer | undefined>;
   /** Raw evidence of web sub tasks (services/shared/evidence.ts). */
   evidence: EvidenceReader;
+  /** The keys that sign evidence bundles (services/shared/evidence-keys.ts). */
+  evidenceKeys: EvidenceKeySource;
   backend: Backend;
   clock: Clock;
   logger: Logger;
@@ -64,6 +67,7 @@ export function createApp({
   verifier,
   screenshot,
   evidence,
+  evidenceKeys,
   statusCache,
   progress,
   ready,
@@ -93,6 +97,7 @@ export function createApp({
   // The token endpoint is limited per client address to slow down key guessing.
   business.use(PATHS.AUTH_TOKEN, rateLimit(limiter));
   mount(business, authRoutes(backend, config.maxBodyBytes));
+  mount(business, jwksRoutes(evidenceKeys));
 
   const monitor = new Router();
   const tokenChecks = { verifier, issuer: config.jwtIssuer, audience: config.jwtAudience, clock };
@@ -104,6 +109,11 @@ export function createApp({
     }),
   );
   monitor.use(rateLimit(limiter));
+  // Before the task routes: `…/result/{taskId}/evidence` would otherwise be read as a sub task id.
+  mount(
+    monitor,
+    evidenceRoutes({ backend, evidence, screenshot, keys: evidenceKeys, clock, logger }),
+  );
   monitor.get(PATHS.ME, async (ctx) => {
     ok(ctx, await backend.call('users.profile', { userId: ctx.state.userId as number }));
   });

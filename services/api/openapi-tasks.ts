@@ -38,7 +38,7 @@ export const taskIdParam = {
   example: TASK_ID,
 };
 
-const subTaskIdParam = {
+export const subTaskIdParam = {
   name: 'subTaskId',
   in: 'path',
   required: true,

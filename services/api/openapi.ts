@@ -8,6 +8,7 @@
 import { callbackPaths, callbackWebhooks } from './openapi-callbacks.js';
 import { errorTypesTable } from './openapi-errors.js';
 import { eventPaths } from './openapi-events.js';
+import { evidencePaths } from './openapi-evidence.js';
 import { exportPath } from './openapi-export.js';
 import { monitorPaths } from './openapi-monitors.js';
 import { documentedPlatformConfig, SchemaSet, type Json } from './openapi-parts.js';
@@ -46,6 +47,7 @@ export function buildOpenApi(
     ...servicePaths(set, version),
     ...taskPaths(set),
     ...exportPath(set),
+    ...evidencePaths(set),
     ...eventPaths(set),
     ...callbackPaths(set),
     ...monitorPaths(set),

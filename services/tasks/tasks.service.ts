@@ -63,6 +63,7 @@ import { PATHS, pathTo } from '../shared/contracts/http-paths.js';
 import { CollectorStore } from './collectors/store.js';
 import { collectorModels } from './collectors/models.js';
 import { attemptOutcomes } from './collectors/attempts.js';
+import { evidenceFacts, type EvidencePage } from '../shared/evidence-facts.js';
 
 /** A submission older than this with unwritten sub tasks was interrupted by a crash. */
 const INTERRUPTED_AFTER_MS = 60_000;
@@ -92,6 +93,19 @@ const REPORT_PROPS = {
   web: { type: 'object', optional: true },
 } as const;
 type TaskParams = UserParams & { taskId: string };
+
+/** The params of the paged reads (`exportPage`, `evidencePage`): the last `seq` is the cursor. */
+const PAGE_PARAMS = {
+  userId: 'number',
+  taskId: 'any',
+  afterSeq: { type: 'number', integer: true, min: -1 },
+  limit: { type: 'number', integer: true, positive: true, max: 1000 },
+} as const;
+
+async function pageOfTask(store: TaskStore, p: ExportPageRequest) {
+  const task = await store.findTask(p.userId, checkTaskId(p.taskId));
+  return { task, docs: await store.pageOf(task, p.afterSeq, p.limit) };
+}
 
 export function tasksService(config: Config, clock: Clock = systemClock): ServiceSchema {
   let store: TaskStore;
@@ -229,15 +243,9 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
        * the last `seq` as the cursor, so neither side holds the whole task.
        */
       exportPage: {
-        params: {
-          userId: 'number',
-          taskId: 'any',
-          afterSeq: { type: 'number', integer: true, min: -1 },
-          limit: { type: 'number', integer: true, positive: true, max: 1000 },
-        },
+        params: PAGE_PARAMS,
         async handler(ctx: Context<ExportPageRequest>): Promise<ExportPage> {
-          const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
-          const docs = await store.pageOf(task, ctx.params.afterSeq, ctx.params.limit);
+          const { task, docs } = await pageOfTask(store, ctx.params);
           return {
             taskId: task._id,
             name: task.name ?? null,
@@ -295,6 +303,26 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
           const taskId = checkTaskId(ctx.params.taskId);
           const sub = await store.findSubTask(ctx.params.userId, taskId, ctx.params.subTaskId);
           return subTaskResult(sub);
+        },
+      },
+
+      /** What an evidence bundle says of one sub task (services/api/evidence/); the owner's only. */
+      evidenceFacts: {
+        params: { userId: 'number', taskId: 'any', subTaskId: 'string' },
+        async handler(ctx: Context<TaskParams & { subTaskId: string }>) {
+          const taskId = checkTaskId(ctx.params.taskId);
+          const task = await store.findTask(ctx.params.userId, taskId);
+          const sub = await store.findSubTask(ctx.params.userId, taskId, ctx.params.subTaskId);
+          return evidenceFacts(sub, task);
+        },
+      },
+
+      /** A page of a task's evidence facts in `seq` order, as `exportPage` pages its results. */
+      evidencePage: {
+        params: PAGE_PARAMS,
+        async handler(ctx: Context<ExportPageRequest>): Promise<EvidencePage> {
+          const { task, docs } = await pageOfTask(store, ctx.params);
+          return { taskId: task._id, items: docs.map((doc) => evidenceFacts(doc, task)) };
         },
       },
 

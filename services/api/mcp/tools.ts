@@ -184,6 +184,28 @@ const exportLink = tool({
   },
 });
 
+const evidenceLink = tool({
+  name: 'evidence_link',
+  title: 'Evidence bundle link',
+  description:
+    'The address of the signed evidence bundle (a tar) of a task, or of one sub task with subTaskId, and of the public keys that verify it (docs/evidence.md). Download it with the same bearer token.',
+  readOnly: true,
+  idempotent: true,
+  input: taskArgs.extend({ subTaskId: idSchema.optional() }),
+  async run({ taskId, subTaskId }, c) {
+    // Reading it first makes an unknown or foreign task the same error as on REST.
+    if (subTaskId === undefined) await readStatus(c, taskId);
+    else await c.backend.call('tasks.evidenceFacts', { userId: c.userId, taskId, subTaskId });
+    const ids = { taskId: taskId.toLowerCase() };
+    const path =
+      subTaskId === undefined
+        ? pathTo(PATHS.TASK_EVIDENCE, ids)
+        : pathTo(PATHS.SUBTASK_EVIDENCE, { ...ids, subTaskId: subTaskId.toLowerCase() });
+    const url = c.base + path;
+    return { data: { url, jwks: c.base + PATHS.JWKS }, summary: url };
+  },
+});
+
 const cityLookup = tool({
   name: 'city_lookup',
   title: 'Proxy regions',
@@ -243,6 +265,7 @@ export const TOOLS: readonly Tool[] = [
   subTaskResult,
   taskVisibility,
   exportLink,
+  evidenceLink,
   cityLookup,
   listTasks,
   crawlerNodes,

@@ -23,6 +23,8 @@ export const PATHS = {
   TASK_RESULT: '/api/business/monitor/task/result/:taskId',
   SUBTASK_RESULT: '/api/business/monitor/task/result/:taskId/:subTaskId',
   SUBTASK_RAW: '/api/business/monitor/task/result/:taskId/:subTaskId/raw',
+  SUBTASK_EVIDENCE: '/api/business/monitor/task/result/:taskId/:subTaskId/evidence',
+  TASK_EVIDENCE: '/api/business/monitor/task/result/:taskId/evidence',
   TASK_VISIBILITY: '/api/business/monitor/task/:taskId/visibility',
   TASK_EVENTS: '/api/business/monitor/task/:taskId/events',
   TASK_EXPORT: '/api/business/monitor/task/:taskId/export',
@@ -42,6 +44,7 @@ export const PATHS = {
 
   CITY_INFO: '/api/business/eip-edge/ports/city-info',
   MCP: '/mcp',
+  JWKS: '/.well-known/jwks.json',
   METRICS: '/metrics',
 } as const;
 

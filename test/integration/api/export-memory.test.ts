@@ -6,17 +6,14 @@
  * The api runs embedded, so the test samples its own live heap (after a
  * forced collection) while it reads the download and throws the bytes away.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import t from 'tap';
 import { seedLargeTask } from '../../../bench/export/seed.js';
 import { subTaskIdFor } from '../../../services/shared/ids.js';
 import { startEmbedded } from '../../helpers/cluster.js';
+import { downloadHeapGrowth, mb } from '../../helpers/heap-growth.js';
 
 // Seeding and three full exports with forced collections: 35 to 70 s on a busy 2-core machine.
 t.setTimeout(240_000);
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 
 const SUB_TASKS = 2_500;
 /**
@@ -26,51 +23,21 @@ const SUB_TASKS = 2_500;
  */
 const BOUND_BYTES = 5 * 1024 * 1024;
 const M = '/api/business/monitor';
-const SAMPLE_MS = 150;
 
 const svc = await startEmbedded(t);
 const user = await svc.newUser('big');
 const taskId = await seedLargeTask(await svc.db(), user.userId, SUB_TASKS);
 
-/** Downloads `path` chunk by chunk, keeping nothing; the peak live heap growth and the size. */
+/** Downloads `path`, keeping nothing; the peak live heap growth, the size, newlines and first bytes. */
 async function measure(path: string) {
-  gc();
-  const base = process.memoryUsage().heapUsed;
-  let peak = 0;
-  let sampler: NodeJS.Timeout | undefined;
-  const sample = () => {
-    const started = performance.now();
-    gc();
-    peak = Math.max(peak, process.memoryUsage().heapUsed - base);
-    // Every 150 ms, but collections never take more than a quarter of the time: on a busy
-    // machine each one is slower, and a fixed pace let them crowd out the export itself.
-    return Math.max(SAMPLE_MS, 3 * (performance.now() - started));
-  };
-  const schedule = (wait: number) => {
-    sampler = setTimeout(() => schedule(sample()), wait);
-  };
-  schedule(SAMPLE_MS);
-  let bytes = 0;
   let newlines = 0;
   let head = '';
-  try {
-    const res = await fetch(svc.client.baseUrl + path, {
-      headers: { authorization: `Bearer ${user.token}` },
-    });
-    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      if (bytes === 0) head = Buffer.from(chunk.subarray(0, 2)).toString('latin1');
-      bytes += chunk.length;
-      for (const b of chunk) if (b === 0x0a) newlines += 1;
-    }
-  } finally {
-    clearTimeout(sampler);
-  }
-  sample();
-  return { peak, bytes, newlines, head };
+  const run = await downloadHeapGrowth(svc.client.baseUrl + path, user.token, (chunk, before) => {
+    if (before === 0) head = Buffer.from(chunk.subarray(0, 2)).toString('latin1');
+    for (const b of chunk) if (b === 0x0a) newlines += 1;
+  });
+  return { ...run, newlines, head };
 }
-
-const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 for (const format of ['csv', 'ndjson', 'xlsx'] as const) {
   t.test(`a ${format} export of ${SUB_TASKS} sub tasks stays under the bound`, async (t) => {

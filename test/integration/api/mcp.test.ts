@@ -105,6 +105,16 @@ t.test('a batch submitted, waited for and read through the tools', async (t) => 
   t.equal(file.status, 200, 'the link downloads with the same token');
   await file.arrayBuffer();
 
+  for (const args of [{ taskId }, { taskId, subTaskId: list[0]!.subTaskId }]) {
+    const evidence = await call(asAlice, 'evidence_link', args);
+    const bundle = await fetch(evidence.structuredContent!.url as string, {
+      headers: { authorization: `Bearer ${alice.token}` },
+    });
+    t.equal(bundle.headers.get('content-type'), 'application/x-tar', JSON.stringify(args));
+    await bundle.arrayBuffer();
+    t.equal(evidence.structuredContent!.jwks, `${svc.client.baseUrl}/.well-known/jwks.json`);
+  }
+
   const tasks = await call(asAlice, 'list_tasks', { size: '5' });
   t.match(tasks.structuredContent, { total: 1, page: 1, size: 5 });
 

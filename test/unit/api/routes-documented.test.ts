@@ -39,6 +39,7 @@ const app = createApp({
   config: loadConfig({}),
   screenshot: notCalled,
   evidence: { withEvidence: notCalled, latestOf: notCalled },
+  evidenceKeys: { signingKey: notCalled, publicSet: notCalled },
   backend: { call: notCalled },
   clock: systemClock,
   logger: { warn: notCalled, error: notCalled },
