@@ -79,6 +79,17 @@ const hints: Hints = {
     ),
     fc.integer({ min: 1, max: 1440 }).map((everyMinutes) => ({ everyMinutes })),
   ),
+  // A monitor's adaptive samples need min <= max, a rule across two fields.
+  samples: fc.oneof(
+    fc.integer({ min: 1, max: 20 }),
+    fc
+      .record({
+        a: fc.integer({ min: 1, max: 20 }),
+        b: fc.integer({ min: 1, max: 20 }),
+        targetWidth: fc.double({ min: 0.01, max: 0.99, noNaN: true }),
+      })
+      .map(({ a, b, targetWidth }) => ({ min: Math.min(a, b), max: Math.max(a, b), targetWidth })),
+  ),
 };
 /** URLs drop `.` and `..` segments, so those would name another path. */
 const segment = () => fc.string({ minLength: 1 }).filter((v) => v !== '.' && v !== '..');
