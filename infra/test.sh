@@ -53,6 +53,10 @@ echo "== tests" >&2
 # collects it and prints its table before the failures. Every run ends with the
 # slowest files, where the suite's time goes (a timed-out file among them).
 mkdir -p var
+# tap builds its Test class with the configured plugins (package.json: tsx instead of its
+# TypeScript plugin) when it finds them changed, but the run that notices uses the class it
+# had already loaded: a fresh install's first run would load both TypeScript hooks.
+node_modules/.bin/tap build >/dev/null
 status=0
 node_modules/.bin/tap "$@" 2>&1 | tee var/tap-output.log || status=$?
 if [ "$status" -ne 0 ]; then

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StorageState } from '../../services/shared/contracts/accounts.js';
+import { firstByte, type Drift } from './drift.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
 
@@ -106,6 +107,29 @@ export function readBody(req: IncomingMessage, max = 1 << 20): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/**
+ * SSE frames one every `latencyMs`, after the drift's first-byte delay (a slow
+ * first byte is one of the drifts); stops when the client has gone.
+ */
+export async function sendEventStream(
+  res: ServerResponse,
+  frames: readonly string[],
+  latencyMs: number,
+  drift: Drift,
+): Promise<void> {
+  await firstByte(drift);
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+  });
+  for (const f of frames) {
+    if (res.destroyed) return;
+    res.write(f);
+    await new Promise((r) => setTimeout(r, latencyMs));
+  }
+  res.end();
 }
 
 export function sendHtml(res: ServerResponse, html: string, status = 200): void {

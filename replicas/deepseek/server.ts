@@ -16,6 +16,7 @@ import type { StorageState } from '../../services/shared/contracts/accounts.js';
 import type { Mode } from '../../services/shared/platforms.js';
 import {
   readBody,
+  sendEventStream,
   sendHtml,
   sendJson,
   startSite,
@@ -25,7 +26,7 @@ import {
   type Route,
   type Site,
 } from '../common/site.js';
-import { driftPage, firstByte, type Drift } from '../common/drift.js';
+import { driftPage, type Drift } from '../common/drift.js';
 import { chatFrames, STREAM_VARIANTS, type StreamKind } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
 import { chatPage, HCAPTCHA_PAGE, signInPage } from './pages.js';
@@ -116,19 +117,8 @@ export async function startDeepseekReplica(
   const drift = opts.drift ?? 'none';
   const html = (res: ServerResponse, text: string) => sendHtml(res, driftPage(text, drift));
 
-  const stream = async (res: ServerResponse, frames: string[]) => {
-    await firstByte(drift);
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-    });
-    for (const f of frames) {
-      if (res.destroyed) return;
-      res.write(f);
-      await new Promise((r) => setTimeout(r, latency));
-    }
-    res.end();
-  };
+  const stream = (res: ServerResponse, frames: string[]) =>
+    sendEventStream(res, frames, latency, drift);
 
   const routes: Route[] = [
     { method: 'GET', path: '/', handle: (_q, res) => html(res, chatPage()) },

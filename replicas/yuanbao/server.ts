@@ -23,6 +23,7 @@ import type { Mode } from '../../services/shared/platforms.js';
 import {
   cookies,
   readBody,
+  sendEventStream,
   sendHtml,
   sendJson,
   startSite,
@@ -31,7 +32,7 @@ import {
   type Route,
   type Site,
 } from '../common/site.js';
-import { driftPage, firstByte, type Drift } from '../common/drift.js';
+import { driftPage, type Drift } from '../common/drift.js';
 import type { Model } from './answers.js';
 import { chatFrames, conversationDetail, type StreamKind } from './frames.js';
 import { CAPTCHA_PAGE, chatPage, PAGE_VARIANTS, qrPage, type PageVariant } from './pages.js';
@@ -117,19 +118,8 @@ export async function startYuanbaoReplica(
     return undefined;
   };
 
-  const stream = async (res: ServerResponse, frames: string[]) => {
-    await firstByte(drift);
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-    });
-    for (const f of frames) {
-      if (res.destroyed) return;
-      res.write(f);
-      await new Promise((r) => setTimeout(r, latency));
-    }
-    res.end();
-  };
+  const stream = (res: ServerResponse, frames: string[]) =>
+    sendEventStream(res, frames, latency, drift);
 
   const page = (_q: IncomingMessage, res: ServerResponse) =>
     sendHtml(res, driftPage(chatPage(pageVariant), drift));

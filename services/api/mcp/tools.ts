@@ -21,6 +21,7 @@ import { nodeRows } from '../operator-views.js';
 import { platformEntries } from '../platform-views.js';
 import { subTaskResultView, taskResultView } from '../result-views.js';
 import { asQuery, excerpt, tool, type Caller, type Tool } from './tool-kit.js';
+import { MONITOR_TOOLS } from './monitor-tools.js';
 
 /** The longest wait one status call may ask for: well under common client request timeouts. */
 export const MAX_WAIT_SECONDS = 50;
@@ -268,6 +269,7 @@ export const TOOLS: readonly Tool[] = [
   evidenceLink,
   cityLookup,
   listTasks,
+  ...MONITOR_TOOLS,
   crawlerNodes,
 ];
 

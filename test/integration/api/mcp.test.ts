@@ -169,6 +169,40 @@ t.test('bad arguments are a tool error naming the field', async (t) => {
   t.equal(tasks.structuredContent!.total, 1, 'nothing stored by a refused submission');
 });
 
+t.test('monitors: created, listed, run now and their runs read, as their owner only', async (t) => {
+  const created = await call(asAlice, 'monitor_create', {
+    name: 'CRM daily',
+    prompts: ['best CRM for a small team'],
+    platforms: [{ platform: 'sandbox', mode: 'standard' }],
+    monitorKeywords: 'Acme, Globex',
+    samples: 2,
+    schedule: { cron: '0 9 * * *', timezone: 'Asia/Shanghai' },
+  });
+  t.notOk(created.isError, text(created));
+  const monitorId = created.structuredContent!.monitorId as string;
+  t.match(text(created), /^created monitor .* \(CRM daily\)$/);
+  const listed = await call(asAlice, 'monitor_list', {});
+  t.match(listed.structuredContent, { total: 1, page: 1 });
+  const run = await call(asAlice, 'monitor_run', { monitorId });
+  t.notOk(run.isError, text(run));
+  t.equal(run.structuredContent!.monitorId, monitorId);
+  const runs = await call(asAlice, 'monitor_runs', { monitorId });
+  t.match(runs.structuredContent, { total: 1 });
+  const foreign = await call(asBob, 'monitor_run', { monitorId });
+  t.equal(foreign.isError, true);
+  t.match(text(foreign), /^404 NOT_FOUND/);
+  const badCron = await call(asAlice, 'monitor_create', {
+    name: 'x',
+    prompts: ['y'],
+    platforms: [{ platform: 'sandbox', mode: 'standard' }],
+    monitorKeywords: 'Acme',
+    samples: 1,
+    schedule: { cron: '61 * * * *', timezone: 'UTC' },
+  });
+  t.equal(badCron.isError, true);
+  t.match(text(badCron), /schedule\.cron/);
+});
+
 t.test('the operator tool needs the operator role', async (t) => {
   const refused = await call(asAlice, 'crawler_nodes');
   t.equal(refused.isError, true);

@@ -159,8 +159,9 @@ t.test('page drift: every build answers exactly, standard mode needs no control'
     expectedWebAnswer('露营装备', 'reasoning'),
     'no_search: reasoning needs no search control',
   );
-  const started = Date.now();
+  // From the opened page, as the site contract measures: the page's own load is not the driver's.
   const run = await ask(t, job('露营装备', 'search'));
+  const started = Date.now();
   const err = await failure(run.result);
   t.match(err, {
     message: 'control_missing: yuanbao web-search',

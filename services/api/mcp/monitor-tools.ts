@@ -1,0 +1,86 @@
+/**
+ * The MCP tools of monitors (docs/monitors.md): create one, list them, run
+ * one now and read its runs, through the same `monitors` actions as the REST
+ * routes, as the caller. Trends and changes join them when the service has them.
+ */
+import { z } from 'zod';
+import type { MonitorView, RunView } from '../../shared/contracts/monitors.js';
+import { monitorInputSchema } from '../../shared/requests/monitor.js';
+import { idSchema, pageQuerySchema } from '../../shared/requests/task-queries.js';
+import { asQuery, tool, type Tool } from './tool-kit.js';
+
+const monitorArgs = z.object({ monitorId: idSchema });
+
+const createMonitor = tool({
+  name: 'monitor_create',
+  title: 'Create a monitor',
+  description:
+    'A recurring study: prompts × platforms per region, asked on a schedule (cron in a time zone, or every N minutes), each cell sampled several times; see docs/monitors.md.',
+  readOnly: false,
+  idempotent: false,
+  // The same fields, without the schema's component id: a tool's input must be an inline object.
+  input: z.object(monitorInputSchema.shape),
+  async run(args, c) {
+    const m = await c.backend.call<MonitorView>('monitors.create', {
+      userId: c.userId,
+      body: args,
+    });
+    return { data: m, summary: `created monitor ${m.monitorId} (${m.name})` };
+  },
+});
+
+const listMonitors = tool({
+  name: 'monitor_list',
+  title: 'List monitors',
+  description: "The caller's monitors, a page at a time.",
+  readOnly: true,
+  idempotent: true,
+  input: pageQuerySchema,
+  async run(args, c) {
+    const data = await c.backend.call<{ total: number; page: number; monitors: MonitorView[] }>(
+      'monitors.list',
+      { userId: c.userId, query: asQuery(args) },
+    );
+    return {
+      data,
+      summary: `page ${data.page}: ${data.monitors.length} of ${data.total} monitors`,
+    };
+  },
+});
+
+const runMonitor = tool({
+  name: 'monitor_run',
+  title: 'Run a monitor now',
+  description: 'Starts a run of the monitor now, beside its schedule: one task per region.',
+  readOnly: false,
+  idempotent: false,
+  input: monitorArgs,
+  async run({ monitorId }, c) {
+    const run = await c.backend.call<RunView>('monitors.runNow', { userId: c.userId, monitorId });
+    return { data: run, summary: `run ${run.runId} of monitor ${run.monitorId}: ${run.status}` };
+  },
+});
+
+const monitorRuns = tool({
+  name: 'monitor_runs',
+  title: "A monitor's runs",
+  description:
+    "A monitor's runs, newest first, with their tasks and each cell's mention-rate figures.",
+  readOnly: true,
+  idempotent: true,
+  input: monitorArgs.extend(pageQuerySchema.shape),
+  async run({ monitorId, ...page }, c) {
+    const data = await c.backend.call<{ total: number; page: number; runs: RunView[] }>(
+      'monitors.runs',
+      { userId: c.userId, monitorId, query: asQuery(page) },
+    );
+    return { data, summary: `page ${data.page}: ${data.runs.length} of ${data.total} runs` };
+  },
+});
+
+export const MONITOR_TOOLS: readonly Tool[] = [
+  createMonitor,
+  listMonitors,
+  runMonitor,
+  monitorRuns,
+];
