@@ -310,6 +310,10 @@ export class Ledger {
 
   /** A pending sub task that cannot run at all (e.g. no node for its region in time). */
   async failPending(id: string, failure: Failure): Promise<Settled | undefined> {
+    const before = await this.m.SubTask.findOne({ _id: id, status: 'pending' })
+      .select({ errorMessage: 1 })
+      .lean<Pick<SubTaskDoc, 'errorMessage'>>();
+    if (!before) return undefined;
     const doc = await this.m.SubTask.findOneAndUpdate(
       { _id: id, status: 'pending' },
       {
@@ -317,7 +321,7 @@ export class Ledger {
           ...RELEASE,
           status: failure.status,
           time: this.clock.now(),
-          errorMessage: failure.message,
+          errorMessage: firstCause(before.errorMessage, failure.message),
         },
       },
       { returnDocument: 'before' },
@@ -472,4 +476,14 @@ export function createLedger(models: TaskModels, config: Config, clock: Clock): 
     claimBookkeepingMs: CLAIM_BOOKKEEPING_MS,
     judge: config.analysis !== null,
   });
+}
+
+/**
+ * The message of a sub task that failed waiting for its next attempt: an
+ * earlier attempt's error is the real cause and comes first; why the retry
+ * found no place follows it (otherwise a placement message such as "1 usable
+ * but not on a live proxy port" would hide a missing control or a wall).
+ */
+export function firstCause(earlier: string | null | undefined, unplaced: string): string {
+  return earlier ? `${earlier} (not retried: ${unplaced})` : unplaced;
 }

@@ -283,3 +283,36 @@ t.test('an answer gets the brand fields of its task in its one write', async (t)
   t.strictSame(named, ['findAndModify'], 'one write');
   t.match(await subtasks.findOne({ _id: 'K-0' as never }), expected);
 });
+
+t.test('a retry that finds no place fails naming the earlier attempt first', async (t) => {
+  await seed('R', [1, 1]);
+  await ledger.settle([
+    {
+      ...done('R-0', 'tok-R'),
+      result: undefined,
+      failure: { status: 'failed', retryable: true, message: 'control_missing: x deep-thinking' },
+    },
+  ]);
+  t.match(await subtasks.findOne({ _id: 'R-0' as never }), { status: 'pending' });
+  await ledger.failPending('R-0', {
+    status: 'failed',
+    retryable: false,
+    message: 'no usable x web account',
+  });
+  t.match(await subtasks.findOne({ _id: 'R-0' as never }), {
+    status: 'failed',
+    errorMessage: 'control_missing: x deep-thinking (not retried: no usable x web account)',
+  });
+  await subtasks.updateOne(
+    { _id: 'R-1' as never },
+    { $set: { status: 'pending', errorMessage: null } },
+  );
+  await ledger.failPending('R-1', {
+    status: 'failed',
+    retryable: false,
+    message: 'no live crawler node',
+  });
+  t.match(await subtasks.findOne({ _id: 'R-1' as never }), {
+    errorMessage: 'no live crawler node',
+  });
+});
