@@ -1,8 +1,9 @@
 /**
- * What the download benchmarks (exports, evidence bundles) share: the api,
+ * What the API benchmarks (exports, evidence bundles, MCP) share: the api,
  * tasks and users services in this process on BENCH_MONGO_URL, as the
- * embedded default runs them, a user with a token, and a client that counts
- * the bytes it downloads, keeps none, and samples the process's peak RSS.
+ * embedded default runs them (more with `env`), a user with a token, and a
+ * client that counts the bytes it downloads, keeps none, and samples the
+ * process's peak RSS.
  */
 import mongoose from 'mongoose';
 import { createBroker } from '../services/index.js';
@@ -17,7 +18,12 @@ export interface BenchApi {
   stop(): Promise<void>;
 }
 
-export async function startBenchApi(mongoUrl: string, name: string): Promise<BenchApi> {
+/** `env`: settings over these defaults (SERVICES: 'all' runs sub tasks on the sandboxes too). */
+export async function startBenchApi(
+  mongoUrl: string,
+  name: string,
+  env: Record<string, string> = {},
+): Promise<BenchApi> {
   const config = loadConfig({
     MONGO_URL: mongoUrl,
     MONGO_DB: `bench_${name}_${Date.now()}`,
@@ -26,6 +32,7 @@ export async function startBenchApi(mongoUrl: string, name: string): Promise<Ben
     SERVICES: 'api,tasks,users',
     RATE_LIMIT_RPS: '100000',
     RATE_LIMIT_BURST: '100000',
+    ...env,
   });
   const broker = await createBroker(config, config.services);
   await broker.start();
@@ -34,9 +41,10 @@ export async function startBenchApi(mongoUrl: string, name: string): Promise<Ben
     .asPromise();
   const base = `http://127.0.0.1:${broker.getLocalService('api')!.settings.port as number}`;
   const stop = async () => {
+    // The broker first: a timer of a running service must not meet a dropped collection.
+    await broker.stop();
     await conn.dropDatabase().catch(() => undefined);
     await conn.close();
-    await broker.stop();
   };
   try {
     const user = await broker.call<{ userId: number }, object>('users.createUser', { name });

@@ -10,13 +10,10 @@
  * Prints p50 and p99 of each and the p50 overhead (target < 2 ms).
  * Run through bench/mcp.sh, which starts the MongoDB-wire server.
  */
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import mongoose from 'mongoose';
-import { createBroker } from '../services/index.js';
-import { loadConfig } from '../services/shared/config.js';
 import { PATHS, pathTo } from '../services/shared/contracts/http-paths.js';
 import { envInt, percentile, request } from './common.js';
+import { startBenchApi } from './embedded-api.js';
 
 const OVERHEAD_TARGET_MS = 2;
 const WARM_UP = 30;
@@ -29,30 +26,11 @@ if (!mongoUrl) {
 const rounds = envInt('BENCH_ROUNDS', 500, 1);
 const subTasks = envInt('BENCH_SUBTASKS', 20, 1);
 
-const dbName = `bench-mcp-${randomBytes(4).toString('hex')}`;
-const config = loadConfig({
-  MONGO_URL: mongoUrl,
-  MONGO_DB: dbName,
-  PORT: '0',
-  LOG_LEVEL: 'warn',
-  SERVICES: 'all',
-  SANDBOX_LATENCY_MS: '1',
-  RATE_LIMIT_RPS: '100000',
-  RATE_LIMIT_BURST: '100000',
-});
-const broker = await createBroker(config, config.services);
-await broker.start();
-const base = `http://127.0.0.1:${broker.getLocalService('api')!.settings.port as number}`;
+// Every service: the read task's sub tasks run on the sandbox.
+const api = await startBenchApi(mongoUrl, 'mcp', { SERVICES: 'all', SANDBOX_LATENCY_MS: '1' });
+const { base, token } = api;
 
 try {
-  const { userId } = await broker.call<{ userId: number }, object>('users.createUser', {
-    name: 'bench',
-  });
-  const { apiKey } = await broker.call<{ apiKey: string }, object>('users.createApiKey', {
-    userId,
-  });
-  const token = (await request(base, 'POST', PATHS.AUTH_TOKEN, undefined, { apiKey })).body.data
-    .accessToken as string;
   const taskId = await finishedTask(token);
 
   let id = 0;
@@ -93,10 +71,7 @@ try {
     () => mcp('task_results', { taskId, limit: Math.min(subTasks, 50) }),
   );
 } finally {
-  await broker.stop();
-  const conn = await mongoose.createConnection(mongoUrl, { dbName }).asPromise();
-  await conn.dropDatabase();
-  await conn.close();
+  await api.stop();
 }
 
 async function finishedTask(token: string): Promise<string> {
