@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { MODES } from '../../shared/platforms.js';
 import { FINAL_TASK_STATUSES, type TaskStatus } from '../../shared/contracts/status.js';
-import type { ListData, StatusData, SubmitData, Visibility } from '../../shared/contracts/http.js';
+import type { ListData, SubmitData, Visibility } from '../../shared/contracts/http.js';
 import { PATHS, pathTo } from '../../shared/contracts/http-paths.js';
 import { submissionSchema } from '../../shared/requests/submission.js';
 import {
@@ -82,10 +82,10 @@ const taskStatus = tool({
   }),
   async run({ taskId, waitSeconds = 0 }, c) {
     const until = Date.now() + waitSeconds * 1000;
-    let status = await readStatus(c, taskId);
+    let status = await c.status(taskId);
     for (let pause = 250; !isFinal(status.status) && Date.now() < until; pause *= 2) {
       await new Promise((r) => setTimeout(r, Math.min(pause, 2000, until - Date.now())));
-      status = await readStatus(c, taskId);
+      status = await c.status(taskId);
     }
     return { data: status, summary: `task ${status.taskId}: ${status.status}, ${status.message}` };
   },
@@ -178,7 +178,7 @@ const exportLink = tool({
   input: taskArgs.extend(exportQuerySchema.shape),
   async run({ taskId, format, table }, c) {
     // Reading the status first makes an unknown or foreign task the same error as on REST.
-    await readStatus(c, taskId);
+    await c.status(taskId);
     const query = new URLSearchParams(asQuery({ format, table }));
     const url = `${c.base}${pathTo(PATHS.TASK_EXPORT, { taskId: taskId.toLowerCase() })}?${query}`;
     return { data: { url, format }, summary: url };
@@ -195,7 +195,7 @@ const evidenceLink = tool({
   input: taskArgs.extend({ subTaskId: idSchema.optional() }),
   async run({ taskId, subTaskId }, c) {
     // Reading it first makes an unknown or foreign task the same error as on REST.
-    if (subTaskId === undefined) await readStatus(c, taskId);
+    if (subTaskId === undefined) await c.status(taskId);
     else await c.backend.call('tasks.evidenceFacts', { userId: c.userId, taskId, subTaskId });
     const ids = { taskId: taskId.toLowerCase() };
     const path =
@@ -272,10 +272,6 @@ export const TOOLS: readonly Tool[] = [
   ...MONITOR_TOOLS,
   crawlerNodes,
 ];
-
-function readStatus(c: Caller, taskId: string): Promise<StatusData> {
-  return c.status(taskId);
-}
 
 function isFinal(status: TaskStatus): boolean {
   return FINAL_TASK_STATUSES.includes(status);
