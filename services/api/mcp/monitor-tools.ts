@@ -8,9 +8,18 @@ import type { MonitorView, RunView } from '../../shared/contracts/monitors.js';
 import { monitorInputSchema } from '../../shared/requests/monitor.js';
 import { changesQuerySchema, trendsQuerySchema } from '../../shared/requests/monitor-queries.js';
 import { idSchema, pageQuerySchema } from '../../shared/requests/task-queries.js';
-import { asQuery, tool, type Tool } from './tool-kit.js';
+import { asQuery, tool, type Caller, type Tool } from './tool-kit.js';
 
 const monitorArgs = z.object({ monitorId: idSchema });
+
+/** A `monitors` read of one monitor with a query (runs, trends, changes), as the caller. */
+const readMonitor = <T>(
+  action: string,
+  c: Caller,
+  monitorId: string,
+  query: Record<string, unknown>,
+): Promise<T> =>
+  c.backend.call<T>(`monitors.${action}`, { userId: c.userId, monitorId, query: asQuery(query) });
 
 const createMonitor = tool({
   name: 'monitor_create',
@@ -71,9 +80,11 @@ const monitorRuns = tool({
   idempotent: true,
   input: monitorArgs.extend(pageQuerySchema.shape),
   async run({ monitorId, ...page }, c) {
-    const data = await c.backend.call<{ total: number; page: number; runs: RunView[] }>(
-      'monitors.runs',
-      { userId: c.userId, monitorId, query: asQuery(page) },
+    const data = await readMonitor<{ total: number; page: number; runs: RunView[] }>(
+      'runs',
+      c,
+      monitorId,
+      page,
     );
     return { data, summary: `page ${data.page}: ${data.runs.length} of ${data.total} runs` };
   },
@@ -100,11 +111,7 @@ const monitorTrends = tool({
   idempotent: true,
   input: monitorArgs.extend(trendsQuerySchema.shape),
   async run({ monitorId, ...query }, c) {
-    const data = await c.backend.call<TrendsData>('monitors.trends', {
-      userId: c.userId,
-      monitorId,
-      query: asQuery(query),
-    });
+    const data = await readMonitor<TrendsData>('trends', c, monitorId, query);
     const points = data.series.reduce((n, s) => n + s.points.length, 0);
     return {
       data: data as unknown as Record<string, unknown>,
@@ -122,11 +129,7 @@ const monitorChanges = tool({
   idempotent: true,
   input: monitorArgs.extend(changesQuerySchema.shape),
   async run({ monitorId, ...query }, c) {
-    const data = await c.backend.call<ChangesData>('monitors.changes', {
-      userId: c.userId,
-      monitorId,
-      query: asQuery(query),
-    });
+    const data = await readMonitor<ChangesData>('changes', c, monitorId, query);
     const kinds = [...new Set(data.changes.map((x) => x.kind))];
     return {
       data: data as unknown as Record<string, unknown>,
