@@ -38,6 +38,8 @@ export interface Outcome {
   accountId?: string | null;
   /** How long the attempt took, from its start to its answer or failure (the answer time figures). */
   answerMs?: number;
+  /** When the attempt started, epoch ms on this node's clock (the evidence's start time). */
+  startedAt?: number;
   web?: WebAttemptFacts;
 }
 
@@ -271,6 +273,7 @@ export class Executor {
     let failure: unknown = null;
     const job: Job = { prompt: lease.prompt, mode: lease.mode as Job['mode'], signal };
     const startedAt = performance.now();
+    const startedAtEpoch = Date.now();
     const web =
       lease.channel === 'web'
         ? new WebAttempt(this.d, { lease, web: driver.web!, settings, port, job })
@@ -297,6 +300,7 @@ export class Executor {
         ...account,
         ...(web && { web: webFacts(lease) }),
         answerMs: Math.round(performance.now() - startedAt),
+        startedAt: startedAtEpoch,
       };
     } catch (err) {
       const reason = signal.aborted ? signal.reason : err;

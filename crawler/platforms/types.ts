@@ -64,7 +64,13 @@ export type EvidenceEntry =
   | { t: number; kind: 'response'; url: string; status: number; mimeType: string }
   /** One frame as the site sent it: text, or base64 for binary framing (Kimi's Connect). */
   | { t: number; kind: 'frame'; data: string; encoding?: 'base64' }
-  | { t: number; kind: 'note'; text: string };
+  | { t: number; kind: 'note'; text: string }
+  /**
+   * The answer element's HTML as the page finally showed it, scripts removed
+   * (crawler/web/answer-dom.ts); `length` is the whole HTML's, `html` at most
+   * ANSWER_DOM_CHARS of it.
+   */
+  | { t: number; kind: 'dom'; selector: string; html: string; length: number };
 
 /** What a driver records of its sub task: every frame as received, and notes. */
 export interface Evidence {
@@ -116,6 +122,8 @@ export interface WebDriver {
   ask(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer>;
   /** The page's own chat call as the capture matches its URL (the web benchmark counts them). */
   chatCall?: RegExp;
+  /** The answer's element (the last match is the newest): its DOM snapshot goes into the evidence. */
+  answerSelector?: string;
   /** Where a person logs in (`npm run admin -- account login`). */
   loginUrl(ctx: Pick<WebContext, 'settings'>): string;
   /** Whether the opened page (at startUrl) shows a logged-in session (`account check`). */

@@ -31,6 +31,11 @@ export class EvidenceLog implements Evidence {
     this.add({ kind: 'note', text });
   }
 
+  /** The answer's DOM snapshot (crawler/web/answer-dom.ts). */
+  dom(selector: string, html: string, length: number): void {
+    this.add({ kind: 'dom', selector, html, length });
+  }
+
   get size(): number {
     return this.entries.length;
   }

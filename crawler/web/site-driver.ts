@@ -311,6 +311,7 @@ export function siteDriver<R extends FrameReader>(spec: SiteSpec<R>): WebDriver 
         : [own.origin];
     },
     chatCall: spec.call.url,
+    answerSelector: spec.dom.answer,
     ask: guardedAsk((page, job, ctx) => drive(spec, page, job, ctx)),
     loginState: (page) => loginState(spec, page),
   };

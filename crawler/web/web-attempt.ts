@@ -33,6 +33,7 @@ import {
   type WebAnswer,
   type WebDriver,
 } from '../platforms/types.js';
+import { recordAnswerDom } from './answer-dom.js';
 import { startCapture } from './capture.js';
 import { EvidenceLog } from './evidence-log.js';
 import { pageFit, type KeptPages } from './kept-pages.js';
@@ -159,6 +160,7 @@ export class WebAttempt {
         capture: watched,
         evidence: this.evidence,
       });
+      if (web.answerSelector) await recordAnswerDom(page, web.answerSelector, this.evidence);
       this.evidence.note(`answer: format ${answer.formatVersion}, mode ${answer.effectiveMode}`);
       // Mode 2 searches the whole body: which element holds the answer differs by site.
       const shots =

@@ -134,7 +134,7 @@ export function taskPaths(set: SchemaSet): Json {
       get: {
         summary: 'The raw evidence of a web sub task (the rawEvidence URL of its result)',
         description:
-          'What the consumer page sent and every frame its answer stream carried, in arrival order, one JSON object per line (kind request, response, frame or note; binary frames base64). Of the latest attempt that reported, failed ones included. Sent gzip-encoded (Content-Encoding: gzip) when the client accepts gzip. Only the task owner sees it.',
+          'What the consumer page sent and every frame its answer stream carried, in arrival order, one JSON object per line (kind request, response, frame or note; binary frames base64; kind dom: the HTML of the answer element once answered, scripts removed). Of the latest attempt that reported, failed ones included. Sent gzip-encoded (Content-Encoding: gzip) when the client accepts gzip. Only the task owner sees it.',
         tags: ['tasks'],
         security: SECURITY,
         parameters: [taskIdParam, subTaskIdParam],

@@ -22,7 +22,10 @@ export interface EvidenceFacts {
   proxyExitAddress: string | null;
   /** Stream format (parser) version the web driver recognised. */
   formatVersion: string | null;
-  /** Epoch ms; the start is the end less the attempt's answer time, when both are known. */
+  /**
+   * Epoch ms. The start as the crawler node recorded it; for an answer stored
+   * before nodes reported it, the end less the attempt's answer time.
+   */
   startedAt: number | null;
   endedAt: number | null;
   pageScreenshot: string | null;
@@ -58,10 +61,13 @@ export function evidenceFacts(
     accountId: sub.lastAccount ?? null,
     proxyExitAddress: sub.proxyIp ?? null,
     formatVersion: sub.formatVersion ?? null,
-    startedAt: endedAt !== null && sub.answerMs !== undefined ? endedAt - sub.answerMs : null,
+    startedAt: sub.startedAt ?? startOf(endedAt, sub.answerMs),
     endedAt,
     pageScreenshot: sub.pageScreenshot ?? null,
     mentionScreenshot: sub.mentionScreenshot ?? null,
     result,
   };
 }
+
+const startOf = (endedAt: number | null, answerMs: number | undefined): number | null =>
+  endedAt !== null && answerMs !== undefined ? endedAt - answerMs : null;

@@ -23,6 +23,7 @@ export function subTaskResult(s: SubTaskDoc) {
     mode: s.mode,
     effectiveMode: effectiveModeOf(s),
     formatVersion: s.formatVersion ?? null,
+    modelReported: s.modelReported ?? null,
     prompt: s.prompt,
     status: s.status,
     time: s.time ?? null,

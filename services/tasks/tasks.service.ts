@@ -90,6 +90,7 @@ const REPORT_PROPS = {
   proxyKey: { type: 'string', optional: true, nullable: true },
   accountId: { type: 'string', optional: true, nullable: true },
   answerMs: { type: 'number', integer: true, min: 0, optional: true },
+  startedAt: { type: 'number', integer: true, min: 0, optional: true },
   web: { type: 'object', optional: true },
 } as const;
 type TaskParams = UserParams & { taskId: string };

@@ -8,7 +8,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ERRORS } from './errors.js';
-import { Directives, REASONING, segments, SOURCES, isErrorReply } from './scenario.js';
+import { Directives, REASONING, segments, servedModel, SOURCES, isErrorReply } from './scenario.js';
 import { deltas, frame, sendError, sendJson, sendSse, stall, type Route } from './server.js';
 
 type Body = Record<string, unknown>;
@@ -30,7 +30,7 @@ async function answer(body: Body, res: ServerResponse, fail: string | undefined)
       type: 'message',
       role: 'assistant',
       content: [],
-      model: body.model,
+      model: servedModel(body.model),
       stop_reason: null,
       usage: { input_tokens: 5, output_tokens: 1 },
     },

@@ -3,7 +3,7 @@
  * through what each vendor can give (its marker style, which source fields it
  * has, whether it gives a reasoning summary only, follow-ups, media).
  */
-import type { Mode } from '../../services/shared/platforms.js';
+import { findPlatform, type Mode } from '../../services/shared/platforms.js';
 import type { Answer, Reference } from '../../services/shared/contracts/answer.js';
 import { summarize } from '../../crawler/platforms/common/raw-answer.js';
 import { domainOf, redirectOf } from './gemini.js';
@@ -14,6 +14,7 @@ import {
   REASONING,
   RELATED,
   segments,
+  servedModel,
   SOURCES,
   XAI_FOUND,
   xaiMarker,
@@ -100,6 +101,17 @@ function referencesOf(platform: string): Reference[] {
   }
 }
 
+/**
+ * The model the stand-in says answered, for the platform's default model of
+ * the mode: Gemini names its `modelVersion`; DashScope's native protocol
+ * names none.
+ */
+function reportedModel(platform: string, mode: Mode): Pick<Answer, 'modelReported'> {
+  if (platform === 'qwen') return {};
+  if (platform === 'gemini') return { modelReported: 'gemini-2.5-flash' };
+  return { modelReported: servedModel(findPlatform(platform)!.api!.models[mode]) };
+}
+
 export function expectedAnswer(platform: string, mode: Mode, prompt: string): Answer {
   const search = mode === 'search' || mode === 'reasoning_search';
   const referenceList = search ? referencesOf(platform) : [];
@@ -134,5 +146,6 @@ export function expectedAnswer(platform: string, mode: Mode, prompt: string): An
     recommendedQuestions:
       search && (platform === 'perplexity' || platform === 'yuanbao') ? RELATED : [],
     mediaContent: media,
+    ...reportedModel(platform, mode),
   };
 }

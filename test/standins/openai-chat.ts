@@ -7,7 +7,15 @@
  */
 import type { ServerResponse } from 'node:http';
 import { CHAT_FLAVOURS, obj, type ChatFlavour } from './openai-chat-flavours.js';
-import { answerText, Directives, REASONING, segments, SOURCES, type FailKind } from './scenario.js';
+import {
+  answerText,
+  Directives,
+  REASONING,
+  segments,
+  servedModel,
+  SOURCES,
+  type FailKind,
+} from './scenario.js';
 import {
   bearer,
   deltas,
@@ -22,12 +30,18 @@ import {
 
 type Body = Record<string, unknown>;
 
-function chunk(id: string, delta: Body, finish: string | null = null, extra: Body = {}): Body {
+/** What every chunk of one completion repeats: its id and the model that answered. */
+interface Head {
+  id: string;
+  model: string;
+}
+
+function chunk(head: Head, delta: Body, finish: string | null = null, extra: Body = {}): Body {
   return {
-    id,
+    id: head.id,
     object: 'chat.completion.chunk',
     created: 1_750_000_000,
-    model: 'm',
+    model: head.model,
     choices: [{ index: 0, delta, finish_reason: finish }],
     ...extra,
   };
@@ -42,7 +56,7 @@ async function answer(
   const body = req.body as Body;
   const prompt = String(obj((body.messages as Body[])[0]).content);
   const mode = f.modeOf(body);
-  const id = `chatcmpl-${req.path.length}`;
+  const id: Head = { id: `chatcmpl-${req.path.length}`, model: servedModel(body.model) };
   if (fail === 'refusal' && 'status' in f.refusal)
     return sendJson(res, f.refusal.status, f.refusal.body);
   const frames: string[] = [frame(chunk(id, { role: 'assistant', content: '' }))];

@@ -16,6 +16,7 @@ import {
   Directives,
   REASONING,
   segments,
+  servedModel,
   SOURCES,
   isErrorReply,
   XAI_FOUND,
@@ -112,7 +113,13 @@ async function answer(
   const emit = (type: string, data: Body) =>
     frames.push(frame({ type, sequence_number: ++seq, ...data }, type));
   emit('response.created', {
-    response: { id: 'resp_1', object: 'response', status: 'in_progress', output: [] },
+    response: {
+      id: 'resp_1',
+      object: 'response',
+      status: 'in_progress',
+      model: servedModel(body.model),
+      output: [],
+    },
   });
   if (reasoning) {
     const item = {
@@ -225,7 +232,7 @@ async function answer(
       id: 'resp_1',
       object: 'response',
       status: 'completed',
-      model: body.model,
+      model: servedModel(body.model),
       output,
       ...(search && name === 'grok'
         ? { citations: XAI_FOUND.map((n) => SOURCES[n - 1]!.url) }

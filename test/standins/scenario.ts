@@ -57,6 +57,13 @@ export const XAI_FOUND = [2, 1, 3];
 export const xaiMarker = (n: number): string =>
   `[[${CITED.indexOf(n) + 1}]](${SOURCES[n - 1]!.url})`;
 
+/**
+ * The model a vendor says answered: the dated snapshot behind the alias asked
+ * for (OpenAI answers `gpt-4o` with `gpt-4o-2024-08-06`), so a driver that
+ * copied the requested name instead of reading the response's is caught.
+ */
+export const servedModel = (requested: unknown): string => `${String(requested)}-2026-05-01`;
+
 export const REASONING =
   '先弄清用户关心的是价格还是功能。Then compare the candidates.\n第二步：总结结论。';
 export const RELATED = ['阿克米 CRM 多少钱？', 'Which CRM integrates with WeChat?'];

@@ -4,7 +4,8 @@
  * anywhere; `error` mid-stream) in, a RawAnswer out. With search on, the
  * answer is many small text blocks joined in order; a cited sentence is its
  * own block whose `citations` (`web_search_result_location`) name the URLs;
- * `web_search_tool_result` blocks hold the full source lists.
+ * `web_search_tool_result` blocks hold the full source lists. The model that
+ * answered is `message_start`'s `message.model`.
  */
 import { addCitedUrl, emptyRaw, type RawAnswer } from '../common/raw-answer.js';
 import { arr, isObj, str } from '../common/openai-stream.js';
@@ -33,6 +34,9 @@ export class MessagesAccumulator {
         if (isObj(event.delta) && str(event.delta.stop_reason))
           this.stopReason = event.delta.stop_reason as string;
         break;
+      case 'message_start':
+        if (isObj(event.message)) this.raw.model = str(event.message.model) ?? '';
+        break;
       case 'message_stop':
         this.finished = true;
         break;
@@ -43,7 +47,7 @@ export class MessagesAccumulator {
         break;
       }
       default:
-        break; // message_start, content_block_stop, ping
+        break; // content_block_stop, ping
     }
   }
 
@@ -56,6 +60,7 @@ export class MessagesAccumulator {
       if (block.type === 'thinking') this.thoughts[i] = str(block.thinking) ?? '';
     });
     this.stopReason = str(message.stop_reason);
+    this.raw.model = str(message.model) ?? '';
     this.finished = true;
   }
 

@@ -13,7 +13,8 @@
  *   legacy xAI), `search_info.search_results` (Hunyuan), `references` (Ark
  *   bots, with `cover_image`), `web_search` (Zhipu: `link`, `media`, `refer`);
  * - `related_questions` / `recommended_questions`, `images`;
- * - a top-level `error` object (recorded; the driver classifies it).
+ * - a top-level `error` object (recorded; the driver classifies it);
+ * - `model`, on every chunk: the model that answered (recorded as reported).
  */
 import {
   addCitedUrl,
@@ -91,6 +92,8 @@ export class OpenAIStreamAccumulator {
   push(chunk: unknown): void {
     if (!isObj(chunk)) return;
     this.chunks++;
+    // Every chunk names the model; the first that does is kept.
+    this.raw.model ||= str(chunk.model) ?? '';
     if (isObj(chunk.error)) {
       this.error = {
         message: str(chunk.error.message) ?? 'the platform reported an error',

@@ -43,6 +43,8 @@ export interface RawAnswer {
   markersCite: boolean;
   relatedQuestions: string[];
   images: RawImage[];
+  /** The model the platform said answered (a response's `model`); '' when it said none. */
+  model: string;
 }
 
 export function emptyRaw(): RawAnswer {
@@ -58,6 +60,7 @@ export function emptyRaw(): RawAnswer {
     markersCite: true,
     relatedQuestions: [],
     images: [],
+    model: '',
   };
 }
 
@@ -230,5 +233,6 @@ export function buildAnswer(raw: RawAnswer): Answer {
     reasoningProcess,
     recommendedQuestions: [...raw.relatedQuestions],
     mediaContent,
+    ...(raw.model !== '' && { modelReported: raw.model }),
   };
 }

@@ -12,7 +12,8 @@
  * annotations' URLs (Ark gives `title`, `site_name`, `logo_url`,
  * `cover_image`, but no offsets). The annotations are the cited subset (xAI's
  * carry only `url`), and only they: xAI also writes inline links `[[1]](url)`
- * numbered by citation, which are no reference numbers.
+ * numbered by citation, which are no reference numbers. The response object
+ * (`response.created`, the terminal event) names the model that answered.
  */
 import { addCitedUrl, emptyRaw, type RawAnswer, type RawSearchResult } from './raw-answer.js';
 import { arr, isObj, str } from './openai-stream.js';
@@ -55,6 +56,9 @@ export class ResponsesAccumulator {
       case 'response.reasoning_text.delta':
         raw.reasoningContent += str(event.delta) ?? '';
         break;
+      case 'response.created':
+        if (isObj(event.response)) raw.model = str(event.response.model) ?? '';
+        break;
       case 'response.output_text.annotation.added':
         this.annotation(event.annotation);
         break;
@@ -82,7 +86,7 @@ export class ResponsesAccumulator {
         };
         break;
       default:
-        break; // progress events (created, in_progress, searching, …) carry nothing we keep
+        break; // progress events (in_progress, searching, …) carry nothing we keep
     }
   }
 
@@ -92,7 +96,8 @@ export class ResponsesAccumulator {
       this.incompleteReason = str(response.incomplete_details.reason);
     }
     const output = arr(response.output).filter(isObj);
-    if (output.length > 0) this.raw = this.fromOutput(output);
+    if (output.length > 0) this.raw = { ...this.fromOutput(output), model: this.raw.model };
+    this.raw.model = str(response.model) ?? this.raw.model;
     for (const url of arr(response.citations))
       if (str(url)) this.addSource(this.raw, { title: '', url: url as string });
   }

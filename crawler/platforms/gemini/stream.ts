@@ -9,6 +9,7 @@
  * the chunks that `groundingSupports` tie to a span of the answer. Segment
  * offsets are UTF-8 byte offsets (end exclusive, `startIndex` left out when
  * 0), so a support only counts when its span lies inside the answer text.
+ * Each chunk names the model version that answered (`modelVersion`).
  */
 import { emptyRaw, type RawAnswer } from '../common/raw-answer.js';
 import { arr, isObj, str } from '../common/openai-stream.js';
@@ -57,6 +58,7 @@ export class GeminiAccumulator {
       if (f.quota) this.error.quota = f.quota;
       return;
     }
+    this.raw.model ||= str(chunk.modelVersion) ?? '';
     if (isObj(chunk.promptFeedback) && str(chunk.promptFeedback.blockReason)) {
       this.blockReason = chunk.promptFeedback.blockReason as string;
     }

@@ -161,6 +161,7 @@ export const sandboxWeb: WebDriver = {
   // The chat page, its script and its answer stream are all served by the one stand-in.
   origins: (ctx) => [new URL(ctx.settings.webUrl).origin],
   ask: askSandboxWeb,
+  answerSelector: '#answer',
   loginUrl: (ctx) => ctx.settings.webUrl,
   loginState: async (page) => {
     await page.waitForSelector('body[data-state]', { state: 'attached', timeout: UI_WAIT_MS });

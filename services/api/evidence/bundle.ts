@@ -1,7 +1,7 @@
 /**
  * Evidence bundles written into a tar (tar-stream): per sub task its stored
  * result, the request as sent (credentials removed), the raw stream frames,
- * the screenshots, `manifest.json` with the SHA-256 of each and
+ * the answer's DOM snapshot (web channel), the screenshots, `manifest.json` with the SHA-256 of each and
  * `manifest.jws`, the manifest's exact bytes signed with the active Ed25519
  * key. A whole task puts each sub task in its own folder and ends with a
  * top manifest of their manifests' hashes. Each entry waits for the pack to
@@ -20,6 +20,7 @@ import {
   taskManifest,
   type BundleFile,
 } from './manifest.js';
+import { answerHtml } from './answer-html.js';
 import { requestsSent } from './redact.js';
 
 export interface BundleSources {
@@ -31,9 +32,6 @@ export interface BundleSources {
   signingKey(): Promise<SigningKey>;
   now(): number;
 }
-
-export const DOM_SNAPSHOT_NOTE =
-  'no DOM snapshot of the answer: this service does not store one yet';
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value, null, 2) + '\n', 'utf8');
 
@@ -59,6 +57,12 @@ export async function subTaskFiles(
       }),
     },
   ];
+  const answer = raw && answerHtml(raw.toString('utf8'));
+  if (answer) files.push({ name: 'answer.html', bytes: answer });
+  else if (facts.channel === 'web')
+    notes.push(
+      'no DOM snapshot of the answer: none is recorded for this sub task (no answer, or an attempt from before snapshots were kept)',
+    );
   if (raw) files.push({ name: 'raw-frames.ndjson', bytes: raw });
   else
     notes.push(
@@ -74,7 +78,6 @@ export async function subTaskFiles(
     if (png) files.push({ name, bytes: png });
     else notes.push(`${name}: the stored screenshot is gone`);
   }
-  if (facts.channel === 'web') notes.push(DOM_SNAPSHOT_NOTE);
   return { files, notes };
 }
 

@@ -53,8 +53,7 @@ export function subTaskManifest(
     channel: facts.channel,
     mode: { requested: facts.requestedMode, effective: facts.effectiveMode },
     status: facts.status,
-    // The platforms' streams carry no model name this service records yet.
-    modelReported: null,
+    modelReported: facts.result.modelReported,
     account: facts.accountId === null ? null : { label: c.accountLabel },
     regionCode: facts.submitted.regionCode,
     proxyExitAddress: facts.proxyExitAddress,

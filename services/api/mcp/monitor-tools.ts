@@ -1,15 +1,25 @@
 /**
  * The MCP tools of monitors (docs/monitors.md): create one, list them, run
- * one now and read its runs, through the same `monitors` actions as the REST
- * routes, as the caller. Trends and changes join them when the service has them.
+ * one now, read its runs, its trends and its changes, through the same
+ * `monitors` actions as the REST routes, as the caller.
  */
 import { z } from 'zod';
 import type { MonitorView, RunView } from '../../shared/contracts/monitors.js';
 import { monitorInputSchema } from '../../shared/requests/monitor.js';
+import { changesQuerySchema, trendsQuerySchema } from '../../shared/requests/monitor-queries.js';
 import { idSchema, pageQuerySchema } from '../../shared/requests/task-queries.js';
-import { asQuery, tool, type Tool } from './tool-kit.js';
+import { asQuery, tool, type Caller, type Tool } from './tool-kit.js';
 
 const monitorArgs = z.object({ monitorId: idSchema });
+
+/** A `monitors` read of one monitor with a query (runs, trends, changes), as the caller. */
+const readMonitor = <T>(
+  action: string,
+  c: Caller,
+  monitorId: string,
+  query: Record<string, unknown>,
+): Promise<T> =>
+  c.backend.call<T>(`monitors.${action}`, { userId: c.userId, monitorId, query: asQuery(query) });
 
 const createMonitor = tool({
   name: 'monitor_create',
@@ -70,11 +80,62 @@ const monitorRuns = tool({
   idempotent: true,
   input: monitorArgs.extend(pageQuerySchema.shape),
   async run({ monitorId, ...page }, c) {
-    const data = await c.backend.call<{ total: number; page: number; runs: RunView[] }>(
-      'monitors.runs',
-      { userId: c.userId, monitorId, query: asQuery(page) },
+    const data = await readMonitor<{ total: number; page: number; runs: RunView[] }>(
+      'runs',
+      c,
+      monitorId,
+      page,
     );
     return { data, summary: `page ${data.page}: ${data.runs.length} of ${data.total} runs` };
+  },
+});
+
+/** What the summaries read of the `monitors.trends` and `monitors.changes` answers. */
+interface TrendsData {
+  definitionsVersion: number;
+  groupBy: string;
+  series: { points: unknown[] }[];
+  channelGap: unknown[];
+}
+interface ChangesData {
+  definitionsVersion: number;
+  changes: { kind: string }[];
+}
+
+const monitorTrends = tool({
+  name: 'monitor_trends',
+  title: "A monitor's trends",
+  description:
+    "Per run and keyword, grouped by platform, region, channel, tag or mode: the mention rate with its 95 % interval, position, share of voice, citation share, top cited domains, answer stability, the funnel from reasoning to answer, the models the platforms reported (a marker where they changed), and the gap between API and web mention rates; each figure's definition is in docs/monitors.md under the response's definitionsVersion.",
+  readOnly: true,
+  idempotent: true,
+  input: monitorArgs.extend(trendsQuerySchema.shape),
+  async run({ monitorId, ...query }, c) {
+    const data = await readMonitor<TrendsData>('trends', c, monitorId, query);
+    const points = data.series.reduce((n, s) => n + s.points.length, 0);
+    return {
+      data: data as unknown as Record<string, unknown>,
+      summary: `${data.series.length} series by ${data.groupBy}, ${points} points, ${data.channelGap.length} API–web gap series (definitions v${data.definitionsVersion})`,
+    };
+  },
+});
+
+const monitorChanges = tool({
+  name: 'monitor_changes',
+  title: "A monitor's changes",
+  description:
+    'Changes between consecutive runs larger than the noise (a brand gained or lost, a position moved by 2 or more, a cited domain added or removed, a competitor appeared) and slow drifts, newest first.',
+  readOnly: true,
+  idempotent: true,
+  input: monitorArgs.extend(changesQuerySchema.shape),
+  async run({ monitorId, ...query }, c) {
+    const data = await readMonitor<ChangesData>('changes', c, monitorId, query);
+    const kinds = [...new Set(data.changes.map((x) => x.kind))];
+    return {
+      data: data as unknown as Record<string, unknown>,
+      summary:
+        `${data.changes.length} changes` + (kinds.length > 0 ? ` (${kinds.join(', ')})` : ''),
+    };
   },
 });
 
@@ -83,4 +144,6 @@ export const MONITOR_TOOLS: readonly Tool[] = [
   listMonitors,
   runMonitor,
   monitorRuns,
+  monitorTrends,
+  monitorChanges,
 ];

@@ -145,7 +145,8 @@ const subTaskResult = tool({
   input: taskArgs.extend({ subTaskId: idSchema }),
   async run({ taskId, subTaskId }, c) {
     const s = await subTaskResultView(c, c.userId, taskId, subTaskId);
-    const head = `${s.platform} (${s.channel}, ${s.mode}): ${s.status}`;
+    const model = s.modelReported === null ? '' : `, model ${s.modelReported}`;
+    const head = `${s.platform} (${s.channel}, ${s.mode}${model}): ${s.status}`;
     const answer = s.answerContent ? `; answer: ${excerpt(s.answerContent, 200)}` : '';
     return { data: s, summary: `${head}, mentioned: ${s.mentioned ? 'yes' : 'no'}${answer}` };
   },

@@ -25,4 +25,6 @@ export interface Answer {
   reasoningProcess: { summary: string; content: string } | null;
   recommendedQuestions: string[];
   mediaContent: Media[];
+  /** The model the platform reported (API: the response's `model`; web: the page's label); absent: none. */
+  modelReported?: string;
 }

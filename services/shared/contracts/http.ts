@@ -171,6 +171,10 @@ export const subTaskResultSchema = z
       description:
         'Web channel: the stream format (parser version) the driver recognised, e.g. `deepseek-2026`, or `<platform>-dom` when the answer was read from the page; null for the api channel and until answered',
     }),
+    modelReported: z.string().nullable().meta({
+      description:
+        "The model the platform reported for this answer: the API response's `model` (Gemini: `modelVersion`), or on the web channel the model the site's stream or page names; null when the platform names none (DashScope's native protocol, most consumer sites) and until answered",
+    }),
     prompt: z.string(),
     status: subTaskStatus,
     time: timestamp().nullable().meta({ description: 'Completion time; null until final' }),

@@ -41,6 +41,8 @@ export interface SettleReport {
   accountId?: string | null;
   /** How long the attempt took on the node. */
   answerMs?: number;
+  /** When the answered attempt started, epoch ms on the node's clock. */
+  startedAt?: number;
   /** Web channel: what collector health counts of the attempt (services/tasks/collectors/). */
   web?: WebAttemptFacts;
 }

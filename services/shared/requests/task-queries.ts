@@ -6,7 +6,8 @@ import { zodProblems } from '../validation.js';
 import { TASK_STATUSES, type TaskStatus } from '../contracts/status.js';
 import { regionCodeSchema } from './submission.js';
 
-const positiveInt = (name: string, max?: number) =>
+/** A whole number ≥ 1 (at most `max`) as a query string carries it. */
+export const positiveInt = (name: string, max?: number) =>
   z
     .string({ error: `${name} must be given once` })
     .regex(/^[0-9]+$/, `${name} must be a whole number`)

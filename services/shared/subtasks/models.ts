@@ -77,10 +77,14 @@ export interface SubTaskDoc {
   proxyIp?: string | null;
   /** Set with the answer: how long the crawler node's attempt took (the answer time figures). */
   answerMs?: number;
+  /** Set with the answer: when the answered attempt started (epoch ms, the crawler node's clock). */
+  startedAt?: number;
   /** Set with the answer: the mode that really ran (web: read from the site's own request). */
   effectiveMode?: Mode;
   /** Web channel, set with the answer: the stream format version the driver recognised. */
   formatVersion?: string | null;
+  /** Set with the answer: the model the platform reported (absent or null: none). */
+  modelReported?: string | null;
   /** Web channel, set with the answer: id of the stored raw frames (services/shared/evidence.ts). */
   evidenceId?: string | null;
   /** Set with the answer: each keyword group's mentions (absent: none, or stored before). */
@@ -173,6 +177,7 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     errorMessage: { type: String, default: null },
     proxyIp: { type: String, default: null },
     answerMs: Number,
+    startedAt: Number,
     effectiveMode: String,
     mentions: [Schema.Types.Mixed],
     mentioned: Boolean,
@@ -182,6 +187,7 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     sentimentAttempts: Number,
     sentimentError: String,
     formatVersion: { type: String, default: null },
+    modelReported: { type: String, default: null },
     evidenceId: { type: String, default: null },
     attempts: Number,
     createdAt: Number,

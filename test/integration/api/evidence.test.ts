@@ -69,6 +69,7 @@ const keysBefore = await jwks();
 t.test('a web sub task bundle holds its evidence and verifies', async (t) => {
   const names = [...tarFileOffsets(webBundle).keys()];
   t.same(names.sort(), [
+    'answer.html',
     'manifest.json',
     'manifest.jws',
     'page-screenshot.png',
@@ -87,10 +88,18 @@ t.test('a web sub task bundle holds its evidence and verifies', async (t) => {
     channel: 'web',
     mode: { requested: 'standard', effective: 'standard' },
     serviceVersion: /^\d+\.\d+\.\d+/,
+    modelReported: null,
+    startedAt: /^\d{4}-/,
     endedAt: /^\d{4}-/,
-    notes: [/no DOM snapshot/],
   });
-  t.equal(manifest.files.length, 4, 'every file but the manifest and its signature');
+  t.ok(manifest.startedAt <= manifest.endedAt, 'started before it ended');
+  t.same(manifest.notes, [], 'nothing missing');
+  t.equal(manifest.files.length, 5, 'every file but the manifest and its signature');
+  const dom = tarFileOffsets(webBundle).get('answer.html')!;
+  const html = webBundle.subarray(dom.start, dom.start + dom.size).toString('utf8');
+  t.match(html, /<div id="answer"[^>]*>[\s\S]*<\/div>\n$/, "the answer element's HTML");
+  t.match(html, /Content-Security-Policy/, 'opens without fetching anything');
+  t.notMatch(html, /<script|\son\w+=|javascript:/i, 'no script of the page');
   t.equal(keysBefore.keys.length, 1);
   t.notOk('d' in keysBefore.keys[0]!, 'no private part is published');
   const report = await verifyBundle(entries, keysBefore);
@@ -122,7 +131,7 @@ t.test('aimon verify checks offline against a saved key set', async (t) => {
   });
   t.equal(good.code, EXIT.ok, good.stderr);
   t.match(good.stdout, /ok {4}raw-frames\.ndjson: SHA-256 [0-9a-f]{64}/);
-  t.match(good.stdout, /verified: 6 files/);
+  t.match(good.stdout, /verified: 7 files/);
   const bad = await aimon(
     [
       'verify',
@@ -135,6 +144,18 @@ t.test('aimon verify checks offline against a saved key set', async (t) => {
   t.equal(bad.code, EXIT.failed);
   t.match(bad.stderr, 'verification failed: 1 problem(s)');
   t.match(bad.stderr, '- page-screenshot.png: SHA-256 differs from the manifest');
+  const html = tarFileOffsets(webBundle).get('answer.html')!;
+  const tampered = await aimon(
+    [
+      'verify',
+      await save(flipByte(webBundle, 'answer.html', html.size - 10), 'dom.tar'),
+      '--jwks',
+      keysFile,
+    ],
+    env,
+  );
+  t.equal(tampered.code, EXIT.failed);
+  t.match(tampered.stderr, '- answer.html: SHA-256 differs from the manifest');
 });
 
 t.test('the whole task bundles each sub task under a signed top manifest', async (t) => {
@@ -142,6 +163,15 @@ t.test('the whole task bundles each sub task under a signed top manifest', async
   const names = [...tarFileOffsets(whole).keys()];
   t.ok(names.includes(`${web}/raw-frames.ndjson`) && names.includes(`${api}/result.json`));
   t.notOk(names.includes(`${api}/raw-frames.ndjson`), 'the API channel records no frames');
+  t.notOk(names.includes(`${api}/answer.html`), 'nor a DOM snapshot');
+  const apiManifest = (await readBundle(await save(whole, 'whole.tar'))).get(
+    `${api}/manifest.json`,
+  )!;
+  t.match(
+    JSON.parse(apiManifest.bytes!.toString('utf8')),
+    { modelReported: 'sandbox-search' },
+    'the model the API reported',
+  );
   t.same(names.slice(-2), ['manifest.json', 'manifest.jws']);
   const report = await verify(whole, keysBefore);
   t.same(report.failures, []);

@@ -48,10 +48,11 @@ t.test('tools are listed with their schemas and annotations', async (t) => {
   const submit = tools.find((x) => x.name === 'submit_batch')!;
   t.match(submit.annotations, { readOnlyHint: false, idempotentHint: false });
   t.ok(submit.inputSchema.required?.includes('prompts'), 'the REST submission schema');
-  t.match(tools.find((x) => x.name === 'task_results')!.annotations, {
-    readOnlyHint: true,
-    idempotentHint: true,
-  });
+  for (const name of ['task_results', 'monitor_trends', 'monitor_changes'])
+    t.match(tools.find((x) => x.name === name)!.annotations, {
+      readOnlyHint: true,
+      idempotentHint: true,
+    });
 });
 
 let taskId = '';
@@ -93,7 +94,12 @@ t.test('a batch submitted, waited for and read through the tools', async (t) => 
 
   const one = await call(asAlice, 'subtask_result', { taskId, subTaskId: list[0]!.subTaskId });
   t.equal(one.structuredContent!.subTaskId, list[0]!.subTaskId);
-  t.match(text(one), /^sandbox \(api, standard\): completed, mentioned: (yes|no); answer: /);
+  t.match(
+    text(one),
+    /^sandbox \(api, standard, model sandbox-standard\): completed, mentioned: (yes|no); answer: /,
+    'the summary names the model the platform reported',
+  );
+  t.equal(one.structuredContent!.modelReported, 'sandbox-standard');
 
   const visibility = await call(asAlice, 'task_visibility', { taskId });
   t.strictSame(visibility.structuredContent!.keywords, ['Acme', 'Globex']);
@@ -201,6 +207,20 @@ t.test('monitors: created, listed, run now and their runs read, as their owner o
   });
   t.equal(badCron.isError, true);
   t.match(text(badCron), /schedule\.cron/);
+  // Refused by the trends and changes queries' schemas before the monitors service is asked.
+  const badGroup = await call(asAlice, 'monitor_trends', { monitorId, groupBy: 'week' });
+  t.equal(badGroup.isError, true);
+  t.match(text(badGroup), /groupBy/);
+  const badFrom = await call(asAlice, 'monitor_trends', { monitorId, from: 'last week' });
+  t.match(text(badFrom), /ISO 8601 time or epoch milliseconds at from/);
+  const badChanges = await call(asAlice, 'monitor_changes', {
+    monitorId: 'not-a-uuid',
+    limit: '501',
+    kind: 'moved',
+  });
+  t.equal(badChanges.isError, true);
+  for (const field of ['monitorId', 'limit', 'kind'])
+    t.match(text(badChanges), new RegExp(` at ${field}$`, 'm'), `names ${field}`);
 });
 
 t.test('the operator tool needs the operator role', async (t) => {

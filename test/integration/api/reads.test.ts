@@ -79,6 +79,7 @@ t.test('full result has every sub task field of spec 2.3', async (t) => {
     'mentioned',
     'mentions',
     'mode',
+    'modelReported',
     'pageScreenshot',
     'platform',
     'prompt',

@@ -67,9 +67,10 @@ t.test('a batch across all twelve vendor platforms completes with exact answers'
         reasoningProcess: sub.reasoningProcess,
         recommendedQuestions: sub.recommendedQuestions,
         mediaContent: sub.mediaContent,
+        modelReported: sub.modelReported,
       },
-      want,
-      label,
+      { ...want, modelReported: want.modelReported ?? null },
+      `${label}: the fields, and the model the platform reported`,
     );
   }
   const sources = new Set(

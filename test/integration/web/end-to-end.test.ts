@@ -124,8 +124,14 @@ const sessionOf = (state: StorageState) =>
     }
   ).value;
 /** The answer's record fields, without what only one side has. */
-const answerFields = (a: Omit<Answer, 'answerContent'> & { answerContent: string | null }) => ({
+const answerFields = (
+  a: Omit<Answer, 'answerContent' | 'modelReported'> & {
+    answerContent: string | null;
+    modelReported?: string | null;
+  },
+) => ({
   answerContent: a.answerContent,
+  modelReported: a.modelReported ?? null,
   referenceList: a.referenceList,
   citationList: a.citationList,
   reasoningProcess: a.reasoningProcess,
@@ -221,8 +227,8 @@ t.test(
         if (sub.channel === 'api') {
           t.same(
             fields,
-            expectedAnswer('deepseek', region.mode, sub.prompt),
-            `${label}: the API's`,
+            answerFields(expectedAnswer('deepseek', region.mode, sub.prompt)),
+            `${label}: the API's, with the model it reported`,
           );
           t.equal(sub.rawEvidence, null, `${label}: no captured stream`);
           continue;

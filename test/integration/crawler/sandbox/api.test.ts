@@ -5,7 +5,8 @@
 import t from 'tap';
 import { MODES, type Mode } from '../../../../services/shared/platforms.js';
 import { sandboxDriver } from '../../../../crawler/platforms/sandbox/index.js';
-import { sandboxAnswer } from '../../../../sandbox/answers.js';
+import { SANDBOX_MODELS } from '../../../../crawler/platforms/sandbox/api.js';
+import { sandboxAnswer as answerOf } from '../../../../sandbox/answers.js';
 import { startSandboxServer } from '../../../../sandbox/server.js';
 import type { PlatformSettings } from '../../../../crawler/platforms/types.js';
 import { failure } from '../../../helpers/platform-drivers.js';
@@ -20,6 +21,12 @@ const settings: PlatformSettings = {
 };
 const api = sandboxDriver.api!;
 const ctx = { settings, fetch };
+
+/** The answer answers.ts derives, reported by the model the driver asked for. */
+const sandboxAnswer = (prompt: string, mode: Mode, model = SANDBOX_MODELS[mode]) => ({
+  ...answerOf(prompt, mode),
+  modelReported: model,
+});
 
 function ask(prompt: string, mode: Mode = 'standard', signal = new AbortController().signal) {
   return api.ask({ prompt, mode, signal }, ctx);
@@ -44,7 +51,11 @@ t.test('operator model names are sent; mode flags still decide', async (t) => {
     { prompt: 'model choice', mode: 'search', signal: new AbortController().signal },
     { settings: { ...settings, models: { search: 'my-custom-model' }, apiKey: 'secret' }, fetch },
   );
-  t.same(answer, sandboxAnswer('model choice', 'search'));
+  t.same(
+    answer,
+    sandboxAnswer('model choice', 'search', 'my-custom-model'),
+    'the model it reported',
+  );
 });
 
 t.test('failure directives map to the right PlatformError', async (t) => {

@@ -7,7 +7,7 @@ const ev = (data: object) =>
   `event: ${(data as { type: string }).type}\ndata: ${JSON.stringify(data)}\n\n`;
 // Recorded shape of a thinking + web search stream (platforms.md §4), shortened.
 const STREAM = [
-  ev({ type: 'message_start', message: { content: [] } }),
+  ev({ type: 'message_start', message: { content: [], model: 'claude-sonnet-4-5-20250929' } }),
   ev({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } }),
   ev({
     type: 'content_block_delta',
@@ -43,25 +43,29 @@ const STREAM = [
   ev({ type: 'message_stop' }),
 ].join('');
 
-t.test('text blocks joined, thinking moved out, citations a subset, at any byte cut', async (t) => {
-  for (const events of eventsAtEveryCut(STREAM)) {
-    const acc = new MessagesAccumulator();
-    for (const e of events) acc.push(JSON.parse(e.data));
-    acc.raw.reasoningContent = acc.reasoning;
-    const a = buildAnswer(acc.raw);
-    if (a.answerContent !== '前言。B 是对的。') t.fail(a.answerContent);
-    t.same(a.reasoningProcess, { summary: '先搜索。', content: '先搜索。再回答。' });
-    t.same(
-      a.referenceList.map((r) => r.url),
-      ['https://a.example/', 'https://b.example/'],
-    );
-    t.same(
-      a.citationList.map((r) => r.index),
-      [2],
-    );
-    t.equal(acc.stopReason, 'end_turn');
-  }
-});
+t.test(
+  'text blocks joined, thinking moved out, citations a subset, the model, at any byte cut',
+  async (t) => {
+    for (const events of eventsAtEveryCut(STREAM)) {
+      const acc = new MessagesAccumulator();
+      for (const e of events) acc.push(JSON.parse(e.data));
+      acc.raw.reasoningContent = acc.reasoning;
+      const a = buildAnswer(acc.raw);
+      if (a.answerContent !== '前言。B 是对的。') t.fail(a.answerContent);
+      t.same(a.reasoningProcess, { summary: '先搜索。', content: '先搜索。再回答。' });
+      t.same(
+        a.referenceList.map((r) => r.url),
+        ['https://a.example/', 'https://b.example/'],
+      );
+      t.same(
+        a.citationList.map((r) => r.index),
+        [2],
+      );
+      t.equal(acc.stopReason, 'end_turn');
+      t.equal(a.modelReported, 'claude-sonnet-4-5-20250929', 'the model message_start names');
+    }
+  },
+);
 
 t.test('an error event mid-stream is recorded', async (t) => {
   const acc = new MessagesAccumulator();

@@ -5,7 +5,7 @@ import { eventsAtEveryCut } from '../../../../helpers/sse-cuts.js';
 
 // Recorded shape of an OpenAI reasoning + search stream (platforms.md §3), shortened.
 const STREAM = [
-  'event: response.created\ndata: {"type":"response.created","sequence_number":1,"response":{"status":"in_progress","output":[]}}\n\n',
+  'event: response.created\ndata: {"type":"response.created","sequence_number":1,"response":{"status":"in_progress","model":"gpt-5-2025-08-07","output":[]}}\n\n',
   'event: response.reasoning_summary_text.delta\ndata: {"type":"response.reasoning_summary_text.delta","summary_index":0,"delta":"先想。"}\n\n',
   'event: response.reasoning_summary_text.delta\ndata: {"type":"response.reasoning_summary_text.delta","summary_index":1,"delta":"Then act."}\n\n',
   'event: response.output_item.done\ndata: {"type":"response.output_item.done","item":{"type":"web_search_call","action":{"type":"search","sources":[{"type":"url","url":"https://a.example/"},{"type":"url","url":"https://b.example/"}]}}}\n\n',
@@ -33,6 +33,7 @@ t.test('deltas, sources and annotations, whatever the byte cuts', async (t) => {
       a.citationList.map((r) => r.index),
       [2],
     );
+    t.equal(a.modelReported, 'gpt-5-2025-08-07', 'the model response.created names');
   }
 });
 
@@ -117,6 +118,7 @@ t.test('xAI: `citations` lists every source in its order; annotations cite', asy
   });
   const response = {
     status: 'completed',
+    model: 'grok-4-fast-reasoning',
     output: [
       { type: 'web_search_call', name: 'web_search', arguments: '{}', status: 'completed' },
       message([{ type: 'url_citation', url: 'https://x.ai/company' }]),
@@ -131,7 +133,7 @@ t.test('xAI: `citations` lists every source in its order; annotations cite', asy
   });
   streamed.push({
     type: 'response.done',
-    response: { status: 'completed', citations: response.citations },
+    response: { status: 'completed', model: response.model, citations: response.citations },
   });
   const whole = new ResponsesAccumulator();
   whole.absorb(response);
@@ -146,6 +148,7 @@ t.test('xAI: `citations` lists every source in its order; annotations cite', asy
       ],
     );
     t.same(a.citationList, [a.referenceList[1]]);
+    t.equal(a.modelReported, 'grok-4-fast-reasoning', 'the model the response object names');
   }
 });
 

@@ -56,30 +56,35 @@ const STREAM = [
         },
       },
     ],
+    modelVersion: 'gemini-2.5-flash-preview-09-2025',
   }),
 ].join('');
 
-t.test('answer, thought summary, redirect sources and supported citations', async (t) => {
-  for (const events of eventsAtEveryCut(STREAM)) {
-    const acc = new GeminiAccumulator();
-    for (const e of events) acc.push(JSON.parse(e.data));
-    const a = buildAnswer(acc.finish());
-    if (a.answerContent !== TEXT) t.fail(a.answerContent);
-    t.same(a.reasoningProcess, { summary: '想一想。', content: '想一想。' });
-    t.same(a.referenceList[1], {
-      index: 2,
-      title: 'b.example',
-      url: 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/B',
-      site: 'b.example',
-      icon: '',
-    });
-    t.same(
-      a.citationList.map((r) => r.index),
-      [2],
-      'a support outside the answer does not count',
-    );
-  }
-});
+t.test(
+  'answer, thought summary, redirect sources, supported citations and the model',
+  async (t) => {
+    for (const events of eventsAtEveryCut(STREAM)) {
+      const acc = new GeminiAccumulator();
+      for (const e of events) acc.push(JSON.parse(e.data));
+      const a = buildAnswer(acc.finish());
+      if (a.answerContent !== TEXT) t.fail(a.answerContent);
+      t.same(a.reasoningProcess, { summary: '想一想。', content: '想一想。' });
+      t.same(a.referenceList[1], {
+        index: 2,
+        title: 'b.example',
+        url: 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/B',
+        site: 'b.example',
+        icon: '',
+      });
+      t.same(
+        a.citationList.map((r) => r.index),
+        [2],
+        'a support outside the answer does not count',
+      );
+      t.equal(a.modelReported, 'gemini-2.5-flash-preview-09-2025', 'the modelVersion it names');
+    }
+  },
+);
 
 t.test('blocked answers and error chunks', async (t) => {
   const acc = new GeminiAccumulator();

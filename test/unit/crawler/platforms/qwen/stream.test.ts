@@ -49,6 +49,7 @@ t.test('native frames: sources first, incremental text, [n] citations', async (t
       [2],
     );
     t.equal(a.reasoningProcess?.content, '先查资料。');
+    t.equal(a.modelReported, undefined, 'the native protocol names no model');
   }
 });
 
