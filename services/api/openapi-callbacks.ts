@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { defaultCallbackSchema } from '../shared/webhooks/address.js';
 import { signature, webhookIdFor } from '../shared/webhooks/sign.js';
 import { FINAL_TASK_STATUSES } from '../shared/contracts/status.js';
+import { TASK_DELIVERY } from '../shared/contracts/callbacks.js';
 import {
   callbackDeliveryDataSchema,
   callbackSettingsDataSchema,
@@ -69,7 +70,7 @@ const payloadExample = {
 
 /** Real headers of the example: the signature verifies with the example secret. */
 function signedHeaders(): Record<'id' | 'timestamp' | 'signature', string> {
-  const id = webhookIdFor(TASK_ID);
+  const id = webhookIdFor(TASK_DELIVERY, TASK_ID);
   const seconds = Math.floor(SENT_AT / 1000);
   return {
     id,

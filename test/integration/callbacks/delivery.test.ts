@@ -3,7 +3,8 @@
  * sandbox platform, a real receiver on 127.0.0.1 fails on purpose, and the
  * deliveries follow a scaled-down schedule.
  */
-import t from 'tap';
+import { randomUUID } from 'node:crypto';
+import t, { type Test } from 'tap';
 import { startSandboxServer } from '../../../sandbox/server.js';
 import {
   callbackDeliveryDataSchema,
@@ -69,6 +70,16 @@ const settled = (taskId: string, token = alice.token) =>
     50,
   );
 
+/** Each retry waits its delay, counted from the end of the failed attempt, and no longer. */
+function onSchedule(t: Test, attempts: Delivery['attempts']) {
+  for (let i = 1; i < attempts.length; i++) {
+    const prev = attempts[i - 1]!;
+    const gap = attempts[i]!.at - (prev.at + (prev.latencyMs ?? 0));
+    t.ok(gap >= DELAYS[i - 1]! - 5, `retry ${i} waits its delay (${gap} ms >= ${DELAYS[i - 1]})`);
+    t.ok(gap < DELAYS[i - 1]! + 600, `retry ${i} comes on time (${gap} ms)`);
+  }
+}
+
 async function secretOf(token: string): Promise<string> {
   const res = await svc.client.get(`${M}/callback`, token);
   return envelopeOf(callbackSettingsDataSchema).parse(res.body).data.secret;
@@ -89,6 +100,7 @@ t.test('succeeds at once: signed, and the body is the full result', async (t) =>
   const [req, ...more] = receiver.requestsTo('/first-time');
   t.same(more, [], 'exactly one request');
   t.match(req!.headers, { 'content-type': 'application/json', 'webhook-id': `msg_${taskId}` });
+  t.notOk('x-aimon-event' in req!.headers, "spec 6's headers only");
 
   const secret = await secretOf(alice.token);
   t.match(secret, /^whsec_/);
@@ -154,12 +166,7 @@ t.test('failures, then success: every failure class, on schedule, same webhook-i
       null,
     ],
   );
-  for (let i = 1; i < d.attempts.length; i++) {
-    const prev = d.attempts[i - 1]!;
-    const gap = d.attempts[i]!.at - (prev.at + (prev.latencyMs ?? 0));
-    t.ok(gap >= DELAYS[i - 1]! - 5, `retry ${i} waits its delay (${gap} ms >= ${DELAYS[i - 1]})`);
-    t.ok(gap < DELAYS[i - 1]! + 600, `retry ${i} comes on time (${gap} ms)`);
-  }
+  onSchedule(t, d.attempts);
   const requests = receiver.requestsTo('/flaky');
   t.equal(requests.length, 5, 'one request per attempt, none after success');
   t.same(new Set(requests.map((r) => r.headers['webhook-id'])), new Set([`msg_${taskId}`]));
@@ -309,3 +316,67 @@ t.test('the secret can be read and rotated', async (t) => {
   t.ok(verifyWebhook(after, req!.headers, req!.body, Date.now()), 'signed with the new secret');
   t.notOk(verifyWebhook(before, req!.headers, req!.body, Date.now()), 'not the old one');
 });
+
+t.test(
+  'a monitor alert through callbacks.deliver: signed, named and retried like a task callback',
+  async (t) => {
+    const runId = randomUUID();
+    const body = {
+      monitorId: randomUUID(),
+      runId,
+      changes: [{ kind: 'brand_lost', keyword: 'Acme', before: 0.8, after: 0.1 }],
+    };
+    const request = {
+      kind: 'monitor.changes',
+      subjectId: runId,
+      userId: alice.userId,
+      url: receiver.plan('/alert', ['500', 'slow']),
+      body,
+    };
+    const queued = { kind: 'monitor.changes', subjectId: runId };
+    t.same(await svc.broker.call('callbacks.deliver', request), { ...queued, created: true });
+    t.same(
+      await svc.broker.call('callbacks.deliver', request),
+      { ...queued, created: false },
+      'the same kind and subject again queues nothing',
+    );
+    const deliveryOf = (userId: number) =>
+      svc.broker.call<Delivery, object>('callbacks.deliveryOf', { userId, ...queued });
+    const d = await until('the alert to be delivered', async () => {
+      const state = await deliveryOf(alice.userId);
+      return state.status === 'SUCCEEDED' ? state : undefined;
+    });
+    t.same(callbackDeliveryDataSchema.safeParse(d).error?.issues ?? [], [], 'the delivery view');
+    t.match(d, {
+      taskId: null,
+      ...queued,
+      url: request.url,
+      webhookId: `msg_monitor.changes_${runId}`,
+      attemptCount: 3,
+      maxAttempts: 8,
+    });
+    t.same(
+      d.attempts.map((a) => [a.httpStatus, a.error]),
+      [
+        [500, 'HTTP 500'],
+        [null, `read timeout after ${READ_TIMEOUT_MS} ms`],
+        [200, null],
+      ],
+    );
+    onSchedule(t, d.attempts);
+
+    const requests = receiver.requestsTo('/alert');
+    t.equal(requests.length, 3, 'one request per attempt');
+    const secret = await secretOf(alice.token);
+    for (const req of requests) {
+      t.match(req.headers, {
+        'content-type': 'application/json',
+        'webhook-id': `msg_monitor.changes_${runId}`,
+        'x-aimon-event': 'monitor.changes',
+      });
+      t.ok(verifyWebhook(secret, req.headers, req.body, Date.now()), 'signed with the user secret');
+      t.same(JSON.parse(req.body), body, 'the body as queued');
+    }
+    await t.rejects(deliveryOf(bob.userId), { code: 404 }, "another user's delivery is unknown");
+  },
+);
