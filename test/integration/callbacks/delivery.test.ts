@@ -14,6 +14,9 @@ import {
 import { callbackPayloadSchema } from '../../../services/api/openapi-callbacks.js';
 import { callbacksService } from '../../../services/callbacks/callbacks.service.js';
 import { newWebhookSecret, verifyWebhook } from '../../../services/shared/webhooks/sign.js';
+import { Digests } from '../../../services/monitors/digest/digests.js';
+import { monitorModels } from '../../../services/monitors/models.js';
+import { nextDue } from '../../../services/monitors/schedule.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { freePort, startReceiver, type Received } from '../../helpers/receiver.js';
 import { until } from '../../helpers/wait.js';
@@ -378,5 +381,113 @@ t.test(
       t.same(JSON.parse(req.body), body, 'the body as queued');
     }
     await t.rejects(deliveryOf(bob.userId), { code: 404 }, "another user's delivery is unknown");
+  },
+);
+
+t.test(
+  'the daily digest: once per day across two nodes, then once for the latest day',
+  async (t) => {
+    const url = receiver.plan('/digest', []);
+    const schedule = { cron: '0 0 1 1 *', timezone: 'Asia/Shanghai' };
+    const created = await svc.client.post(
+      `${M}/monitors`,
+      {
+        name: 'digest',
+        prompts: ['one'],
+        platforms: [{ platform: 'sandbox', mode: 'search' }],
+        monitorKeywords: 'Acme',
+        schedule,
+        callbackUrl: url,
+        digest: true,
+      },
+      alice.token,
+    );
+    t.equal(created.status, 200, created.text);
+    const monitorId = created.body.data.monitorId as string;
+    t.equal(created.body.data.digest, true);
+    const runId = (await svc.client.post(`${M}/monitors/${monitorId}/run`, {}, alice.token)).body
+      .data.runId as string;
+    const run = await until('the run to finish', async () => {
+      const runs = (await svc.client.get(`${M}/monitors/${monitorId}/runs`, alice.token)).body.data;
+      return runs.runs[0]?.status === 'finished' ? runs.runs[0] : undefined;
+    });
+    const conn = await svc.db();
+    // A change as the monitors service stores it when a run finishes.
+    const changeId = randomUUID();
+    await conn.collection('monitorChanges').insertOne({
+      _id: changeId as never,
+      monitorId,
+      runId,
+      detectedAt: Date.now(),
+      kind: 'brand_lost',
+      keyword: 'Acme',
+    });
+
+    // The cluster's own leader sees no digest due: today's 09:00 came before the monitor.
+    const nodes = ['a', 'b'].map(
+      () =>
+        new Digests({
+          connection: conn,
+          models: monitorModels(conn),
+          deliver: (request) => svc.broker.call('callbacks.deliver', request),
+          warn: (message, err) => t.fail(`${message} ${String(err)}`),
+        }),
+    );
+    const nine = nextDue({ cron: '0 9 * * *', timezone: schedule.timezone }, Date.now());
+    await Promise.all(nodes.map((node) => node.pass(nine + 1_000)));
+    t.equal(await nodes[0]!.pass(nine + 3_600_000), 0, 'nothing more that day');
+    const digests = () =>
+      conn
+        .collection('deliveries')
+        .find({ kind: 'monitor.digest', userId: alice.userId })
+        .toArray();
+    t.equal((await digests()).length, 1, 'one delivery for the day, though two nodes passed');
+
+    const [req] = await until('the digest to arrive', async () => {
+      const got = receiver.requestsTo('/digest');
+      return got.length > 0 ? got : undefined;
+    });
+    t.match(req!.headers, { 'x-aimon-event': 'monitor.digest' });
+    t.ok(verifyWebhook(await secretOf(alice.token), req!.headers, req!.body, Date.now()), 'signed');
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: schedule.timezone }).format(nine);
+    t.equal(req!.headers['webhook-id'], `msg_monitor.digest_${monitorId}@${day}`);
+    const body = JSON.parse(req!.body);
+    t.match(body, {
+      monitorId,
+      name: 'digest',
+      day,
+      timezone: schedule.timezone,
+      from: nine - 86_400_000,
+      to: nine,
+      changes: [{ id: changeId, monitorId, runId, kind: 'brand_lost', keyword: 'Acme' }],
+      changesTruncated: false,
+    });
+    t.same(body.runs, [
+      {
+        runId,
+        trigger: 'manual',
+        slot: run.slot,
+        status: 'finished',
+        finishedAt: run.finishedAt,
+        regions: [{ regionCode: null, taskId: run.regions[0].taskId, taskStatus: 'completed' }],
+      },
+    ]);
+
+    // Down for three days: on recovery one digest, for the latest day, with an empty window.
+    const later = nine + 3 * 86_400_000;
+    t.equal(await nodes[1]!.pass(later + 5_000), 1);
+    t.equal(await nodes[0]!.pass(later + 60_000), 0);
+    const laterDay = new Intl.DateTimeFormat('en-CA', { timeZone: schedule.timezone }).format(
+      later,
+    );
+    t.same(
+      (await digests()).map((d) => d.subjectId),
+      [`${monitorId}@${day}`, `${monitorId}@${laterDay}`],
+    );
+    const [, last] = await until('the second digest', async () => {
+      const got = receiver.requestsTo('/digest');
+      return got.length === 2 ? got : undefined;
+    });
+    t.match(JSON.parse(last!.body), { day: laterDay, runs: [], changes: [] });
   },
 );
