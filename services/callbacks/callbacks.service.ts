@@ -156,7 +156,10 @@ export function callbacksService(config: Config, clock: Clock = systemClock): Se
         );
       };
       every(c.pollMs, 'poll', () => worker!.pump());
-      every(c.sweepMs, 'sweep', () => intake.sweep());
+      every(c.sweepMs, 'sweep', async () => {
+        await intake.sweep();
+        await deliveries.purgeFinished(clock.now() - config.retentionDays * 86_400_000);
+      });
       await intake.sweep().catch((err: unknown) => this.logger.warn('callbacks sweep:', err));
     },
 

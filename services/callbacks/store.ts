@@ -6,6 +6,7 @@
  */
 import type { Model } from 'mongoose';
 import { leases } from '../shared/claim.js';
+import { TASK_DELIVERY } from '../shared/contracts/callbacks.js';
 import type { TaskStatus } from '../shared/contracts/status.js';
 import { deliveryId, type AttemptRecord, type DeliveryDoc } from './models.js';
 import type { Verdict } from '../shared/webhooks/schedule.js';
@@ -110,6 +111,19 @@ export class DeliveryStore {
     return (
       (await this.model.findById(deliveryId(kind, subjectId)).lean<DeliveryDoc>()) ?? undefined
     );
+  }
+
+  /**
+   * Removes deliveries of other kinds than task callbacks that finished before
+   * `cutoff`; a task's goes with its task (services/shared/subtasks/retention.ts).
+   */
+  async purgeFinished(cutoff: number): Promise<number> {
+    const { deletedCount } = await this.model.deleteMany({
+      kind: { $exists: true, $ne: TASK_DELIVERY },
+      status: { $in: ['SUCCEEDED', 'FAILED'] },
+      finishedAt: { $lt: cutoff },
+    });
+    return deletedCount;
   }
 
   /** Which of these tasks already have a delivery (a task callback's key is its task id). */

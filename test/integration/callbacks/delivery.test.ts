@@ -13,6 +13,8 @@ import {
 } from '../../../services/shared/contracts/http.js';
 import { callbackPayloadSchema } from '../../../services/api/openapi-callbacks.js';
 import { callbacksService } from '../../../services/callbacks/callbacks.service.js';
+import { deliveryModel } from '../../../services/callbacks/models.js';
+import { DeliveryStore } from '../../../services/callbacks/store.js';
 import { newWebhookSecret, verifyWebhook } from '../../../services/shared/webhooks/sign.js';
 import { Digests } from '../../../services/monitors/digest/digests.js';
 import { monitorModels } from '../../../services/monitors/models.js';
@@ -381,6 +383,20 @@ t.test(
       t.same(JSON.parse(req.body), body, 'the body as queued');
     }
     await t.rejects(deliveryOf(bob.userId), { code: 404 }, "another user's delivery is unknown");
+
+    // Purged after it finished (the service passes now − RETENTION_DAYS); task callbacks go with their task.
+    const conn = await svc.db();
+    const store = new DeliveryStore(deliveryModel(conn));
+    const finished = { userId: alice.userId, status: 'SUCCEEDED', finishedAt: 1, attempts: [] };
+    const taskCallbacks = [
+      { _id: randomUUID(), kind: 'task', subjectId: 'x', ...finished },
+      { _id: randomUUID(), ...finished }, // stored before kinds existed
+    ];
+    await conn.collection('deliveries').insertMany(taskCallbacks as never[]);
+    t.equal(await store.purgeFinished(d.finishedAt!), 0, 'kept until then');
+    t.equal(await store.purgeFinished(Date.now() + 1), 1, 'removed after, task callbacks kept');
+    const ids = { _id: { $in: taskCallbacks.map((c) => c._id) } as never };
+    t.equal((await conn.collection('deliveries').deleteMany(ids)).deletedCount, 2);
   },
 );
 
