@@ -4,6 +4,7 @@
  * changes detected in that window, as `GET …/monitors/{id}/changes` serves
  * them (docs/monitors.md, "Alerts and the daily digest").
  */
+import type { MonitorDigestPayload } from '../../shared/contracts/monitor-deliveries.js';
 import type { RunDoc } from '../models.js';
 import type { DigestDay } from './due.js';
 
@@ -24,7 +25,7 @@ export function digestBody(
   day: DigestDay,
   runs: DigestRun[],
   changes: StoredChange[],
-): Record<string, unknown> {
+): MonitorDigestPayload {
   return {
     monitorId: monitor._id,
     name: monitor.name,

@@ -12,6 +12,7 @@ import {
   envelopeOf,
 } from '../../../services/shared/contracts/http.js';
 import { callbackPayloadSchema } from '../../../services/api/openapi-callbacks.js';
+import { monitorDigestPayloadSchema } from '../../../services/shared/contracts/monitor-deliveries.js';
 import { callbacksService } from '../../../services/callbacks/callbacks.service.js';
 import { deliveryModel } from '../../../services/callbacks/models.js';
 import { DeliveryStore } from '../../../services/callbacks/store.js';
@@ -468,6 +469,11 @@ t.test(
     const day = new Intl.DateTimeFormat('en-CA', { timeZone: schedule.timezone }).format(nine);
     t.equal(req!.headers['webhook-id'], `msg_monitor.digest_${monitorId}@${day}`);
     const body = JSON.parse(req!.body);
+    t.same(
+      monitorDigestPayloadSchema.safeParse(body).error?.issues ?? [],
+      [],
+      'the body fits the documented digest payload',
+    );
     t.match(body, {
       monitorId,
       name: 'digest',
