@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { defaultCallbackSchema } from '../shared/webhooks/address.js';
 import { signature, webhookIdFor } from '../shared/webhooks/sign.js';
 import { FINAL_TASK_STATUSES } from '../shared/contracts/status.js';
+import { TASK_DELIVERY } from '../shared/contracts/callbacks.js';
 import {
   callbackDeliveryDataSchema,
   callbackSettingsDataSchema,
@@ -67,27 +68,40 @@ const payloadExample = {
   name: resultExample.name,
 } satisfies z.output<typeof callbackPayloadSchema>;
 
-/** Real headers of the example: the signature verifies with the example secret. */
-function signedHeaders(): Record<'id' | 'timestamp' | 'signature', string> {
-  const id = webhookIdFor(TASK_ID);
-  const seconds = Math.floor(SENT_AT / 1000);
-  return {
-    id,
-    timestamp: String(seconds),
-    signature: signature(SECRET_EXAMPLE, id, seconds, JSON.stringify(payloadExample)),
-  };
+/**
+ * The three signature headers of a webhook, with the real signature of the
+ * example body (serialised without spaces) under the example secret.
+ */
+export function signedHeaderParams(
+  subject: { kind: string; subjectId: string },
+  idDescription: string,
+  body: unknown,
+  sentAt: number,
+): Json[] {
+  const id = webhookIdFor(subject.kind, subject.subjectId);
+  const seconds = Math.floor(sentAt / 1000);
+  return [
+    headerParam('webhook-id', idDescription, { type: 'string', pattern: '^msg_' }, id),
+    headerParam(
+      'webhook-timestamp',
+      'Send time of the attempt, seconds since the epoch',
+      { type: 'string', pattern: '^[0-9]+$' },
+      String(seconds),
+    ),
+    headerParam(
+      'webhook-signature',
+      '`v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated when there are several',
+      { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$' },
+      signature(SECRET_EXAMPLE, id, seconds, JSON.stringify(body)),
+    ),
+  ];
+}
+
+export function headerParam(name: string, description: string, schema: Json, value: string) {
+  return { name, in: 'header', required: true, description, schema, example: value };
 }
 
 export function callbackWebhooks(set: SchemaSet): Json {
-  const signed = signedHeaders();
-  const header = (name: string, description: string, schema: Json, value: string) => ({
-    name,
-    in: 'header',
-    required: true,
-    description,
-    schema,
-    example: value,
-  });
   return {
     taskFinished: {
       post: {
@@ -97,26 +111,12 @@ export function callbackWebhooks(set: SchemaSet): Json {
           'Every attempt is signed (Standard Webhooks): verify `webhook-signature` over `<webhook-id>.<webhook-timestamp>.<raw body>` with HMAC-SHA256 keyed by the base64-decoded part of your secret after `whsec_` (GET /api/business/monitor/callback), refuse timestamps more than 5 minutes from now, and handle each `webhook-id` once (retries repeat it). ' +
           `The example headers are the real signature of the example body (serialised without spaces) under the secret ${SECRET_EXAMPLE}.`,
         tags: ['callbacks'],
-        parameters: [
-          header(
-            'webhook-id',
-            '`msg_<taskId>`, the same on every attempt: deduplicate by it',
-            { type: 'string', pattern: '^msg_' },
-            signed.id,
-          ),
-          header(
-            'webhook-timestamp',
-            'Send time of the attempt, seconds since the epoch',
-            { type: 'string', pattern: '^[0-9]+$' },
-            signed.timestamp,
-          ),
-          header(
-            'webhook-signature',
-            '`v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated when there are several',
-            { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$' },
-            signed.signature,
-          ),
-        ],
+        parameters: signedHeaderParams(
+          { kind: TASK_DELIVERY, subjectId: TASK_ID },
+          '`msg_<taskId>`, the same on every attempt: deduplicate by it',
+          payloadExample,
+          SENT_AT,
+        ),
         requestBody: {
           required: true,
           ...set.content(callbackPayloadSchema, example('A partly completed task', payloadExample)),

@@ -228,6 +228,8 @@ export const callbackSettingsExample = {
 
 export const callbackDeliveryExample = {
   taskId: TASK_ID,
+  kind: 'task',
+  subjectId: TASK_ID,
   status: 'SUCCEEDED',
   url: 'https://hooks.example.com/monitor',
   webhookId: `msg_${TASK_ID}`,

@@ -32,6 +32,8 @@ const inputExample = {
   monitorKeywords: 'Acme|acme.com, Globex',
   samples: { min: 3, max: 10, targetWidth: 0.4 },
   schedule: { cron: '0 9 * * *', timezone: 'Asia/Shanghai' },
+  callbackUrl: 'https://hooks.example.com/monitor',
+  digest: true,
   enabled: true,
 } satisfies z.input<typeof monitorInputSchema>;
 
@@ -47,7 +49,8 @@ const monitorExample: MonitorView = {
   monitorKeywords: inputExample.monitorKeywords,
   samples: inputExample.samples,
   schedule: inputExample.schedule,
-  callbackUrl: null,
+  callbackUrl: 'https://hooks.example.com/monitor',
+  digest: true,
   enabled: true,
   createdAt: CREATED,
   updatedAt: CREATED,

@@ -6,6 +6,7 @@
  * them against their schemas), and the completion callback is a webhook.
  */
 import { callbackPaths, callbackWebhooks } from './openapi-callbacks.js';
+import { monitorWebhooks } from './openapi-monitor-webhooks.js';
 import { errorTypesTable } from './openapi-errors.js';
 import { eventPaths } from './openapi-events.js';
 import { evidencePaths } from './openapi-evidence.js';
@@ -54,7 +55,7 @@ export function buildOpenApi(
     ...surfacePaths(set),
     ...mcpPaths(set),
   };
-  const webhooks = callbackWebhooks(set);
+  const webhooks = { ...callbackWebhooks(set), ...monitorWebhooks(set) };
   // The submission check runs the catalogue, not a zod enum: document what it enforces.
   set.components.PlatformConfig = set.json(documentedPlatformConfig(channelChoices), 'input');
   set.components.ErrorEnvelope = {

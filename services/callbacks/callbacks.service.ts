@@ -1,23 +1,30 @@
 /**
- * The `callbacks` service: completion webhooks with persistent retry timers
- * (spec 6). Any number of instances may run; deliveries live in MongoDB and
- * are claimed atomically, so each attempt is sent once and a restart carries
- * on where the schedule was. Wiring only: see intake.ts, worker.ts.
+ * The `callbacks` service: signed webhooks with persistent retry timers. A
+ * task's completion callback (spec 6) is a delivery of kind `task`; other
+ * services queue deliveries of their own kinds (a monitor's alert or digest)
+ * with `callbacks.deliver`, sent by the same worker on the same schedule. Any
+ * number of instances may run; deliveries live in MongoDB and are claimed
+ * atomically, so each attempt is sent once and a restart carries on where the
+ * schedule was. Wiring only: see intake.ts, worker.ts.
  */
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
 import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import type { TaskFinished } from '../shared/contracts/events.js';
-import type {
-  DefaultCallbacksAnswer,
-  DefaultCallbacksRequest,
-  FinishedPageRequest,
-  TaskBrief,
-  TaskBriefRequest,
-  WebhookSecretAnswer,
-  WebhookSecretRequest,
+import {
+  TASK_DELIVERY,
+  type DeliverAnswer,
+  type DeliveryOfRequest,
+  type DefaultCallbacksAnswer,
+  type DefaultCallbacksRequest,
+  type FinishedPageRequest,
+  type TaskBrief,
+  type TaskBriefRequest,
+  type WebhookSecretAnswer,
+  type WebhookSecretRequest,
 } from '../shared/contracts/callbacks.js';
+import { AppError } from '../shared/errors.js';
 import type { TaskResultView } from '../shared/task-views.js';
 import { Sender } from './deliver.js';
 import { Intake, type IntakeSources } from './intake.js';
@@ -26,16 +33,19 @@ import { attemptLeaseMs, maxAttempts } from '../shared/webhooks/schedule.js';
 import { AddressPolicy } from '../shared/webhooks/ssrf.js';
 import { DeliveryStore } from './store.js';
 import { deliveryView } from './view.js';
+import { checkDeliverRequest, checkSubject } from './request.js';
 import { Worker, type WorkerSources } from './worker.js';
 import { EvidenceStore } from '../shared/evidence.js';
 
 export function callbacksService(config: Config, clock: Clock = systemClock): ServiceSchema {
   const c = config.callbacks;
   let deliveries: DeliveryStore;
+  const policy = new AddressPolicy(c.allowCidrs);
   const viewOf = async (task: TaskBrief) => {
-    const delivery = await deliveries.find(task.taskId);
+    const subject = { kind: TASK_DELIVERY, subjectId: task.taskId };
+    const delivery = await deliveries.find(subject.kind, subject.subjectId);
     const addressNow = delivery ? null : ((await intake.addressOf(task)) ?? null);
-    return deliveryView(task.taskId, delivery, addressNow, maxAttempts(c.retryDelaysMs));
+    return deliveryView(subject, delivery, addressNow, maxAttempts(c.retryDelaysMs));
   };
   let intake: Intake;
   let worker: Worker | undefined;
@@ -45,6 +55,31 @@ export function callbacksService(config: Config, clock: Clock = systemClock): Se
     name: 'callbacks',
 
     actions: {
+      /**
+       * Queues a delivery of another kind than a task callback (params in
+       * contracts/callbacks.ts), due at once; the same kind and subject again
+       * queues nothing, so a caller may retry after a lost answer.
+       */
+      deliver: {
+        async handler(ctx: Context<unknown>): Promise<DeliverAnswer> {
+          const d = await checkDeliverRequest(ctx.params, policy);
+          const created = await deliveries.create({ ...d, taskStatus: null }, clock.now());
+          if (created) void worker?.pump().catch((err: unknown) => this.logger.warn(err));
+          return { kind: d.kind, subjectId: d.subjectId, created };
+        },
+      },
+      /** The state and attempts of one of the caller's deliveries of any kind. */
+      deliveryOf: {
+        params: { userId: 'number', kind: 'any', subjectId: 'any' },
+        async handler(ctx: Context<DeliveryOfRequest>) {
+          const subject = checkSubject(ctx.params);
+          const delivery = await deliveries.find(subject.kind, subject.subjectId);
+          if (delivery?.userId !== ctx.params.userId) {
+            throw AppError.notFound(`delivery ${subject.kind} ${subject.subjectId}`);
+          }
+          return deliveryView(subject, delivery, null, maxAttempts(c.retryDelaysMs));
+        },
+      },
       /** The delivery state and attempts of one of the caller's tasks. */
       status: {
         params: { userId: 'number', taskId: 'any' },
@@ -97,7 +132,7 @@ export function callbacksService(config: Config, clock: Clock = systemClock): Se
         new Sender({
           connectTimeoutMs: c.connectTimeoutMs,
           readTimeoutMs: c.readTimeoutMs,
-          policy: new AddressPolicy(c.allowCidrs),
+          policy,
         }),
         clock,
         {
@@ -121,7 +156,10 @@ export function callbacksService(config: Config, clock: Clock = systemClock): Se
         );
       };
       every(c.pollMs, 'poll', () => worker!.pump());
-      every(c.sweepMs, 'sweep', () => intake.sweep());
+      every(c.sweepMs, 'sweep', async () => {
+        await intake.sweep();
+        await deliveries.purgeFinished(clock.now() - config.retentionDays * 86_400_000);
+      });
       await intake.sweep().catch((err: unknown) => this.logger.warn('callbacks sweep:', err));
     },
 

@@ -6,7 +6,11 @@
  * the two paths, and several instances, can never create two deliveries.
  */
 import type { Clock } from '../shared/clock.js';
-import type { FinishedPageRequest, TaskBrief } from '../shared/contracts/callbacks.js';
+import {
+  TASK_DELIVERY,
+  type FinishedPageRequest,
+  type TaskBrief,
+} from '../shared/contracts/callbacks.js';
 import { FINAL_TASK_STATUSES } from '../shared/contracts/status.js';
 import type { DeliveryStore } from './store.js';
 
@@ -82,7 +86,14 @@ export class Intake {
 
   private create(task: TaskBrief, url: string): Promise<boolean> {
     return this.deliveries.create(
-      { taskId: task.taskId, userId: task.userId, url, taskStatus: task.status },
+      {
+        kind: TASK_DELIVERY,
+        subjectId: task.taskId,
+        userId: task.userId,
+        url,
+        taskStatus: task.status,
+        body: null,
+      },
       this.clock.now(),
     );
   }

@@ -1,9 +1,11 @@
 /**
- * One delivery document per task with a callback (`_id` = taskId, so creating
- * it twice is impossible), holding its timer (`nextAttemptAt`), the lease of
- * the instance sending it, and every attempt made.
+ * One delivery document per kind and subject (a task's completion callback, a
+ * monitor run's alert, a monitor's daily digest), keyed so that creating it
+ * twice is impossible, holding its timer (`nextAttemptAt`), the lease of the
+ * instance sending it, and every attempt made.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
+import { TASK_DELIVERY } from '../shared/contracts/callbacks.js';
 import type { TaskStatus } from '../shared/contracts/status.js';
 import type { DeliveryStatus } from '../shared/webhooks/schedule.js';
 
@@ -19,11 +21,18 @@ export interface AttemptRecord {
 }
 
 export interface DeliveryDoc {
+  /** See deliveryId. */
   _id: string;
+  /** Absent on task callbacks stored before kinds existed: see subjectOf. */
+  kind?: string;
+  subjectId?: string;
   userId: number;
   url: string;
   webhookId: string;
-  taskStatus: TaskStatus;
+  /** Task callbacks: the task's final status; null for other kinds. */
+  taskStatus: TaskStatus | null;
+  /** What other kinds send, fixed when queued; null for a task, whose body is read at each attempt. */
+  body?: Record<string, unknown> | null;
   status: DeliveryStatus;
   /** Attempts started, including one in flight. */
   attemptCount: number;
@@ -39,6 +48,8 @@ export interface DeliveryDoc {
 const deliverySchema = new Schema<DeliveryDoc>(
   {
     _id: String,
+    kind: String,
+    subjectId: String,
     userId: { type: Number, required: true },
     url: String,
     webhookId: String,
@@ -52,6 +63,7 @@ const deliverySchema = new Schema<DeliveryDoc>(
     createdAt: Number,
     finishedAt: { type: Number, default: null },
     attempts: [Schema.Types.Mixed],
+    body: { type: Schema.Types.Mixed, default: null },
   },
   { versionKey: false, collection: 'deliveries' },
 );
@@ -63,4 +75,25 @@ export function deliveryModel(connection: Connection): Model<DeliveryDoc> {
     (connection.models.Delivery as Model<DeliveryDoc>) ??
     connection.model<DeliveryDoc>('Delivery', deliverySchema)
   );
+}
+
+/**
+ * The key of a delivery. A task callback's is its task id, as it always was,
+ * so the retention purge, the intake's existence check and the records stored
+ * before kinds existed keep working; other kinds prefix theirs with the kind.
+ */
+export function deliveryId(kind: string, subjectId: string): string {
+  return kind === TASK_DELIVERY ? subjectId : `${kind}:${subjectId}`;
+}
+
+/**
+ * The kind and subject of a stored delivery. Records written before kinds
+ * existed carry neither; they are all task callbacks keyed by their task id,
+ * so they are read as such rather than rewritten by a migration.
+ */
+export function subjectOf(d: Pick<DeliveryDoc, '_id' | 'kind' | 'subjectId'>): {
+  kind: string;
+  subjectId: string;
+} {
+  return { kind: d.kind ?? TASK_DELIVERY, subjectId: d.subjectId ?? d._id };
 }

@@ -6,8 +6,9 @@
  */
 import type { Model } from 'mongoose';
 import { leases } from '../shared/claim.js';
+import { TASK_DELIVERY } from '../shared/contracts/callbacks.js';
 import type { TaskStatus } from '../shared/contracts/status.js';
-import type { AttemptRecord, DeliveryDoc } from './models.js';
+import { deliveryId, type AttemptRecord, type DeliveryDoc } from './models.js';
 import type { Verdict } from '../shared/webhooks/schedule.js';
 import type { CallbackFigures } from '../shared/contracts/figures.js';
 import { webhookIdFor } from '../shared/webhooks/sign.js';
@@ -15,10 +16,12 @@ import { webhookIdFor } from '../shared/webhooks/sign.js';
 const NO_LEASE = leases.free();
 
 export interface NewDelivery {
-  taskId: string;
+  kind: string;
+  subjectId: string;
   userId: number;
   url: string;
-  taskStatus: TaskStatus;
+  taskStatus: TaskStatus | null;
+  body: Record<string, unknown> | null;
 }
 
 export class DeliveryStore {
@@ -28,14 +31,17 @@ export class DeliveryStore {
     await this.model.createIndexes();
   }
 
-  /** Creates the delivery of a task, due at once; false when it already exists. */
+  /** Creates the delivery of a kind and subject, due at once; false when it already exists. */
   async create(d: NewDelivery, now: number): Promise<boolean> {
     const doc: DeliveryDoc = {
-      _id: d.taskId,
+      _id: deliveryId(d.kind, d.subjectId),
+      kind: d.kind,
+      subjectId: d.subjectId,
       userId: d.userId,
       url: d.url,
-      webhookId: webhookIdFor(d.taskId),
+      webhookId: webhookIdFor(d.kind, d.subjectId),
       taskStatus: d.taskStatus,
+      body: d.body,
       status: 'PENDING',
       attemptCount: 0,
       nextAttemptAt: now,
@@ -101,11 +107,26 @@ export class DeliveryStore {
       .lean<DeliveryDoc[]>();
   }
 
-  async find(taskId: string): Promise<DeliveryDoc | undefined> {
-    return (await this.model.findById(taskId).lean<DeliveryDoc>()) ?? undefined;
+  async find(kind: string, subjectId: string): Promise<DeliveryDoc | undefined> {
+    return (
+      (await this.model.findById(deliveryId(kind, subjectId)).lean<DeliveryDoc>()) ?? undefined
+    );
   }
 
-  /** Which of these tasks already have a delivery. */
+  /**
+   * Removes deliveries of other kinds than task callbacks that finished before
+   * `cutoff`; a task's goes with its task (services/shared/subtasks/retention.ts).
+   */
+  async purgeFinished(cutoff: number): Promise<number> {
+    const { deletedCount } = await this.model.deleteMany({
+      kind: { $exists: true, $ne: TASK_DELIVERY },
+      status: { $in: ['SUCCEEDED', 'FAILED'] },
+      finishedAt: { $lt: cutoff },
+    });
+    return deletedCount;
+  }
+
+  /** Which of these tasks already have a delivery (a task callback's key is its task id). */
   async existing(taskIds: string[]): Promise<Set<string>> {
     const docs = await this.model
       .find({ _id: { $in: taskIds } }, { _id: 1 })

@@ -1,4 +1,5 @@
-/** How a task's callback delivery looks to its owner (`GET …/task/{taskId}/callbacks`), pure. */
+/** How a delivery looks to its owner (`GET …/task/{taskId}/callbacks`) and operators, pure. */
+import { TASK_DELIVERY } from '../shared/contracts/callbacks.js';
 import type { DeliveryDoc } from './models.js';
 
 /**
@@ -6,13 +7,15 @@ import type { DeliveryDoc } from './models.js';
  * not finished yet, or it finished before an address applied); null: none.
  */
 export function deliveryView(
-  taskId: string,
+  subject: { kind: string; subjectId: string },
   d: DeliveryDoc | undefined,
   addressNow: string | null,
   maxAttempts: number,
 ) {
   return {
-    taskId,
+    taskId: subject.kind === TASK_DELIVERY ? subject.subjectId : null,
+    kind: subject.kind,
+    subjectId: subject.subjectId,
     status: d?.status ?? ('NONE' as const),
     url: d?.url ?? addressNow,
     webhookId: d?.webhookId ?? null,

@@ -1,15 +1,19 @@
 /**
- * Sends due callbacks: claims one due delivery at a time (atomically, under a
- * lease), builds and signs its body, sends it and records the attempt with the
- * verdict of the schedule. Attempts whose instance died are recorded as
- * interrupted failures once their lease lapses, and the schedule goes on.
+ * Sends due deliveries of every kind: claims one due delivery at a time
+ * (atomically, under a lease), builds and signs its body, sends it and records
+ * the attempt with the verdict of the schedule. A task callback's body is the
+ * task's result read at each attempt; other kinds send the body they were
+ * queued with and name their kind in a header. Attempts whose instance died
+ * are recorded as interrupted failures once their lease lapses, and the
+ * schedule goes on.
  */
 import { newToken } from '../shared/claim.js';
 import type { Clock } from '../shared/clock.js';
 import type { EvidenceStore } from '../shared/evidence.js';
 import type { TaskResultView } from '../shared/task-views.js';
 import type { AttemptResult, Sender } from './deliver.js';
-import type { AttemptRecord, DeliveryDoc } from './models.js';
+import { subjectOf, type AttemptRecord, type DeliveryDoc } from './models.js';
+import { EVENT_HEADER, TASK_DELIVERY } from '../shared/contracts/callbacks.js';
 import { callbackBody } from './payload.js';
 import { afterAttempt, type Verdict } from '../shared/webhooks/schedule.js';
 import { webhookHeaders } from '../shared/webhooks/sign.js';
@@ -64,7 +68,7 @@ export class Worker {
         const doc = await this.deliveries.claim(now, token, this.o.node, this.o.leaseMs);
         if (!doc) break;
         const run: Promise<void> = this.attempt(doc, token)
-          .catch((err: unknown) => this.logger.warn(`callback for task ${doc._id}:`, err))
+          .catch((err: unknown) => this.logger.warn(`delivery ${doc._id}:`, err))
           .finally(() => this.inFlight.delete(run));
         this.inFlight.add(run);
       }
@@ -104,7 +108,23 @@ export class Worker {
     doc: DeliveryDoc,
     sentAt: number,
   ): Promise<AttemptResult & { final?: boolean }> {
-    const view = await this.sources.result(doc.userId, doc._id);
+    const { kind, subjectId } = subjectOf(doc);
+    if (kind === TASK_DELIVERY) return this.sendTaskCallback(doc, subjectId, sentAt);
+    const body = JSON.stringify(doc.body);
+    const secret = await this.sources.webhookSecret(doc.userId);
+    const headers = {
+      ...webhookHeaders(secret, doc.webhookId, sentAt, body),
+      [EVENT_HEADER]: kind,
+    };
+    return this.sender.send(doc.url, headers, body);
+  }
+
+  private async sendTaskCallback(
+    doc: DeliveryDoc,
+    taskId: string,
+    sentAt: number,
+  ): Promise<AttemptResult & { final?: boolean }> {
+    const view = await this.sources.result(doc.userId, taskId);
     if (!view) {
       return {
         ok: false,

@@ -79,6 +79,7 @@ const monitorSchema = new Schema<MonitorDoc>(
     samples: Schema.Types.Mixed,
     schedule: Schema.Types.Mixed,
     callbackUrl: { type: String, default: null },
+    digest: Boolean,
     enabled: Boolean,
     createdAt: Number,
     updatedAt: Number,

@@ -27,6 +27,7 @@ import { RunStarter, type SubmitCall } from './runs.js';
 import { dueAt, nextDue, scheduleProblems } from './schedule.js';
 import { snapshotCells, type ResultItem } from './snapshot.js';
 import { monitorView, runView } from './view.js';
+import { Digests } from './digest/digests.js';
 
 /** How often the leader looks for due monitors and stalled starts. */
 const TICK_MS = 1_000;
@@ -60,6 +61,7 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
   let store: MonitorStore;
   let lock: LeaderLock;
   let starter: RunStarter;
+  let digests: Digests;
   let leader = false;
   let stopping = false;
   let electionTimer: NodeJS.Timeout | undefined;
@@ -232,6 +234,7 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
           await store.advance(monitor._id, monitor.nextDueAt, due.next);
         }
         await this.sweepRunning();
+        await digests.onTick(now);
       },
 
       /** Finds final tasks of running runs whose task.finished no instance handled. */
@@ -283,6 +286,12 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
         submit: (call: SubmitCall) => this.broker.call('tasks.submit', call),
         holder: this.broker.nodeID,
         claimMs: START_CLAIM_MS,
+        warn: (message, err) => this.logger.warn(message, err),
+      });
+      digests = new Digests({
+        connection,
+        models: monitorModels(connection),
+        deliver: (request) => this.broker.call('callbacks.deliver', request),
         warn: (message, err) => this.logger.warn(message, err),
       });
       await this.elect();

@@ -16,6 +16,8 @@ export function monitorView(m: MonitorDoc): MonitorView {
     samples: m.samples,
     schedule: m.schedule,
     callbackUrl: m.callbackUrl,
+    // Monitors stored before the digest existed have no field: theirs is off.
+    digest: m.digest === true,
     enabled: m.enabled,
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,

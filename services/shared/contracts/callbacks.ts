@@ -44,3 +44,35 @@ export interface WebhookSecretRequest {
 export interface WebhookSecretAnswer {
   secret: string;
 }
+
+/** The kind of a completion callback: its subject is the task (subjectId = taskId). */
+export const TASK_DELIVERY = 'task';
+
+/**
+ * `callbacks.deliver`: queue a signed delivery of another kind (a monitor's
+ * alert or digest), sent and retried like a task callback. One delivery per
+ * kind and subject: asking again for the same pair queues nothing more.
+ */
+export interface DeliverRequest {
+  kind: string;
+  subjectId: string;
+  userId: number;
+  url: string;
+  body: Record<string, unknown>;
+}
+export interface DeliverAnswer {
+  kind: string;
+  subjectId: string;
+  /** false: this kind and subject had a delivery already. */
+  created: boolean;
+}
+
+/** `callbacks.deliveryOf`: the delivery of one kind and subject, seen by its owner. */
+export interface DeliveryOfRequest {
+  userId: number;
+  kind: unknown;
+  subjectId: unknown;
+}
+
+/** Names the kind on every delivery that is not a task callback (whose headers are the spec's). */
+export const EVENT_HEADER = 'x-aimon-event';

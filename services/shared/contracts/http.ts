@@ -399,7 +399,19 @@ export const callbackAttemptSchema = z
 
 export const callbackDeliveryDataSchema = z
   .object({
-    taskId: z.uuid(),
+    taskId: z
+      .uuid()
+      .nullable()
+      .meta({ description: 'The task of a task callback; null for deliveries of other kinds' }),
+    kind: z.string().meta({
+      description:
+        'task: a completion callback; monitor.changes: a monitor run’s alert; monitor.digest: a monitor’s daily digest',
+      examples: ['task', 'monitor.changes', 'monitor.digest'],
+    }),
+    subjectId: z.string().meta({
+      description:
+        'What the delivery is about: the task id, the monitor run id, or <monitorId>@<local date>',
+    }),
     status: z.enum(['NONE', ...DELIVERY_STATUSES]).meta({
       description:
         'NONE: no callback (yet); PENDING: waiting for the next attempt; SENDING: attempt in flight; SUCCEEDED; FAILED: every attempt failed',

@@ -50,6 +50,7 @@ export const monitorViewSchema = z
     samples: samplesView,
     schedule: scheduleView,
     callbackUrl: z.string().nullable(),
+    digest: z.boolean().meta({ description: 'A monitor.digest delivery to callbackUrl daily' }),
     enabled: z.boolean(),
     createdAt: timestamp(),
     updatedAt: timestamp(),

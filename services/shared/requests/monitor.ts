@@ -122,6 +122,10 @@ export const monitorInputSchema = z
     samples: samplesSchema.default(1),
     schedule: scheduleSchema,
     callbackUrl: callbackUrlSchema.nullable().default(null),
+    digest: z.boolean({ error: 'must be true or false' }).default(false).meta({
+      description:
+        'Once a day at 09:00 in the schedule’s time zone (UTC for everyMinutes), a signed monitor.digest delivery to callbackUrl: the runs finished and the changes detected in the past 24 h',
+    }),
     enabled: z.boolean({ error: 'must be true or false' }).default(true),
   })
   .strict()
@@ -141,6 +145,7 @@ export interface MonitorInput {
   samples: MonitorSamples;
   schedule: MonitorSchedule;
   callbackUrl: string | null;
+  digest: boolean;
   enabled: boolean;
 }
 
@@ -189,6 +194,7 @@ export function checkMonitorInput(
       samples: input.samples,
       schedule: input.schedule,
       callbackUrl: input.callbackUrl,
+      digest: input.digest,
       enabled: input.enabled,
     },
   };

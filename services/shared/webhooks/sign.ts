@@ -5,6 +5,7 @@
  * any Standard Webhooks library or the few lines in the README.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { TASK_DELIVERY } from '../contracts/callbacks.js';
 
 const PREFIX = 'whsec_';
 
@@ -12,9 +13,13 @@ export function newWebhookSecret(): string {
   return PREFIX + randomBytes(32).toString('base64');
 }
 
-/** The id stays the same for every attempt of a task's callback, so receivers can deduplicate. */
-export function webhookIdFor(taskId: string): string {
-  return `msg_${taskId}`;
+/**
+ * The id stays the same for every attempt of a delivery, so receivers can
+ * deduplicate: `msg_<taskId>` for a task's callback (spec 6), and
+ * `msg_<kind>_<subjectId>` for other kinds.
+ */
+export function webhookIdFor(kind: string, subjectId: string): string {
+  return kind === TASK_DELIVERY ? `msg_${subjectId}` : `msg_${kind}_${subjectId}`;
 }
 
 export function signature(secret: string, id: string, timestampSeconds: number, body: string) {

@@ -3,7 +3,8 @@
  * sandbox platform, a real receiver on 127.0.0.1 fails on purpose, and the
  * deliveries follow a scaled-down schedule.
  */
-import t from 'tap';
+import { randomUUID } from 'node:crypto';
+import t, { type Test } from 'tap';
 import { startSandboxServer } from '../../../sandbox/server.js';
 import {
   callbackDeliveryDataSchema,
@@ -11,8 +12,14 @@ import {
   envelopeOf,
 } from '../../../services/shared/contracts/http.js';
 import { callbackPayloadSchema } from '../../../services/api/openapi-callbacks.js';
+import { monitorDigestPayloadSchema } from '../../../services/shared/contracts/monitor-deliveries.js';
 import { callbacksService } from '../../../services/callbacks/callbacks.service.js';
+import { deliveryModel } from '../../../services/callbacks/models.js';
+import { DeliveryStore } from '../../../services/callbacks/store.js';
 import { newWebhookSecret, verifyWebhook } from '../../../services/shared/webhooks/sign.js';
+import { Digests } from '../../../services/monitors/digest/digests.js';
+import { monitorModels } from '../../../services/monitors/models.js';
+import { nextDue } from '../../../services/monitors/schedule.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { freePort, startReceiver, type Received } from '../../helpers/receiver.js';
 import { until } from '../../helpers/wait.js';
@@ -69,6 +76,16 @@ const settled = (taskId: string, token = alice.token) =>
     50,
   );
 
+/** Each retry waits its delay, counted from the end of the failed attempt, and no longer. */
+function onSchedule(t: Test, attempts: Delivery['attempts']) {
+  for (let i = 1; i < attempts.length; i++) {
+    const prev = attempts[i - 1]!;
+    const gap = attempts[i]!.at - (prev.at + (prev.latencyMs ?? 0));
+    t.ok(gap >= DELAYS[i - 1]! - 5, `retry ${i} waits its delay (${gap} ms >= ${DELAYS[i - 1]})`);
+    t.ok(gap < DELAYS[i - 1]! + 600, `retry ${i} comes on time (${gap} ms)`);
+  }
+}
+
 async function secretOf(token: string): Promise<string> {
   const res = await svc.client.get(`${M}/callback`, token);
   return envelopeOf(callbackSettingsDataSchema).parse(res.body).data.secret;
@@ -89,6 +106,7 @@ t.test('succeeds at once: signed, and the body is the full result', async (t) =>
   const [req, ...more] = receiver.requestsTo('/first-time');
   t.same(more, [], 'exactly one request');
   t.match(req!.headers, { 'content-type': 'application/json', 'webhook-id': `msg_${taskId}` });
+  t.notOk('x-aimon-event' in req!.headers, "spec 6's headers only");
 
   const secret = await secretOf(alice.token);
   t.match(secret, /^whsec_/);
@@ -154,12 +172,7 @@ t.test('failures, then success: every failure class, on schedule, same webhook-i
       null,
     ],
   );
-  for (let i = 1; i < d.attempts.length; i++) {
-    const prev = d.attempts[i - 1]!;
-    const gap = d.attempts[i]!.at - (prev.at + (prev.latencyMs ?? 0));
-    t.ok(gap >= DELAYS[i - 1]! - 5, `retry ${i} waits its delay (${gap} ms >= ${DELAYS[i - 1]})`);
-    t.ok(gap < DELAYS[i - 1]! + 600, `retry ${i} comes on time (${gap} ms)`);
-  }
+  onSchedule(t, d.attempts);
   const requests = receiver.requestsTo('/flaky');
   t.equal(requests.length, 5, 'one request per attempt, none after success');
   t.same(new Set(requests.map((r) => r.headers['webhook-id'])), new Set([`msg_${taskId}`]));
@@ -309,3 +322,194 @@ t.test('the secret can be read and rotated', async (t) => {
   t.ok(verifyWebhook(after, req!.headers, req!.body, Date.now()), 'signed with the new secret');
   t.notOk(verifyWebhook(before, req!.headers, req!.body, Date.now()), 'not the old one');
 });
+
+t.test(
+  'a monitor alert through callbacks.deliver: signed, named and retried like a task callback',
+  async (t) => {
+    const runId = randomUUID();
+    const body = {
+      monitorId: randomUUID(),
+      runId,
+      changes: [{ kind: 'brand_lost', keyword: 'Acme', before: 0.8, after: 0.1 }],
+    };
+    const request = {
+      kind: 'monitor.changes',
+      subjectId: runId,
+      userId: alice.userId,
+      url: receiver.plan('/alert', ['500', 'slow']),
+      body,
+    };
+    const queued = { kind: 'monitor.changes', subjectId: runId };
+    t.same(await svc.broker.call('callbacks.deliver', request), { ...queued, created: true });
+    t.same(
+      await svc.broker.call('callbacks.deliver', request),
+      { ...queued, created: false },
+      'the same kind and subject again queues nothing',
+    );
+    const deliveryOf = (userId: number) =>
+      svc.broker.call<Delivery, object>('callbacks.deliveryOf', { userId, ...queued });
+    const d = await until('the alert to be delivered', async () => {
+      const state = await deliveryOf(alice.userId);
+      return state.status === 'SUCCEEDED' ? state : undefined;
+    });
+    t.same(callbackDeliveryDataSchema.safeParse(d).error?.issues ?? [], [], 'the delivery view');
+    t.match(d, {
+      taskId: null,
+      ...queued,
+      url: request.url,
+      webhookId: `msg_monitor.changes_${runId}`,
+      attemptCount: 3,
+      maxAttempts: 8,
+    });
+    t.same(
+      d.attempts.map((a) => [a.httpStatus, a.error]),
+      [
+        [500, 'HTTP 500'],
+        [null, `read timeout after ${READ_TIMEOUT_MS} ms`],
+        [200, null],
+      ],
+    );
+    onSchedule(t, d.attempts);
+
+    const requests = receiver.requestsTo('/alert');
+    t.equal(requests.length, 3, 'one request per attempt');
+    const secret = await secretOf(alice.token);
+    for (const req of requests) {
+      t.match(req.headers, {
+        'content-type': 'application/json',
+        'webhook-id': `msg_monitor.changes_${runId}`,
+        'x-aimon-event': 'monitor.changes',
+      });
+      t.ok(verifyWebhook(secret, req.headers, req.body, Date.now()), 'signed with the user secret');
+      t.same(JSON.parse(req.body), body, 'the body as queued');
+    }
+    await t.rejects(deliveryOf(bob.userId), { code: 404 }, "another user's delivery is unknown");
+
+    // Purged after it finished (the service passes now − RETENTION_DAYS); task callbacks go with their task.
+    const conn = await svc.db();
+    const store = new DeliveryStore(deliveryModel(conn));
+    const finished = { userId: alice.userId, status: 'SUCCEEDED', finishedAt: 1, attempts: [] };
+    const taskCallbacks = [
+      { _id: randomUUID(), kind: 'task', subjectId: 'x', ...finished },
+      { _id: randomUUID(), ...finished }, // stored before kinds existed
+    ];
+    await conn.collection('deliveries').insertMany(taskCallbacks as never[]);
+    t.equal(await store.purgeFinished(d.finishedAt!), 0, 'kept until then');
+    t.equal(await store.purgeFinished(Date.now() + 1), 1, 'removed after, task callbacks kept');
+    const ids = { _id: { $in: taskCallbacks.map((c) => c._id) } as never };
+    t.equal((await conn.collection('deliveries').deleteMany(ids)).deletedCount, 2);
+  },
+);
+
+t.test(
+  'the daily digest: once per day across two nodes, then once for the latest day',
+  async (t) => {
+    const url = receiver.plan('/digest', []);
+    const schedule = { cron: '0 0 1 1 *', timezone: 'Asia/Shanghai' };
+    const created = await svc.client.post(
+      `${M}/monitors`,
+      {
+        name: 'digest',
+        prompts: ['one'],
+        platforms: [{ platform: 'sandbox', mode: 'search' }],
+        monitorKeywords: 'Acme',
+        schedule,
+        callbackUrl: url,
+        digest: true,
+      },
+      alice.token,
+    );
+    t.equal(created.status, 200, created.text);
+    const monitorId = created.body.data.monitorId as string;
+    t.equal(created.body.data.digest, true);
+    const runId = (await svc.client.post(`${M}/monitors/${monitorId}/run`, {}, alice.token)).body
+      .data.runId as string;
+    const run = await until('the run to finish', async () => {
+      const runs = (await svc.client.get(`${M}/monitors/${monitorId}/runs`, alice.token)).body.data;
+      return runs.runs[0]?.status === 'finished' ? runs.runs[0] : undefined;
+    });
+    const conn = await svc.db();
+    // A change as the monitors service stores it when a run finishes.
+    const changeId = randomUUID();
+    await conn.collection('monitorChanges').insertOne({
+      _id: changeId as never,
+      monitorId,
+      runId,
+      detectedAt: Date.now(),
+      kind: 'brand_lost',
+      keyword: 'Acme',
+    });
+
+    // The cluster's own leader sees no digest due: today's 09:00 came before the monitor.
+    const nodes = ['a', 'b'].map(
+      () =>
+        new Digests({
+          connection: conn,
+          models: monitorModels(conn),
+          deliver: (request) => svc.broker.call('callbacks.deliver', request),
+          warn: (message, err) => t.fail(`${message} ${String(err)}`),
+        }),
+    );
+    const nine = nextDue({ cron: '0 9 * * *', timezone: schedule.timezone }, Date.now());
+    await Promise.all(nodes.map((node) => node.pass(nine + 1_000)));
+    t.equal(await nodes[0]!.pass(nine + 3_600_000), 0, 'nothing more that day');
+    const digests = () =>
+      conn
+        .collection('deliveries')
+        .find({ kind: 'monitor.digest', userId: alice.userId })
+        .toArray();
+    t.equal((await digests()).length, 1, 'one delivery for the day, though two nodes passed');
+
+    const [req] = await until('the digest to arrive', async () => {
+      const got = receiver.requestsTo('/digest');
+      return got.length > 0 ? got : undefined;
+    });
+    t.match(req!.headers, { 'x-aimon-event': 'monitor.digest' });
+    t.ok(verifyWebhook(await secretOf(alice.token), req!.headers, req!.body, Date.now()), 'signed');
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: schedule.timezone }).format(nine);
+    t.equal(req!.headers['webhook-id'], `msg_monitor.digest_${monitorId}@${day}`);
+    const body = JSON.parse(req!.body);
+    t.same(
+      monitorDigestPayloadSchema.safeParse(body).error?.issues ?? [],
+      [],
+      'the body fits the documented digest payload',
+    );
+    t.match(body, {
+      monitorId,
+      name: 'digest',
+      day,
+      timezone: schedule.timezone,
+      from: nine - 86_400_000,
+      to: nine,
+      changes: [{ id: changeId, monitorId, runId, kind: 'brand_lost', keyword: 'Acme' }],
+      changesTruncated: false,
+    });
+    t.same(body.runs, [
+      {
+        runId,
+        trigger: 'manual',
+        slot: run.slot,
+        status: 'finished',
+        finishedAt: run.finishedAt,
+        regions: [{ regionCode: null, taskId: run.regions[0].taskId, taskStatus: 'completed' }],
+      },
+    ]);
+
+    // Down for three days: on recovery one digest, for the latest day, with an empty window.
+    const later = nine + 3 * 86_400_000;
+    t.equal(await nodes[1]!.pass(later + 5_000), 1);
+    t.equal(await nodes[0]!.pass(later + 60_000), 0);
+    const laterDay = new Intl.DateTimeFormat('en-CA', { timeZone: schedule.timezone }).format(
+      later,
+    );
+    t.same(
+      (await digests()).map((d) => d.subjectId),
+      [`${monitorId}@${day}`, `${monitorId}@${laterDay}`],
+    );
+    const [, last] = await until('the second digest', async () => {
+      const got = receiver.requestsTo('/digest');
+      return got.length === 2 ? got : undefined;
+    });
+    t.match(JSON.parse(last!.body), { day: laterDay, runs: [], changes: [] });
+  },
+);

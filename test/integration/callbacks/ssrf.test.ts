@@ -127,5 +127,46 @@ t.test(
       t.match(d.attempts[0].error, /^address refused: .*loopback/, d.attempts[0].error);
     }
     t.same(receiver.received, [], 'the receiver never saw a request');
+
+    // callbacks.deliver (a monitor's alert) applies the submission's rule before queueing.
+    const conn = await svc.db();
+    const stored = await conn.collection('deliveries').countDocuments();
+    for (const url of [...urls, 'http://10.1.2.3/hook', 'http://[fd00::1]/hook']) {
+      const err = await svc.broker
+        .call('callbacks.deliver', {
+          kind: 'monitor.changes',
+          subjectId: 'run-1',
+          userId: user.userId,
+          url,
+          body: { monitorId: 'm', runId: 'run-1', changes: [] },
+        })
+        .then(
+          () => undefined,
+          (e: { code?: number; data?: unknown }) => e,
+        );
+      t.match(
+        err,
+        { code: 400, data: { errors: [{ field: 'url', message: /^must not point/ }] } },
+        url,
+      );
+    }
+    const all = await svc.broker
+      .call('callbacks.deliver', {
+        kind: 'task',
+        subjectId: '',
+        userId: 0,
+        url: 'ftp://x',
+        body: [],
+      })
+      .then(
+        () => undefined,
+        (e: { data?: { errors: { field: string }[] } }) => e.data?.errors,
+      );
+    t.same(
+      new Set(all?.map((e) => e.field)),
+      new Set(['kind', 'subjectId', 'userId', 'url', 'body']),
+      'every problem in one 400',
+    );
+    t.equal(await conn.collection('deliveries').countDocuments(), stored, 'nothing queued');
   },
 );

@@ -24,6 +24,7 @@ t.test('a valid monitor, normalised', async (t) => {
   t.strictSame(checked.value.regionCodes, []);
   t.equal(checked.value.samples, 1);
   t.equal(checked.value.enabled, true);
+  t.equal(checked.value.digest, false, 'no daily digest unless asked for');
   t.strictSame(checked.value.keywords, ['Acme|acme.com', 'Globex']);
 });
 
@@ -35,10 +36,12 @@ t.test('every problem at once', async (t) => {
     regionCodes: ['310000', '310000'],
     samples: 21,
     schedule: { everyMinutes: 0 },
+    digest: 'yes',
   });
   t.notOk(checked.ok);
   if (checked.ok) return;
   t.strictSame([...new Set(checked.errors.map((e) => e.field))].sort(), [
+    'digest',
     'monitorKeywords',
     'name',
     'platforms[0].mode',

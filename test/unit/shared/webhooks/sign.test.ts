@@ -60,6 +60,11 @@ t.test('secrets and ids', async (t) => {
   t.equal(Buffer.from(a.slice(6), 'base64').length, 32, '256-bit key');
   t.not(a, newWebhookSecret());
   const taskId = '3f2b8c1e-0000-4000-8000-000000000000';
-  t.equal(webhookIdFor(taskId), webhookIdFor(taskId), 'stable for a task');
-  t.not(webhookIdFor(taskId), webhookIdFor('3f2b8c1e-0000-4000-8000-000000000001'));
+  t.equal(webhookIdFor('task', taskId), `msg_${taskId}`, "a task's is spec 6's msg_<taskId>");
+  t.not(webhookIdFor('task', taskId), webhookIdFor('task', '3f2b8c1e-0000-4000-8000-000000000001'));
+  t.equal(
+    webhookIdFor('monitor.changes', taskId),
+    `msg_monitor.changes_${taskId}`,
+    'other kinds name theirs, so a run and a task with one id never share an id',
+  );
 });
