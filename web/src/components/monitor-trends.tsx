@@ -1,19 +1,21 @@
 /** A monitor's mention-rate trend per group with its interval band and model markers, and the latest funnel. */
 import type { ChartOptions } from 'chart.js';
 import { useContext, useMemo } from 'preact/hooks';
-import { when } from '../format.js';
+import { whenShort } from '../format.js';
 import { LangContext, useT } from '../i18n.js';
 import { chartOptions, funnelChart, rateText, trendChart } from '../monitor-charts.js';
 import type { Series } from '../monitor-types.js';
 import { ChartFigure } from './bar-chart.js';
 
 const PERCENT = { scales: { y: { min: 0, max: 100 } } };
+/** The funnel's steps read top to bottom, their labels readable on a phone. */
+const FUNNEL = { indexAxis: 'y', scales: { x: { min: 0, max: 100 } } };
 
 export function TrendChart({ series, keyword }: { series: readonly Series[]; keyword: string }) {
   const t = useT();
   const { lang } = useContext(LangContext);
   const chart = useMemo(
-    () => trendChart(series, keyword, (slot) => when(slot, lang), t('modelChangedTo')),
+    () => trendChart(series, keyword, (slot) => whenShort(slot, lang), t('modelChangedTo')),
     [series, keyword, lang],
   );
   const options = useMemo(
@@ -49,7 +51,7 @@ export function FunnelPanel({ series, keyword }: { series: readonly Series[]; ke
     [series, keyword, t],
   );
   const options = useMemo(
-    () => chartOptions<'bar'>(chart.tooltips, PERCENT as ChartOptions<'bar'>),
+    () => chartOptions<'bar'>(chart.tooltips, FUNNEL as ChartOptions<'bar'>),
     [chart],
   );
   const drawn = chart.data.datasets.length > 0;
@@ -57,7 +59,7 @@ export function FunnelPanel({ series, keyword }: { series: readonly Series[]; ke
     <div class="chart-block">
       <ChartFigure
         type="bar"
-        title={t('funnel')}
+        title={t('funnel', { keyword })}
         data={chart.data}
         options={options}
         testId="chart-funnel"

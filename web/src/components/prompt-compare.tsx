@@ -5,7 +5,7 @@
  */
 import type { ChartOptions } from 'chart.js';
 import { useContext, useMemo } from 'preact/hooks';
-import { when } from '../format.js';
+import { whenShort } from '../format.js';
 import { LangContext, useT } from '../i18n.js';
 import { chartOptions, gapChart, rateText } from '../monitor-charts.js';
 import type { GapSeries, Run } from '../monitor-types.js';
@@ -28,7 +28,7 @@ export function PromptCompare({ run, prompts, prompt, keyword, gaps }: Props) {
     [run, prompts, prompt, keyword],
   );
   const gap = useMemo(
-    () => gapChart(gaps, prompt, keyword, (slot) => when(slot, lang)),
+    () => gapChart(gaps, prompt, keyword, (slot) => whenShort(slot, lang)),
     [gaps, prompt, keyword, lang],
   );
   const options = useMemo(
