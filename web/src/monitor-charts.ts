@@ -5,7 +5,7 @@
  * comes with its tooltip lines, so every number shown carries its interval or n.
  */
 import type { ChartData, ChartOptions } from 'chart.js';
-import type { GapSeries, Rate, Series } from './monitor-types.js';
+import type { GapPoint, GapSeries, Rate, Series, TrendPoint } from './monitor-types.js';
 import { colour } from './visibility-charts.js';
 
 /** Chart data and the tooltip line of each point (null: no tooltip, as for a band's edge). */
@@ -54,6 +54,49 @@ function band(hex: string, upper: (number | null)[], lower: (number | null)[]) {
   ];
 }
 
+/** One line of a banded chart: its points, each point's share and interval, its tooltip, its marker. */
+interface BandedLine<P extends { slot: number }> {
+  name: string;
+  points: readonly P[];
+  interval: (p: P) => { value: number | null; lower: number | null; upper: number | null };
+  tooltip: (p: P) => string;
+  /** Points drawn as a larger triangle. */
+  marked?: (p: P) => boolean;
+}
+
+/** Per line its 95 % band behind it, in percent, over the lines' shared time axis. */
+function bandedLines<P extends { slot: number }>(
+  lines: readonly BandedLine<P>[],
+  label: (slot: number) => string,
+): Charted<'line'> {
+  const slots = slotsOf(lines);
+  const datasets: ChartData<'line'>['datasets'] = [];
+  const tooltips: (string | null)[][] = [];
+  lines.forEach((line, i) => {
+    const hex = colour(i);
+    const at = slots.map((slot) => line.points.find((p) => p.slot === slot) ?? null);
+    const of = (bound: 'value' | 'lower' | 'upper') =>
+      at.map((p) => (p === null ? null : pct(line.interval(p)[bound])));
+    const marked = at.map((p) => p !== null && (line.marked?.(p) ?? false));
+    datasets.push(...band(hex, of('upper'), of('lower')), {
+      label: line.name,
+      data: of('value'),
+      borderColor: hex,
+      backgroundColor: hex,
+      fill: false,
+      pointStyle: marked.map((m) => (m ? 'triangle' : 'circle')),
+      pointRadius: marked.map((m) => (m ? 8 : 3)),
+    });
+    const unnamed = slots.map(() => null);
+    tooltips.push(
+      unnamed,
+      unnamed,
+      at.map((p) => (p === null ? null : line.tooltip(p))),
+    );
+  });
+  return { data: { labels: slots.map(label), datasets }, tooltips };
+}
+
 /**
  * The mention rate of `keyword` per group over time, in percent: per group a
  * line, its 95 % Wilson band behind it, and a larger triangle where the model
@@ -65,39 +108,18 @@ export function trendChart(
   label: (slot: number) => string,
   modelChanged: string,
 ): Charted<'line'> {
-  const mine = series.filter((s) => s.keyword === keyword);
-  const slots = slotsOf(mine);
-  const datasets: ChartData<'line'>['datasets'] = [];
-  const tooltips: (string | null)[][] = [];
-  mine.forEach((s, i) => {
-    const hex = colour(i);
-    const at = slots.map((slot) => s.points.find((p) => p.slot === slot) ?? null);
-    const edges = band(
-      hex,
-      at.map((p) => pct(p?.mentionRate.upper ?? null)),
-      at.map((p) => pct(p?.mentionRate.lower ?? null)),
-    );
-    datasets.push(...edges, {
-      label: s.group,
-      data: at.map((p) => pct(p?.mentionRate.value ?? null)),
-      borderColor: hex,
-      backgroundColor: hex,
-      fill: false,
-      pointStyle: at.map((p) => (p?.modelChanged ? 'triangle' : 'circle')),
-      pointRadius: at.map((p) => (p?.modelChanged ? 8 : 3)),
-    });
-    tooltips.push(
-      slots.map(() => null),
-      slots.map(() => null),
-      at.map((p) =>
-        p === null
-          ? null
-          : `${s.group}: ${rateText(p.mentionRate)}` +
-            (p.modelChanged ? ` · ${modelChanged}: ${p.models.join(', ')}` : ''),
-      ),
-    );
-  });
-  return { data: { labels: slots.map(label), datasets }, tooltips };
+  const lines = series
+    .filter((s) => s.keyword === keyword)
+    .map((s): BandedLine<TrendPoint> => ({
+      name: s.group,
+      points: s.points,
+      interval: (p) => p.mentionRate,
+      tooltip: (p) =>
+        `${s.group}: ${rateText(p.mentionRate)}` +
+        (p.modelChanged ? ` · ${modelChanged}: ${p.models.join(', ')}` : ''),
+      marked: (p) => p.modelChanged,
+    }));
+  return bandedLines(lines, label);
 }
 
 /** Legend without the bands' edges, tooltips only where a line is drawn. */
@@ -161,36 +183,14 @@ export function gapChart(
   keyword: string,
   label: (slot: number) => string,
 ): Charted<'line'> {
-  const mine = gaps.filter((g) => g.prompt === prompt && g.keyword === keyword);
-  const slots = slotsOf(mine);
-  const datasets: ChartData<'line'>['datasets'] = [];
-  const tooltips: (string | null)[][] = [];
-  mine.forEach((g, i) => {
-    const hex = colour(i);
-    const at = slots.map((slot) => g.points.find((p) => p.slot === slot) ?? null);
-    datasets.push(
-      ...band(
-        hex,
-        at.map((p) => pct(p?.gap.upper ?? null)),
-        at.map((p) => pct(p?.gap.lower ?? null)),
-      ),
-      {
-        label: g.platform,
-        data: at.map((p) => pct(p?.gap.value ?? null)),
-        borderColor: hex,
-        backgroundColor: hex,
-        fill: false,
-      },
-    );
-    tooltips.push(
-      slots.map(() => null),
-      slots.map(() => null),
-      at.map((p) =>
-        p === null
-          ? null
-          : `${g.platform}: ${gapText(p.gap)} · API ${rateText(p.api)} · web ${rateText(p.web)}`,
-      ),
-    );
-  });
-  return { data: { labels: slots.map(label), datasets }, tooltips };
+  const lines = gaps
+    .filter((g) => g.prompt === prompt && g.keyword === keyword)
+    .map((g): BandedLine<GapPoint> => ({
+      name: g.platform,
+      points: g.points,
+      interval: (p) => p.gap,
+      tooltip: (p) =>
+        `${g.platform}: ${gapText(p.gap)} · API ${rateText(p.api)} · web ${rateText(p.web)}`,
+    }));
+  return bandedLines(lines, label);
 }
