@@ -32,6 +32,8 @@ export const monitorsEn = {
   funnelNote:
     'Share of answers (%) naming the brand at each step, from the reasoning to the answer; hover a bar for the count out of n.',
   dropped: 'Considered but dropped (named in the reasoning, not in the answer)',
+  droppedNone: 'no answer named it in the reasoning (n = 0)',
+  latestRun: 'Latest run',
   noFunnelYet: 'No counted answer yet.',
   changes: 'Changes larger than the noise',
   noChangesYet: 'No change detected yet.',
@@ -89,6 +91,8 @@ export const monitorsZh: typeof monitorsEn = {
   stepAnswer: '回答中提及',
   funnelNote: '每一步的回答占比（%）；悬停查看计数与 n。',
   dropped: '考虑过但被舍弃（推理中提及，回答中未提及）',
+  droppedNone: '没有回答在推理中提及它（n = 0）',
+  latestRun: '最近一次运行',
   noFunnelYet: '还没有可统计的回答。',
   changes: '超出噪声的变化',
   noChangesYet: '尚未检测到变化。',

@@ -122,6 +122,12 @@ export function trendChart(
   return bandedLines(lines, label);
 }
 
+/** Per group of `keyword`, its newest point's mention rate: the figures a single run's chart cannot band. */
+export const latestRates = (series: readonly Series[], keyword: string) =>
+  series
+    .filter((s) => s.keyword === keyword && s.points.length > 0)
+    .map((s) => ({ group: s.group, rate: s.points.at(-1)!.mentionRate }));
+
 /** Legend without the bands' edges, tooltips only where a line is drawn. */
 export function chartOptions<T extends 'line' | 'bar'>(
   tooltips: (string | null)[][],

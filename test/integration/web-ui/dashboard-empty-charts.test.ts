@@ -185,6 +185,11 @@ t.test('the trend chart from real runs, through the trends route', async (t) => 
   const canvas = page.getByTestId('chart-trend').locator('canvas');
   await canvas.waitFor({ timeout: 15_000 });
   t.equal(await page.getByTestId('chart-trend-empty').count(), 0, 'drawn, not empty');
+  t.match(
+    await page.getByTestId('latest-rates').textContent(),
+    /\d+(\.\d)?% \(\d+(\.\d)?–\d+(\.\d)?%, n = \d+\)/,
+    'the newest rate with its interval and n',
+  );
   t.match(await page.getByTestId('trends').textContent(), /95 % interval/, 'the band explained');
   t.equal(await page.getByTestId('chart-funnel').locator('canvas').count(), 1, 'the funnel drawn');
   await page.getByTestId('dropped').waitFor();

@@ -5,6 +5,7 @@ import {
   gapChart,
   gapText,
   keywordsOf,
+  latestRates,
   rateText,
   slotsOf,
   trendChart,
@@ -107,6 +108,14 @@ t.test('the trend: per group a band (upper, lower filled to it) and the line', a
     [],
     'a keyword without series: nothing to draw',
   );
+});
+
+t.test('the newest rate per group, which a single run cannot draw as a band', async (t) => {
+  t.same(latestRates(series, 'Acme'), [
+    { group: 'sandbox', rate: rate(0.75, 0.41, 0.93, 8) },
+    { group: 'kimi', rate: NONE },
+  ]);
+  t.same(latestRates([{ group: 'x', keyword: 'Acme', points: [] }], 'Acme'), []);
 });
 
 t.test('the chart options hide the bands from legend and tooltip', async (t) => {

@@ -3,7 +3,7 @@ import type { ChartOptions } from 'chart.js';
 import { useContext, useMemo } from 'preact/hooks';
 import { whenShort } from '../format.js';
 import { LangContext, useT } from '../i18n.js';
-import { chartOptions, funnelChart, rateText, trendChart } from '../monitor-charts.js';
+import { chartOptions, funnelChart, latestRates, rateText, trendChart } from '../monitor-charts.js';
 import type { Series } from '../monitor-types.js';
 import { ChartFigure } from './bar-chart.js';
 
@@ -33,7 +33,19 @@ export function TrendChart({ series, keyword }: { series: readonly Series[]; key
         testId="chart-trend"
         empty={drawn ? null : t('noTrendsYet')}
       />
-      {drawn && <p class="muted">{t('bandNote')}</p>}
+      {drawn && (
+        <>
+          <p class="muted">{t('bandNote')}</p>
+          <p>{t('latestRun')}:</p>
+          <ul class="feed" data-testid="latest-rates">
+            {latestRates(series, keyword).map((l) => (
+              <li>
+                {l.group}: {rateText(l.rate)}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
     </div>
   );
 }
@@ -72,7 +84,7 @@ export function FunnelPanel({ series, keyword }: { series: readonly Series[]; ke
           <ul class="feed" data-testid="dropped">
             {chart.dropped.map((d) => (
               <li>
-                {d.group}: {rateText(d.rate)}
+                {d.group}: {d.rate.n > 0 ? rateText(d.rate) : t('droppedNone')}
               </li>
             ))}
           </ul>
