@@ -5,6 +5,7 @@
  */
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import { monitorsEn, monitorsZh } from './i18n-monitors.js';
 
 export type Lang = 'en' | 'zh';
 
@@ -110,6 +111,7 @@ const en = {
   none: 'None.',
   language: '中文',
   choosePlatform: 'choose at least one platform',
+  ...monitorsEn,
 };
 
 const zh: typeof en = {
@@ -213,6 +215,7 @@ const zh: typeof en = {
   none: '无。',
   language: 'English',
   choosePlatform: '请至少选择一个平台',
+  ...monitorsZh,
 };
 
 export type TextKey = keyof typeof en;

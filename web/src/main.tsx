@@ -14,8 +14,11 @@ import { TaskView } from './pages/task-view.js';
 import { AnswerView } from './pages/answer-view.js';
 import { OperatorOnly, OperatorView } from './pages/operator-view.js';
 import { CollectorsView } from './pages/collectors-view.js';
+import { MonitorList } from './pages/monitor-list.js';
+import { MonitorPage } from './pages/monitor-view.js';
 import './styles/base.css';
 import './styles/views.css';
+import './styles/monitors.css';
 
 function App() {
   const [lang, setLang] = useState<Lang>(initialLang);
@@ -55,6 +58,9 @@ function App() {
             </a>
             <a href={paths.newBatch()} onClick={onLink}>
               {t('newBatch')}
+            </a>
+            <a href={paths.monitors()} onClick={onLink} data-testid="nav-monitors">
+              {t('monitors')}
             </a>
             {me?.role === 'operator' && (
               <a href={paths.operator()} onClick={onLink} data-testid="nav-operator">
@@ -106,6 +112,10 @@ function Page({ route, me }: { route: Route; me: Me | null }) {
       return <NewBatch />;
     case 'task':
       return <TaskView taskId={route.taskId} />;
+    case 'monitors':
+      return <MonitorList />;
+    case 'monitor':
+      return <MonitorPage monitorId={route.monitorId} />;
     case 'answer':
       return <AnswerView taskId={route.taskId} subTaskId={route.subTaskId} />;
     case 'operator':

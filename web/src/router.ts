@@ -10,6 +10,8 @@ export type Route =
   | { page: 'new' }
   | { page: 'operator' }
   | { page: 'collectors' }
+  | { page: 'monitors' }
+  | { page: 'monitor'; monitorId: string }
   | { page: 'task'; taskId: string }
   | { page: 'answer'; taskId: string; subTaskId: string };
 
@@ -19,6 +21,9 @@ export function parseRoute(path: string): Route {
   if (parts[0] === 'new') return { page: 'new' };
   if (parts[0] === 'operator')
     return parts[1] === 'collectors' ? { page: 'collectors' } : { page: 'operator' };
+  if (parts[0] === 'monitors') {
+    return parts[1] ? { page: 'monitor', monitorId: parts[1] } : { page: 'monitors' };
+  }
   if (parts[0] === 'tasks' && parts[1]) {
     if (parts[2] === 'answer' && parts[3]) {
       return { page: 'answer', taskId: parts[1], subTaskId: parts[3] };
@@ -34,6 +39,8 @@ export const paths = {
   newBatch: () => '/new',
   operator: () => '/operator',
   collectors: () => '/operator/collectors',
+  monitors: () => '/monitors',
+  monitor: (monitorId: string) => `/monitors/${encodeURIComponent(monitorId)}`,
   task: (taskId: string) => `/tasks/${encodeURIComponent(taskId)}`,
   answer: (taskId: string, subTaskId: string) =>
     `/tasks/${encodeURIComponent(taskId)}/answer/${encodeURIComponent(subTaskId)}`,

@@ -17,7 +17,7 @@ export const DASHBOARD_DIR = join(PROJECT_ROOT, 'var/web/');
 
 /** The client routes of web/src/router.ts: a reload or a shared link lands on the app. */
 const CLIENT_ROUTES =
-  /^\/(?:signin|new|operator(?:\/collectors)?|tasks\/[^/]+(?:\/answer\/[^/]+)?)\/?$/;
+  /^\/(?:signin|new|operator(?:\/collectors)?|monitors(?:\/[^/]+)?|tasks\/[^/]+(?:\/answer\/[^/]+)?)\/?$/;
 
 /**
  * Scripts, styles and connections from this origin only; images also from

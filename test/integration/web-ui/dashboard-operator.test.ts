@@ -30,6 +30,8 @@ t.test('the api serves the app, its assets and a CSP; other paths stay JSON', as
     '/new',
     '/operator',
     '/operator/collectors',
+    '/monitors',
+    '/monitors/abc',
     '/signin',
   ]) {
     const res = await svc.client.get(path);

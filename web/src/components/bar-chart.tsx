@@ -1,49 +1,72 @@
 /**
- * One Chart.js bar chart on a canvas, rebuilt when its data changes, destroyed
- * on unmount; with `empty`, that sentence instead of a blank chart.
+ * One Chart.js chart on a canvas, rebuilt when its data changes, destroyed on
+ * unmount; with `empty`, that sentence instead of a blank chart. Bars for the
+ * task's visibility; lines with filled interval bands for a monitor's trends.
  */
 import {
   BarController,
   BarElement,
   CategoryScale,
   Chart,
+  Filler,
   Legend,
   LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
   Tooltip,
   type ChartData,
   type ChartOptions,
 } from 'chart.js';
 import { useEffect, useRef } from 'preact/hooks';
 
-// Only what bar charts need, so the bundle leaves out the other chart types.
-Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
+// Only what bar and line charts need, so the bundle leaves out the other chart types.
+Chart.register(
+  BarController,
+  BarElement,
+  LineController,
+  LineElement,
+  PointElement,
+  Filler,
+  CategoryScale,
+  LinearScale,
+  Legend,
+  Tooltip,
+);
 
-interface Props {
+interface Props<T extends 'bar' | 'line'> {
   title: string;
-  data: ChartData<'bar'>;
-  options?: ChartOptions<'bar'>;
+  data: ChartData<T>;
+  options?: ChartOptions<T>;
   testId: string;
   /** Why there is nothing to draw; the chart is drawn when absent. */
   empty?: string | null;
 }
 
-export function BarChart({ title, data, options, testId, empty }: Props) {
+export function ChartFigure<T extends 'bar' | 'line'>({
+  type,
+  title,
+  data,
+  options,
+  testId,
+  empty,
+}: Props<T> & { type: T }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
     if (empty) return;
-    const chart = new Chart(canvas.current!, {
-      type: 'bar',
+    const defaults: ChartOptions<T> = {
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      plugins: { legend: { position: 'bottom' } },
+    } as ChartOptions<T>;
+    const chart = new Chart<T>(canvas.current!, {
+      type,
       data,
-      options: {
-        responsive: true,
-        maintainAspectRatio: false,
-        animation: false,
-        plugins: { legend: { position: 'bottom' } },
-        ...options,
-      },
+      options: { ...defaults, ...options },
     });
     return () => chart.destroy();
-  }, [data, options, empty]);
+  }, [type, data, options, empty]);
   return (
     <figure class="chart" data-testid={testId}>
       <figcaption>{title}</figcaption>
@@ -59,3 +82,5 @@ export function BarChart({ title, data, options, testId, empty }: Props) {
     </figure>
   );
 }
+
+export const BarChart = (props: Props<'bar'>) => <ChartFigure type="bar" {...props} />;

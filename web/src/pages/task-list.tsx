@@ -2,6 +2,7 @@
 import { useContext, useEffect, useState } from 'preact/hooks';
 import { get } from '../api.js';
 import { PATHS } from '../../../services/shared/contracts/http-paths.js';
+import { Pager } from '../components/pager.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { platformLabel, shortId, when } from '../format.js';
 import { LangContext, useT } from '../i18n.js';
@@ -72,17 +73,7 @@ export function TaskList() {
           ))}
         </ul>
       )}
-      {data && (
-        <div class="row pager">
-          <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            {t('previous')}
-          </button>
-          <span>{t('pageOf', { page, pages })}</span>
-          <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-            {t('next')}
-          </button>
-        </div>
-      )}
+      {data && <Pager page={page} pages={pages} onPage={setPage} />}
     </section>
   );
 }
