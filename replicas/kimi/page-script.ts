@@ -261,6 +261,17 @@ export const CHAT_SCRIPT = String.raw`(() => {
   }
 
   send.addEventListener('click', ask);
+  // The app's router: a new chat without loading the page again.
+  const newChat = $('[data-new-chat]');
+  if (newChat) newChat.addEventListener('click', (e) => {
+    e.preventDefault();
+    if (send.classList.contains('stop')) return;
+    list.textContent = '';
+    const sources = $('.sources-panel');
+    sources.hidden = true;
+    sources.setAttribute('aria-hidden', 'true');
+    history.pushState(null, '', '/');
+  });
   editor.addEventListener('keydown', (e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); ask(); } });
 })();`;
 

@@ -39,7 +39,7 @@ export function chatPage(user: string): string {
     'Kimi - 会推理解析，能深度思考的AI助手',
     `
 <aside class="sidebar"><div class="user-info"><span class="user-name">${user}</span></div>
-  <a class="new-chat-button" href="/">新建会话</a></aside>
+  <a class="new-chat-button" href="/" data-new-chat>新建会话</a></aside>
 <main class="chat-page">
   <div class="chat-content-list"></div>
   <div class="chat-input">
