@@ -11,9 +11,12 @@
  *   as a switch (`aria-checked` ⇄ `aria-pressed`, role switch ⇄ button);
  * - slow_first_byte: the chat call's first byte comes SLOW_FIRST_BYTE_MS late;
  * - no_new_chat: the page has no new-chat control (a kept page's next chat
- *   then needs a reload); a replica marks its control `data-new-chat`.
+ *   then needs a reload); a replica marks its control `data-new-chat`;
+ * - call_in_worker: the page's POST calls, the chat call among them, move
+ *   into a dedicated web worker (call-in-worker.ts).
  */
 import { createHash } from 'node:crypto';
+import { callInWorker } from './call-in-worker.js';
 
 export const DRIFTS = [
   'none',
@@ -22,6 +25,7 @@ export const DRIFTS = [
   'other_widget',
   'slow_first_byte',
   'no_new_chat',
+  'call_in_worker',
 ] as const;
 export type Drift = (typeof DRIFTS)[number];
 
@@ -75,6 +79,7 @@ export function driftPage(text: string, drift: Drift): string {
   if (drift === 'no_testids') return text.replace(/data-testid/g, 'data-qa');
   if (drift === 'other_widget') return swapWidgets(text);
   if (drift === 'no_new_chat') return text.replace(NEW_CHAT, '');
+  if (drift === 'call_in_worker') return callInWorker(text);
   return text;
 }
 

@@ -47,6 +47,31 @@ export const CHAT_SCRIPT = String.raw`(() => {
     });
   }
 
+  const picker = $('[aria-haspopup="menu"]');
+  if (picker) {
+    const menu = $('.model-menu');
+    picker.addEventListener('click', () => {
+      menu.hidden = !menu.hidden;
+      picker.setAttribute('aria-expanded', String(!menu.hidden));
+    });
+    for (const item of menu.querySelectorAll('[role="menuitem"]')) {
+      item.addEventListener('click', () => {
+        mode.thinking = item.dataset.thinking === 'true';
+        picker.textContent = item.textContent;
+        menu.hidden = true;
+        picker.setAttribute('aria-expanded', 'false');
+      });
+    }
+  }
+  const tools = $('[aria-haspopup="dialog"]');
+  if (tools) {
+    const popover = $('.tools-popover');
+    tools.addEventListener('click', () => {
+      popover.hidden = !popover.hidden;
+      tools.setAttribute('aria-expanded', String(!popover.hidden));
+    });
+  }
+
   const list = $('.chat-content-list');
   const send = $('[data-testid="msh-chatinput-send-button"]');
   const editor = $('[data-testid="msh-chatinput-editor"]');

@@ -67,14 +67,20 @@ const fieldsOf = (a: Answer) => ({
   recommendedQuestions: a.recommendedQuestions,
 });
 
+interface Running {
+  url: string;
+  storageState(): StorageState;
+  close(): Promise<void>;
+}
+
 interface SiteUnderTest {
   name: string;
   driver: WebDriver;
   /** The names of its deep-thinking control, to take it off the page. */
   thinkingNames: readonly string[];
-  start(
-    drift: Drift,
-  ): Promise<{ url: string; storageState(): StorageState; close(): Promise<void> }>;
+  start(drift: Drift): Promise<Running>;
+  /** The site's own page drifts (its controls drawn as other widgets), by name. */
+  widgets?: Readonly<Record<string, () => Promise<Running>>>;
   expected(prompt: string, mode: Mode, url: string): ReturnType<typeof fieldsOf>;
   /** The replica's stream variants (`#replica:<name>`). */
   variants: readonly StreamVariant[];
@@ -105,6 +111,10 @@ const SITES: SiteUnderTest[] = [
     driver: kimiWeb,
     thinkingNames: KIMI.controls.thinking!.toggle!.names,
     start: (drift) => startKimiReplica({ latencyMs: 2, drift }),
+    widgets: {
+      model_picker: () => startKimiReplica({ latencyMs: 2, widgets: 'model_picker' }),
+      tools_popover: () => startKimiReplica({ latencyMs: 2, widgets: 'tools_popover' }),
+    },
     // Every Kimi variant carries the plain stream's answer.
     expected: (prompt, mode, url) =>
       expectedFields(prompt.replace(/ ?#replica:[a-z0-9_]+/g, ''), mode, url),
@@ -150,8 +160,16 @@ interface Outcome {
  * through the page (a page whose case failed is loaded again, as the
  * executor closes it). Checks each answer or drift signal as it comes.
  */
-async function onOnePage(site: SiteUnderTest, drift: Drift, cases: readonly Case[]) {
-  const replica = await site.start(drift);
+interface OnePage {
+  site: SiteUnderTest;
+  /** The page's drift: a common one (drift.ts) or the site's own widgets. */
+  drift: string;
+  start(): Promise<Running>;
+  cases: Case[];
+}
+
+async function onOnePage({ site, drift, start, cases }: OnePage) {
+  const replica = await start();
   t.teardown(() => replica.close());
   const settings: PlatformSettings = { apiBaseUrl: '', webUrl: replica.url, timeoutMs: 30_000 };
   const context = await browser.newContext({
@@ -253,7 +271,7 @@ const plain = (mode: Mode): Case => ({
  * sets both controls, with a stream variant each (a drift variant where a
  * plain case has shown the page answers), so every variant runs once.
  */
-function pagesOf(site: SiteUnderTest): [Drift, Case[]][] {
+function pagesOf(site: SiteUnderTest): OnePage[] {
   const answers = site.variants.filter((v) => v.expect === 'answer');
   const drifts = site.variants.filter((v) => v.expect === 'drift');
   const variant = (v: StreamVariant): Case => ({
@@ -268,10 +286,18 @@ function pagesOf(site: SiteUnderTest): [Drift, Case[]][] {
   const pages = new Map<Drift, Case[]>(DRIFTS.map((d) => [d, []]));
   pages.get('none')!.push(...MODES.map(plain), ...withoutThinking(site));
   answers.forEach((v, i) => pages.get(withVariants[i % withVariants.length]!)!.push(variant(v)));
-  for (const d of ['slow_first_byte', 'no_new_chat'] as const)
+  for (const d of ['slow_first_byte', 'no_new_chat', 'call_in_worker'] as const)
     pages.get(d)!.push(plain('reasoning_search'));
   pages.get('no_new_chat')!.push(...drifts.map(variant));
-  return [...pages].filter(([, cases]) => cases.length > 0);
+  return [
+    ...[...pages].map(([drift, cases]) => ({ site, drift, start: () => site.start(drift), cases })),
+    ...Object.entries(site.widgets ?? {}).map(([drift, start]) => ({
+      site,
+      drift,
+      start,
+      cases: [plain('reasoning_search')],
+    })),
+  ].filter((p) => p.cases.length > 0);
 }
 
 /** Standard mode answers without the deep-thinking control; deep thinking is named drift in < 5 s. */
@@ -302,10 +328,8 @@ t.test(
   'every site, every drift, every stream variant: the exact answer or a named drift signal',
   async () => {
     // The longest pages first, so the last to start is a short one.
-    const pages = SITES.flatMap((site) =>
-      pagesOf(site).map(([drift, cases]) => ({ site, drift, cases })),
-    );
+    const pages = SITES.flatMap(pagesOf);
     pages.sort((a, b) => b.cases.length - a.cases.length);
-    await pool(pages.map((p) => () => onOnePage(p.site, p.drift, p.cases)));
+    await pool(pages.map((p) => () => onOnePage(p)));
   },
 );
