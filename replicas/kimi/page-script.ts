@@ -47,30 +47,26 @@ export const CHAT_SCRIPT = String.raw`(() => {
     });
   }
 
+  // A button that opens a popup (the model menu, the tools popover) and shows it open.
+  const opens = (button, popup) => {
+    const show = (open) => { popup.hidden = !open; button.setAttribute('aria-expanded', String(open)); };
+    button.addEventListener('click', () => show(popup.hidden));
+    return show;
+  };
   const picker = $('[aria-haspopup="menu"]');
   if (picker) {
     const menu = $('.model-menu');
-    picker.addEventListener('click', () => {
-      menu.hidden = !menu.hidden;
-      picker.setAttribute('aria-expanded', String(!menu.hidden));
-    });
+    const show = opens(picker, menu);
     for (const item of menu.querySelectorAll('[role="menuitem"]')) {
       item.addEventListener('click', () => {
         mode.thinking = item.dataset.thinking === 'true';
         picker.textContent = item.textContent;
-        menu.hidden = true;
-        picker.setAttribute('aria-expanded', 'false');
+        show(false);
       });
     }
   }
   const tools = $('[aria-haspopup="dialog"]');
-  if (tools) {
-    const popover = $('.tools-popover');
-    tools.addEventListener('click', () => {
-      popover.hidden = !popover.hidden;
-      tools.setAttribute('aria-expanded', String(!popover.hidden));
-    });
-  }
+  if (tools) opens(tools, $('.tools-popover'));
 
   const list = $('.chat-content-list');
   const send = $('[data-testid="msh-chatinput-send-button"]');
