@@ -120,6 +120,15 @@ export interface WebDriver {
    * matching `account` verdict (crawler/web/signals.ts builds them).
    */
   ask(page: Page, job: Job, ctx: WebContext): Promise<WebAnswer>;
+  /**
+   * Starts the next chat on a page kept from the account's last sub task:
+   * through the site's own new-chat control, or by loading startUrl again
+   * when the page offers none. Absent: the executor loads startUrl again.
+   */
+  newChat?(
+    page: Page,
+    ctx: Pick<WebContext, 'settings' | 'evidence'>,
+  ): Promise<'control' | 'reload'>;
   /** The page's own chat call as the capture matches its URL (the web benchmark counts them). */
   chatCall?: RegExp;
   /** The answer's element (the last match is the newest): its DOM snapshot goes into the evidence. */

@@ -9,12 +9,14 @@
  * then delivers its bytes with every `Network.dataReceived`; on
  * `Network.loadingFinished` it has ended (`Network.getResponseBody` is the
  * fallback for a response that could not be streamed). Calls made from a
- * SharedWorker (Doubao's chat call) are seen by attaching to the worker target
- * too (see attachWorkers).
+ * worker (Doubao's chat call in a SharedWorker; a dedicated worker a site's
+ * next build may move its call into) are seen by attaching to the worker's
+ * target too (capture-workers.ts).
  */
-import type { CDPSession, Page } from 'playwright';
+import type { Page } from 'playwright';
 import type { CapturedStream, StreamCapture } from '../platforms/types.js';
 import type { EvidenceLog } from './evidence-log.js';
+import { attachDedicatedWorkers, attachSharedWorkers, type Cdp } from './capture-workers.js';
 
 interface Pending {
   url: string;
@@ -97,12 +99,6 @@ function startStreaming(cdp: Cdp, requestId: string): Live {
 interface Waiter {
   match: RegExp;
   resolve(stream: CapturedStream): void;
-}
-
-/** Something that speaks CDP: the page's session, or a worker's through the browser session. */
-interface Cdp {
-  send(method: string, params?: Record<string, unknown>): Promise<unknown>;
-  on(event: string, listener: (params: never) => void): void;
 }
 
 /**
@@ -212,7 +208,8 @@ export async function startCapture(page: Page, evidence?: EvidenceLog): Promise<
   const own = (await session.send('Target.getTargetInfo')) as {
     targetInfo: { browserContextId?: string };
   };
-  await attachWorkers(page, own.targetInfo.browserContextId, watch, closers);
+  await attachDedicatedWorkers(session as unknown as Cdp, watch);
+  await attachSharedWorkers(page, own.targetInfo.browserContextId, watch, closers);
 
   return {
     next(match, signal) {
@@ -239,91 +236,4 @@ export async function startCapture(page: Page, evidence?: EvidenceLog): Promise<
       await Promise.all(closers.map((c) => c()));
     },
   };
-}
-
-/**
- * Watches the network of the page's shared workers as well (a page-level
- * session never sees a worker's traffic, and Playwright does not expose
- * shared workers). A browser-level session discovers them; each one of this
- * page's context is attached and watched; messages to it go through
- * `Target.sendMessageToTarget` (Playwright's sessions cannot address a
- * flattened child session, and Chromium auto-attaches at browser level only
- * flattened). The workers running when the capture starts are watched before
- * it is handed out; one started later is watched a moment after it starts, so
- * a site whose worker starts with the page (Doubao) is covered from the send.
- */
-async function attachWorkers(
-  page: Page,
-  contextId: string | undefined,
-  watch: (cdp: Cdp) => Promise<void>,
-  closers: (() => Promise<void>)[],
-): Promise<void> {
-  const browser = page.context().browser();
-  if (!browser) return;
-  let root: CDPSession;
-  try {
-    root = await browser.newBrowserCDPSession();
-  } catch {
-    return;
-  }
-  closers.push(async () => root.detach().catch(() => undefined));
-  const children = new Map<string, Map<string, ((params: never) => void)[]>>();
-  const calls = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
-  let nextId = 1;
-  root.on('Target.receivedMessageFromTarget', (p: { sessionId: string; message: string }) => {
-    const msg = JSON.parse(p.message) as {
-      id?: number;
-      method?: string;
-      params?: unknown;
-      result?: unknown;
-      error?: { message: string };
-    };
-    if (msg.id !== undefined) {
-      const call = calls.get(msg.id);
-      calls.delete(msg.id);
-      if (msg.error) call?.reject(new Error(msg.error.message));
-      else call?.resolve(msg.result);
-      return;
-    }
-    for (const l of children.get(p.sessionId)?.get(msg.method ?? '') ?? []) l(msg.params as never);
-  });
-  const channel = (sessionId: string): Cdp => {
-    const listeners = new Map<string, ((params: never) => void)[]>();
-    children.set(sessionId, listeners);
-    return {
-      send: (method, params = {}) =>
-        new Promise((resolve, reject) => {
-          const id = nextId++;
-          calls.set(id, { resolve, reject });
-          root
-            .send('Target.sendMessageToTarget', {
-              sessionId,
-              message: JSON.stringify({ id, method, params }),
-            })
-            .catch((err: Error) => {
-              calls.delete(id);
-              reject(err);
-            });
-        }),
-      on: (event, listener) => listeners.set(event, [...(listeners.get(event) ?? []), listener]),
-    };
-  };
-  const attaching: Promise<void>[] = [];
-  const seen = new Set<string>();
-  root.on(
-    'Target.targetCreated',
-    (p: { targetInfo: { targetId: string; type: string; browserContextId?: string } }) => {
-      const { targetId, type, browserContextId } = p.targetInfo;
-      // Only this page's own context: other accounts' workers live in theirs.
-      if (type !== 'shared_worker' || browserContextId !== contextId || seen.has(targetId)) return;
-      seen.add(targetId);
-      const attached = root
-        .send('Target.attachToTarget', { targetId, flatten: false })
-        .then((r) => watch(channel((r as { sessionId: string }).sessionId)));
-      attaching.push(attached.catch(() => undefined));
-    },
-  );
-  // Announces the workers already running first: they are watched before the capture is handed out.
-  await root.send('Target.setDiscoverTargets', { discover: true });
-  await Promise.all(attaching);
 }

@@ -40,6 +40,7 @@ import {
 import { anyOf, CLICK_MS, CONTROL_MS, setControl } from './controls.js';
 import { pause, waitForStableText } from './dom-wait.js';
 import { guardedAsk } from './guarded-ask.js';
+import { startNewChat } from './new-chat.js';
 import { readBody, readFrames } from './read-frames.js';
 import { COMPOSERS, viewPage, wallOf, type PageView } from './recognise.js';
 import { driverDrift, needsHuman, rateLimited, refused } from './signals.js';
@@ -313,6 +314,13 @@ export function siteDriver<R extends FrameReader>(spec: SiteSpec<R>): WebDriver 
     chatCall: spec.call.url,
     answerSelector: spec.dom.answer,
     ask: guardedAsk((page, job, ctx) => drive(spec, page, job, ctx)),
+    newChat: (page, ctx) =>
+      startNewChat(page, {
+        control: spec.controls.newChat,
+        answer: spec.dom.answer,
+        startUrl: at(spec.urls.start, ctx.settings.webUrl),
+        evidence: ctx.evidence,
+      }),
     loginState: (page) => loginState(spec, page),
   };
 }

@@ -85,6 +85,8 @@ export interface SiteSpec<R extends FrameReader = FrameReader> {
     search?: Control;
     /** Sends the prompt; absent or not found: Enter in the composer sends it. */
     send?: Named;
+    /** Starts a new chat without a reload (a kept page's next sub task); absent: a reload does. */
+    newChat?: Named;
     /**
      * Further controls a job sets, each with its wanted state, before the
      * mode's (a model picker that resets the mode's controls when it

@@ -2,7 +2,8 @@
  * One attempt of a web-channel sub task on the consumer site: the claimed
  * account checked out (its identity becomes the page's own context), the
  * account's page kept from its last sub task on this node (kept-pages.ts) or
- * a new one, through the account's pinned proxy port, the page's stream captured
+ * a new one (a kept page starts its next chat through the site's new-chat
+ * control, driver.newChat), through the account's pinned proxy port, the page's stream captured
  * into the evidence log, the driver's answer, the screenshot; then, answered
  * or not, the evidence stored and the account released with what the site
  * said about it. A lease without an account (the sandbox's web channel when
@@ -37,6 +38,7 @@ import { recordAnswerDom } from './answer-dom.js';
 import { startCapture } from './capture.js';
 import { EvidenceLog } from './evidence-log.js';
 import { pageFit, type KeptPages } from './kept-pages.js';
+import { NAVIGATION_TIMEOUT_MS } from './new-chat.js';
 import { takeShots, type Shots } from '../mentions/shots.js';
 
 /** The `accounts` service as a crawler node calls it. */
@@ -66,8 +68,6 @@ export interface WebAttemptInput {
 
 /** How long the needs-human screenshot may take: the page may be stuck behind its challenge. */
 const HUMAN_SHOT_TIMEOUT_MS = 5_000;
-/** How long a kept page may take to load the start URL again (Crawlee's own navigation bound). */
-const NAVIGATION_TIMEOUT_MS = 60_000;
 
 /** The account's holder name, as the scheduler claimed it. */
 export const holderOf = (lease: LeaseMessage): string => `${lease.subTaskId} ${lease.token}`;
@@ -129,7 +129,9 @@ export class WebAttempt {
     try {
       const result = await untilAborted(
         (async () => {
-          await kept.page.goto(url, { timeout: NAVIGATION_TIMEOUT_MS });
+          if (reused && web.newChat)
+            await web.newChat(kept.page, { settings, evidence: this.evidence });
+          else await kept.page.goto(url, { timeout: NAVIGATION_TIMEOUT_MS });
           return this.drive(kept.page);
         })(),
         job.signal,

@@ -9,9 +9,14 @@
  * - no_testids: the `data-testid` hooks are gone (renamed `data-qa`);
  * - other_widget: a switch is drawn as a pressed button and a pressed button
  *   as a switch (`aria-checked` ⇄ `aria-pressed`, role switch ⇄ button);
- * - slow_first_byte: the chat call's first byte comes SLOW_FIRST_BYTE_MS late.
+ * - slow_first_byte: the chat call's first byte comes SLOW_FIRST_BYTE_MS late;
+ * - no_new_chat: the page has no new-chat control (a kept page's next chat
+ *   then needs a reload); a replica marks its control `data-new-chat`;
+ * - call_in_worker: the page's POST calls, the chat call among them, move
+ *   into a dedicated web worker (call-in-worker.ts).
  */
 import { createHash } from 'node:crypto';
+import { callInWorker } from './call-in-worker.js';
 
 export const DRIFTS = [
   'none',
@@ -19,6 +24,8 @@ export const DRIFTS = [
   'no_testids',
   'other_widget',
   'slow_first_byte',
+  'no_new_chat',
+  'call_in_worker',
 ] as const;
 export type Drift = (typeof DRIFTS)[number];
 
@@ -53,6 +60,9 @@ function renameClasses(text: string): string {
   return out;
 }
 
+/** A replica's new-chat control: one element, marked `data-new-chat`, holding no element of its own tag. */
+const NEW_CHAT = /<(\w+)\b[^>]*\bdata-new-chat\b[^>]*>.*?<\/\1>/gs;
+
 function swapWidgets(text: string): string {
   return text
     .replace(/aria-pressed/g, '\u0000')
@@ -68,6 +78,8 @@ export function driftPage(text: string, drift: Drift): string {
   if (drift === 'renamed_classes') return renameClasses(text);
   if (drift === 'no_testids') return text.replace(/data-testid/g, 'data-qa');
   if (drift === 'other_widget') return swapWidgets(text);
+  if (drift === 'no_new_chat') return text.replace(NEW_CHAT, '');
+  if (drift === 'call_in_worker') return callInWorker(text);
   return text;
 }
 

@@ -61,6 +61,15 @@ export const CHAT_SCRIPT = String.raw`
     if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); if (!busy && input.value.trim()) ask(input.value.trim()); }
   });
   $('.ds-sources-close').addEventListener('click', function(){ panel.hidden = true; });
+  var newChat = $('.ds-new-chat');
+  if (newChat) newChat.addEventListener('click', function(){
+    if (busy) return;
+    sessionId = null;
+    messages.innerHTML = '';
+    panel.hidden = true;
+    toast.hidden = true;
+    history.pushState(null, '', '/');
+  });
 
   function showToast(text){ toast.textContent = text; toast.hidden = false; }
   function esc(s){ return String(s).replace(/[&<>"']/g, function(c){

@@ -50,7 +50,7 @@ export function chatPage(): string {
     'DeepSeek - 探索未至之境',
     `<div id="loading">加载中…</div>
 <div id="root" hidden>
-  <nav class="ds-sidebar"><div class="ds-new-chat" role="button">开启新对话</div>
+  <nav class="ds-sidebar"><div class="ds-new-chat" role="button" tabindex="0" data-new-chat>开启新对话</div>
     <div class="ds-user"><span class="ds-user-name"></span></div></nav>
   <main class="ds-main">
     <div class="ds-messages"></div>

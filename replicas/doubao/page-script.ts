@@ -65,6 +65,13 @@ input.addEventListener('keydown', (e) => {
   if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); submit(); }
 });
 send.addEventListener('click', submit);
+const newChat = $('[data-new-chat]');
+if (newChat) newChat.addEventListener('click', () => {
+  if (!stop.hidden) return;
+  list.textContent = '';
+  panel.hidden = true;
+  history.pushState(null, '', '/chat/');
+});
 function el(tag, attrs, text) {
   const n = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) n.setAttribute(k, v);

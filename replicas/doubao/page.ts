@@ -88,7 +88,7 @@ export function chatPageHtml(o: PageOptions): string {
 <style>${STYLE}</style>
 </head>
 <body>
-<header><span class="brand">豆包</span>${account}</header>
+<header><span class="brand">豆包</span><button class="new-chat" data-testid="create_conversation_button" data-new-chat>新对话</button>${account}</header>
 <main>
   <div data-testid="message-list"></div>
   <aside data-testid="search-reference-ui-v3" hidden><div class="panel-title">参考资料</div><div class="panel-items"></div></aside>

@@ -47,6 +47,27 @@ export const CHAT_SCRIPT = String.raw`(() => {
     });
   }
 
+  // A button that opens a popup (the model menu, the tools popover) and shows it open.
+  const opens = (button, popup) => {
+    const show = (open) => { popup.hidden = !open; button.setAttribute('aria-expanded', String(open)); };
+    button.addEventListener('click', () => show(popup.hidden));
+    return show;
+  };
+  const picker = $('[aria-haspopup="menu"]');
+  if (picker) {
+    const menu = $('.model-menu');
+    const show = opens(picker, menu);
+    for (const item of menu.querySelectorAll('[role="menuitem"]')) {
+      item.addEventListener('click', () => {
+        mode.thinking = item.dataset.thinking === 'true';
+        picker.textContent = item.textContent;
+        show(false);
+      });
+    }
+  }
+  const tools = $('[aria-haspopup="dialog"]');
+  if (tools) opens(tools, $('.tools-popover'));
+
   const list = $('.chat-content-list');
   const send = $('[data-testid="msh-chatinput-send-button"]');
   const editor = $('[data-testid="msh-chatinput-editor"]');
@@ -261,6 +282,17 @@ export const CHAT_SCRIPT = String.raw`(() => {
   }
 
   send.addEventListener('click', ask);
+  // The app's router: a new chat without loading the page again.
+  const newChat = $('[data-new-chat]');
+  if (newChat) newChat.addEventListener('click', (e) => {
+    e.preventDefault();
+    if (send.classList.contains('stop')) return;
+    list.textContent = '';
+    const sources = $('.sources-panel');
+    sources.hidden = true;
+    sources.setAttribute('aria-hidden', 'true');
+    history.pushState(null, '', '/');
+  });
   editor.addEventListener('keydown', (e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); ask(); } });
 })();`;
 

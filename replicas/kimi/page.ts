@@ -10,6 +10,7 @@ body { font-family: sans-serif; margin: 0; display: flex; min-height: 100vh; }
 .chat-page { flex: 1; padding: 16px; }
 .chat-input-editor { border: 1px solid #ccc; min-height: 40px; padding: 8px; }
 .toolkit-item[aria-checked="true"] { background: #d0e6ff; }
+.model-menu[hidden], .tools-popover[hidden] { display: none; }
 .send-button-container { display: inline-block; padding: 6px 12px; background: #333; color: #fff; cursor: pointer; }
 .send-button-container.stop { background: #a33; }
 .sources-panel { position: fixed; right: 0; top: 0; width: 320px; height: 100vh; background: #fff; border-left: 1px solid #ccc; overflow: auto; }
@@ -34,19 +35,38 @@ const loginModal = (qrId: string, qrDataUrl: string, hidden: boolean) => `
   </div>
 </div>`;
 
-export function chatPage(user: string): string {
+/**
+ * How the page draws its mode controls: the 长思考 and 联网搜索 switches, or a
+ * later build's widgets (public captures): deep thinking as a model picker
+ * (K2.5 快速 / K2.5 思考 in a menu), or web search inside the popover of a
+ * 工具 (tools) button. Kimi's own DOM drifts, beside the common ones (drift.ts).
+ */
+export const KIMI_WIDGETS = ['switches', 'model_picker', 'tools_popover'] as const;
+export type KimiWidgets = (typeof KIMI_WIDGETS)[number];
+
+const THINKING_SWITCH = `<button class="toolkit-item" type="button" data-mode="thinking" role="switch" aria-checked="false"><span>长思考</span></button>`;
+const SEARCH_SWITCH = `<button class="toolkit-item" type="button" data-mode="search" role="switch" aria-checked="false"><span>联网搜索</span></button>`;
+const MODEL_PICKER = `<div class="model-picker"><button class="model-button" type="button" aria-haspopup="menu" aria-expanded="false">K2.5 快速</button>
+  <div class="model-menu" role="menu" hidden><div role="menuitem" data-thinking="false">K2.5 快速</div><div role="menuitem" data-thinking="true">K2.5 思考</div></div></div>`;
+const TOOLS_POPOVER = `<button class="tools-button" type="button" aria-haspopup="dialog" aria-expanded="false">工具</button>
+  <div class="tools-popover" role="dialog" hidden>${SEARCH_SWITCH}</div>`;
+
+const modeControls = (w: KimiWidgets) =>
+  (w === 'model_picker' ? MODEL_PICKER : THINKING_SWITCH) +
+  (w === 'tools_popover' ? TOOLS_POPOVER : SEARCH_SWITCH);
+
+export function chatPage(user: string, widgets: KimiWidgets = 'switches'): string {
   return frame(
     'Kimi - 会推理解析，能深度思考的AI助手',
     `
 <aside class="sidebar"><div class="user-info"><span class="user-name">${user}</span></div>
-  <a class="new-chat-button" href="/">新建会话</a></aside>
+  <a class="new-chat-button" href="/" data-new-chat>新建会话</a></aside>
 <main class="chat-page">
   <div class="chat-content-list"></div>
   <div class="chat-input">
     <div class="chat-input-editor" data-testid="msh-chatinput-editor" contenteditable="true" role="textbox"></div>
     <div class="chat-input-actions">
-      <button class="toolkit-item" type="button" data-mode="thinking" role="switch" aria-checked="false"><span>长思考</span></button>
-      <button class="toolkit-item" type="button" data-mode="search" role="switch" aria-checked="false"><span>联网搜索</span></button>
+      ${modeControls(widgets)}
       <div class="send-button-container" data-testid="msh-chatinput-send-button" role="button" aria-label="发送">发送</div>
     </div>
   </div>

@@ -21,7 +21,7 @@ import {
 import { driftPage, firstByte, type Drift } from '../common/drift.js';
 import { connectMessages, legacyEvents, STREAM_VARIANTS, type ConnectMessage } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
-import { chatPage, iconSvg, loginPage } from './page.js';
+import { chatPage, iconSvg, loginPage, type KimiWidgets } from './page.js';
 import { CHAT_SCRIPT, LOGIN_SCRIPT } from './page-script.js';
 import { bearer, claimsOf, isExpired, issueToken, signingFault, type Claims } from './session.js';
 
@@ -74,7 +74,7 @@ function requestOf(body: Buffer): Record<string, any> | undefined {
 }
 
 export async function startKimiReplica(
-  opts: { port?: number; latencyMs?: number; drift?: Drift } = {},
+  opts: { port?: number; latencyMs?: number; drift?: Drift; widgets?: KimiWidgets } = {},
 ): Promise<KimiReplica> {
   const latency = opts.latencyMs ?? 10;
   const qrCodes = new Map<string, string | undefined>();
@@ -111,7 +111,7 @@ export async function startKimiReplica(
 
   const pageFor = async (req: IncomingMessage, res: ServerResponse) => {
     const claims = claimsOf(cookies(req)['kimi-auth']);
-    if (claims) return sendHtml(res, driftPage(chatPage(claims.sub), drift));
+    if (claims) return sendHtml(res, driftPage(chatPage(claims.sub, opts.widgets), drift));
     const qrId = randomUUID();
     qrCodes.set(qrId, undefined);
     lastQr = qrId;

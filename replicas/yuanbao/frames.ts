@@ -12,6 +12,23 @@
  */
 import type { Mode } from '../../services/shared/platforms.js';
 import { replicaAnswer, type Model, type Piece } from './answers.js';
+import type { StreamVariant } from '../common/stream-variants.js';
+
+/** This replica's stream drift variants (`#replica:<name>`), for the site-contract test. */
+export const STREAM_VARIANTS = [
+  { name: 'late_events', expect: 'answer', what: 'a text frame and follow-ups after [DONE]' },
+  { name: 'early_events', expect: 'answer', what: 'a `meta` frame before the answer' },
+  {
+    name: 'renamed_field',
+    expect: 'answer',
+    what: 'text frames name `msg` as `content` (both public; the parser reads either)',
+  },
+  {
+    name: 'no_sources',
+    expect: 'answer',
+    what: 'no searchGuid frame: the sources come from the conversation detail',
+  },
+] as const satisfies readonly StreamVariant[];
 
 export type StreamKind =
   | 'normal'

@@ -86,7 +86,7 @@ export const PAGE_SCRIPT = String.raw`
   editor.addEventListener('keydown', function(e){
     if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); submit(); }
   });
-  $('new-chat').addEventListener('click', function(){
+  if ($('new-chat')) $('new-chat').addEventListener('click', function(){
     if (busy) return;
     conversationId = null;
     $('list').innerHTML = '';

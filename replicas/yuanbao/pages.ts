@@ -71,7 +71,7 @@ export function chatPage(variant: PageVariant): string {
 <html lang="zh-CN"><head><meta charset="utf-8"><title>腾讯元宝</title><style>${STYLE}</style></head>
 <body>
 <div class="yb-layout">
-  <nav class="yb-common-nav"><div class="yb-common-nav__trigger" role="button" tabindex="0" aria-label="新建对话" data-r="new-chat"><span class="icon-yb-ic_newchat_20"></span></div></nav>
+  <nav class="yb-common-nav"><div class="yb-common-nav__trigger" role="button" tabindex="0" aria-label="新建对话" data-r="new-chat" data-new-chat><span class="icon-yb-ic_newchat_20"></span></div></nav>
   <main class="yb-main">
     <header class="yb-header" data-r="header"></header>
     <div class="yb-loading" data-r="loading">加载中…</div>

@@ -34,7 +34,8 @@ import {
 } from '../common/site.js';
 import { driftPage, type Drift } from '../common/drift.js';
 import type { Model } from './answers.js';
-import { chatFrames, conversationDetail, type StreamKind } from './frames.js';
+import { chatFrames, conversationDetail, STREAM_VARIANTS, type StreamKind } from './frames.js';
+import { streamVariantOf } from '../common/stream-variants.js';
 import { CAPTCHA_PAGE, chatPage, PAGE_VARIANTS, qrPage, type PageVariant } from './pages.js';
 
 export interface YuanbaoReplica {
@@ -69,12 +70,11 @@ export function requestedOf(body: ChatBody): { model: Model; mode: Mode } {
 }
 
 function streamKind(prompt: string): StreamKind {
-  const own =
-    /#replica:(location_verify|no_sources|late_events|early_events|renamed_field|no_end)\b/.exec(
-      prompt,
-    )?.[1];
+  const drift = streamVariantOf(prompt, STREAM_VARIANTS);
+  if (drift) return drift;
+  const own = /#replica:(location_verify|no_end)\b/.exec(prompt)?.[1];
   if (own === 'location_verify') return 'location';
-  if (own) return own as StreamKind;
+  if (own === 'no_end') return own;
   const v = variantOf(prompt);
   return v === 'refusal' || v === 'unknown_frame' ? v : 'normal';
 }

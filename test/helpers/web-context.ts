@@ -4,7 +4,10 @@ import type { PlatformSettings, WebContext } from '../../crawler/platforms/types
 import { EvidenceLog } from '../../crawler/web/evidence-log.js';
 import { startCapture } from '../../crawler/web/capture.js';
 
-export async function webContext(page: Page, settings: PlatformSettings): Promise<WebContext> {
-  const evidence = new EvidenceLog();
+export async function webContext(
+  page: Page,
+  settings: PlatformSettings,
+  evidence = new EvidenceLog(),
+): Promise<WebContext> {
   return { settings, evidence, capture: await startCapture(page, evidence) };
 }

@@ -2,28 +2,42 @@
  * The site contract, the same for every consumer site the kit drives: against
  * each replica drawn as the site might be next month (replicas/common/drift.ts:
  * renamed classes, no test ids, a switch drawn as a pressed button and back,
- * a slow first byte), the driver returns the exact answer the replica holds
- * (replicas/<site>/expected.ts) with the mode that ran, or fails within
- * seconds with a named drift signal, never a hang and never a verdict on the
- * account. A mode needs only its own controls: with the page's mode controls
- * gone, standard mode still answers and deep thinking fails in under 5 s
- * with `control_missing: <site> deep-thinking`. One browser for the file;
- * the sites and their drifts run side by side, three pages at a time.
+ * a slow first byte, no new-chat control) and with each of its stream
+ * variants (replicas/<site>/frames.ts STREAM_VARIANTS: events before and after
+ * the end, a renamed field, a newer format), the driver returns the exact
+ * answer the replica holds (replicas/<site>/expected.ts) with the mode that
+ * ran, or fails within seconds with a named drift signal, never a hang and
+ * never a verdict on the account. A mode needs only its own controls: with
+ * the page's mode controls gone, standard mode still answers and deep
+ * thinking fails in under 5 s with `control_missing: <site> deep-thinking`.
+ *
+ * As the executor keeps an account's page: one page per replica, each next
+ * chat started through the site's new-chat control (driver.newChat; a reload
+ * where the drift took the control away, or after a failure). The stream
+ * variants ride on the drifted pages, so each case tests a DOM drift and a
+ * stream drift at once. One browser for the file; three pages at a time.
  */
 import t from 'tap';
 import type { Browser, Page } from 'playwright';
 import { testBrowser } from '../../helpers/chromium.js';
 import { webContext } from '../../helpers/web-context.js';
+import { EvidenceLog } from '../../../crawler/web/evidence-log.js';
 import { toFailure } from '../../../crawler/executor.js';
 import {
   PlatformError,
   type PlatformSettings,
   type WebAnswer,
+  type WebContext,
   type WebDriver,
 } from '../../../crawler/platforms/types.js';
 import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { MODES, type Mode } from '../../../services/shared/platforms.js';
 import { DRIFTS, type Drift } from '../../../replicas/common/drift.js';
+import type { StreamVariant } from '../../../replicas/common/stream-variants.js';
+import { STREAM_VARIANTS as DEEPSEEK_VARIANTS } from '../../../replicas/deepseek/frames.js';
+import { STREAM_VARIANTS as DOUBAO_VARIANTS } from '../../../replicas/doubao/frames.js';
+import { STREAM_VARIANTS as KIMI_VARIANTS } from '../../../replicas/kimi/frames.js';
+import { STREAM_VARIANTS as YUANBAO_VARIANTS } from '../../../replicas/yuanbao/frames.js';
 import { deepseekWeb } from '../../../crawler/platforms/deepseek/web/index.js';
 import { doubaoWeb } from '../../../crawler/platforms/doubao/web/index.js';
 import { kimiWeb } from '../../../crawler/platforms/kimi/web/index.js';
@@ -53,15 +67,25 @@ const fieldsOf = (a: Answer) => ({
   recommendedQuestions: a.recommendedQuestions,
 });
 
+interface Running {
+  url: string;
+  storageState(): StorageState;
+  close(): Promise<void>;
+}
+
 interface SiteUnderTest {
   name: string;
   driver: WebDriver;
   /** The names of its deep-thinking control, to take it off the page. */
   thinkingNames: readonly string[];
-  start(
-    drift: Drift,
-  ): Promise<{ url: string; storageState(): StorageState; close(): Promise<void> }>;
+  start(drift: Drift): Promise<Running>;
+  /** The site's own page drifts (its controls drawn as other widgets), by name. */
+  widgets?: Readonly<Record<string, () => Promise<Running>>>;
   expected(prompt: string, mode: Mode, url: string): ReturnType<typeof fieldsOf>;
+  /** The replica's stream variants (`#replica:<name>`). */
+  variants: readonly StreamVariant[];
+  /** The mode a variant really runs (a silent fallback drops one), when not the one asked. */
+  ran?(prompt: string, mode: Mode, url: string): Mode;
 }
 
 const SITES: SiteUnderTest[] = [
@@ -71,6 +95,8 @@ const SITES: SiteUnderTest[] = [
     thinkingNames: DEEPSEEK.controls.thinking!.toggle!.names,
     start: (drift) => startDeepseekReplica({ latencyMs: 2, drift }),
     expected: (prompt, mode, url) => fieldsOf(expectedWebAnswer(prompt, mode, url)),
+    variants: DEEPSEEK_VARIANTS,
+    ran: (prompt, mode, url) => expectedWebAnswer(prompt, mode, url).effectiveMode,
   },
   {
     name: 'doubao',
@@ -78,13 +104,21 @@ const SITES: SiteUnderTest[] = [
     thinkingNames: DOUBAO.controls.thinking!.toggle!.names,
     start: (drift) => startDoubaoReplica({ latencyMs: 2, drift }),
     expected: (prompt, mode) => fieldsOf(expectedAnswer(prompt, mode)),
+    variants: DOUBAO_VARIANTS,
   },
   {
     name: 'kimi',
     driver: kimiWeb,
     thinkingNames: KIMI.controls.thinking!.toggle!.names,
     start: (drift) => startKimiReplica({ latencyMs: 2, drift }),
-    expected: (prompt, mode, url) => expectedFields(prompt, mode, url),
+    widgets: {
+      model_picker: () => startKimiReplica({ latencyMs: 2, widgets: 'model_picker' }),
+      tools_popover: () => startKimiReplica({ latencyMs: 2, widgets: 'tools_popover' }),
+    },
+    // Every Kimi variant carries the plain stream's answer.
+    expected: (prompt, mode, url) =>
+      expectedFields(prompt.replace(/ ?#replica:[a-z0-9_]+/g, ''), mode, url),
+    variants: KIMI_VARIANTS,
   },
   {
     name: 'yuanbao',
@@ -92,14 +126,26 @@ const SITES: SiteUnderTest[] = [
     thinkingNames: YUANBAO.controls.thinking!.toggle!.names,
     start: (drift) => startYuanbaoReplica({ latencyMs: 2, drift }),
     expected: (prompt, mode) => fieldsOf(expectedYuanbao(prompt, mode)),
+    variants: YUANBAO_VARIANTS,
   },
 ];
 
-/** Every mode on the unchanged page; on a drifted one, the mode that sets both controls. */
-const modesOf = (drift: Drift): readonly Mode[] =>
-  drift === 'none' ? MODES : ['reasoning_search'];
-
 const browser: Browser = await testBrowser(t);
+
+interface Case {
+  prompt: string;
+  mode: Mode;
+  /** Undefined: the exact answer; else the start of the named drift signal it fails with. */
+  fails?: string;
+  /** How soon the drift signal must come, ms. */
+  within?: number;
+  /** What the case changes besides the page's drift, for its messages. */
+  what: string;
+  /** Done to the page before the driver asks (a control taken away). */
+  before?: (page: Page) => Promise<void>;
+  /** The page as the site's next build serves it: loaded again, every control at its default. */
+  reload?: true;
+}
 
 interface Outcome {
   answer?: WebAnswer;
@@ -108,13 +154,23 @@ interface Outcome {
   notes: string[];
 }
 
-async function ask(
-  site: SiteUnderTest,
-  replica: { url: string; storageState(): StorageState },
-  prompt: string,
-  mode: Mode,
-  before?: (page: Page) => Promise<void>,
-): Promise<Outcome> {
+/**
+ * The cases of one page, in order, as one account's kept page serves its sub
+ * tasks: the first opens the start URL, each next one starts a new chat
+ * through the page (a page whose case failed is loaded again, as the
+ * executor closes it). Checks each answer or drift signal as it comes.
+ */
+interface OnePage {
+  site: SiteUnderTest;
+  /** The page's drift: a common one (drift.ts) or the site's own widgets. */
+  drift: string;
+  start(): Promise<Running>;
+  cases: Case[];
+}
+
+async function onOnePage({ site, drift, start, cases }: OnePage) {
+  const replica = await start();
+  t.teardown(() => replica.close());
   const settings: PlatformSettings = { apiBaseUrl: '', webUrl: replica.url, timeoutMs: 30_000 };
   const context = await browser.newContext({
     storageState: replica.storageState() as never,
@@ -125,23 +181,64 @@ async function ask(
   await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (r) => r.abort());
   try {
     const page = await context.newPage();
-    const ctx = await webContext(page, settings);
-    const job = { prompt, mode, signal: AbortSignal.timeout(30_000) };
-    await page.goto(site.driver.startUrl(job, { settings }));
-    if (before) await before(page);
-    const started = Date.now();
-    const notes = () =>
-      ctx.evidence.list().flatMap((e) => (e.kind === 'note' ? [e.text.slice(0, 200)] : []));
-    try {
-      const answer = await site.driver.ask(page, job, ctx);
-      return { answer, ms: Date.now() - started, notes: notes() };
-    } catch (err) {
-      if (!(err instanceof PlatformError)) throw err;
-      return { error: err, ms: Date.now() - started, notes: notes() };
+    let fresh = true;
+    for (const c of cases) {
+      const label = `${site.name}, ${drift}, ${c.mode}, ${c.what}`;
+      const evidence = new EvidenceLog();
+      const job = { prompt: c.prompt, mode: c.mode, signal: AbortSignal.timeout(30_000) };
+      if (fresh || c.reload) await page.goto(site.driver.startUrl(job, { settings }));
+      else
+        t.equal(
+          await site.driver.newChat!(page, { settings, evidence }),
+          drift === 'no_new_chat' ? 'reload' : 'control',
+          `${label}: the new chat through the page's own control, a reload without one`,
+        );
+      if (c.before) await c.before(page);
+      // As the executor does: the capture starts on the page the chat runs in.
+      const ctx = await webContext(page, settings, evidence);
+      const r = await timed(() => site.driver.ask(page, job, ctx), ctx);
+      await ctx.capture.close();
+      fresh = r.error !== undefined;
+      check(site, replica.url, c, label, r);
     }
   } finally {
     await context.close();
   }
+}
+
+async function timed(ask: () => Promise<WebAnswer>, ctx: WebContext): Promise<Outcome> {
+  const started = Date.now();
+  const notes = () =>
+    ctx.evidence.list().flatMap((e) => (e.kind === 'note' ? [e.text.slice(0, 200)] : []));
+  try {
+    const answer = await ask();
+    return { answer, ms: Date.now() - started, notes: notes() };
+  } catch (err) {
+    if (!(err instanceof PlatformError)) throw err;
+    return { error: err, ms: Date.now() - started, notes: notes() };
+  }
+}
+
+function check(site: SiteUnderTest, url: string, c: Case, label: string, r: Outcome) {
+  if (c.fails !== undefined) {
+    const { message, ...failure } = toFailure(r.error);
+    t.ok(message.startsWith(c.fails), `${label}: ${message} names the drift`);
+    t.same(failure, { status: 'failed', retryable: false }, `${label}: not retried elsewhere`);
+    t.equal(r.error?.account, undefined, `${label}: the account stays healthy`);
+    t.ok(r.ms < c.within!, `${label}: failed in ${r.ms} ms`);
+    return;
+  }
+  t.equal(r.error?.message, undefined, `${label}: no failure`);
+  if (!r.answer) {
+    t.comment(r.notes.join('\n'));
+    return;
+  }
+  t.same(fieldsOf(r.answer), site.expected(c.prompt, c.mode, url), `${label}: exact`);
+  t.equal(
+    r.answer.effectiveMode,
+    site.ran?.(c.prompt, c.mode, url) ?? c.mode,
+    `${label}: the mode that ran`,
+  );
 }
 
 /**
@@ -150,43 +247,62 @@ async function ask(
  * at once only makes every page slower than the deadlines being tested.
  */
 const AT_ONCE = 3;
-const slots: (() => void)[] = [];
-let busy = 0;
-async function inSlot<T>(fn: () => Promise<T>): Promise<T> {
-  if (busy >= AT_ONCE) await new Promise<void>((resolve) => slots.push(resolve));
-  busy += 1;
-  try {
-    return await fn();
-  } finally {
-    busy -= 1;
-    slots.shift()?.();
-  }
+/** How soon a stream's format drift must fail the sub task. */
+const DRIFT_WITHIN_MS = 10_000;
+
+/** Runs the jobs, at most AT_ONCE at a time, in the order given. */
+async function pool(jobs: readonly (() => Promise<void>)[]): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) await jobs[next++]!();
+  };
+  await Promise.all(Array.from({ length: AT_ONCE }, worker));
 }
 
-/** One site against every drift, then without its deep-thinking control. */
-async function contract(site: SiteUnderTest) {
-  await Promise.all(
-    DRIFTS.map(async (drift) => {
-      const replica = await site.start(drift);
-      t.teardown(() => replica.close());
-      for (const mode of modesOf(drift)) {
-        const prompt = `新能源汽车的电池技术 ${mode}`;
-        const r = await inSlot(() => ask(site, replica, prompt, mode));
-        const label = `${site.name}, ${drift}, ${mode}`;
-        t.equal(r.error?.message, undefined, `${label}: no failure`);
-        if (!r.answer) {
-          t.comment(r.notes.join('\n'));
-          continue;
-        }
-        t.same(fieldsOf(r.answer), site.expected(prompt, mode, replica.url), `${label}: exact`);
-        t.equal(r.answer.effectiveMode, mode, `${label}: the mode that ran`);
-      }
-    }),
-  );
+const plain = (mode: Mode): Case => ({
+  prompt: `新能源汽车的电池技术 ${mode}`,
+  mode,
+  what: 'plain stream',
+});
 
-  const replica = await site.start('none');
-  t.teardown(() => replica.close());
-  const withoutThinking = async (page: Page) => {
+/**
+ * A site's pages and their cases: every mode on the unchanged page, then the
+ * page without its deep-thinking control; on each drifted page the mode that
+ * sets both controls, with a stream variant each (a drift variant where a
+ * plain case has shown the page answers), so every variant runs once.
+ */
+function pagesOf(site: SiteUnderTest): OnePage[] {
+  const answers = site.variants.filter((v) => v.expect === 'answer');
+  const drifts = site.variants.filter((v) => v.expect === 'drift');
+  const variant = (v: StreamVariant): Case => ({
+    prompt: `新能源汽车的电池技术 #replica:${v.name}`,
+    mode: 'reasoning_search',
+    what: `${v.name} (${v.what})`,
+    ...(v.expect === 'drift'
+      ? { fails: `unrecognised ${site.name} stream format`, within: DRIFT_WITHIN_MS }
+      : {}),
+  });
+  const withVariants: Drift[] = ['renamed_classes', 'no_testids', 'other_widget'];
+  const pages = new Map<Drift, Case[]>(DRIFTS.map((d) => [d, []]));
+  pages.get('none')!.push(...MODES.map(plain), ...withoutThinking(site));
+  answers.forEach((v, i) => pages.get(withVariants[i % withVariants.length]!)!.push(variant(v)));
+  for (const d of ['slow_first_byte', 'no_new_chat', 'call_in_worker'] as const)
+    pages.get(d)!.push(plain('reasoning_search'));
+  pages.get('no_new_chat')!.push(...drifts.map(variant));
+  return [
+    ...[...pages].map(([drift, cases]) => ({ site, drift, start: () => site.start(drift), cases })),
+    ...Object.entries(site.widgets ?? {}).map(([drift, start]) => ({
+      site,
+      drift,
+      start,
+      cases: [plain('reasoning_search')],
+    })),
+  ].filter((p) => p.cases.length > 0);
+}
+
+/** Standard mode answers without the deep-thinking control; deep thinking is named drift in < 5 s. */
+function withoutThinking(site: SiteUnderTest): Case[] {
+  const before = async (page: Page) => {
     await page.getByRole('textbox').first().waitFor();
     await page.evaluate(`(() => {
         const names = ${JSON.stringify(site.thinkingNames)};
@@ -194,32 +310,26 @@ async function contract(site: SiteUnderTest) {
           if (names.some((n) => (el.textContent || '').includes(n))) el.remove();
       })()`);
   };
-  const plain = await inSlot(() =>
-    ask(site, replica, '番茄炒蛋怎么做', 'standard', withoutThinking),
-  );
-  t.equal(
-    plain.error?.message,
-    undefined,
-    `${site.name}: no deep-thinking control: standard mode answers`,
-  );
-  if (plain.answer)
-    t.same(fieldsOf(plain.answer), site.expected('番茄炒蛋怎么做', 'standard', replica.url));
-  const deep = await inSlot(() =>
-    ask(site, replica, '番茄炒蛋怎么做', 'reasoning', withoutThinking),
-  );
-  t.same(
-    toFailure(deep.error),
+  const what = 'no deep-thinking control';
+  return [
+    { prompt: '番茄炒蛋怎么做', mode: 'standard', what, before, reload: true },
     {
-      status: 'failed',
-      retryable: false,
-      message: `control_missing: ${site.name} deep-thinking`,
+      prompt: '番茄炒蛋怎么做',
+      mode: 'reasoning',
+      what,
+      before,
+      fails: `control_missing: ${site.name} deep-thinking`,
+      within: 5_000,
     },
-    `${site.name}: no deep-thinking control: reasoning is named drift, not retried elsewhere`,
-  );
-  t.equal(deep.error?.account, undefined, `${site.name}: the account stays healthy`);
-  t.ok(deep.ms < 5_000, `${site.name}: failed in ${deep.ms} ms`);
+  ];
 }
 
-t.test('every site, every drift: the exact answer or a named drift signal', async () => {
-  await Promise.all(SITES.map(contract));
-});
+t.test(
+  'every site, every drift, every stream variant: the exact answer or a named drift signal',
+  async () => {
+    // The longest pages first, so the last to start is a short one.
+    const pages = SITES.flatMap(pagesOf);
+    pages.sort((a, b) => b.cases.length - a.cases.length);
+    await pool(pages.map((p) => () => onOnePage(p)));
+  },
+);

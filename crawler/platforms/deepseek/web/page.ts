@@ -36,6 +36,7 @@ export const PAGE = {
     ...CONTROLS,
     /** The send control **[real name unverified]**; Enter sends as well. */
     send: { names: ['发送', 'Send'] },
+    newChat: { names: ['开启新对话', 'New chat'] },
   },
   dom: {
     answer: 'div.ds-markdown',

@@ -53,6 +53,10 @@ export const DOUBAO: SiteSpec<ReturnType<typeof doubaoReader>> = {
     thinking: CONTROLS.deepThinking,
     search: CONTROLS.webSearch,
     send: { names: ['发送', 'Send'], fallbacks: ['#flow-end-msg-send'] },
+    newChat: {
+      names: ['新对话', 'New chat'],
+      fallbacks: ['[data-testid="create_conversation_button"]'],
+    },
   },
   dom: { answer: SEL.content, stop: SEL.stop, read: domAnswer },
   openSources,

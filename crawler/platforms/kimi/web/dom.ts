@@ -37,6 +37,7 @@ export const PAGE = {
   controls: {
     ...CONTROLS,
     send: { names: ['发送', 'Send'], fallbacks: ['[data-testid="msh-chatinput-send-button"]'] },
+    newChat: { names: ['新建会话', 'New Chat'] },
   },
   dom: {
     answer: '.segment-assistant .segment-container',

@@ -52,6 +52,7 @@ export const PAGE = {
     thinking: CONTROLS.thinking,
     search: CONTROLS.search,
     send: { names: ['发送', 'Send'], fallbacks: ['#yuanbao-send-btn', 'a[class*="send-btn"]'] },
+    newChat: { names: ['新建对话', 'New chat'] },
     // The model first: switching it resets 深度思考 on the site (xln3/platform-v2).
     before: (job: Job, settings: PlatformSettings) => [
       [CONTROLS.model, wantsDeepseek(settings, job.mode)],
