@@ -143,7 +143,15 @@ export class RunStarter {
           prompts: followUp.prompts.map((i) => body.prompts[i]),
           platforms: followUp.platforms.map((i) => body.platforms[i]),
         });
-        if (!(await this.deps.store.markFollowUpSubmitted(run._id, r, f, token, error))) return;
+        if (
+          !(await this.deps.store.markSubmitted(
+            run._id,
+            `regions.${r}.followUps.${f}`,
+            token,
+            error,
+          ))
+        )
+          return;
       }
     }
     await this.deps.store.releaseClaim(run._id, token);
@@ -167,7 +175,7 @@ export class RunStarter {
       const body = regionBody(run, region.regionCode);
       const error = await this.submitOne(run.userId, region.taskId, run.samples, body);
       errors[i] = error;
-      if (!(await store.markSubmitted(run._id, i, token, error))) return;
+      if (!(await store.markSubmitted(run._id, `regions.${i}`, token, error))) return;
     }
     await store.finishStart(
       run._id,

@@ -98,23 +98,36 @@ export class MonitorStore {
     holder: string,
     until: number,
   ): Promise<RunDoc | null> {
+    return this.takeClaim({ status: 'starting', ...startClaims.lapsed(now) }, token, holder, until);
+  }
+
+  private async takeClaim(
+    filter: Record<string, unknown>,
+    token: string,
+    holder: string,
+    until: number,
+  ): Promise<RunDoc | null> {
     return this.m.Run.findOneAndUpdate(
-      { status: 'starting', ...startClaims.lapsed(now) },
+      filter,
       { $set: startClaims.take(token, holder, until) },
       { returnDocument: 'after' },
     ).lean<RunDoc>();
   }
 
-  /** false: the claim was lost, so the caller stops. */
+  /**
+   * Marks a task of the run submitted (or refused with `error`): `path` is
+   * `regions.<i>` for a region's own task, `regions.<i>.followUps.<j>` for a
+   * follow-up. false: the claim was lost, so the caller stops.
+   */
   async markSubmitted(
     runId: string,
-    index: number,
+    path: string,
     token: string,
     error: string | null,
   ): Promise<boolean> {
     const { modifiedCount } = await this.m.Run.updateOne(
       { _id: runId, ...startClaims.heldWith(token) },
-      { $set: { [`regions.${index}.submitted`]: true, [`regions.${index}.error`]: error } },
+      { $set: { [`${path}.submitted`]: true, [`${path}.error`]: error } },
     );
     return modifiedCount === 1;
   }
@@ -171,32 +184,17 @@ export class MonitorStore {
     holder: string,
     until: number,
   ): Promise<RunDoc | null> {
-    return this.m.Run.findOneAndUpdate(
+    return this.takeClaim(
       {
         _id: runId,
         status: 'running',
         'regions.followUps.submitted': false,
         $or: [startClaims.free(), startClaims.lapsed(now)],
       },
-      { $set: startClaims.take(token, holder, until) },
-      { returnDocument: 'after' },
-    ).lean<RunDoc>();
-  }
-
-  /** false: the claim was lost, so the caller stops. */
-  async markFollowUpSubmitted(
-    runId: string,
-    region: number,
-    index: number,
-    token: string,
-    error: string | null,
-  ): Promise<boolean> {
-    const path = `regions.${region}.followUps.${index}`;
-    const { modifiedCount } = await this.m.Run.updateOne(
-      { _id: runId, ...startClaims.heldWith(token) },
-      { $set: { [`${path}.submitted`]: true, [`${path}.error`]: error } },
+      token,
+      holder,
+      until,
     );
-    return modifiedCount === 1;
   }
 
   async releaseClaim(runId: string, token: string): Promise<void> {
