@@ -5,10 +5,12 @@
  */
 import { Command } from 'commander';
 import { VERSION } from '../services/shared/version.js';
+import { applyCommand } from './cli/commands/apply.js';
 import { exportCommand } from './cli/commands/export.js';
 import { listCommand } from './cli/commands/list.js';
 import { loginCommand } from './cli/commands/login.js';
 import { mcpCommand } from './cli/commands/mcp.js';
+import { monitorCommand } from './cli/commands/monitor.js';
 import { platformsCommand } from './cli/commands/platforms.js';
 import { regionsCommand } from './cli/commands/regions.js';
 import { resultCommand } from './cli/commands/result.js';
@@ -26,7 +28,7 @@ const SETTINGS_HELP = `Settings:
 const cli = new Cli();
 const program = new Command('aimon')
   .description(
-    'Command-line client of the AI-answer monitor: submit batches, follow them, read results',
+    'Command-line client of the AI-answer monitor: submit batches, follow them, read results, keep monitors',
   )
   .version(VERSION)
   .showHelpAfterError('(aimon --help lists the commands and exit codes)')
@@ -39,6 +41,8 @@ for (const command of [
   resultCommand,
   exportCommand,
   listCommand,
+  monitorCommand,
+  applyCommand,
   platformsCommand,
   regionsCommand,
   mcpCommand,

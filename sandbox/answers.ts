@@ -4,8 +4,10 @@
  * The same prompt always mentions the same brands and cites the same sources, in
  * every mode; the mode only decides which fields are present (reasoning in the
  * reasoning modes, references and citations in the search modes). Failure and
- * latency directives (`#fail:…`, `#latency:…`) are stripped before the answer is
- * derived, so `best CRM #fail:500x2` answers like `best CRM` once it succeeds.
+ * latency directives (`#fail:…`, `#latency:…`, `#vary:…`) are stripped before the
+ * answer is derived, so `best CRM #fail:500x2` answers like `best CRM` once it
+ * succeeds. `withoutLead` (the `#vary:` directive's draw) puts a brand the
+ * answer does not otherwise name in its lead brand's place.
  */
 import type { Mode } from '../services/shared/platforms.js';
 import type { Answer, Media, Reference } from '../services/shared/contracts/answer.js';
@@ -92,8 +94,8 @@ export function modeFromFlags(reasoning: boolean, search: boolean): Mode {
   return 'standard';
 }
 
-/** Matches the sandbox's prompt directives (`#fail:500x2`, `#latency:200`, …). */
-export const DIRECTIVE_RE = /#(?:fail:[a-z0-9]+(?:x\d+)?|latency:\d+)/gi;
+/** Matches the sandbox's prompt directives (`#fail:500x2`, `#latency:200`, `#vary:50`). */
+export const DIRECTIVE_RE = /#(?:fail:[a-z0-9]+(?:x\d+)?|latency:\d+|vary:\d+)/gi;
 
 /** The prompt without directives, trimmed and with runs of blanks collapsed. */
 export function stripDirectives(prompt: string): string {
@@ -161,13 +163,15 @@ function markers(indices: number[] | undefined): string {
 
 /**
  * The sandbox's answer to `prompt` in `mode`. Pure and deterministic: the same
- * (prompt, mode) always gives a deeply equal Answer.
+ * (prompt, mode, withoutLead) always gives a deeply equal Answer.
  */
-export function sandboxAnswer(prompt: string, mode: Mode): Answer {
+export function sandboxAnswer(prompt: string, mode: Mode, withoutLead = false): Answer {
   const clean = stripDirectives(prompt);
   const h = hashString(clean);
   const rnd = mulberry32(h);
-  const [b1, b2, b3] = pick(SANDBOX_BRANDS, rnd, 3) as [SandboxBrand, SandboxBrand, SandboxBrand];
+  const picked = pick(SANDBOX_BRANDS, rnd, 3) as [SandboxBrand, SandboxBrand, SandboxBrand];
+  const [lead, b2, b3] = picked;
+  const b1 = withoutLead ? SANDBOX_BRANDS.find((b) => !picked.includes(b))! : lead;
   const traits = pick(TRAITS, rnd, 3);
   const bestFor = pick(BEST_FOR, rnd, 3);
   const prices = [0, 1, 2].map(() => PRICES[Math.floor(rnd() * PRICES.length)] as string);

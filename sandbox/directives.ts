@@ -4,6 +4,10 @@
  *   optionally `x<N>` (`#fail:500x2`): fail only the first N attempts of that
  *   exact prompt + mode, then answer normally.
  * - `#latency:<ms>`: total answer time for this request.
+ * - `#vary:<percent>`: the answer names its lead brand in about that share of
+ *   the asks of that exact prompt + mode, drawn from a PRNG seeded by the ask's
+ *   number (deterministic); the other asks name another brand in its place.
+ *   What adaptive sampling of monitors is tested on.
  */
 export const FAIL_KINDS = [
   '429',
@@ -20,6 +24,8 @@ export type FailKind = (typeof FAIL_KINDS)[number];
 export interface Directives {
   fail?: { kind: FailKind; times?: number };
   latencyMs?: number;
+  /** Percent (0–100) of asks that name the lead brand. */
+  varyPercent?: number;
 }
 
 export function isFailKind(v: string): v is FailKind {
@@ -37,5 +43,7 @@ export function parseDirectives(prompt: string): Directives {
   }
   const latency = /#latency:(\d+)/i.exec(prompt);
   if (latency) out.latencyMs = Number(latency[1]);
+  const vary = /#vary:(\d+)/i.exec(prompt);
+  if (vary) out.varyPercent = Math.min(100, Number(vary[1]));
   return out;
 }

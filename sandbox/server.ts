@@ -15,7 +15,7 @@
  *
  * Knobs: `latencyMs` (total answer time spread over the stream's writes;
  * per request `#latency:<ms>` in the prompt or `X-Sandbox-Latency-Ms`),
- * prompt directives `#fail:<kind>[x<N>]` (see directives.ts), and a global
+ * prompt directives `#fail:<kind>[x<N>]` and `#vary:<percent>` (see directives.ts), and a global
  * `failureRate` drawn from a seeded PRNG (per request `X-Sandbox-Failure-Rate`).
  * `stats.requests` records every request (remote address, path, prompt, time).
  */
@@ -161,7 +161,7 @@ export async function startSandboxServer(
     }
     const failure = failureFor(prompt, mode, req);
     if (answerFailure(failure, req, res, rec, INVALID_KEY)) return;
-    const reply = replyFor(prompt, mode, failure);
+    const reply = replyFor(prompt, mode, failure, simulation.withoutLead(prompt, mode));
     const model = typeof body.model === 'string' && body.model ? body.model : sandboxModel(mode);
     const latency = latencyFor(prompt, req);
     rec.status = 200;
@@ -220,7 +220,8 @@ export async function startSandboxServer(
     const failure = failureFor(prompt, mode, req);
     if (answerFailure(failure, req, res, rec, LOGIN_REQUIRED)) return;
     rec.status = 200;
-    await stream(res, replyFor(prompt, mode, failure), sandboxModel(mode), latencyFor(prompt, req));
+    const reply = replyFor(prompt, mode, failure, simulation.withoutLead(prompt, mode));
+    await stream(res, reply, sandboxModel(mode), latencyFor(prompt, req));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {

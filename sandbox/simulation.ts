@@ -7,7 +7,7 @@
  */
 import type { Mode } from '../services/shared/platforms.js';
 import type { Answer } from '../services/shared/contracts/answer.js';
-import { mulberry32, REFUSAL_TEXT, sandboxAnswer } from './answers.js';
+import { hashString, mulberry32, REFUSAL_TEXT, sandboxAnswer } from './answers.js';
 import { parseDirectives, type FailKind } from './directives.js';
 import { sandboxJudgeReply } from './judge.js';
 import type { WireOptions } from './stream.js';
@@ -40,7 +40,12 @@ const NO_ANSWER: Answer = {
  * The reply for a prompt; `empty` and `refuse` replace the answer, a refusal
  * is filtered; a sentiment judge's request is answered as the judge.
  */
-export function replyFor(prompt: string, mode: Mode, failure: FailKind | undefined): Reply {
+export function replyFor(
+  prompt: string,
+  mode: Mode,
+  failure: FailKind | undefined,
+  withoutLead = false,
+): Reply {
   if (failure === 'empty') return { answer: { ...NO_ANSWER }, finishReason: 'stop' };
   if (failure === 'refuse') {
     return {
@@ -52,12 +57,13 @@ export function replyFor(prompt: string, mode: Mode, failure: FailKind | undefin
   const verdicts = sandboxJudgeReply(prompt);
   if (verdicts !== null)
     return { answer: { ...NO_ANSWER, answerContent: verdicts }, finishReason: 'stop' };
-  return { answer: sandboxAnswer(prompt, mode), finishReason: 'stop' };
+  return { answer: sandboxAnswer(prompt, mode, withoutLead), finishReason: 'stop' };
 }
 
 export class Simulation {
   private readonly random: () => number;
   private readonly attempts = new Map<string, number>();
+  private readonly asks = new Map<string, number>();
 
   constructor(private readonly knobs: SimulationKnobs = {}) {
     this.random = mulberry32(knobs.seed ?? 1);
@@ -86,8 +92,23 @@ export class Simulation {
     return Math.max(0, parseDirectives(prompt).latencyMs ?? latencyMs ?? this.knobs.latencyMs ?? 0);
   }
 
-  /** Forgets the `x<N>` attempt counters. */
+  /**
+   * `#vary:<percent>`: whether this ask leaves the lead brand out. Each ask of
+   * a prompt + mode is numbered, and the number seeds the draw, so the n-th
+   * ask answers the same in every run of a test.
+   */
+  withoutLead(prompt: string, mode: Mode): boolean {
+    const { varyPercent } = parseDirectives(prompt);
+    if (varyPercent === undefined) return false;
+    const key = `${mode}\u0000${prompt}`;
+    const n = (this.asks.get(key) ?? 0) + 1;
+    this.asks.set(key, n);
+    return mulberry32(hashString(`${key}\u0000${n}`))() * 100 >= varyPercent;
+  }
+
+  /** Forgets the `x<N>` attempt and `#vary:` ask counters. */
   reset(): void {
     this.attempts.clear();
+    this.asks.clear();
   }
 }

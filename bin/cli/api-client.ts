@@ -45,8 +45,16 @@ export class ApiClient {
   }
 
   async post<T>(path: string, payload: unknown, what = `POST ${path}`): Promise<T> {
+    return this.sendJson<T>('POST', path, payload, what);
+  }
+
+  async put<T>(path: string, payload: unknown, what = `PUT ${path}`): Promise<T> {
+    return this.sendJson<T>('PUT', path, payload, what);
+  }
+
+  private async sendJson<T>(method: string, path: string, payload: unknown, what: string) {
     const init = {
-      method: 'POST',
+      method,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(payload),
     };

@@ -22,6 +22,10 @@ import { openApiPath, PATHS } from '../shared/contracts/http-paths.js';
 
 const MONITOR_ID = '0b6f3f3e-8a55-4a8e-9a63-3c1f0d1f9e21';
 const RUN_ID = '5d0a4b8e-2f7c-4c55-8d2e-9e7a1b3c4d5f';
+const FOLLOW_UP_IDS = [
+  '7c1e2d3f-4a5b-4c6d-8e7f-1a2b3c4d5e6f',
+  '8d2f3e4a-5b6c-4d7e-9f8a-2b3c4d5e6f7a',
+] as const;
 const CREATED = 1_774_000_000_000;
 
 const inputExample = {
@@ -65,6 +69,8 @@ const runExample: RunView = {
   status: 'finished',
   createdAt: CREATED + 3_600_020,
   finishedAt: CREATED + 3_680_000,
+  samplesTaken: 16,
+  samplesSaved: 4,
   regions: [
     {
       regionCode: '310000',
@@ -72,28 +78,43 @@ const runExample: RunView = {
       submitted: true,
       taskStatus: 'completed',
       error: null,
-      samplesTaken: 6,
-      callsSaved: 14,
+      followUps: [
+        { round: 1, taskId: FOLLOW_UP_IDS[0], cells: 1, samples: 3, submitted: true, error: null },
+        { round: 1, taskId: FOLLOW_UP_IDS[1], cells: 1, samples: 7, submitted: true, error: null },
+      ],
+      samplesTaken: 16,
+      callsSaved: 4,
       cells: [
         {
           prompt: 'Which CRM suits a team of ten?',
           platform: 'chatgpt',
           channel: 'api',
           mode: 'search',
-          samplesTaken: 3,
-          answered: 3,
-          width: 0.5614,
-          callsSaved: 7,
+          samplesTaken: 6,
+          answered: 6,
+          targetWidth: 0.4,
+          width: 0.3903,
+          callsSaved: 4,
           stability: 0.62,
           brands: [
-            {
-              keyword: 'Acme',
-              mentionRate: { value: 1, lower: 0.4385, upper: 1, n: 3 },
-            },
-            {
-              keyword: 'Globex',
-              mentionRate: { value: 0.3333, lower: 0.0615, upper: 0.7923, n: 3 },
-            },
+            { keyword: 'Acme', mentionRate: { value: 1, lower: 0.6097, upper: 1, n: 6 } },
+            { keyword: 'Globex', mentionRate: { value: 0, lower: 0, upper: 0.3903, n: 6 } },
+          ],
+        },
+        {
+          prompt: 'Best CRM for a bakery?',
+          platform: 'chatgpt',
+          channel: 'api',
+          mode: 'search',
+          samplesTaken: 10,
+          answered: 10,
+          targetWidth: 0.4,
+          width: 0.5268,
+          callsSaved: 0,
+          stability: 0.41,
+          brands: [
+            { keyword: 'Acme', mentionRate: { value: 0.5, lower: 0.2366, upper: 0.7634, n: 10 } },
+            { keyword: 'Globex', mentionRate: { value: 0.3, lower: 0.1078, upper: 0.6032, n: 10 } },
           ],
         },
       ],

@@ -7,7 +7,8 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import type { ClaimFields } from '../shared/claim.js';
 import { claims } from '../shared/claim.js';
 import type { MonitorInput } from '../shared/requests/monitor.js';
-import type { CellSnapshot } from './snapshot.js';
+import type { FollowUpDoc, SampledCell } from './rounds.js';
+import type { Samples } from './figures/sampling.js';
 import type { TaskStatus } from '../shared/contracts/status.js';
 
 export interface MonitorDoc extends MonitorInput {
@@ -31,7 +32,9 @@ export interface RunRegionDoc {
   taskStatus: TaskStatus | null;
   /** Why the task was refused at submission; null: it was not. */
   error: string | null;
-  cells: CellSnapshot[] | null;
+  /** Adaptive sampling's further tasks, in rounds; the region settles when no cell wants more. */
+  followUps: FollowUpDoc[];
+  cells: SampledCell[] | null;
 }
 
 export interface RunDoc {
@@ -46,7 +49,10 @@ export interface RunDoc {
   status: RunStatus;
   /** What each region's task asks, fixed at creation: later edits of the monitor change later runs. */
   body: Record<string, unknown>;
+  /** Samples per cell of each region's first task. */
   samples: number;
+  /** The monitor's setting when the run was created: the follow-up rule and the calls-saved base. */
+  sampling: Samples;
   regions: RunRegionDoc[];
   createdAt: number;
   finishedAt: number | null;
@@ -61,7 +67,7 @@ export const START_FIELDS = {
   expiresAt: 'startExpiresAt',
 } as const satisfies ClaimFields;
 
-/** The claim on starting a run: the one node that submits its tasks. */
+/** The claim on submitting a run's tasks (its start, then each follow-up round): one node submits. */
 export const startClaims = claims(START_FIELDS);
 
 const monitorSchema = new Schema<MonitorDoc>(
@@ -101,6 +107,7 @@ const runSchema = new Schema<RunDoc>(
     status: String,
     body: Schema.Types.Mixed,
     samples: Number,
+    sampling: Schema.Types.Mixed,
     regions: [Schema.Types.Mixed],
     createdAt: Number,
     finishedAt: { type: Number, default: null },
@@ -113,6 +120,7 @@ const runSchema = new Schema<RunDoc>(
 runSchema.index({ slotKey: 1 }, { unique: true });
 runSchema.index({ monitorId: 1, slot: -1 });
 runSchema.index({ 'regions.taskId': 1 });
+runSchema.index({ 'regions.followUps.taskId': 1 });
 runSchema.index({ status: 1, startExpiresAt: 1 });
 
 export interface MonitorModels {

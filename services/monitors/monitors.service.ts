@@ -17,15 +17,15 @@ import { refusedCallbackField } from '../shared/webhooks/address.js';
 import { AddressPolicy } from '../shared/webhooks/ssrf.js';
 import { checkMonitorInput, type MonitorInput } from '../shared/requests/monitor.js';
 import { checkPageQuery } from '../shared/requests/task-queries.js';
-import { FINAL_TASK_STATUSES, type TaskStatus } from '../shared/contracts/status.js';
 import type { ExportPage } from '../shared/contracts/export.js';
 import type { TaskBrief } from '../shared/contracts/callbacks.js';
 import type { TaskFinished } from '../shared/contracts/events.js';
 import { monitorModels, type MonitorDoc, type RunDoc } from './models.js';
-import { isSettled, MonitorStore } from './store.js';
+import { MonitorStore } from './store.js';
 import { RunStarter, type SubmitCall } from './runs.js';
 import { dueAt, nextDue, scheduleProblems } from './schedule.js';
-import { snapshotCells, type ResultItem } from './snapshot.js';
+import type { ResultItem } from './snapshot.js';
+import { RegionSettler, type TaskRead } from './settle.js';
 import { monitorView, runView } from './view.js';
 import { Digests } from './digest/digests.js';
 
@@ -62,6 +62,7 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
   let lock: LeaderLock;
   let starter: RunStarter;
   let digests: Digests;
+  let settler: RegionSettler;
   let leader = false;
   let stopping = false;
   let electionTimer: NodeJS.Timeout | undefined;
@@ -144,7 +145,7 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
           const monitor = await store.get(ctx.params.userId, id);
           const now = clock.now();
           const run = await starter.create(monitor, 'manual', now, now);
-          return this.runView(await store.run(run!._id), monitor);
+          return this.runView(await store.run(run!._id));
         },
       },
 
@@ -157,9 +158,10 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
         async handler(ctx: Context<MonitorParams & { query?: Record<string, unknown> }>) {
           const id = checkMonitorId(ctx.params.monitorId);
           const { page, size } = checkPageQuery(ctx.params.query ?? {});
-          const monitor = await store.get(ctx.params.userId, id);
+          // The owner check: another user's monitor is a 404.
+          await store.get(ctx.params.userId, id);
           const { total, items } = await store.runs(id, page, size);
-          return { total, page, size, runs: items.map((r) => this.runView(r, monitor)) };
+          return { total, page, size, runs: items.map((r) => this.runView(r)) };
         },
       },
     },
@@ -170,7 +172,7 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
           const run = await store.runOfTask(ctx.params.taskId);
           if (!run) return;
           try {
-            await this.snapshot(run, ctx.params.taskId, ctx.params.status);
+            await settler.taskFinished(run, ctx.params.taskId, ctx.params.status);
           } catch (err) {
             // The leader's sweep snapshots it later.
             this.logger.warn(`monitor run ${run._id}: snapshot of ${ctx.params.taskId}:`, err);
@@ -192,35 +194,25 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
         return checked.value;
       },
 
-      runView(run: RunDoc, monitor: MonitorDoc) {
-        return runView(run, run.body.prompts as string[], monitor.samples);
+      runView(run: RunDoc) {
+        return runView(run, run.body.prompts as string[]);
       },
 
-      /** Reads a final task's sub tasks a page at a time and stores its region's figures. */
-      async snapshot(run: RunDoc, taskId: string, status: TaskStatus) {
+      /** Reads a final task's sub tasks a page at a time. */
+      async readTask(userId: number, taskId: string): Promise<TaskRead> {
         const items: ResultItem[] = [];
         let keywords: string[] = [];
         for (let afterSeq = -1; ;) {
           const page = await this.broker.call<ExportPage<ResultItem['result']>, object>(
             'tasks.exportPage',
-            { userId: run.userId, taskId, afterSeq, limit: PAGE },
+            { userId, taskId, afterSeq, limit: PAGE },
           );
           keywords = page.keywords;
           items.push(...page.items);
           if (page.items.length < PAGE) break;
           afterSeq = page.items.at(-1)!.seq;
         }
-        const body = run.body as { prompts: string[]; platforms: MonitorDoc['platforms'] };
-        const cells = snapshotCells(
-          {
-            prompts: body.prompts.length,
-            platforms: body.platforms,
-            samples: run.samples,
-            keywords,
-          },
-          items,
-        );
-        await store.saveRegion(run._id, taskId, status, cells, clock.now());
+        return { keywords, items };
       },
 
       async tick() {
@@ -237,18 +229,14 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
         await digests.onTick(now);
       },
 
-      /** Finds final tasks of running runs whose task.finished no instance handled. */
+      /**
+       * Settles regions whose task.finished no instance handled, and submits
+       * follow-up rounds a node left unsubmitted.
+       */
       async sweepRunning() {
         for (const run of await store.running(SWEEP_BATCH)) {
-          for (const region of run.regions) {
-            if (isSettled(region) || !region.submitted) continue;
-            const brief = await this.broker.call<TaskBrief, object>('tasks.brief', {
-              taskId: region.taskId,
-            });
-            if (FINAL_TASK_STATUSES.includes(brief.status)) {
-              await this.snapshot(run, region.taskId, brief.status);
-            }
-          }
+          await starter.submitFollowUps(run._id, clock.now());
+          for (const index of run.regions.keys()) await settler.settle(run, index);
           await store.finishIfSettled(run._id, clock.now());
         }
       },
@@ -293,6 +281,14 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
         models: monitorModels(connection),
         deliver: (request) => this.broker.call('callbacks.deliver', request),
         warn: (message, err) => this.logger.warn(message, err),
+      });
+      settler = new RegionSettler({
+        store,
+        starter,
+        readTask: (userId, taskId) => this.readTask(userId, taskId),
+        statusOf: async (taskId) =>
+          (await this.broker.call<TaskBrief, object>('tasks.brief', { taskId })).status,
+        now: () => clock.now(),
       });
       await this.elect();
       electionTimer = setInterval(() => void this.elect(), Math.max(200, Math.floor(ttl / 3)));

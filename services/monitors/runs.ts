@@ -5,7 +5,9 @@
  * holder submits the regions one by one and marks each. A holder that dies
  * leaves the claim to lapse, and the next leader takes it and submits what is
  * left: a task already stored under its id answers 409 and counts as
- * submitted, so no region is submitted twice.
+ * submitted, so no region is submitted twice. A follow-up round of adaptive
+ * sampling (rounds.ts) is stored with its task ids and submitted the same way
+ * under the run's claim, so a restart never submits a round twice either.
  */
 import { newLease } from '../shared/claim.js';
 import { newTaskId } from '../shared/ids.js';
@@ -53,12 +55,14 @@ export function planRun(
       monitorKeywords: monitor.monitorKeywords,
     },
     samples: firstRound(monitor.samples),
+    sampling: monitor.samples,
     regions: regions.map((regionCode) => ({
       regionCode,
       taskId: newTaskId(),
       submitted: false,
       taskStatus: null,
       error: null,
+      followUps: [],
       cells: null,
     })),
     createdAt: now,
@@ -105,6 +109,54 @@ export class RunStarter {
     }
   }
 
+  /**
+   * Submits the follow-ups of a run not yet submitted, under the run's claim
+   * when it is free or lapsed (its holder died); another holder's live claim
+   * leaves them to it. The leader's sweep calls this for every running run.
+   */
+  async submitFollowUps(runId: string, now: number): Promise<void> {
+    const lease = newLease(now, this.deps.claimMs);
+    const run = await this.deps.store.takeFollowUps(
+      runId,
+      now,
+      lease.token,
+      this.deps.holder,
+      lease.expiresAt,
+    );
+    if (!run) return;
+    await this.trySubmitFollowUps(run, lease.token).catch((err: unknown) =>
+      this.deps.warn(
+        `monitor run ${run._id}: follow-up round interrupted, resumed once its claim lapses:`,
+        err,
+      ),
+    );
+  }
+
+  private async trySubmitFollowUps(run: RunDoc, token: string): Promise<void> {
+    const body = run.body as { prompts: string[]; platforms: unknown[] };
+    for (const [r, region] of run.regions.entries()) {
+      for (const [f, followUp] of region.followUps.entries()) {
+        if (followUp.submitted) continue;
+        const error = await this.submitOne(run.userId, followUp.taskId, followUp.samples, {
+          ...regionBody(run, region.regionCode),
+          name: `${run.body.name as string} · round ${followUp.round}`,
+          prompts: followUp.prompts.map((i) => body.prompts[i]),
+          platforms: followUp.platforms.map((i) => body.platforms[i]),
+        });
+        if (
+          !(await this.deps.store.markSubmitted(
+            run._id,
+            `regions.${r}.followUps.${f}`,
+            token,
+            error,
+          ))
+        )
+          return;
+      }
+    }
+    await this.deps.store.releaseClaim(run._id, token);
+  }
+
   /** A start that fails for now (429, 503, a lost call) keeps its claim until it lapses, then resumes. */
   private async submitRegions(run: RunDoc, token: string): Promise<void> {
     await this.trySubmitRegions(run, token).catch((err: unknown) =>
@@ -116,23 +168,14 @@ export class RunStarter {
   }
 
   private async trySubmitRegions(run: RunDoc, token: string): Promise<void> {
-    const { store, submit } = this.deps;
+    const { store } = this.deps;
     const errors = run.regions.map((r) => r.error);
     for (const [i, region] of run.regions.entries()) {
       if (region.submitted) continue;
-      const body =
-        region.regionCode === null ? run.body : { ...run.body, regionCode: [region.regionCode] };
-      const error = await submit({
-        userId: run.userId,
-        body,
-        taskId: region.taskId,
-        samples: run.samples,
-      }).then(
-        () => null,
-        (err: { code?: number; message?: string }) => refusal(err),
-      );
+      const body = regionBody(run, region.regionCode);
+      const error = await this.submitOne(run.userId, region.taskId, run.samples, body);
       errors[i] = error;
-      if (!(await store.markSubmitted(run._id, i, token, error))) return;
+      if (!(await store.markSubmitted(run._id, `regions.${i}`, token, error))) return;
     }
     await store.finishStart(
       run._id,
@@ -140,6 +183,24 @@ export class RunStarter {
       errors.every((e) => e !== null),
     );
   }
+
+  /** One task submitted; the refusal's reason, or null when it was taken (or was already). */
+  private submitOne(
+    userId: number,
+    taskId: string,
+    samples: number,
+    body: Record<string, unknown>,
+  ): Promise<string | null> {
+    return this.deps.submit({ userId, body, taskId, samples }).then(
+      () => null,
+      (err: { code?: number; message?: string }) => refusal(err),
+    );
+  }
+}
+
+/** What a region's tasks ask: the run's body in the region. */
+function regionBody(run: RunDoc, regionCode: string | null): Record<string, unknown> {
+  return regionCode === null ? run.body : { ...run.body, regionCode: [regionCode] };
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   type RunDoc,
   type RunRegionDoc,
 } from './models.js';
-import type { CellSnapshot } from './snapshot.js';
+import type { FollowUpDoc, SampledCell } from './rounds.js';
 import type { TaskStatus } from '../shared/contracts/status.js';
 
 export interface Page<T> {
@@ -98,23 +98,36 @@ export class MonitorStore {
     holder: string,
     until: number,
   ): Promise<RunDoc | null> {
+    return this.takeClaim({ status: 'starting', ...startClaims.lapsed(now) }, token, holder, until);
+  }
+
+  private async takeClaim(
+    filter: Record<string, unknown>,
+    token: string,
+    holder: string,
+    until: number,
+  ): Promise<RunDoc | null> {
     return this.m.Run.findOneAndUpdate(
-      { status: 'starting', ...startClaims.lapsed(now) },
+      filter,
       { $set: startClaims.take(token, holder, until) },
       { returnDocument: 'after' },
     ).lean<RunDoc>();
   }
 
-  /** false: the claim was lost, so the caller stops. */
+  /**
+   * Marks a task of the run submitted (or refused with `error`): `path` is
+   * `regions.<i>` for a region's own task, `regions.<i>.followUps.<j>` for a
+   * follow-up. false: the claim was lost, so the caller stops.
+   */
   async markSubmitted(
     runId: string,
-    index: number,
+    path: string,
     token: string,
     error: string | null,
   ): Promise<boolean> {
     const { modifiedCount } = await this.m.Run.updateOne(
       { _id: runId, ...startClaims.heldWith(token) },
-      { $set: { [`regions.${index}.submitted`]: true, [`regions.${index}.error`]: error } },
+      { $set: { [`${path}.submitted`]: true, [`${path}.error`]: error } },
     );
     return modifiedCount === 1;
   }
@@ -133,8 +146,62 @@ export class MonitorStore {
     return run;
   }
 
+  /** The run a task belongs to: a region's own task or one of its follow-ups. */
   async runOfTask(taskId: string): Promise<RunDoc | null> {
-    return this.m.Run.findOne({ 'regions.taskId': taskId }).lean<RunDoc>();
+    return this.m.Run.findOne({
+      $or: [{ 'regions.taskId': taskId }, { 'regions.followUps.taskId': taskId }],
+    }).lean<RunDoc>();
+  }
+
+  /**
+   * Adds a region's next round, ids chosen, once: only while the region is
+   * open and has the follow-ups the caller saw (two nodes planning it store one).
+   */
+  async addRound(
+    runId: string,
+    index: number,
+    seen: number,
+    tasks: FollowUpDoc[],
+  ): Promise<boolean> {
+    const path = `regions.${index}.followUps`;
+    const { modifiedCount } = await this.m.Run.updateOne(
+      {
+        _id: runId,
+        status: 'running',
+        [`regions.${index}.taskStatus`]: null,
+        [path]: { $size: seen },
+      },
+      { $push: { [path]: { $each: tasks } } },
+    );
+    return modifiedCount === 1;
+  }
+
+  /** A running run with follow-ups to submit, claimed by `token` if free or lapsed. */
+  async takeFollowUps(
+    runId: string,
+    now: number,
+    token: string,
+    holder: string,
+    until: number,
+  ): Promise<RunDoc | null> {
+    return this.takeClaim(
+      {
+        _id: runId,
+        status: 'running',
+        'regions.followUps.submitted': false,
+        $or: [startClaims.free(), startClaims.lapsed(now)],
+      },
+      token,
+      holder,
+      until,
+    );
+  }
+
+  async releaseClaim(runId: string, token: string): Promise<void> {
+    await this.m.Run.updateOne(
+      { _id: runId, ...startClaims.heldWith(token) },
+      { $set: startClaims.free() },
+    );
   }
 
   /** Running runs, oldest first: the sweep that catches a missed task.finished. */
@@ -145,12 +212,12 @@ export class MonitorStore {
       .lean<RunDoc[]>();
   }
 
-  /** Stores a region's figures once; the run finishes with its last region. */
+  /** Stores a region's figures once, after its last round; the run finishes with its last region. */
   async saveRegion(
     runId: string,
     taskId: string,
     taskStatus: TaskStatus,
-    cells: CellSnapshot[],
+    cells: SampledCell[],
     now: number,
   ): Promise<void> {
     const run = await this.run(runId);

@@ -1,8 +1,8 @@
 /** How monitors and runs look on the wire (services/shared/contracts/monitors.ts), pure. */
 import type { MonitorDoc, RunDoc, RunRegionDoc } from './models.js';
-import type { CellSnapshot } from './snapshot.js';
+import type { SampledCell } from './rounds.js';
 import { ceiling, type Samples } from './figures/sampling.js';
-import { width, wilson } from './figures/wilson.js';
+import { wilson } from './figures/wilson.js';
 import type { MonitorView, RunView } from '../shared/contracts/monitors.js';
 
 export function monitorView(m: MonitorDoc): MonitorView {
@@ -25,8 +25,12 @@ export function monitorView(m: MonitorDoc): MonitorView {
   };
 }
 
-/** `samples`: the monitor's setting, against whose `max` the calls saved are counted. */
-export function runView(run: RunDoc, prompts: readonly string[], samples: Samples): RunView {
+/** Calls saved are counted against the run's own `samples.max` (or fixed count). */
+export function runView(run: RunDoc, prompts: readonly string[]): RunView {
+  const regions = run.regions.map((r) => regionView(r, prompts, run.sampling));
+  const settled = regions.filter((r) => r.cells !== null);
+  const sum = (pick: (r: (typeof settled)[number]) => number | null) =>
+    settled.length === 0 ? null : settled.reduce((total, r) => total + (pick(r) ?? 0), 0);
   return {
     runId: run._id,
     monitorId: run.monitorId,
@@ -35,7 +39,9 @@ export function runView(run: RunDoc, prompts: readonly string[], samples: Sample
     status: run.status,
     createdAt: run.createdAt,
     finishedAt: run.finishedAt,
-    regions: run.regions.map((r) => regionView(r, prompts, samples)),
+    samplesTaken: sum((r) => r.samplesTaken),
+    samplesSaved: sum((r) => r.callsSaved),
+    regions,
   };
 }
 
@@ -47,17 +53,21 @@ function regionView(r: RunRegionDoc, prompts: readonly string[], samples: Sample
     submitted: r.submitted,
     taskStatus: r.taskStatus,
     error: r.error,
+    followUps: r.followUps.map((f) => ({
+      round: f.round,
+      taskId: f.taskId,
+      cells: f.prompts.length * f.platforms.length,
+      samples: f.samples,
+      submitted: f.submitted,
+      error: f.error,
+    })),
     samplesTaken: cells?.reduce((sum, c) => sum + c.samplesTaken, 0) ?? null,
     callsSaved: cells?.reduce((sum, c) => sum + c.callsSaved, 0) ?? null,
     cells,
   };
 }
 
-function cellView(c: CellSnapshot, prompts: readonly string[], samples: Samples) {
-  const rates = c.groups.map((g) => ({
-    keyword: g.keyword,
-    mentionRate: wilson(g.mentioned, c.answered),
-  }));
+function cellView(c: SampledCell, prompts: readonly string[], samples: Samples) {
   return {
     prompt: prompts[c.prompt] ?? '',
     platform: c.platform,
@@ -65,10 +75,14 @@ function cellView(c: CellSnapshot, prompts: readonly string[], samples: Samples)
     mode: c.mode,
     samplesTaken: c.asked,
     answered: c.answered,
+    targetWidth: c.targetWidth,
     // The sampling rule watches the monitored brand: the first keyword entry.
-    width: rates[0] ? width(rates[0].mentionRate) : null,
+    width: c.widthReached,
     callsSaved: Math.max(0, ceiling(samples) - c.asked),
     stability: c.stability,
-    brands: rates,
+    brands: c.groups.map((g) => ({
+      keyword: g.keyword,
+      mentionRate: wilson(g.mentioned, c.answered),
+    })),
   };
 }

@@ -73,6 +73,10 @@ const cellViewSchema = z
     mode: z.string(),
     samplesTaken: int(),
     answered: int().meta({ description: 'Samples with an answer: the n of every rate' }),
+    targetWidth: z.number().nullable().meta({
+      description:
+        'The width adaptive sampling aimed at (samples.targetWidth); null for a fixed count',
+    }),
     width: z.number().nullable().meta({
       description:
         "Width of the monitored brand's (first keyword entry) mention-rate interval the cell reached",
@@ -94,6 +98,13 @@ export const runViewSchema = z
     status: z.enum(['starting', 'running', 'finished', 'failed']),
     createdAt: timestamp(),
     finishedAt: timestamp().nullable(),
+    samplesTaken: int().nullable().meta({
+      description: 'Platform calls the run made over its settled regions; null before one settles',
+    }),
+    samplesSaved: int().nullable().meta({
+      description:
+        'Platform calls adaptive sampling saved against asking every cell samples.max; null before a region settles',
+    }),
     regions: z.array(
       z
         .object({
@@ -102,6 +113,25 @@ export const runViewSchema = z
           submitted: z.boolean(),
           taskStatus: z.enum(TASK_STATUSES).nullable(),
           error: z.string().nullable().meta({ description: 'Why the submission was refused' }),
+          followUps: z
+            .array(
+              z
+                .object({
+                  round: int().meta({ description: '1 for the first follow-up round' }),
+                  taskId: z
+                    .uuid()
+                    .meta({ description: 'An ordinary task: every task route reads it' }),
+                  cells: int().meta({ description: 'Cells the task asks again' }),
+                  samples: int().meta({ description: 'Samples per cell in this task' }),
+                  submitted: z.boolean(),
+                  error: z.string().nullable(),
+                })
+                .strict(),
+            )
+            .meta({
+              description:
+                'Adaptive sampling: further tasks asking only the cells whose interval is still wider than targetWidth',
+            }),
           samplesTaken: int().nullable(),
           callsSaved: int().nullable(),
           cells: z.array(cellViewSchema).nullable().meta({

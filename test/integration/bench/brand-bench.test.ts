@@ -3,6 +3,8 @@
  * the suite: 50 timed runs of brandFields and visibilityOf over 200 sub
  * tasks, in a child process. It checks that the figures are printed and
  * sane, not that they meet their targets (a busy machine decides those).
+ * Beside it, the other benchmark of pure computation in a child process: the
+ * calls adaptive sampling of monitors saves (bench/monitor-sampling.bench.ts).
  */
 import t from 'tap';
 import { runProcess } from '../../../infra/processes.js';
@@ -39,4 +41,21 @@ t.test('the brand benchmark runs and prints its figures', async (t) => {
   const total = number(out, /^2\) visibilityOf over 200 sub tasks: ([\d.]+) ms total/m);
   t.ok(total > 0 && total < 10_000, `${total} ms`);
   t.match(out, /\d+ ms per sub task\); 70 rows, 7 platform domain lists$/m);
+});
+
+t.test('the adaptive-sampling benchmark prints the calls asked against a fixed max', async (t) => {
+  const { code, output: out } = await runProcess(
+    'bench/monitor-sampling.bench.ts',
+    ['--prompts', '7', '--min', '5', '--max', '12', '--target-width', '0.45'],
+    {},
+  );
+  t.equal(code, 0, 'exits 0');
+  t.match(out, /^cells: 7 prompts × 2 modes = 14, samples \{min 5, max 12, targetWidth 0.45\}/m);
+  // Stable cells (#vary:100 and #vary:0) stop at min: 5 × 4 asks at the least.
+  t.match(out, /^ {3}#vary:100: 2 cells, 5\.0 samples per cell$/m);
+  t.match(out, /^ {3}#vary:0: 2 cells, 5\.0 samples per cell$/m);
+  const asked = number(out, /^asked (\d+) of 168 at a fixed max \(14 cells × 12\)/m);
+  t.ok(asked >= 70 && asked < 168, `${asked} asked: more than min everywhere, less than max`);
+  const ratio = number(out, /ratio ([\d.]+), \d+ calls saved$/m);
+  t.equal(ratio, Number((asked / 168).toFixed(3)));
 });

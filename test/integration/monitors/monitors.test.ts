@@ -5,7 +5,9 @@
  * whose figures are snapshotted, one catch-up run after downtime (an injected
  * clock jumps hours ahead), and no double start: two starters race for one
  * slot, and a start cut off after its first region is resumed by another node
- * without submitting anything twice.
+ * without submitting anything twice. Adaptive sampling on sandbox prompts
+ * (`#vary:` makes answers vary): a stable cell stops at min, a varying one
+ * gets follow-up rounds; a round cut off mid-submission is not repeated.
  */
 import t from 'tap';
 import { startSandboxServer } from '../../../sandbox/server.js';
@@ -16,6 +18,7 @@ import { monitorModels, type MonitorDoc } from '../../../services/monitors/model
 import { MonitorStore } from '../../../services/monitors/store.js';
 import { RunStarter, type SubmitCall } from '../../../services/monitors/runs.js';
 import { runViewSchema, monitorViewSchema } from '../../../services/shared/contracts/monitors.js';
+import { newTaskId } from '../../../services/shared/ids.js';
 
 /** Real time plus a jump the test sets: "the cluster was down for hours". */
 let jumpMs = 0;
@@ -252,4 +255,93 @@ t.test('two nodes never start one run; a cut-off start resumes without repeats',
     .countDocuments({ _id: { $in: run.regions.map((r) => r.taskId) } as never });
   t.equal(tasks, 1, 'one task: the resubmission answered 409');
   t.equal(submitted.filter((id) => id === run.regions[0]!.taskId).length, 2, 'sent twice');
+});
+
+t.test('adaptive sampling: a stable cell stops at min, a varying one asks more', async (t) => {
+  // A prompt whose answers name the monitored brand in about half the asks (sandbox `#vary:`).
+  const varying = Array.from({ length: 50 }, (_, i) => `which CRM varies ${i}`).find(
+    (text) => brandsFor(text)[0]!.name === BRAND,
+  )!;
+  const samples = { min: 5, max: 12, targetWidth: 0.45 };
+  const created = await send(
+    'POST',
+    M,
+    alice.token,
+    body({ name: 'adaptive', enabled: false, prompts: [PROMPT, `${varying} #vary:50`], samples }),
+  );
+  t.equal(created.status, 200, created.text);
+  const id = created.body.data.monitorId as string;
+  t.equal((await send('POST', `${M}/${id}/run`, alice.token)).status, 200);
+  const run = runViewSchema.parse(
+    await until('the adaptive run to finish', async () => {
+      const runs = (await svc.client.get(`${M}/${id}/runs`, alice.token)).body.data;
+      return runs.runs[0]?.status === 'finished' && runs.runs[0];
+    }),
+  );
+  const region = run.regions[0]!;
+  const [stable, varied] = region.cells!;
+  // Unanimous at 5: Wilson width 3.84 / 8.84 = 0.43, under the target.
+  t.equal(stable!.samplesTaken, 5, 'the stable cell stops at min');
+  t.equal(stable!.callsSaved, 7);
+  t.equal(stable!.targetWidth, 0.45);
+  t.ok(stable!.width! < 0.45);
+  t.ok(varied!.samplesTaken > 5, `the varying cell asks more: ${varied!.samplesTaken}`);
+  t.ok(varied!.samplesTaken === 12 || varied!.width! <= 0.45, 'until the target width or max');
+  const rate = varied!.brands[0]!.mentionRate;
+  t.ok(rate.value > 0 && rate.value < 1, `its answers vary: ${rate.value}`);
+  t.ok(region.followUps.length >= 1);
+  t.strictSame(
+    region.followUps.map((f) => [f.cells, f.submitted, f.error]),
+    region.followUps.map(() => [1, true, null]),
+    'each follow-up asks only the varying cell',
+  );
+  t.equal(region.samplesTaken, 5 + varied!.samplesTaken);
+  t.equal(run.samplesTaken, region.samplesTaken);
+  t.equal(run.samplesSaved, 24 - region.samplesTaken!, 'saved against 2 cells × max 12');
+
+  // The follow-up is an ordinary task: the task routes read it.
+  const followUp = region.followUps[0]!;
+  const result = await svc.client.get(
+    `/api/business/monitor/task/result/${followUp.taskId}`,
+    alice.token,
+  );
+  t.equal(result.status, 200);
+  t.equal(result.body.data.subTaskList.length, followUp.samples);
+});
+
+t.test('a follow-up round cut off mid-submission resumes without a repeat', async (t) => {
+  const db = await svc.db();
+  const store = new MonitorStore(monitorModels(db));
+  const created = await send('POST', M, alice.token, body({ name: 'rounds', enabled: false }));
+  const monitor = (await db
+    .collection('monitors')
+    .findOne({ _id: created.body.data.monitorId })) as unknown as MonitorDoc;
+  const submit = (call: SubmitCall) => svc.broker.call('tasks.submit', call);
+  const starter = (holder: string, s: (call: SubmitCall) => Promise<unknown> = submit) =>
+    new RunStarter({ store, submit: s, holder, claimMs: 500, warn: () => undefined });
+  const run = (await starter('node-e').create(monitor, 'manual', clock.now(), clock.now()))!;
+  const taskId = newTaskId();
+  const grid = { prompts: [0], platforms: [0], samples: 1 };
+  const round = { ...grid, round: 1, taskId, submitted: false, error: null };
+  t.ok(await store.addRound(run._id, 0, 0, [round]), 'the round is stored with its task id');
+  t.notOk(await store.addRound(run._id, 0, 0, [round]), 'a second planner stores nothing');
+
+  // The holder submits the task and dies before marking it.
+  const dying = async (call: SubmitCall) => {
+    await submit(call);
+    throw new Error('node lost');
+  };
+  await starter('node-f', dying).submitFollowUps(run._id, clock.now());
+  const held = await store.run(run._id);
+  t.notOk(held.regions[0]!.followUps[0]!.submitted, 'left unmarked, under its claim');
+  t.ok(held.startToken, 'the claim is held');
+  // The leader's sweep (or any node) takes it once the claim lapses; the resubmission is a 409.
+  const resumed = await until('the round to be resumed', async () => {
+    await starter('node-g').submitFollowUps(run._id, clock.now());
+    const doc = await store.run(run._id);
+    return doc.regions[0]!.followUps[0]!.submitted && doc;
+  });
+  t.equal(resumed.regions[0]!.followUps[0]!.error, null, '409 counts as submitted');
+  t.equal(resumed.startToken, null, 'the claim is freed');
+  t.equal(await db.collection('tasks').countDocuments({ _id: taskId } as never), 1, 'one task');
 });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { REFUSAL_TEXT, sandboxAnswer } from '../../../sandbox/answers.js';
+import { brandsFor, REFUSAL_TEXT, sandboxAnswer } from '../../../sandbox/answers.js';
 import { replyFor, Simulation } from '../../../sandbox/simulation.js';
 
 t.test('directives fail the first N attempts per prompt and mode', async (t) => {
@@ -26,6 +26,31 @@ t.test('the failure rate draws from the seeded PRNG, the same for the same seed'
   const always = new Simulation({ failureRate: 0 });
   t.equal(always.failureFor('x', 'standard', 1) !== undefined, true, 'a per-request rate wins');
 });
+
+t.test(
+  '#vary: the lead brand in about that share of asks, the same draws every time',
+  async (t) => {
+    const prompt = 'varying CRM #vary:50';
+    const lead = brandsFor(prompt)[0]!.name;
+    const draws = () => {
+      const sim = new Simulation();
+      return Array.from({ length: 40 }, () => sim.withoutLead(prompt, 'search'));
+    };
+    const first = draws();
+    t.same(draws(), first, 'deterministic by the ask number');
+    const named = first.filter((out) => !out).length;
+    t.ok(named > 10 && named < 30, `about half name ${lead}: ${named} of 40`);
+    const without = sandboxAnswer(prompt, 'search', true);
+    t.notMatch(without.answerContent, lead, 'left out everywhere in the answer');
+    t.notMatch(JSON.stringify(without), lead);
+    t.match(sandboxAnswer(prompt, 'search').answerContent, lead);
+    t.same(sandboxAnswer(prompt, 'search'), sandboxAnswer('varying CRM', 'search'), 'stripped');
+    const sim = new Simulation();
+    t.notOk(sim.withoutLead('steady CRM', 'search'), 'no directive: always the lead');
+    t.notOk(sim.withoutLead('always #vary:100', 'search'));
+    t.ok(sim.withoutLead('never #vary:0', 'search'));
+  },
+);
 
 t.test('latency: the prompt, then the request, then the knob', async (t) => {
   const sim = new Simulation({ latencyMs: 1500 });

@@ -210,6 +210,7 @@ const cell = (prompt: string, channel: string, value: number, n: number) => ({
   mode: 'search',
   samplesTaken: n,
   answered: n,
+  targetWidth: null,
   width: 0.5,
   callsSaved: 0,
   stability: 1,
@@ -221,6 +222,7 @@ const region = (regionCode: string | null, cells: ReturnType<typeof cell>[] | nu
   submitted: true,
   taskStatus: 'completed' as const,
   error: null,
+  followUps: [],
   samplesTaken: 2,
   callsSaved: 0,
   cells,
@@ -233,6 +235,8 @@ const run = (runId: string, regions: ReturnType<typeof region>[]): Run => ({
   status: 'finished',
   createdAt: 1,
   finishedAt: 2,
+  samplesTaken: null,
+  samplesSaved: null,
   regions,
 });
 
