@@ -2,9 +2,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../services/shared/project-root.js';
 
-export const ROOT = fileURLToPath(new URL('../', import.meta.url));
+/** The project root, also when this module runs from var/build (as the compiled tests do). */
+export const ROOT = PROJECT_ROOT;
 
 /**
  * The bin/ entry points as infra/test.sh builds them before the tests: a child

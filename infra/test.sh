@@ -17,11 +17,16 @@ TEST_NATS_URL="$(bash infra/nats.sh start test)"
 export TEST_MONGO_URL TEST_NATS_URL
 echo "test servers: mongo $TEST_MONGO_URL, nats $TEST_NATS_URL" >&2
 
-typecheck() { node_modules/.bin/tsc --noEmit; }
-# The dashboard's typecheck, then the server build the tests start from and the dashboard build.
-build() {
+# The typecheck of everything, emitting it too: the tests run compiled (no TypeScript loader in
+# each test process; source maps point failures at the .ts lines) and so do the child processes
+# they start. Emptied first, so that a removed test leaves no compiled copy behind to run.
+compile() {
+  rm -rf var/build
+  node_modules/.bin/tsc -p tsconfig.json --noEmit false --sourceMap --outDir var/build
+}
+# The dashboard's typecheck and its build.
+web_build() {
   node_modules/.bin/tsc --noEmit -p web
-  node_modules/.bin/tsc -p tsconfig.build.json --outDir var/build
   node_modules/.bin/vite build --config web/vite.config.ts --logLevel warn
 }
 lint() { node_modules/.bin/eslint .; }
@@ -44,7 +49,7 @@ two_at_once() {
   rm -f "$first_log" "$second_log"
   [ "$first" -eq 0 ] && [ "$second" -eq 0 ]
 }
-two_at_once typecheck build
+two_at_once compile web_build
 two_at_once lint format_check
 echo "== tests" >&2
 # A failure deep in the long output is easy to miss (CI shows only its tail):
@@ -61,8 +66,13 @@ node_modules/.bin/tap build >/dev/null
 # per module) for coverage and `tap --changed`, which this run uses neither of: record none.
 # The per-process records (.tap/processinfo, read by slowest-tests.ts) are still written.
 export _TAPJS_PROCESSINFO_EXCLUDE_=/./
+# The compiled test files, unless the arguments name test files of their own (run from sources).
+files=()
+if ! printf '%s\n' "$@" | grep -qE '\.test\.(ts|js)$'; then
+  mapfile -t files < <(find var/build/test -name '*.test.js' | sort)
+fi
 status=0
-node_modules/.bin/tap "$@" 2>&1 | tee var/tap-output.log || status=$?
+node_modules/.bin/tap "$@" "${files[@]}" 2>&1 | tee var/tap-output.log || status=$?
 if [ "$status" -ne 0 ]; then
   echo "== failures (tap exit $status)" >&2
   grep -n -A16 -E '^[[:space:]]*not ok ' var/tap-output.log | head -n 300 >&2 || true

@@ -8,8 +8,8 @@
 import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { ROOT as root } from '../../infra/processes.js';
 
-const root = resolve(import.meta.dirname, '../..');
 
 function sources(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })

@@ -12,8 +12,8 @@ import { parse } from 'yaml';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { answerSubTasks, download } from '../../helpers/exports.js';
 import { startEntrance } from '../../helpers/nginx-entrance.js';
+import { ROOT as root } from '../../../infra/processes.js';
 
-const root = join(import.meta.dirname, '..', '..', '..');
 const conf = readFileSync(join(root, 'deploy/nginx.conf'), 'utf8');
 const M = '/api/business/monitor';
 

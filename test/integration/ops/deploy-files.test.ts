@@ -12,8 +12,8 @@ import { parseAllDocuments, parse, stringify } from 'yaml';
 import Ajv2019 from 'ajv/dist/2019.js';
 import { readDockerfile, stageEnv } from '../../helpers/dockerfile.js';
 import { readKustomization, renderKustomization } from '../../helpers/kustomize.js';
+import { ROOT as root } from '../../../infra/processes.js';
 
-const root = join(import.meta.dirname, '..', '..', '..');
 const deploy = join(root, 'deploy');
 
 /** The schema's legacy draft-04 `id` keywords are errors for ajv; they name nothing the schema refers to. */

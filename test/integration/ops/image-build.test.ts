@@ -20,7 +20,7 @@ import {
   symlinkSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, posix, resolve } from 'node:path';
+import { dirname, isAbsolute, join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import dockerignore from '@balena/dockerignore';
 import t from 'tap';
@@ -32,8 +32,8 @@ import {
   type Instruction,
   type Stage,
 } from '../../helpers/dockerfile.js';
+import { ROOT as root } from '../../../infra/processes.js';
 
-const root = resolve(import.meta.dirname, '../../..');
 // The build compiles the whole project: about 25 s of CPU, minutes on a busy machine.
 t.setTimeout(420_000);
 const work = mkdtempSync(join(tmpdir(), 'image-build-'));

@@ -6,9 +6,9 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { ROOT as root } from '../../../infra/processes.js';
 
-const root = resolve(import.meta.dirname, '../../..');
 
 /** The infra scripts `script` runs (`bash infra/x.sh`) or sources (`. infra/x.sh`), itself included. */
 function scriptsReached(script: string, seen = new Set<string>()): Set<string> {

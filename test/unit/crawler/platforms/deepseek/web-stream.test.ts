@@ -11,9 +11,11 @@ import { PlatformError } from '../../../../../crawler/platforms/types.js';
 import { DeepseekStream, frameText } from '../../../../../crawler/platforms/deepseek/web/stream.js';
 import { chatCallFailure } from '../../../../../crawler/platforms/deepseek/web/envelope.js';
 import { effectiveMode } from '../../../../../crawler/platforms/deepseek/web/mode.js';
+import { ROOT } from '../../../../../infra/processes.js';
+import { join } from 'node:path';
 
 const fixture = (name: string) =>
-  readFileSync(new URL(`../../../../fixtures/web/deepseek/${name}`, import.meta.url), 'utf8');
+  readFileSync(join(ROOT, 'test/fixtures/web/deepseek', name), 'utf8');
 
 type Outcome =
   | {

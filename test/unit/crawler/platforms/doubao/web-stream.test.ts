@@ -8,9 +8,11 @@ import t from 'tap';
 import { DoubaoStream } from '../../../../../crawler/platforms/doubao/web/stream.js';
 import { PlatformError } from '../../../../../crawler/platforms/types.js';
 import type { Answer } from '../../../../../services/shared/contracts/answer.js';
+import { ROOT } from '../../../../../infra/processes.js';
+import { join } from 'node:path';
 
 const fixture = (name: string) =>
-  readFileSync(new URL(`../../../../fixtures/web/doubao/${name}`, import.meta.url));
+  readFileSync(join(ROOT, 'test/fixtures/web/doubao', name));
 
 interface Run {
   answer?: Answer;

@@ -11,9 +11,11 @@ import { KimiStreamParser } from '../../../../../crawler/platforms/kimi/web/stre
 import { buildAnswer } from '../../../../../crawler/platforms/common/raw-answer.js';
 import { PlatformError } from '../../../../../crawler/platforms/types.js';
 import { effectiveMode } from '../../../../../crawler/platforms/kimi/web/request-mode.js';
+import { ROOT } from '../../../../../infra/processes.js';
+import { join } from 'node:path';
 
 const fixture = (name: string) =>
-  new Uint8Array(readFileSync(new URL(`../../../../fixtures/web/kimi/${name}`, import.meta.url)));
+  new Uint8Array(readFileSync(join(ROOT, 'test/fixtures/web/kimi', name)));
 
 /** The assertions everyCut makes on the test it runs in. */
 type Checks = Pick<typeof t, 'ok' | 'fail' | 'same'>;
