@@ -68,7 +68,11 @@ t.test('Swagger UI renders the document offline', async (t) => {
 
   const webhooks = page.locator('.webhooks');
   t.match(await webhooks.locator('h2').innerText(), 'Webhooks');
-  t.match(await webhooks.locator('.opblock-summary-path').innerText(), 'taskFinished');
+  t.same(
+    await webhooks.locator('.opblock-summary-path').allInnerTexts(),
+    ['taskFinished', 'monitorChanges', 'monitorDigest'],
+    'the task callback, the monitor alert and the digest',
+  );
 
   t.same(outside, [], 'no request left 127.0.0.1');
   t.same(problems, [], 'no script error, no Content-Security-Policy violation');
