@@ -1,7 +1,8 @@
 /**
- * The monitors service's own collections: `monitors` (what to ask, when) and
+ * The monitors service's own collections: `monitors` (what to ask, when),
  * `monitorRuns` (each run, its tasks, and the figures of each finished region,
- * kept after the tasks are purged).
+ * kept after the tasks are purged) and `monitorChanges` (what each finished
+ * run changed against the one before).
  */
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { ClaimFields } from '../shared/claim.js';
@@ -9,6 +10,7 @@ import { claims } from '../shared/claim.js';
 import type { MonitorInput } from '../shared/requests/monitor.js';
 import type { CellSnapshot } from './snapshot.js';
 import type { TaskStatus } from '../shared/contracts/status.js';
+import type { Change } from '../shared/contracts/monitor-trends.js';
 
 export interface MonitorDoc extends MonitorInput {
   _id: string;
@@ -47,9 +49,15 @@ export interface RunDoc {
   /** What each region's task asks, fixed at creation: later edits of the monitor change later runs. */
   body: Record<string, unknown>;
   samples: number;
+  /** The tags of each prompt (by index) at creation: trends group by them. */
+  promptTags: string[][];
+  /** `samples.targetWidth` of an adaptive monitor at creation; null for a fixed count. */
+  targetWidth: number | null;
   regions: RunRegionDoc[];
   createdAt: number;
   finishedAt: number | null;
+  /** When its changes against the run before were detected (once); null: not yet. */
+  changesDetectedAt: number | null;
   startToken: string | null;
   startHolder: string | null;
   startExpiresAt: number | null;
@@ -100,9 +108,12 @@ const runSchema = new Schema<RunDoc>(
     status: String,
     body: Schema.Types.Mixed,
     samples: Number,
+    promptTags: [[String]],
+    targetWidth: { type: Number, default: null },
     regions: [Schema.Types.Mixed],
     createdAt: Number,
     finishedAt: { type: Number, default: null },
+    changesDetectedAt: { type: Number, default: null },
     startToken: { type: String, default: null },
     startHolder: { type: String, default: null },
     startExpiresAt: { type: Number, default: null },
@@ -110,13 +121,39 @@ const runSchema = new Schema<RunDoc>(
   { versionKey: false, collection: 'monitorRuns' },
 );
 runSchema.index({ slotKey: 1 }, { unique: true });
+// Serves the runs list and the trends (a monitor's finished runs between two slots).
 runSchema.index({ monitorId: 1, slot: -1 });
 runSchema.index({ 'regions.taskId': 1 });
 runSchema.index({ status: 1, startExpiresAt: 1 });
+runSchema.index({ status: 1, changesDetectedAt: 1 });
+
+/** `_id`: derived from the run and what changed, so detecting a run's changes again adds none. */
+export type ChangeDoc = Omit<Change, 'id'> & { _id: string };
+
+const changeSchema = new Schema<ChangeDoc>(
+  {
+    _id: String,
+    monitorId: { type: String, required: true },
+    runId: String,
+    previousRunId: { type: String, default: null },
+    slot: Number,
+    detectedAt: Number,
+    kind: String,
+    scope: Schema.Types.Mixed,
+    keyword: { type: String, default: null },
+    domain: { type: String, default: null },
+    before: { type: Number, default: null },
+    after: { type: Number, default: null },
+    detail: String,
+  },
+  { versionKey: false, collection: 'monitorChanges' },
+);
+changeSchema.index({ monitorId: 1, slot: -1 });
 
 export interface MonitorModels {
   Monitor: Model<MonitorDoc>;
   Run: Model<RunDoc>;
+  Change: Model<ChangeDoc>;
 }
 
 export function monitorModels(connection: Connection): MonitorModels {
@@ -126,5 +163,8 @@ export function monitorModels(connection: Connection): MonitorModels {
       connection.model('Monitor', monitorSchema),
     Run:
       (connection.models.MonitorRun as Model<RunDoc>) ?? connection.model('MonitorRun', runSchema),
+    Change:
+      (connection.models.MonitorChange as Model<ChangeDoc>) ??
+      connection.model('MonitorChange', changeSchema),
   };
 }

@@ -10,13 +10,14 @@ import type { Connection } from 'mongoose';
 import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import { isUuid, newTaskId } from '../shared/ids.js';
+import { newTaskId } from '../shared/ids.js';
 import { LeaderLock } from '../shared/leader.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import { refusedCallbackField } from '../shared/webhooks/address.js';
 import { AddressPolicy } from '../shared/webhooks/ssrf.js';
 import { checkMonitorInput, type MonitorInput } from '../shared/requests/monitor.js';
 import { checkPageQuery } from '../shared/requests/task-queries.js';
+import { checkMonitorId } from '../shared/requests/monitor-queries.js';
 import { FINAL_TASK_STATUSES, type TaskStatus } from '../shared/contracts/status.js';
 import type { ExportPage } from '../shared/contracts/export.js';
 import type { TaskBrief } from '../shared/contracts/callbacks.js';
@@ -27,6 +28,7 @@ import { RunStarter, type SubmitCall } from './runs.js';
 import { dueAt, nextDue, scheduleProblems } from './schedule.js';
 import { snapshotCells, type ResultItem } from './snapshot.js';
 import { monitorView, runView } from './view.js';
+import { monitorFeedMixin } from './feed.mixin.js';
 
 /** How often the leader looks for due monitors and stalled starts. */
 const TICK_MS = 1_000;
@@ -48,13 +50,6 @@ function isCronSchedule(s: unknown): s is { cron: string; timezone: string } {
   return typeof cron === 'string' && typeof timezone === 'string';
 }
 
-function checkMonitorId(id: unknown): string {
-  if (typeof id !== 'string' || !isUuid(id)) {
-    throw AppError.invalid([{ field: 'monitorId', message: 'must be a UUID' }]);
-  }
-  return id.toLowerCase();
-}
-
 export function monitorsService(config: Config, clock: Clock = systemClock): ServiceSchema {
   let connection: Connection;
   let store: MonitorStore;
@@ -70,6 +65,7 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
 
   return {
     name: 'monitors',
+    mixins: [monitorFeedMixin(config, clock)],
 
     actions: {
       create: {
@@ -215,10 +211,13 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
             platforms: body.platforms,
             samples: run.samples,
             keywords,
+            targetWidth: run.targetWidth ?? null,
           },
           items,
         );
-        await store.saveRegion(run._id, taskId, status, cells, clock.now());
+        if (await store.saveRegion(run._id, taskId, status, cells, clock.now())) {
+          await this.detectChanges(run);
+        }
       },
 
       async tick() {
@@ -246,8 +245,9 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
               await this.snapshot(run, region.taskId, brief.status);
             }
           }
-          await store.finishIfSettled(run._id, clock.now());
+          if (await store.finishIfSettled(run._id, clock.now())) await this.detectChanges(run);
         }
+        await this.sweepUndetected();
       },
 
       async elect() {

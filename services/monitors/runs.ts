@@ -53,6 +53,8 @@ export function planRun(
       monitorKeywords: monitor.monitorKeywords,
     },
     samples: firstRound(monitor.samples),
+    promptTags: monitor.prompts.map((p) => p.tags),
+    targetWidth: typeof monitor.samples === 'number' ? null : monitor.samples.targetWidth,
     regions: regions.map((regionCode) => ({
       regionCode,
       taskId: newTaskId(),
@@ -63,6 +65,7 @@ export function planRun(
     })),
     createdAt: now,
     finishedAt: null,
+    changesDetectedAt: null,
     ...(startClaims.take(claim.token, claim.holder, claim.expiresAt) as Pick<
       RunDoc,
       'startToken' | 'startHolder' | 'startExpiresAt'

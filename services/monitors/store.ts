@@ -23,7 +23,11 @@ export class MonitorStore {
   constructor(private readonly m: MonitorModels) {}
 
   async ensureIndexes(): Promise<void> {
-    await Promise.all([this.m.Monitor.createIndexes(), this.m.Run.createIndexes()]);
+    await Promise.all([
+      this.m.Monitor.createIndexes(),
+      this.m.Run.createIndexes(),
+      this.m.Change.createIndexes(),
+    ]);
   }
 
   async create(doc: MonitorDoc): Promise<MonitorDoc> {
@@ -58,11 +62,12 @@ export class MonitorStore {
     return doc;
   }
 
-  /** The monitor and its runs: its figures go with it. */
+  /** The monitor, its runs and their changes: its figures go with it. */
   async remove(userId: number, monitorId: string): Promise<void> {
     const { deletedCount } = await this.m.Monitor.deleteOne({ _id: monitorId, userId });
     if (deletedCount === 0) throw AppError.notFound(`monitor ${monitorId}`);
     await this.m.Run.deleteMany({ monitorId });
+    await this.m.Change.deleteMany({ monitorId });
   }
 
   async due(now: number, limit: number): Promise<MonitorDoc[]> {
@@ -145,34 +150,37 @@ export class MonitorStore {
       .lean<RunDoc[]>();
   }
 
-  /** Stores a region's figures once; the run finishes with its last region. */
+  /** Stores a region's figures once; the run finishes with its last region (then true). */
   async saveRegion(
     runId: string,
     taskId: string,
     taskStatus: TaskStatus,
     cells: CellSnapshot[],
     now: number,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const run = await this.run(runId);
     const i = run.regions.findIndex((r) => r.taskId === taskId);
-    if (i < 0 || run.regions[i]!.taskStatus !== null) return;
+    if (i < 0 || run.regions[i]!.taskStatus !== null) return false;
     // Guarded on the region still open: two instances snapshotting one task write once.
     await this.m.Run.updateOne(
       { _id: runId, [`regions.${i}.taskStatus`]: null },
       { $set: { [`regions.${i}.taskStatus`]: taskStatus, [`regions.${i}.cells`]: cells } },
     );
-    await this.finishIfSettled(runId, now);
+    return this.finishIfSettled(runId, now);
   }
 
-  /** A running run whose regions are all settled is finished (a task may finish before its start does). */
-  async finishIfSettled(runId: string, now: number): Promise<void> {
+  /**
+   * A running run whose regions are all settled is finished (a task may finish
+   * before its start does); true for the one call that finished it.
+   */
+  async finishIfSettled(runId: string, now: number): Promise<boolean> {
     const run = await this.run(runId);
-    if (run.status === 'running' && run.regions.every(isSettled)) {
-      await this.m.Run.updateOne(
-        { _id: runId, status: 'running' },
-        { $set: { status: 'finished', finishedAt: now } },
-      );
-    }
+    if (run.status !== 'running' || !run.regions.every(isSettled)) return false;
+    const { modifiedCount } = await this.m.Run.updateOne(
+      { _id: runId, status: 'running' },
+      { $set: { status: 'finished', finishedAt: now } },
+    );
+    return modifiedCount === 1;
   }
 
   async runs(monitorId: string, page: number, size: number): Promise<Page<RunDoc>> {
