@@ -239,19 +239,15 @@ t.test('trends and changes after two runs; 400 naming each bad parameter; 404', 
     'groupBy',
   ]);
   const badChanges = await svc.client.get(
-    `${M}/${id}/changes?limit=0&kind=nope&from=2026-03-02&to=2026-03-01`,
+    `${M}/${id}/changes?limit=0&kind=nope&to=tomorrow`,
     alice.token,
   );
   t.equal(badChanges.status, 400);
   t.strictSame(badChanges.body.errors.map((e: { field: string }) => e.field).sort(), [
     'kind',
     'limit',
+    'to',
   ]);
-  const reversed = await svc.client.get(
-    `${M}/${id}/changes?from=2026-03-02&to=2026-03-01`,
-    alice.token,
-  );
-  t.match(reversed.body.errors, [{ field: 'to', message: 'to must not be before from' }]);
   for (const path of ['trends', 'changes']) {
     t.equal((await svc.client.get(`${M}/${id}/${path}`, bob.token)).status, 404, `${path} of bob`);
   }
