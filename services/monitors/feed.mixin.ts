@@ -3,8 +3,9 @@
  * monitors.service.ts): `monitors.trends` and `monitors.changes`, and the
  * detection of a finished run's changes (`detectChanges`, called when a run
  * finishes and by the leader's sweep for runs a stopped node left undetected).
- * Trends are computed on request from the finished runs' snapshots, read with
- * the index { monitorId, slot } and only the snapshot fields.
+ * Trends are computed on request from the finished runs' pre-pooled entries
+ * (trends/pooled.ts), read with the index { monitorId, slot } and only the
+ * entries of the requested groupBy.
  */
 import type { Context, ServiceSchema } from 'moleculer';
 import type { Config } from '../shared/config.js';
@@ -50,7 +51,7 @@ export function monitorFeedMixin(config: Config, clock: Clock): Partial<ServiceS
           const id = checkMonitorId(ctx.params.monitorId);
           const query = checkTrendsQuery(ctx.params.query ?? {});
           await monitors.get(ctx.params.userId, id);
-          const runs = await changes.finishedRuns(id, query);
+          const runs = await changes.trendRuns(id, query, query.groupBy);
           return buildTrends(runs, query.groupBy, query);
         },
       },

@@ -9,6 +9,7 @@ import type { ClaimFields } from '../shared/claim.js';
 import { claims } from '../shared/claim.js';
 import type { MonitorInput } from '../shared/requests/monitor.js';
 import type { CellSnapshot } from './snapshot.js';
+import type { RegionPools } from './trends/pooled.js';
 import type { TaskStatus } from '../shared/contracts/status.js';
 import type { Change } from '../shared/contracts/monitor-trends.js';
 
@@ -34,6 +35,8 @@ export interface RunRegionDoc {
   /** Why the task was refused at submission; null: it was not. */
   error: string | null;
   cells: CellSnapshot[] | null;
+  /** The cells pre-pooled for trends (trends/pooled.ts), stored with them. */
+  pools: RegionPools | null;
 }
 
 export interface RunDoc {

@@ -27,6 +27,7 @@ import { isSettled, MonitorStore } from './store.js';
 import { RunStarter, type SubmitCall } from './runs.js';
 import { dueAt, nextDue, scheduleProblems } from './schedule.js';
 import { snapshotCells, type ResultItem } from './snapshot.js';
+import { poolRegion } from './trends/pooled.js';
 import { monitorView, runView } from './view.js';
 import { monitorFeedMixin } from './feed.mixin.js';
 
@@ -60,6 +61,8 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
   let electionTimer: NodeJS.Timeout | undefined;
   let tickTimer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> = Promise.resolve();
+  // The election in flight: stopping awaits it, so its lock query never meets a closed client.
+  let electing: Promise<void> = Promise.resolve();
   const callbackPolicy = new AddressPolicy(config.callbacks.allowCidrs);
   const ttl = config.scheduling.leaderTtlMs;
 
@@ -215,7 +218,9 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
           },
           items,
         );
-        if (await store.saveRegion(run._id, taskId, status, cells, clock.now())) {
+        const region = run.regions.find((r) => r.taskId === taskId)!;
+        const pools = poolRegion(region.regionCode, cells, run.promptTags);
+        if (await store.saveRegion(run._id, taskId, status, cells, pools, clock.now())) {
           await this.detectChanges(run);
         }
       },
@@ -286,12 +291,18 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
         warn: (message, err) => this.logger.warn(message, err),
       });
       await this.elect();
-      electionTimer = setInterval(() => void this.elect(), Math.max(200, Math.floor(ttl / 3)));
+      electionTimer = setInterval(
+        () => {
+          electing = electing.then(() => this.elect());
+        },
+        Math.max(200, Math.floor(ttl / 3)),
+      );
     },
 
     async stopped() {
       stopping = true;
       clearInterval(electionTimer);
+      await electing;
       clearInterval(tickTimer);
       await ticking;
       if (leader) await lock.release(this.broker.nodeID).catch(() => undefined);

@@ -62,6 +62,7 @@ export function planRun(
       taskStatus: null,
       error: null,
       cells: null,
+      pools: null,
     })),
     createdAt: now,
     finishedAt: null,

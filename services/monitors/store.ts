@@ -10,6 +10,7 @@ import {
   type RunRegionDoc,
 } from './models.js';
 import type { CellSnapshot } from './snapshot.js';
+import type { RegionPools } from './trends/pooled.js';
 import type { TaskStatus } from '../shared/contracts/status.js';
 
 export interface Page<T> {
@@ -156,6 +157,7 @@ export class MonitorStore {
     taskId: string,
     taskStatus: TaskStatus,
     cells: CellSnapshot[],
+    pools: RegionPools,
     now: number,
   ): Promise<boolean> {
     const run = await this.run(runId);
@@ -164,7 +166,13 @@ export class MonitorStore {
     // Guarded on the region still open: two instances snapshotting one task write once.
     await this.m.Run.updateOne(
       { _id: runId, [`regions.${i}.taskStatus`]: null },
-      { $set: { [`regions.${i}.taskStatus`]: taskStatus, [`regions.${i}.cells`]: cells } },
+      {
+        $set: {
+          [`regions.${i}.taskStatus`]: taskStatus,
+          [`regions.${i}.cells`]: cells,
+          [`regions.${i}.pools`]: pools,
+        },
+      },
     );
     return this.finishIfSettled(runId, now);
   }

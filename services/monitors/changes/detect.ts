@@ -9,7 +9,7 @@ import type { ChangeScope } from '../../shared/contracts/monitor-trends.js';
 import { cusum } from '../figures/cusum.js';
 import { addCell, emptyPool, type Pool } from '../trends/pool.js';
 import { cellsOf, type RunFigures } from '../trends/runs.js';
-import { poolRun } from '../trends/series.js';
+import { poolRun } from '../trends/groups.js';
 import { compare, type ChangeDraft } from './rules.js';
 
 function cellPools(run: RunFigures): Map<string, { scope: ChangeScope; pool: Pool }> {

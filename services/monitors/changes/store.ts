@@ -7,7 +7,9 @@
 import { createHash } from 'node:crypto';
 import type { Change, ChangeKind } from '../../shared/contracts/monitor-trends.js';
 import type { ChangeDoc, MonitorModels, RunDoc } from '../models.js';
+import type { TrendGroupBy } from '../../shared/contracts/monitor-trends.js';
 import type { RunFigures } from '../trends/runs.js';
+import type { PooledRun } from '../trends/pooled.js';
 import type { ChangeDraft } from './rules.js';
 
 /** The fields trends and change detection read: the snapshots, not the task bodies. */
@@ -41,7 +43,26 @@ export function changeId(runId: string, d: ChangeDraft): string {
 export class ChangeStore {
   constructor(private readonly m: MonitorModels) {}
 
-  /** A monitor's finished runs with slots in the window, oldest first (index monitorId, slot). */
+  /**
+   * A monitor's finished runs in the window, oldest first (index monitorId,
+   * slot), with only their pre-pooled entries for `groupBy` and the gap's.
+   */
+  async trendRuns(monitorId: string, window: Window, groupBy: TrendGroupBy): Promise<PooledRun[]> {
+    const slot = slotRange(window);
+    const docs = await this.m.Run.find({ monitorId, status: 'finished', ...(slot ? { slot } : {}) })
+      .select({
+        _id: 1,
+        slot: 1,
+        finishedAt: 1,
+        [`regions.pools.groups.${groupBy}`]: 1,
+        'regions.pools.gap': 1,
+      })
+      .sort({ slot: 1 })
+      .lean<(Omit<PooledRun, 'runId'> & { _id: string })[]>();
+    return docs.map(({ _id, ...run }) => ({ runId: _id, ...run }));
+  }
+
+  /** A monitor's finished runs with slots in the window with every cell, oldest first. */
   async finishedRuns(monitorId: string, window: Window): Promise<RunFigures[]> {
     const slot = slotRange(window);
     const docs = await this.m.Run.find({ monitorId, status: 'finished', ...(slot ? { slot } : {}) })

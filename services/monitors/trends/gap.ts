@@ -8,23 +8,16 @@
 import type { GapSeries } from '../../shared/contracts/monitor-trends.js';
 import { newcombe } from '../figures/newcombe.js';
 import { wilson } from '../figures/wilson.js';
-import { addCell, emptyPool, rate, type Pool } from './pool.js';
-import { cellsOf, type RunFigures } from './runs.js';
+import { rate } from './pool.js';
+import { gapCells, type PooledRun } from './pooled.js';
 
 const NO_GAP = { value: null, lower: null, upper: null };
 
 /** `runs` in slot order. */
-export function channelGap(runs: readonly RunFigures[]): GapSeries[] {
+export function channelGap(runs: readonly PooledRun[]): GapSeries[] {
   const series = new Map<string, GapSeries>();
   for (const run of runs) {
-    const byCell = new Map<string, { prompt: number; platform: string; api?: Pool; web?: Pool }>();
-    for (const [, cell] of cellsOf(run)) {
-      if (cell.channel !== 'api' && cell.channel !== 'web') continue;
-      const key = `${cell.prompt}\n${cell.platform}`;
-      let entry = byCell.get(key);
-      if (!entry) byCell.set(key, (entry = { prompt: cell.prompt, platform: cell.platform }));
-      addCell((entry[cell.channel] ??= emptyPool()), cell);
-    }
+    const byCell = gapCells(run);
     for (const [key, { prompt, platform, api, web }] of byCell) {
       if (!api || !web) continue;
       for (const [keyword, a] of api.brands) {

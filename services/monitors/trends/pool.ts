@@ -49,22 +49,23 @@ export function emptyPool(): Pool {
   };
 }
 
+export function emptyTally(): BrandTally {
+  return {
+    mentioned: 0,
+    mentionCount: 0,
+    positionSum: 0,
+    positionSquares: 0,
+    positions: 0,
+    inReasoning: 0,
+    inReferences: 0,
+    inCitations: 0,
+    droppedAfterReasoning: 0,
+  };
+}
+
 function addBrand(pool: Pool, g: GroupCounts): void {
   let t = pool.brands.get(g.keyword);
-  if (!t) {
-    t = {
-      mentioned: 0,
-      mentionCount: 0,
-      positionSum: 0,
-      positionSquares: 0,
-      positions: 0,
-      inReasoning: 0,
-      inReferences: 0,
-      inCitations: 0,
-      droppedAfterReasoning: 0,
-    };
-    pool.brands.set(g.keyword, t);
-  }
+  if (!t) pool.brands.set(g.keyword, (t = emptyTally()));
   t.mentioned += g.mentioned;
   t.mentionCount += g.mentionCount;
   for (const p of g.positions) {

@@ -1,5 +1,5 @@
 /**
- * A monitor's trends, pure: its finished runs' snapshots pooled per run into
+ * A monitor's trends, pure: its finished runs' pre-pooled entries merged per run into
  * one point per group (platform, region, channel, tag or mode) and keyword
  * group, each figure defined in docs/monitors.md (definitions version 2).
  */
@@ -10,51 +10,11 @@ import {
   type Trends,
   type TrendSeries,
 } from '../../shared/contracts/monitor-trends.js';
-import type { CellSnapshot } from '../snapshot.js';
-import { addCell, emptyPool, positionOf, rate, topDomains, voice, type Pool } from './pool.js';
+import { positionOf, rate, topDomains, voice, type Pool } from './pool.js';
 import { channelGap } from './gap.js';
-import { cellsOf, type RunFigures } from './runs.js';
+import { runPools, type PooledRun } from './pooled.js';
 
-/** The group a cell without a region, or a prompt without tags, falls into. */
-export const NO_GROUP = '';
-
-/** The groups a cell counts in: one, or one per tag of its prompt. */
-export function groupsOf(
-  groupBy: TrendGroupBy,
-  regionCode: string | null,
-  cell: CellSnapshot,
-  promptTags: readonly (readonly string[])[],
-): readonly string[] {
-  switch (groupBy) {
-    case 'platform':
-      return [cell.platform];
-    case 'channel':
-      return [cell.channel];
-    case 'mode':
-      return [cell.mode];
-    case 'region':
-      return [regionCode ?? NO_GROUP];
-    case 'tag': {
-      const tags = promptTags[cell.prompt] ?? [];
-      return tags.length > 0 ? tags : [NO_GROUP];
-    }
-  }
-}
-
-/** One run's cells pooled per group. */
-export function poolRun(run: RunFigures, groupBy: TrendGroupBy): Map<string, Pool> {
-  const pools = new Map<string, Pool>();
-  for (const [regionCode, cell] of cellsOf(run)) {
-    for (const group of groupsOf(groupBy, regionCode, cell, run.promptTags)) {
-      let pool = pools.get(group);
-      if (!pool) pools.set(group, (pool = emptyPool()));
-      addCell(pool, cell);
-    }
-  }
-  return pools;
-}
-
-function pointOf(run: RunFigures, pool: Pool, keyword: string): TrendPoint {
+function pointOf(run: PooledRun, pool: Pool, keyword: string): TrendPoint {
   const t = pool.brands.get(keyword)!;
   const allMentions = voice(pool);
   return {
@@ -102,9 +62,9 @@ function markModelChanges(points: TrendPoint[]): void {
 
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** `runs`: the finished runs in the window, in any order. */
+/** `runs`: the finished runs in the window, in any order, with their entries for `groupBy`. */
 export function buildTrends(
-  runs: readonly RunFigures[],
+  runs: readonly PooledRun[],
   groupBy: TrendGroupBy,
   window: { from: number | null; to: number | null },
 ): Trends {
@@ -112,7 +72,7 @@ export function buildTrends(
   const series = new Map<string, TrendSeries>();
   const keywordOrder = new Map<string, number>();
   for (const run of ordered) {
-    for (const [group, pool] of poolRun(run, groupBy)) {
+    for (const [group, pool] of runPools(run, groupBy)) {
       for (const keyword of pool.brands.keys()) {
         if (!keywordOrder.has(keyword)) keywordOrder.set(keyword, keywordOrder.size);
         const key = `${group}\n${keyword}`;

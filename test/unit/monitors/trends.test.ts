@@ -5,9 +5,19 @@
  * both sides of its threshold, CUSUM drift included.
  */
 import t, { type Test } from 'tap';
+import fc from 'fast-check';
+import { TREND_GROUPS } from '../../../services/shared/contracts/monitor-trends.js';
 import type { CellSnapshot, GroupCounts } from '../../../services/monitors/snapshot.js';
-import type { RunFigures } from '../../../services/monitors/trends/runs.js';
+import { cellsOf, type RunFigures } from '../../../services/monitors/trends/runs.js';
 import { buildTrends } from '../../../services/monitors/trends/series.js';
+import { poolRun } from '../../../services/monitors/trends/groups.js';
+import { addCell, emptyPool, type Pool } from '../../../services/monitors/trends/pool.js';
+import {
+  gapCells,
+  poolRegion,
+  runPools,
+  type PooledRun,
+} from '../../../services/monitors/trends/pooled.js';
 import { detectChanges } from '../../../services/monitors/changes/detect.js';
 
 const close = (t: Test, actual: number | null, expected: number, what: string) =>
@@ -61,6 +71,17 @@ const run = (cells: CellSnapshot[], extra: Partial<RunFigures> = {}): RunFigures
 
 const ALL = { from: null, to: null };
 
+/** A run as stored: each region's cells pre-pooled, as the snapshot does. */
+const pooled = (r: RunFigures): PooledRun => ({
+  runId: r.runId,
+  slot: r.slot,
+  finishedAt: r.finishedAt,
+  regions: r.regions.map((g) => ({ pools: poolRegion(g.regionCode, g.cells ?? [], r.promptTags) })),
+});
+
+const trendsOf = (runs: RunFigures[], by: Parameters<typeof buildTrends>[1]) =>
+  buildTrends(runs.map(pooled), by, ALL);
+
 t.test('a point pools its cells: every figure and the funnel by hand', async (t) => {
   const a = cell({
     asked: 4,
@@ -92,7 +113,7 @@ t.test('a point pools its cells: every figure and the funnel by hand', async (t)
     group('Acme', { mentioned: 1, mentionCount: 1, positions: [2], inReasoning: 1 }),
     group('Globex', { mentioned: 2, mentionCount: 3 }),
   ];
-  const trends = buildTrends([run([a, b])], 'platform', ALL);
+  const trends = trendsOf([run([a, b])], 'platform');
   t.equal(trends.definitionsVersion, 2);
   t.strictSame(
     trends.series.map((s) => [s.group, s.keyword]),
@@ -134,7 +155,7 @@ t.test('a point pools its cells: every figure and the funnel by hand', async (t)
   );
   t.strictSame(p.samples, { cells: 2, asked: 6, meanPerCell: 3 });
   t.strictSame(p.models, ['gpt-4o']);
-  const none = buildTrends([run([cell({ answered: 0 })])], 'platform', ALL).series[0]!.points[0]!;
+  const none = trendsOf([run([cell({ answered: 0 })])], 'platform').series[0]!.points[0]!;
   t.strictSame(none.mentionRate, { value: null, lower: null, upper: null, n: 0 }, 'n = 0: nulls');
   t.equal(none.position, null);
   t.equal(none.shareOfVoice, null);
@@ -149,7 +170,7 @@ t.test('groups: by tag (a cell in each of its tags), by region, channel and mode
     ],
   });
   const groupsBy = (by: Parameters<typeof buildTrends>[1]) => [
-    ...new Set(buildTrends([r], by, ALL).series.map((s) => s.group)),
+    ...new Set(trendsOf([r], by).series.map((s) => s.group)),
   ];
   t.strictSame(groupsBy('tag'), ['', 'crm', 'smb'], "an untagged prompt falls in ''");
   t.strictSame(groupsBy('region'), ['', '310000']);
@@ -163,7 +184,7 @@ t.test(
     const runs = [['m1'], [], ['m1'], ['m1', 'm2'], ['m2']].map((models) =>
       run([cell({ models })]),
     );
-    const points = buildTrends(runs.reverse(), 'platform', ALL).series[0]!.points;
+    const points = trendsOf(runs.reverse(), 'platform').series[0]!.points;
     t.strictSame(
       points.map((p) => p.modelChanged),
       [false, false, false, true, true],
@@ -179,7 +200,7 @@ t.test('the API–web gap with its Newcombe interval, only where both channels r
   const api = cell({ acme: { mentioned: 3 } });
   const web = cell({ channel: 'web', acme: { mentioned: 1 } });
   const other = cell({ prompt: 1 });
-  const [gap, ...rest] = buildTrends([run([api, web, other])], 'platform', ALL).channelGap;
+  const [gap, ...rest] = trendsOf([run([api, web, other])], 'platform').channelGap;
   t.equal(rest.length, 1, 'two keyword groups of prompt 0; prompt 1 ran on the api only');
   t.strictSame([gap!.prompt, gap!.platform, gap!.keyword], [0, 'chatgpt', 'Acme']);
   const point = gap!.points[0]!;
@@ -191,6 +212,96 @@ t.test('the API–web gap with its Newcombe interval, only where both channels r
   close(t, point.gap.lower, 0.66667 - Math.hypot(1 - 0.4385, 0.79234 - 1 / 3), 'lower');
   close(t, point.gap.upper, 0.66667 + (1 / 3 - 0.06149), 'upper');
   close(t, point.gap.lower, -0.05857, 'lower, as a number');
+});
+
+/** The gap's pools pooled straight from the cells: only answered and mentions count. */
+function directGap(r: RunFigures): Map<string, { api?: Pool; web?: Pool }> {
+  const byCell = new Map<string, { api?: Pool; web?: Pool }>();
+  for (const [, c] of cellsOf(r)) {
+    if (c.channel !== 'api' && c.channel !== 'web') continue;
+    const key = `${c.prompt}\n${c.platform}`;
+    if (!byCell.has(key)) byCell.set(key, {});
+    addCell((byCell.get(key)![c.channel] ??= emptyPool()), c);
+  }
+  return byCell;
+}
+
+/** What the gap reads: the counts of each prompt and platform asked on both channels. */
+const gapCounts = (cells: Map<string, { api?: Pool; web?: Pool }>) =>
+  [...cells]
+    .filter(([, c]) => c.api && c.web)
+    .map(([key, c]) => [
+      key,
+      (['api', 'web'] as const).map((ch) =>
+        c[ch] ? [c[ch].answered, [...c[ch].brands].map(([k, b]) => [k, b.mentioned])] : null,
+      ),
+    ]);
+
+t.test('pre-pooled entries read back equal pooling the cells directly (random runs)', async (t) => {
+  const count = fc.integer({ min: 0, max: 4 });
+  const randomCell = fc
+    .record({
+      prompt: fc.integer({ min: 0, max: 2 }),
+      platform: fc.constantFrom('chatgpt', 'kimi', 'doubao'),
+      channel: fc.constantFrom('api', 'web', 'other'),
+      mode: fc.constantFrom('search', 'think'),
+      asked: count,
+      answered: count,
+      // Multiples of 1/8 add up exactly in any order.
+      stability: fc.option(fc.integer({ min: 0, max: 8 }).map((n) => n / 8)),
+      models: fc.uniqueArray(fc.constantFrom('m-1', 'm-2', 'm-3'), { maxLength: 2 }),
+      citedDomains: fc.dictionary(fc.constantFrom('a.example', 'b.example', 'c.example'), count),
+      groups: fc.tuple(
+        ...['Acme', 'Globex'].map((keyword) =>
+          fc.record({
+            keyword: fc.constant(keyword),
+            mentioned: count,
+            mentionCount: count,
+            positions: fc.array(fc.integer({ min: 1, max: 6 }), { maxLength: 3 }),
+            inReasoning: count,
+            inReferences: count,
+            inCitations: count,
+            droppedAfterReasoning: count,
+          }),
+        ),
+      ),
+    })
+    .map((c): CellSnapshot => ({ ...c, targetWidth: null, widthReached: null }));
+  const randomRun = fc
+    .record({
+      promptTags: fc.array(fc.uniqueArray(fc.constantFrom('crm', 'smb', 'hr'), { maxLength: 2 }), {
+        maxLength: 3,
+      }),
+      regions: fc.array(
+        fc.record({
+          regionCode: fc.option(fc.constantFrom('310000', '110000')),
+          cells: fc.array(randomCell, { maxLength: 6 }),
+        }),
+        { minLength: 1, maxLength: 3 },
+      ),
+    })
+    .map((r): RunFigures => {
+      // Every region of a run asks the same cells (prompt, platform, channel, mode), as runs do.
+      const layout = r.regions[0]!.cells;
+      const regions = r.regions.map(({ regionCode, cells }) => ({
+        regionCode,
+        cells: layout.map((c, i) => {
+          const { prompt, platform, channel, mode } = c;
+          return { ...(cells[i] ?? c), prompt, platform, channel, mode };
+        }),
+      }));
+      return { runId: 'run', slot: 1, finishedAt: 2, promptTags: r.promptTags, regions };
+    });
+  fc.assert(
+    fc.property(randomRun, (r) => {
+      const stored = pooled(JSON.parse(JSON.stringify(r)) as RunFigures);
+      for (const by of TREND_GROUPS) {
+        t.strictSame(runPools(stored, by), poolRun(r, by), `pools by ${by}`);
+      }
+      t.strictSame(gapCounts(gapCells(stored)), gapCounts(directGap(r)), 'gap counts');
+    }),
+    { numRuns: 200 },
+  );
 });
 
 const kinds = (changes: { kind: string; scope: { level: string } }[], level = 'cell') =>
