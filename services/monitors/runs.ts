@@ -122,8 +122,9 @@ export class RunStarter {
   private async trySubmitRegions(run: RunDoc, token: string): Promise<void> {
     const { store, submit } = this.deps;
     const errors = run.regions.map((r) => r.error);
-    for (const [i, region] of run.regions.entries()) {
-      if (region.submitted) continue;
+    const open = run.regions.flatMap((r, i) => (r.submitted ? [] : [i]));
+    for (const i of open) {
+      const region = run.regions[i]!;
       const body =
         region.regionCode === null ? run.body : { ...run.body, regionCode: [region.regionCode] };
       const error = await submit({
@@ -136,13 +137,9 @@ export class RunStarter {
         (err: { code?: number; message?: string }) => refusal(err),
       );
       errors[i] = error;
-      if (!(await store.markSubmitted(run._id, i, token, error))) return;
+      const finish = i === open.at(-1) ? { allRefused: errors.every((e) => e !== null) } : null;
+      if (!(await store.markSubmitted(run._id, i, token, error, finish))) return;
     }
-    await store.finishStart(
-      run._id,
-      token,
-      errors.every((e) => e !== null),
-    );
   }
 }
 

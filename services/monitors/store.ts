@@ -112,25 +112,32 @@ export class MonitorStore {
   }
 
   /** false: the claim was lost, so the caller stops. */
+  /**
+   * A region submitted (or refused) under the claim `token`. With `finish`, it
+   * was the last: in the same write the run runs (or failed, all refused) and
+   * the claim is freed, one round trip less per run.
+   */
   async markSubmitted(
     runId: string,
     index: number,
     token: string,
     error: string | null,
+    finish: { allRefused: boolean } | null,
   ): Promise<boolean> {
     const { modifiedCount } = await this.m.Run.updateOne(
       { _id: runId, ...startClaims.heldWith(token) },
-      { $set: { [`regions.${index}.submitted`]: true, [`regions.${index}.error`]: error } },
+      {
+        $set: {
+          [`regions.${index}.submitted`]: true,
+          [`regions.${index}.error`]: error,
+          ...(finish && {
+            status: finish.allRefused ? 'failed' : 'running',
+            ...startClaims.free(),
+          }),
+        },
+      },
     );
     return modifiedCount === 1;
-  }
-
-  /** Every region submitted or refused: the run runs (or failed, all refused), the claim freed. */
-  async finishStart(runId: string, token: string, allRefused: boolean): Promise<void> {
-    await this.m.Run.updateOne(
-      { _id: runId, ...startClaims.heldWith(token) },
-      { $set: { status: allRefused ? 'failed' : 'running', ...startClaims.free() } },
-    );
   }
 
   async run(runId: string): Promise<RunDoc> {
