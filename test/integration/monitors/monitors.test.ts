@@ -387,6 +387,20 @@ t.test('adaptive sampling: a stable cell stops at min, a varying one asks more',
   t.equal(run.samplesTaken, region.samplesTaken);
   t.equal(run.samplesSaved, 24 - region.samplesTaken!, 'saved against 2 cells × max 12');
 
+  // Trends read the pools stored with the region: pooled from the cells of every round.
+  const trends = trendsSchema.parse(
+    (await svc.client.get(`${M}/${id}/trends`, alice.token)).body.data,
+  );
+  const [point] = trends.series.find((s) => s.keyword === BRAND)!.points;
+  t.match(point, {
+    runId: run.runId,
+    samples: { cells: 2, asked: region.samplesTaken },
+    mentionRate: { n: stable!.answered + varied!.answered },
+  });
+  // Its changes were detected when it finished (the first run: nothing to compare with).
+  const doc = await (await svc.db()).collection('monitorRuns').findOne({ _id: run.runId as never });
+  t.ok(doc?.changesDetectedAt, 'change detection ran when the run finished');
+
   // The follow-up is an ordinary task: the task routes read it.
   const followUp = region.followUps[0]!;
   const result = await svc.client.get(
