@@ -6,11 +6,13 @@
  * process's peak RSS.
  */
 import mongoose from 'mongoose';
+import type { ServiceBroker } from 'moleculer';
 import { createBroker } from '../services/index.js';
 import { loadConfig } from '../services/shared/config.js';
 
 export interface BenchApi {
   base: string;
+  broker: ServiceBroker;
   conn: mongoose.Connection;
   userId: number;
   token: string;
@@ -57,7 +59,7 @@ export async function startBenchApi(
       body: JSON.stringify({ apiKey: key.apiKey }),
     });
     const token = ((await tokenRes.json()) as { data: { accessToken: string } }).data.accessToken;
-    return { base, conn, userId: user.userId, token, stop };
+    return { base, broker, conn, userId: user.userId, token, stop };
   } catch (err) {
     await stop();
     throw err;

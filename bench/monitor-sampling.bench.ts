@@ -1,5 +1,5 @@
 /**
- * Platform calls adaptive sampling saves (issue 23, `npm run bench:monitors`):
+ * Platform calls adaptive sampling saves (issue 23; `npm run bench:monitors` times trends):
  * one region's run of a monitor on the sandbox's varied prompts, round by
  * round, against asking every cell a fixed `max`. The sandbox's own answer
  * and `#vary:` draws (sandbox/simulation.ts) and the brand matcher give each
@@ -90,7 +90,12 @@ function ask(grid: Grid): RegionPart {
   return { grid, items };
 }
 
-const shape = { prompts: texts.length, platforms, keywords: [BRAND] };
+const shape = {
+  prompts: texts.length,
+  platforms,
+  keywords: [BRAND],
+  targetWidth: sampling.targetWidth,
+};
 const parts = [ask(fullGrid(texts.length, platforms.length, sampling.min))];
 let rounds = 0;
 let cells = foldRegion(shape, parts);

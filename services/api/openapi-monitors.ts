@@ -20,13 +20,13 @@ import { example, type Json, type SchemaSet } from './openapi-parts.js';
 import { SECURITY } from './openapi-tasks.js';
 import { openApiPath, PATHS } from '../shared/contracts/http-paths.js';
 
-const MONITOR_ID = '0b6f3f3e-8a55-4a8e-9a63-3c1f0d1f9e21';
-const RUN_ID = '5d0a4b8e-2f7c-4c55-8d2e-9e7a1b3c4d5f';
+export const MONITOR_ID = '0b6f3f3e-8a55-4a8e-9a63-3c1f0d1f9e21';
+export const RUN_ID = '5d0a4b8e-2f7c-4c55-8d2e-9e7a1b3c4d5f';
 const FOLLOW_UP_IDS = [
   '7c1e2d3f-4a5b-4c6d-8e7f-1a2b3c4d5e6f',
   '8d2f3e4a-5b6c-4d7e-9f8a-2b3c4d5e6f7a',
 ] as const;
-const CREATED = 1_774_000_000_000;
+export const CREATED = 1_774_000_000_000;
 
 const inputExample = {
   name: 'CRM shortlist, daily',
@@ -141,7 +141,8 @@ const MONITOR_ID_REASON: Reason = {
 
 const NOT_FOUND = "Unknown monitor, or another user's";
 
-export function monitorPaths(set: SchemaSet): Json {
+/** The pieces every monitor operation is built of: its answer, tags and errors. */
+export function monitorOperations(set: SchemaSet) {
   const errors = errorResponses.bind(null, set);
   const answer = (description: string, schema: z.ZodType, value: unknown, message?: string) => ({
     '200': {
@@ -149,10 +150,6 @@ export function monitorPaths(set: SchemaSet): Json {
       ...set.content(envelopeOf(schema), example(description, envelope(value, message))),
     },
   });
-  const body = {
-    required: true,
-    ...set.content(monitorInputSchema, example('A daily monitor', inputExample), 'input'),
-  };
   const op = (summary: string, extra: Json) => ({
     summary,
     tags: ['monitors'],
@@ -160,10 +157,23 @@ export function monitorPaths(set: SchemaSet): Json {
     ...extra,
   });
   const byId = [monitorIdParam];
-  const idErrors = errors(['400', '404', ...PROTECTED], {
-    '400': MONITOR_ID_REASON,
-    '404': NOT_FOUND,
-  });
+  const idErrors = (reasons: Partial<Record<'400', Reason>> = {}) =>
+    errors(['400', '404', ...PROTECTED], {
+      '400': MONITOR_ID_REASON,
+      ...reasons,
+      '404': NOT_FOUND,
+    });
+  return { errors, answer, op, byId, idErrors };
+}
+
+export function monitorPaths(set: SchemaSet): Json {
+  const parts = monitorOperations(set);
+  const { errors, answer, op, byId } = parts;
+  const idErrors = parts.idErrors();
+  const body = {
+    required: true,
+    ...set.content(monitorInputSchema, example('A daily monitor', inputExample), 'input'),
+  };
 
   return {
     [openApiPath(PATHS.MONITORS)]: {

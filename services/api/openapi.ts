@@ -12,6 +12,7 @@ import { eventPaths } from './openapi-events.js';
 import { evidencePaths } from './openapi-evidence.js';
 import { exportPath } from './openapi-export.js';
 import { monitorPaths } from './openapi-monitors.js';
+import { monitorFeedPaths } from './openapi-monitor-feed.js';
 import { documentedPlatformConfig, SchemaSet, type Json } from './openapi-parts.js';
 import { servicePaths } from './openapi-service.js';
 import { surfacePaths } from './openapi-surfaces.js';
@@ -52,6 +53,7 @@ export function buildOpenApi(
     ...eventPaths(set),
     ...callbackPaths(set),
     ...monitorPaths(set),
+    ...monitorFeedPaths(set),
     ...surfacePaths(set),
     ...mcpPaths(set),
   };

@@ -1,15 +1,19 @@
 /**
- * The monitors service's own collections: `monitors` (what to ask, when) and
+ * The monitors service's own collections: `monitors` (what to ask, when),
  * `monitorRuns` (each run, its tasks, and the figures of each finished region,
- * kept after the tasks are purged).
+ * kept after the tasks are purged) and `monitorChanges` (what each finished
+ * run changed against the one before).
  */
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { ClaimFields } from '../shared/claim.js';
 import { claims } from '../shared/claim.js';
 import type { MonitorInput } from '../shared/requests/monitor.js';
-import type { FollowUpDoc, SampledCell } from './rounds.js';
+import type { FollowUpDoc } from './rounds.js';
 import type { Samples } from './figures/sampling.js';
+import type { CellSnapshot } from './snapshot.js';
+import type { RegionPools } from './trends/pooled.js';
 import type { TaskStatus } from '../shared/contracts/status.js';
+import type { Change } from '../shared/contracts/monitor-trends.js';
 
 export interface MonitorDoc extends MonitorInput {
   _id: string;
@@ -34,7 +38,10 @@ export interface RunRegionDoc {
   error: string | null;
   /** Adaptive sampling's further tasks, in rounds; the region settles when no cell wants more. */
   followUps: FollowUpDoc[];
-  cells: SampledCell[] | null;
+  /** Folded from the region's own task and every follow-up round, once the last is final. */
+  cells: CellSnapshot[] | null;
+  /** The cells pre-pooled for trends (trends/pooled.ts), stored with them. */
+  pools: RegionPools | null;
 }
 
 export interface RunDoc {
@@ -51,11 +58,18 @@ export interface RunDoc {
   body: Record<string, unknown>;
   /** Samples per cell of each region's first task. */
   samples: number;
-  /** The monitor's setting when the run was created: the follow-up rule and the calls-saved base. */
+  /**
+   * The monitor's setting when the run was created: the follow-up rule, the
+   * calls-saved base and the cells' targetWidth (figures/sampling.ts targetWidthOf).
+   */
   sampling: Samples;
+  /** The tags of each prompt (by index) at creation: trends group by them. */
+  promptTags: string[][];
   regions: RunRegionDoc[];
   createdAt: number;
   finishedAt: number | null;
+  /** When its changes against the run before were detected (once); null: not yet. */
+  changesDetectedAt: number | null;
   startToken: string | null;
   startHolder: string | null;
   startExpiresAt: number | null;
@@ -108,9 +122,11 @@ const runSchema = new Schema<RunDoc>(
     body: Schema.Types.Mixed,
     samples: Number,
     sampling: Schema.Types.Mixed,
+    promptTags: [[String]],
     regions: [Schema.Types.Mixed],
     createdAt: Number,
     finishedAt: { type: Number, default: null },
+    changesDetectedAt: { type: Number, default: null },
     startToken: { type: String, default: null },
     startHolder: { type: String, default: null },
     startExpiresAt: { type: Number, default: null },
@@ -118,14 +134,40 @@ const runSchema = new Schema<RunDoc>(
   { versionKey: false, collection: 'monitorRuns' },
 );
 runSchema.index({ slotKey: 1 }, { unique: true });
+// Serves the runs list and the trends (a monitor's finished runs between two slots).
 runSchema.index({ monitorId: 1, slot: -1 });
 runSchema.index({ 'regions.taskId': 1 });
 runSchema.index({ 'regions.followUps.taskId': 1 });
 runSchema.index({ status: 1, startExpiresAt: 1 });
+runSchema.index({ status: 1, changesDetectedAt: 1 });
+
+/** `_id`: derived from the run and what changed, so detecting a run's changes again adds none. */
+export type ChangeDoc = Omit<Change, 'id'> & { _id: string };
+
+const changeSchema = new Schema<ChangeDoc>(
+  {
+    _id: String,
+    monitorId: { type: String, required: true },
+    runId: String,
+    previousRunId: { type: String, default: null },
+    slot: Number,
+    detectedAt: Number,
+    kind: String,
+    scope: Schema.Types.Mixed,
+    keyword: { type: String, default: null },
+    domain: { type: String, default: null },
+    before: { type: Number, default: null },
+    after: { type: Number, default: null },
+    detail: String,
+  },
+  { versionKey: false, collection: 'monitorChanges' },
+);
+changeSchema.index({ monitorId: 1, slot: -1 });
 
 export interface MonitorModels {
   Monitor: Model<MonitorDoc>;
   Run: Model<RunDoc>;
+  Change: Model<ChangeDoc>;
 }
 
 export function monitorModels(connection: Connection): MonitorModels {
@@ -135,5 +177,8 @@ export function monitorModels(connection: Connection): MonitorModels {
       connection.model('Monitor', monitorSchema),
     Run:
       (connection.models.MonitorRun as Model<RunDoc>) ?? connection.model('MonitorRun', runSchema),
+    Change:
+      (connection.models.MonitorChange as Model<ChangeDoc>) ??
+      connection.model('MonitorChange', changeSchema),
   };
 }

@@ -10,13 +10,14 @@ import type { Connection } from 'mongoose';
 import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import { isUuid, newTaskId } from '../shared/ids.js';
+import { newTaskId } from '../shared/ids.js';
 import { LeaderLock } from '../shared/leader.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
 import { refusedCallbackField } from '../shared/webhooks/address.js';
 import { AddressPolicy } from '../shared/webhooks/ssrf.js';
 import { checkMonitorInput, type MonitorInput } from '../shared/requests/monitor.js';
 import { checkPageQuery } from '../shared/requests/task-queries.js';
+import { checkMonitorId } from '../shared/requests/monitor-queries.js';
 import type { ExportPage } from '../shared/contracts/export.js';
 import type { TaskBrief } from '../shared/contracts/callbacks.js';
 import type { TaskFinished } from '../shared/contracts/events.js';
@@ -28,6 +29,7 @@ import type { ResultItem } from './snapshot.js';
 import { RegionSettler, type TaskRead } from './settle.js';
 import { monitorView, runView } from './view.js';
 import { Digests } from './digest/digests.js';
+import { monitorFeedMixin } from './feed.mixin.js';
 
 /** How often the leader looks for due monitors and stalled starts. */
 const TICK_MS = 1_000;
@@ -49,13 +51,6 @@ function isCronSchedule(s: unknown): s is { cron: string; timezone: string } {
   return typeof cron === 'string' && typeof timezone === 'string';
 }
 
-function checkMonitorId(id: unknown): string {
-  if (typeof id !== 'string' || !isUuid(id)) {
-    throw AppError.invalid([{ field: 'monitorId', message: 'must be a UUID' }]);
-  }
-  return id.toLowerCase();
-}
-
 export function monitorsService(config: Config, clock: Clock = systemClock): ServiceSchema {
   let connection: Connection;
   let store: MonitorStore;
@@ -68,11 +63,14 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
   let electionTimer: NodeJS.Timeout | undefined;
   let tickTimer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> = Promise.resolve();
+  // The election in flight: stopping awaits it, so its lock query never meets a closed client.
+  let electing: Promise<void> = Promise.resolve();
   const callbackPolicy = new AddressPolicy(config.callbacks.allowCidrs);
   const ttl = config.scheduling.leaderTtlMs;
 
   return {
     name: 'monitors',
+    mixins: [monitorFeedMixin(config, clock)],
 
     actions: {
       create: {
@@ -237,8 +235,9 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
         for (const run of await store.running(SWEEP_BATCH)) {
           await starter.submitFollowUps(run._id, clock.now());
           for (const index of run.regions.keys()) await settler.settle(run, index);
-          await store.finishIfSettled(run._id, clock.now());
+          if (await store.finishIfSettled(run._id, clock.now())) await this.detectChanges(run);
         }
+        await this.sweepUndetected();
       },
 
       async elect() {
@@ -288,15 +287,22 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
         readTask: (userId, taskId) => this.readTask(userId, taskId),
         statusOf: async (taskId) =>
           (await this.broker.call<TaskBrief, object>('tasks.brief', { taskId })).status,
+        finished: (run) => this.detectChanges(run),
         now: () => clock.now(),
       });
       await this.elect();
-      electionTimer = setInterval(() => void this.elect(), Math.max(200, Math.floor(ttl / 3)));
+      electionTimer = setInterval(
+        () => {
+          electing = electing.then(() => this.elect());
+        },
+        Math.max(200, Math.floor(ttl / 3)),
+      );
     },
 
     async stopped() {
       stopping = true;
       clearInterval(electionTimer);
+      await electing;
       clearInterval(tickTimer);
       await ticking;
       if (leader) await lock.release(this.broker.nodeID).catch(() => undefined);

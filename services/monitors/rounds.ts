@@ -8,8 +8,7 @@
  */
 import type { CellSnapshot, ResultItem, RunShape } from './snapshot.js';
 import { snapshotCells } from './snapshot.js';
-import { moreSamples, targetWidthOf, type Samples } from './figures/sampling.js';
-import { width, wilson } from './figures/wilson.js';
+import { moreSamples, type Samples } from './figures/sampling.js';
 
 /** Which cells of the run a task asks: indices into the run's prompts and platforms. */
 export interface Grid {
@@ -34,14 +33,6 @@ export interface RegionPart {
   items: ResultItem[];
 }
 
-/** A cell with what sampling reached (CellSnapshot gains these two in the snapshot module too). */
-export type SampledCell = CellSnapshot & {
-  /** The run's targetWidth; null for a fixed count. */
-  targetWidth: number | null;
-  /** Wilson width of the monitored brand's (entry 0) mention rate; null without a keyword. */
-  widthReached: number | null;
-};
-
 /** The grid of the region's own task: every cell, `samples` times. */
 export function fullGrid(prompts: number, platforms: number, samples: number): Grid {
   const range = (n: number) => Array.from({ length: n }, (_, i) => i);
@@ -51,7 +42,8 @@ export function fullGrid(prompts: number, platforms: number, samples: number): G
 /**
  * The region's cells from all its tasks: each sub task goes to its cell of
  * the run (through its task's grid), and the merged items are numbered so
- * that snapshotCells folds them cell by cell.
+ * that snapshotCells folds them cell by cell; each cell carries the run's
+ * `targetWidth` and the Wilson width its brand's rate reached over all rounds.
  */
 export function foldRegion(
   shape: Omit<RunShape, 'samples'>,
@@ -114,13 +106,4 @@ export function planRound(needs: readonly number[], platforms: number): Grid[] {
     grids.push(...byPrompts.values());
   }
   return grids;
-}
-
-/** The cells with the target and the width they reached. */
-export function withSampling(cells: readonly CellSnapshot[], sampling: Samples): SampledCell[] {
-  return cells.map((c) => ({
-    ...c,
-    targetWidth: targetWidthOf(sampling),
-    widthReached: c.groups[0] ? width(wilson(c.groups[0].mentioned, c.answered)) : null,
-  }));
 }

@@ -56,6 +56,7 @@ export function planRun(
     },
     samples: firstRound(monitor.samples),
     sampling: monitor.samples,
+    promptTags: monitor.prompts.map((p) => p.tags),
     regions: regions.map((regionCode) => ({
       regionCode,
       taskId: newTaskId(),
@@ -64,9 +65,11 @@ export function planRun(
       error: null,
       followUps: [],
       cells: null,
+      pools: null,
     })),
     createdAt: now,
     finishedAt: null,
+    changesDetectedAt: null,
     ...(startClaims.take(claim.token, claim.holder, claim.expiresAt) as Pick<
       RunDoc,
       'startToken' | 'startHolder' | 'startExpiresAt'
@@ -143,15 +146,9 @@ export class RunStarter {
           prompts: followUp.prompts.map((i) => body.prompts[i]),
           platforms: followUp.platforms.map((i) => body.platforms[i]),
         });
-        if (
-          !(await this.deps.store.markSubmitted(
-            run._id,
-            `regions.${r}.followUps.${f}`,
-            token,
-            error,
-          ))
-        )
-          return;
+        const path = `regions.${r}.followUps.${f}`;
+        // A follow-up never finishes the start: the run is running already.
+        if (!(await this.deps.store.markSubmitted(run._id, path, token, error, null))) return;
       }
     }
     await this.deps.store.releaseClaim(run._id, token);
@@ -170,18 +167,26 @@ export class RunStarter {
   private async trySubmitRegions(run: RunDoc, token: string): Promise<void> {
     const { store } = this.deps;
     const errors = run.regions.map((r) => r.error);
-    for (const [i, region] of run.regions.entries()) {
-      if (region.submitted) continue;
+    const open = run.regions.flatMap((r, i) => (r.submitted ? [] : [i]));
+    if (open.length === 0) {
+      // Every region marked by a start that stopped before the run ran (written before the
+      // last mark did both): only the run's status and the claim are left.
+      await store.finishStart(
+        run._id,
+        token,
+        errors.every((e) => e !== null),
+      );
+      return;
+    }
+    for (const i of open) {
+      const region = run.regions[i]!;
       const body = regionBody(run, region.regionCode);
       const error = await this.submitOne(run.userId, region.taskId, run.samples, body);
       errors[i] = error;
-      if (!(await store.markSubmitted(run._id, `regions.${i}`, token, error))) return;
+      // The last region's mark also sets the run running (or failed) and frees the claim.
+      const finish = i === open.at(-1) ? { allRefused: errors.every((e) => e !== null) } : null;
+      if (!(await store.markSubmitted(run._id, `regions.${i}`, token, error, finish))) return;
     }
-    await store.finishStart(
-      run._id,
-      token,
-      errors.every((e) => e !== null),
-    );
   }
 
   /** One task submitted; the refusal's reason, or null when it was taken (or was already). */

@@ -2,7 +2,8 @@
  * A region of a run once its tasks are final: its cells folded from the
  * region's own task and every follow-up (rounds.ts), then either the next
  * round of adaptive sampling, stored with its task ids and submitted under the
- * run's claim, or the region's figures stored for good. Called on
+ * run's claim, or the region's figures stored for good: the final cells (all
+ * rounds) and the pools trends read, computed from them. Called on
  * task.finished and by the leader's sweep; two callers for one region store
  * one round (store.addRound) and one snapshot (store.saveRegion).
  */
@@ -11,8 +12,10 @@ import { newTaskId } from '../shared/ids.js';
 import type { MonitorDoc, RunDoc, RunRegionDoc } from './models.js';
 import type { RunStarter } from './runs.js';
 import type { ResultItem } from './snapshot.js';
-import { cellNeeds, foldRegion, fullGrid, planRound, withSampling } from './rounds.js';
+import { cellNeeds, foldRegion, fullGrid, planRound } from './rounds.js';
 import { isSettled, type MonitorStore } from './store.js';
+import { targetWidthOf } from './figures/sampling.js';
+import { poolRegion } from './trends/pooled.js';
 
 export interface TaskRead {
   keywords: string[];
@@ -25,6 +28,8 @@ export interface SettlerDeps {
   /** Every sub task of a task (tasks.exportPage, page by page). */
   readTask: (userId: number, taskId: string) => Promise<TaskRead>;
   statusOf: (taskId: string) => Promise<TaskStatus>;
+  /** The run finished with the region this settler stored (its changes are detected then). */
+  finished: (run: RunDoc) => Promise<void>;
   now: () => number;
 }
 
@@ -59,13 +64,10 @@ export class RegionSettler {
     const now = this.deps.now();
     if (grids.length === 0) {
       const status = statuses.get(region.taskId)!;
-      await this.deps.store.saveRegion(
-        run._id,
-        region.taskId,
-        status,
-        withSampling(cells, run.sampling),
-        now,
-      );
+      const pools = poolRegion(region.regionCode, cells, run.promptTags ?? []);
+      if (await this.deps.store.saveRegion(run._id, region.taskId, status, cells, pools, now)) {
+        await this.deps.finished(run);
+      }
       return;
     }
     const round = (region.followUps.at(-1)?.round ?? 0) + 1;
@@ -95,7 +97,12 @@ export class RegionSettler {
       });
     }
     return foldRegion(
-      { prompts: body.prompts.length, platforms: body.platforms, keywords: own.keywords },
+      {
+        prompts: body.prompts.length,
+        platforms: body.platforms,
+        keywords: own.keywords,
+        targetWidth: targetWidthOf(run.sampling),
+      },
       parts,
     );
   }

@@ -10,16 +10,21 @@ import { domainOf } from '../shared/brand/domains.js';
 import { keywordGroups } from '../shared/brand/groups.js';
 import type { PlatformConfig } from '../shared/requests/submission.js';
 import { stability } from './figures/stability.js';
+import { width, wilson } from './figures/wilson.js';
 
 /** One keyword group (brand) in one cell: how many answers named it, and where. */
 export interface GroupCounts {
   keyword: string;
   mentioned: number;
+  /** Mentions in all answers (a mention's `count` summed): the numerator of share of voice. */
+  mentionCount: number;
   /** The brand's place among all brands each mentioning answer recommends, when it has one. */
   positions: number[];
   inReasoning: number;
   inReferences: number;
   inCitations: number;
+  /** Answers whose reasoning names the brand and whose text does not: considered but dropped. */
+  droppedAfterReasoning: number;
 }
 
 export interface CellSnapshot {
@@ -36,12 +41,20 @@ export interface CellSnapshot {
   citedDomains: Record<string, number>;
   /** Mean pairwise word-set Jaccard of the answers (figures/stability.ts); null under two. */
   stability: number | null;
+  /** The distinct models the platform reported for the cell's sub tasks, sorted; [] when none did. */
+  models: string[];
+  /** The monitor's `samples.targetWidth`; null for a fixed count. */
+  targetWidth: number | null;
+  /** The Wilson width of the monitored brand's (entry 0) mention rate; null without keywords. */
+  widthReached: number | null;
 }
 
 export type ResultItem = ExportItem<{
   status: string;
   answerContent: string | null;
   citationList: Reference[];
+  /** Absent on sub tasks recorded before models were: unknown, as null. */
+  modelReported?: string | null;
 }>;
 
 export interface RunShape {
@@ -51,6 +64,8 @@ export interface RunShape {
   samples: number;
   /** The task's keyword entries, in order: entry 0 is the monitored brand. */
   keywords: readonly string[];
+  /** `samples.targetWidth` of an adaptive monitor; null for a fixed count. */
+  targetWidth: number | null;
 }
 
 function emptyCell(shape: RunShape, cell: number): CellSnapshot {
@@ -65,13 +80,18 @@ function emptyCell(shape: RunShape, cell: number): CellSnapshot {
     groups: keywordGroups(shape.keywords).map(({ keyword }) => ({
       keyword,
       mentioned: 0,
+      mentionCount: 0,
       positions: [],
       inReasoning: 0,
       inReferences: 0,
       inCitations: 0,
+      droppedAfterReasoning: 0,
     })),
     citedDomains: {},
     stability: null,
+    models: [],
+    targetWidth: shape.targetWidth,
+    widthReached: null,
   };
 }
 
@@ -80,10 +100,12 @@ export function snapshotCells(shape: RunShape, items: Iterable<ResultItem>): Cel
     emptyCell(shape, i),
   );
   const answers: string[][] = cells.map(() => []);
+  const models = cells.map(() => new Set<string>());
   for (const item of items) {
     const index = Math.floor(item.seq / shape.samples);
     const cell = cells[index]!;
     cell.asked++;
+    if (item.result.modelReported) models[index]!.add(item.result.modelReported);
     if (item.result.status !== 'completed') continue;
     cell.answered++;
     answers[index]!.push(item.result.answerContent ?? '');
@@ -91,6 +113,8 @@ export function snapshotCells(shape: RunShape, items: Iterable<ResultItem>): Cel
       const group = cell.groups.find((g) => g.keyword === mention.keyword);
       if (!group) continue;
       if (mention.count > 0) group.mentioned++;
+      group.mentionCount += mention.count;
+      if (mention.inReasoning && mention.count === 0) group.droppedAfterReasoning++;
       if (mention.position !== null) group.positions.push(mention.position);
       if (mention.inReasoning) group.inReasoning++;
       if (mention.inReferences) group.inReferences++;
@@ -101,6 +125,11 @@ export function snapshotCells(shape: RunShape, items: Iterable<ResultItem>): Cel
     );
     for (const d of domains) cell.citedDomains[d] = (cell.citedDomains[d] ?? 0) + 1;
   }
-  cells.forEach((cell, i) => (cell.stability = stability(answers[i]!)));
+  cells.forEach((cell, i) => {
+    cell.stability = stability(answers[i]!);
+    cell.models = [...models[i]!].sort();
+    const brand = cell.groups[0];
+    cell.widthReached = brand ? width(wilson(brand.mentioned, cell.answered)) : null;
+  });
   return cells;
 }

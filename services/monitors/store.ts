@@ -9,7 +9,9 @@ import {
   type RunDoc,
   type RunRegionDoc,
 } from './models.js';
-import type { FollowUpDoc, SampledCell } from './rounds.js';
+import type { FollowUpDoc } from './rounds.js';
+import type { CellSnapshot } from './snapshot.js';
+import type { RegionPools } from './trends/pooled.js';
 import type { TaskStatus } from '../shared/contracts/status.js';
 
 export interface Page<T> {
@@ -23,7 +25,11 @@ export class MonitorStore {
   constructor(private readonly m: MonitorModels) {}
 
   async ensureIndexes(): Promise<void> {
-    await Promise.all([this.m.Monitor.createIndexes(), this.m.Run.createIndexes()]);
+    await Promise.all([
+      this.m.Monitor.createIndexes(),
+      this.m.Run.createIndexes(),
+      this.m.Change.createIndexes(),
+    ]);
   }
 
   async create(doc: MonitorDoc): Promise<MonitorDoc> {
@@ -58,11 +64,12 @@ export class MonitorStore {
     return doc;
   }
 
-  /** The monitor and its runs: its figures go with it. */
+  /** The monitor, its runs and their changes: its figures go with it. */
   async remove(userId: number, monitorId: string): Promise<void> {
     const { deletedCount } = await this.m.Monitor.deleteOne({ _id: monitorId, userId });
     if (deletedCount === 0) throw AppError.notFound(`monitor ${monitorId}`);
     await this.m.Run.deleteMany({ monitorId });
+    await this.m.Change.deleteMany({ monitorId });
   }
 
   async due(now: number, limit: number): Promise<MonitorDoc[]> {
@@ -115,24 +122,37 @@ export class MonitorStore {
   }
 
   /**
-   * Marks a task of the run submitted (or refused with `error`): `path` is
-   * `regions.<i>` for a region's own task, `regions.<i>.followUps.<j>` for a
-   * follow-up. false: the claim was lost, so the caller stops.
+   * Marks a task of the run submitted (or refused with `error`) under the claim
+   * `token`: `path` is `regions.<i>` for a region's own task,
+   * `regions.<i>.followUps.<j>` for a follow-up. With `finish` (a region's own
+   * task only), it was the start's last: in the same write the run runs (or
+   * failed, all refused) and the claim is freed, one round trip less per run.
+   * false: the claim was lost, so the caller stops.
    */
   async markSubmitted(
     runId: string,
     path: string,
     token: string,
     error: string | null,
+    finish: { allRefused: boolean } | null,
   ): Promise<boolean> {
     const { modifiedCount } = await this.m.Run.updateOne(
       { _id: runId, ...startClaims.heldWith(token) },
-      { $set: { [`${path}.submitted`]: true, [`${path}.error`]: error } },
+      {
+        $set: {
+          [`${path}.submitted`]: true,
+          [`${path}.error`]: error,
+          ...(finish && {
+            status: finish.allRefused ? 'failed' : 'running',
+            ...startClaims.free(),
+          }),
+        },
+      },
     );
     return modifiedCount === 1;
   }
 
-  /** Every region submitted or refused: the run runs (or failed, all refused), the claim freed. */
+  /** A start with every region marked already: the run runs (or failed, all refused), the claim freed. */
   async finishStart(runId: string, token: string, allRefused: boolean): Promise<void> {
     await this.m.Run.updateOne(
       { _id: runId, ...startClaims.heldWith(token) },
@@ -212,34 +232,47 @@ export class MonitorStore {
       .lean<RunDoc[]>();
   }
 
-  /** Stores a region's figures once, after its last round; the run finishes with its last region. */
+  /**
+   * Stores a region's figures once, after its last round; the run finishes
+   * with its last region (then true).
+   */
   async saveRegion(
     runId: string,
     taskId: string,
     taskStatus: TaskStatus,
-    cells: SampledCell[],
+    cells: CellSnapshot[],
+    pools: RegionPools,
     now: number,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const run = await this.run(runId);
     const i = run.regions.findIndex((r) => r.taskId === taskId);
-    if (i < 0 || run.regions[i]!.taskStatus !== null) return;
+    if (i < 0 || run.regions[i]!.taskStatus !== null) return false;
     // Guarded on the region still open: two instances snapshotting one task write once.
     await this.m.Run.updateOne(
       { _id: runId, [`regions.${i}.taskStatus`]: null },
-      { $set: { [`regions.${i}.taskStatus`]: taskStatus, [`regions.${i}.cells`]: cells } },
+      {
+        $set: {
+          [`regions.${i}.taskStatus`]: taskStatus,
+          [`regions.${i}.cells`]: cells,
+          [`regions.${i}.pools`]: pools,
+        },
+      },
     );
-    await this.finishIfSettled(runId, now);
+    return this.finishIfSettled(runId, now);
   }
 
-  /** A running run whose regions are all settled is finished (a task may finish before its start does). */
-  async finishIfSettled(runId: string, now: number): Promise<void> {
+  /**
+   * A running run whose regions are all settled is finished (a task may finish
+   * before its start does); true for the one call that finished it.
+   */
+  async finishIfSettled(runId: string, now: number): Promise<boolean> {
     const run = await this.run(runId);
-    if (run.status === 'running' && run.regions.every(isSettled)) {
-      await this.m.Run.updateOne(
-        { _id: runId, status: 'running' },
-        { $set: { status: 'finished', finishedAt: now } },
-      );
-    }
+    if (run.status !== 'running' || !run.regions.every(isSettled)) return false;
+    const { modifiedCount } = await this.m.Run.updateOne(
+      { _id: runId, status: 'running' },
+      { $set: { status: 'finished', finishedAt: now } },
+    );
+    return modifiedCount === 1;
   }
 
   async runs(monitorId: string, page: number, size: number): Promise<Page<RunDoc>> {

@@ -1,6 +1,6 @@
 /** How monitors and runs look on the wire (services/shared/contracts/monitors.ts), pure. */
 import type { MonitorDoc, RunDoc, RunRegionDoc } from './models.js';
-import type { SampledCell } from './rounds.js';
+import type { CellSnapshot } from './snapshot.js';
 import { ceiling, type Samples } from './figures/sampling.js';
 import { wilson } from './figures/wilson.js';
 import type { MonitorView, RunView } from '../shared/contracts/monitors.js';
@@ -67,7 +67,7 @@ function regionView(r: RunRegionDoc, prompts: readonly string[], samples: Sample
   };
 }
 
-function cellView(c: SampledCell, prompts: readonly string[], samples: Samples) {
+function cellView(c: CellSnapshot, prompts: readonly string[], samples: Samples) {
   return {
     prompt: prompts[c.prompt] ?? '',
     platform: c.platform,

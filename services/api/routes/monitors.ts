@@ -48,5 +48,15 @@ export function monitorRoutes(backend: Backend, maxBodyBytes: number): Router {
     ok(ctx, await backend.call('monitors.runs', { ...owner(ctx), query }));
   });
 
+  router.get(PATHS.MONITOR_TRENDS, async (ctx) => {
+    const query = { ...ctx.query };
+    ok(ctx, await backend.call('monitors.trends', { ...owner(ctx), query }));
+  });
+
+  router.get(PATHS.MONITOR_CHANGES, async (ctx) => {
+    const query = { ...ctx.query };
+    ok(ctx, await backend.call('monitors.changes', { ...owner(ctx), query }));
+  });
+
   return router;
 }

@@ -35,6 +35,8 @@ export const PATHS = {
   MONITOR: '/api/business/monitor/monitors/:monitorId',
   MONITOR_RUN: '/api/business/monitor/monitors/:monitorId/run',
   MONITOR_RUNS: '/api/business/monitor/monitors/:monitorId/runs',
+  MONITOR_TRENDS: '/api/business/monitor/monitors/:monitorId/trends',
+  MONITOR_CHANGES: '/api/business/monitor/monitors/:monitorId/changes',
 
   OPERATOR_NODES: '/api/business/operator/nodes',
   OPERATOR_PORTS: '/api/business/operator/ports',

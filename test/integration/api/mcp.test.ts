@@ -2,8 +2,9 @@
  * The MCP server (services/api/mcp/) with the SDK's own client: over
  * Streamable HTTP at `/mcp` on the embedded default with every role, and over
  * stdio through `aimon mcp` (the built CLI). Every tool, the two resources,
- * one user's tools against another's task, argument errors naming the field,
- * and the operator tool's role check.
+ * one user's tools against another's task and monitor, a finished monitor
+ * run's trends and changes, argument errors naming the field, and the
+ * operator tool's role check.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -14,6 +15,12 @@ import { builtEntry } from '../../../infra/processes.js';
 import { TOOLS } from '../../../services/api/mcp/tools.js';
 import { ScreenshotStore } from '../../../services/shared/screenshots.js';
 import { startEmbedded } from '../../helpers/cluster.js';
+import { until } from '../../helpers/wait.js';
+import {
+  changesSchema,
+  DEFINITIONS_VERSION,
+  trendsSchema,
+} from '../../../services/shared/contracts/monitor-trends.js';
 
 const svc = await startEmbedded(t, { SERVICES: 'all', SANDBOX_LATENCY_MS: '20' });
 const alice = await svc.newUser('alice');
@@ -175,6 +182,8 @@ t.test('bad arguments are a tool error naming the field', async (t) => {
   t.equal(tasks.structuredContent!.total, 1, 'nothing stored by a refused submission');
 });
 
+let monitorId = '';
+
 t.test('monitors: created, listed, run now and their runs read, as their owner only', async (t) => {
   const created = await call(asAlice, 'monitor_create', {
     name: 'CRM daily',
@@ -185,7 +194,7 @@ t.test('monitors: created, listed, run now and their runs read, as their owner o
     schedule: { cron: '0 9 * * *', timezone: 'Asia/Shanghai' },
   });
   t.notOk(created.isError, text(created));
-  const monitorId = created.structuredContent!.monitorId as string;
+  monitorId = created.structuredContent!.monitorId as string;
   t.match(text(created), /^created monitor .* \(CRM daily\)$/);
   const listed = await call(asAlice, 'monitor_list', {});
   t.match(listed.structuredContent, { total: 1, page: 1 });
@@ -212,7 +221,7 @@ t.test('monitors: created, listed, run now and their runs read, as their owner o
   t.equal(badGroup.isError, true);
   t.match(text(badGroup), /groupBy/);
   const badFrom = await call(asAlice, 'monitor_trends', { monitorId, from: 'last week' });
-  t.match(text(badFrom), /ISO 8601 time or epoch milliseconds at from/);
+  t.match(text(badFrom), /ISO 8601 time .* or milliseconds since the epoch at from/);
   const badChanges = await call(asAlice, 'monitor_changes', {
     monitorId: 'not-a-uuid',
     limit: '501',
@@ -221,6 +230,51 @@ t.test('monitors: created, listed, run now and their runs read, as their owner o
   t.equal(badChanges.isError, true);
   for (const field of ['monitorId', 'limit', 'kind'])
     t.match(text(badChanges), new RegExp(` at ${field}$`, 'm'), `names ${field}`);
+});
+
+t.test('monitor_trends and monitor_changes: a finished run, as its owner only', async (t) => {
+  await until('the run now to finish', async () => {
+    const runs = await call(asAlice, 'monitor_runs', { monitorId });
+    const [run] = runs.structuredContent!.runs as { status: string }[];
+    return run?.status === 'finished';
+  });
+  const trends = await call(asAlice, 'monitor_trends', { monitorId, from: '2020-01-01' });
+  t.notOk(trends.isError, text(trends));
+  const data = trendsSchema.parse(trends.structuredContent);
+  t.equal(data.definitionsVersion, DEFINITIONS_VERSION);
+  t.equal(data.groupBy, 'platform', 'the default grouping');
+  t.equal(data.from, Date.parse('2020-01-01'), 'the window as the action read it');
+  t.strictSame(
+    data.series.map((s) => [s.group, s.keyword, s.points.length]),
+    [
+      ['sandbox', 'Acme', 1],
+      ['sandbox', 'Globex', 1],
+    ],
+    'one point per keyword entry: the one finished run',
+  );
+  const [point] = data.series[0]!.points;
+  t.match(point, { samples: { cells: 1, asked: 2 }, mentionRate: { n: 2 } });
+  t.strictSame(data.channelGap, [], 'asked on the API channel only: no gap');
+  t.equal(
+    text(trends),
+    `2 series by platform, 2 points, 0 API–web gap series (definitions v${DEFINITIONS_VERSION})`,
+  );
+
+  const changes = await call(asAlice, 'monitor_changes', { monitorId, limit: '10' });
+  t.notOk(changes.isError, text(changes));
+  t.strictSame(changesSchema.parse(changes.structuredContent), {
+    definitionsVersion: DEFINITIONS_VERSION,
+    changes: [],
+  });
+  t.equal(text(changes), '0 changes', 'one run: nothing to compare with');
+
+  // The owner check: another user's monitor is as unknown as a missing one.
+  for (const name of ['monitor_trends', 'monitor_changes']) {
+    const foreign = await call(asBob, name, { monitorId });
+    t.equal(foreign.isError, true, `${name} refuses bob`);
+    t.match(text(foreign), /^404 NOT_FOUND/, `${name}: 404`);
+    t.notOk(foreign.structuredContent, `${name}: no data`);
+  }
 });
 
 t.test('the operator tool needs the operator role', async (t) => {

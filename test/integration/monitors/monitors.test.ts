@@ -2,10 +2,11 @@
  * Monitors end to end, every role in one process over the real MongoDB-wire
  * server and the sandbox: CRUD with every problem in one 400 and 404 for
  * another user's monitor, a run now whose samples are their own sub tasks and
- * whose figures are snapshotted, one catch-up run after downtime (an injected
- * clock jumps hours ahead), and no double start: two starters race for one
- * slot, and a start cut off after its first region is resumed by another node
- * without submitting anything twice. Adaptive sampling on sandbox prompts
+ * whose figures are snapshotted, trends and changes after two runs (one 400
+ * naming each bad parameter, 404 for another user's monitor), one catch-up
+ * run after downtime (an injected clock jumps hours ahead), and no double
+ * start: two starters race for one slot, and a start cut off after its first
+ * region is resumed by another node without submitting anything twice. Adaptive sampling on sandbox prompts
  * (`#vary:` makes answers vary): a stable cell stops at min, a varying one
  * gets follow-up rounds; a round cut off mid-submission is not repeated.
  */
@@ -19,6 +20,7 @@ import { MonitorStore } from '../../../services/monitors/store.js';
 import { RunStarter, type SubmitCall } from '../../../services/monitors/runs.js';
 import { runViewSchema, monitorViewSchema } from '../../../services/shared/contracts/monitors.js';
 import { newTaskId } from '../../../services/shared/ids.js';
+import { changesSchema, trendsSchema } from '../../../services/shared/contracts/monitor-trends.js';
 
 /** Real time plus a jump the test sets: "the cluster was down for hours". */
 let jumpMs = 0;
@@ -169,6 +171,92 @@ t.test('run now: samples are sub tasks of their own; the figures are kept', asyn
   );
 });
 
+/** Runs the monitor now and waits for that run to finish. */
+async function runToEnd(id: string): Promise<string> {
+  const started = await send('POST', `${M}/${id}/run`, alice.token);
+  const runId = started.body.data.runId as string;
+  await until('the run to finish', async () => {
+    const runs = (await svc.client.get(`${M}/${id}/runs`, alice.token)).body.data;
+    return runs.runs.find((r: { runId: string }) => r.runId === runId)?.status === 'finished';
+  });
+  return runId;
+}
+
+t.test('trends and changes after two runs; 400 naming each bad parameter; 404', async (t) => {
+  // Prompt 0 names Acme and not Umbrella; after the edit, prompt 0 names Umbrella and not Acme.
+  const keywords = { monitorKeywords: `${BRAND}, Umbrella`, enabled: false };
+  const created = await send('POST', M, alice.token, body(keywords));
+  const id = created.body.data.monitorId as string;
+  const first = await runToEnd(id);
+  const edited = body({ ...keywords, prompts: ['best running shoes', body().prompts[1]] });
+  t.equal((await send('PUT', `${M}/${id}`, alice.token, edited)).status, 200);
+  const second = await runToEnd(id);
+
+  const trends = trendsSchema.parse(
+    (await svc.client.get(`${M}/${id}/trends`, alice.token)).body.data,
+  );
+  t.equal(trends.definitionsVersion, 2);
+  t.equal(trends.groupBy, 'platform');
+  const acme = trends.series.find((s) => s.group === 'sandbox' && s.keyword === BRAND)!;
+  t.strictSame(
+    acme.points.map((p) => [p.runId, p.mentionRate.value, p.mentionRate.n]),
+    [
+      [first, 1, 4],
+      [second, 0.5, 4],
+    ],
+    'pooled over both prompts, oldest run first',
+  );
+  t.strictSame(acme.points[0]!.samples, { cells: 2, asked: 4, meanPerCell: 2 });
+  const byTag = (await svc.client.get(`${M}/${id}/trends?groupBy=tag`, alice.token)).body.data;
+  t.strictSame([...new Set(byTag.series.map((s: { group: string }) => s.group))], ['', 'tools']);
+  const later = `${M}/${id}/trends?from=${new Date(trends.series[0]!.points[1]!.slot).toISOString()}`;
+  t.equal((await svc.client.get(later, alice.token)).body.data.series[0].points.length, 1);
+
+  const feed = changesSchema.parse(
+    await until('the changes of the second run', async () => {
+      const data = (await svc.client.get(`${M}/${id}/changes`, alice.token)).body.data;
+      return data.changes.length > 0 && data;
+    }),
+  );
+  const at = (kind: string, keyword: string) =>
+    feed.changes.find((c) => c.kind === kind && c.keyword === keyword && c.scope.level === 'cell');
+  t.match(at('brand_lost', BRAND), { runId: second, previousRunId: first, before: 1, after: 0 });
+  t.match(at('competitor_appeared', 'Umbrella'), { scope: { prompt: 0, platform: 'sandbox' } });
+  t.notOk(
+    feed.changes.some((c) => c.runId === first),
+    'the first run has nothing to compare with',
+  );
+  const lost = (await svc.client.get(`${M}/${id}/changes?kind=brand_lost&limit=1`, alice.token))
+    .body.data.changes;
+  t.strictSame(
+    lost.map((c: { kind: string }) => c.kind),
+    ['brand_lost'],
+  );
+
+  const badTrends = await svc.client.get(
+    `${M}/${id}/trends?from=yesterday&groupBy=country`,
+    alice.token,
+  );
+  t.equal(badTrends.status, 400);
+  t.strictSame(badTrends.body.errors.map((e: { field: string }) => e.field).sort(), [
+    'from',
+    'groupBy',
+  ]);
+  const badChanges = await svc.client.get(
+    `${M}/${id}/changes?limit=0&kind=nope&to=tomorrow`,
+    alice.token,
+  );
+  t.equal(badChanges.status, 400);
+  t.strictSame(badChanges.body.errors.map((e: { field: string }) => e.field).sort(), [
+    'kind',
+    'limit',
+    'to',
+  ]);
+  for (const path of ['trends', 'changes']) {
+    t.equal((await svc.client.get(`${M}/${id}/${path}`, bob.token)).status, 404, `${path} of bob`);
+  }
+});
+
 t.test('after downtime a monitor runs once, then on its next slot', async (t) => {
   const created = await send('POST', M, alice.token, body({ name: 'hourly' }));
   const id = created.body.data.monitorId as string;
@@ -298,6 +386,20 @@ t.test('adaptive sampling: a stable cell stops at min, a varying one asks more',
   t.equal(region.samplesTaken, 5 + varied!.samplesTaken);
   t.equal(run.samplesTaken, region.samplesTaken);
   t.equal(run.samplesSaved, 24 - region.samplesTaken!, 'saved against 2 cells × max 12');
+
+  // Trends read the pools stored with the region: pooled from the cells of every round.
+  const trends = trendsSchema.parse(
+    (await svc.client.get(`${M}/${id}/trends`, alice.token)).body.data,
+  );
+  const [point] = trends.series.find((s) => s.keyword === BRAND)!.points;
+  t.match(point, {
+    runId: run.runId,
+    samples: { cells: 2, asked: region.samplesTaken },
+    mentionRate: { n: stable!.answered + varied!.answered },
+  });
+  // Its changes were detected when it finished (the first run: nothing to compare with).
+  const doc = await (await svc.db()).collection('monitorRuns').findOne({ _id: run.runId as never });
+  t.ok(doc?.changesDetectedAt, 'change detection ran when the run finished');
 
   // The follow-up is an ordinary task: the task routes read it.
   const followUp = region.followUps[0]!;

@@ -1,11 +1,5 @@
 import t from 'tap';
-import {
-  cellNeeds,
-  foldRegion,
-  fullGrid,
-  planRound,
-  withSampling,
-} from '../../../services/monitors/rounds.js';
+import { cellNeeds, foldRegion, fullGrid, planRound } from '../../../services/monitors/rounds.js';
 import type { ResultItem } from '../../../services/monitors/snapshot.js';
 
 const platform = (mode: 'search' | 'standard') =>
@@ -14,6 +8,7 @@ const shape = {
   prompts: 2,
   platforms: [platform('search'), platform('standard')],
   keywords: ['Acme', 'Globex'],
+  targetWidth: 0.6,
 };
 
 /** An answer that names Acme or not. */
@@ -90,8 +85,10 @@ t.test('items of several tasks fold into the run cells', async (t) => {
   t.equal(cells[2]!.prompt, 1);
   t.equal(cells[2]!.mode, 'search');
   t.equal(cells[0]!.asked, 2, 'other cells untouched');
-  const sampled = withSampling(cells, sampling);
-  t.equal(sampled[2]!.targetWidth, 0.6);
-  t.ok(Math.abs(sampled[2]!.widthReached! - 0.6517) < 1e-3, 'Wilson width of 3/5');
-  t.equal(withSampling(cells, 2)[0]!.targetWidth, null, 'a fixed count has no target');
+  t.equal(cells[2]!.targetWidth, 0.6, 'the folded cells carry the target');
+  t.ok(Math.abs(cells[2]!.widthReached! - 0.6517) < 1e-3, 'Wilson width of 3/5, both rounds');
+  const fixed = foldRegion({ ...shape, targetWidth: null }, [
+    { grid: fullGrid(2, 2, 2), items: own },
+  ]);
+  t.equal(fixed[0]!.targetWidth, null, 'a fixed count has no target');
 });

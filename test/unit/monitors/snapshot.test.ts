@@ -20,12 +20,14 @@ const item = (
   answer: string,
   mentions: Mention[],
   urls: string[] = [],
+  modelReported?: string | null,
 ): ResultItem => ({
   seq,
   result: {
     status,
     answerContent: answer,
     citationList: urls.map((url, index) => ({ index, title: '', url, site: '', icon: '' })),
+    ...(modelReported === undefined ? {} : { modelReported }),
   },
   brand: { mentions, mentioned: mentions.some((m) => m.count > 0), sentiment: null },
 });
@@ -49,6 +51,7 @@ t.test('sub tasks fold into cells by seq: samples of one cell together', async (
     ],
     samples: 3,
     keywords: ['Acme|acme.com', 'Globex'],
+    targetWidth: 0.3,
   };
   const cells = snapshotCells(shape, [
     item(
@@ -57,6 +60,7 @@ t.test('sub tasks fold into cells by seq: samples of one cell together', async (
       'Acme first',
       [mention('Acme', 2, { position: 1, inCitations: true }), mention('Globex', 0)],
       ['https://acme.com/a', 'https://www.acme.com/b', 'https://news.example/x'],
+      'gpt-4o',
     ),
     item(
       1,
@@ -64,9 +68,13 @@ t.test('sub tasks fold into cells by seq: samples of one cell together', async (
       'Acme first',
       [mention('Acme', 1, { position: 2 }), mention('Globex', 1)],
       ['https://news.example/y'],
+      'gpt-4o-mini',
     ),
-    item(2, 'failed', '', []),
-    item(3, 'completed', 'nothing here', [mention('Acme', 0), mention('Globex', 0)]),
+    item(2, 'failed', '', [], [], null),
+    item(3, 'completed', 'nothing here', [
+      mention('Acme', 0, { inReasoning: true }),
+      mention('Globex', 0),
+    ]),
   ]);
   t.equal(cells.length, 2);
   const [api, web] = cells;
@@ -78,11 +86,18 @@ t.test('sub tasks fold into cells by seq: samples of one cell together', async (
   t.strictSame(api!.groups[0], {
     keyword: 'Acme',
     mentioned: 2,
+    mentionCount: 3,
     positions: [1, 2],
     inReasoning: 0,
     inReferences: 0,
     inCitations: 1,
+    droppedAfterReasoning: 0,
   });
+  t.strictSame(api!.models, ['gpt-4o', 'gpt-4o-mini'], 'distinct, sorted; null and absent skipped');
+  t.equal(api!.targetWidth, 0.3);
+  t.ok(Math.abs(api!.widthReached! - (1 - 0.342380227506653)) < 1e-12, '2 of 2: Wilson [0.342, 1]');
+  t.strictSame(web!.models, [], 'no model reported: none');
+  t.equal(web!.groups[0]!.droppedAfterReasoning, 1, 'in the reasoning, not in the answer');
   t.equal(api!.groups[1]!.mentioned, 1);
   t.strictSame(api!.citedDomains, { 'acme.com': 1, 'news.example': 2 }, 'once per answer');
   t.equal(api!.stability, 1);

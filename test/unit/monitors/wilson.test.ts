@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import { disjoint, width, wilson } from '../../../services/monitors/figures/wilson.js';
 import { twoProportionTest } from '../../../services/monitors/figures/two-proportion.js';
+import { newcombe } from '../../../services/monitors/figures/newcombe.js';
 
 const close = (t: Test, actual: number, expected: number, what: string) =>
   t.ok(Math.abs(actual - expected) < 5e-7, `${what}: ${actual} ≈ ${expected}`);
@@ -43,4 +44,17 @@ t.test('the two-proportion z-test matches the chi-squared test', async (t) => {
   t.notOk(small.significant);
   t.strictSame(twoProportionTest(10, 10, 10, 10), { z: 0, significant: false }, 'no spread');
   t.strictSame(twoProportionTest(0, 0, 3, 10), { z: 0, significant: false }, 'no data');
+});
+
+t.test("Newcombe's hybrid score interval of a difference", async (t) => {
+  // Newcombe (1998), Statistics in Medicine 17:873, table II, example (a): 56/70 - 48/80.
+  const d = newcombe(wilson(56, 70), wilson(48, 80));
+  close(t, d.value, 0.2, 'difference');
+  t.ok(Math.abs(d.lower - 0.0524) < 5e-5, `lower ${d.lower} ≈ 0.0524`);
+  t.ok(Math.abs(d.upper - 0.3339) < 5e-5, `upper ${d.upper} ≈ 0.3339`);
+  // Example (h): 10/10 - 0/10 stays inside [-1, 1].
+  const all = newcombe(wilson(10, 10), wilson(0, 10));
+  t.equal(all.value, 1);
+  t.ok(Math.abs(all.lower - 0.6075) < 5e-5, `lower ${all.lower} ≈ 0.6075`);
+  t.equal(all.upper, 1);
 });
