@@ -10,7 +10,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ROOT as root } from '../../infra/processes.js';
 
-
 function sources(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
     .filter((f) => /\.tsx?$/.test(f))

@@ -9,7 +9,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT as root } from '../../../infra/processes.js';
 
-
 /** The infra scripts `script` runs (`bash infra/x.sh`) or sources (`. infra/x.sh`), itself included. */
 function scriptsReached(script: string, seen = new Set<string>()): Set<string> {
   if (seen.has(script)) return seen;

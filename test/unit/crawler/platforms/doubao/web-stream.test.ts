@@ -11,8 +11,7 @@ import type { Answer } from '../../../../../services/shared/contracts/answer.js'
 import { ROOT } from '../../../../../infra/processes.js';
 import { join } from 'node:path';
 
-const fixture = (name: string) =>
-  readFileSync(join(ROOT, 'test/fixtures/web/doubao', name));
+const fixture = (name: string) => readFileSync(join(ROOT, 'test/fixtures/web/doubao', name));
 
 interface Run {
   answer?: Answer;
