@@ -22,7 +22,7 @@ import type { ExportPage } from '../shared/contracts/export.js';
 import type { TaskBrief } from '../shared/contracts/callbacks.js';
 import type { TaskFinished } from '../shared/contracts/events.js';
 import { monitorModels, type MonitorDoc, type RunDoc } from './models.js';
-import { MonitorStore } from './store.js';
+import { isSettled, MonitorStore } from './store.js';
 import { RunStarter, type SubmitCall } from './runs.js';
 import { dueAt, nextDue, scheduleProblems } from './schedule.js';
 import type { ResultItem } from './snapshot.js';
@@ -216,13 +216,22 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
       async tick() {
         const now = clock.now();
         await starter.resumeStalled(now);
-        for (const monitor of await store.due(now, DUE_BATCH)) {
+        const starts = (await store.due(now, DUE_BATCH)).flatMap((monitor) => {
           const due = dueAt(monitor.schedule, monitor.nextDueAt, now);
-          if (!due) continue;
-          // The run first: a node that dies before advancing leaves a due monitor whose run exists.
-          await starter.create(monitor, 'schedule', due.slot, now);
-          await store.advance(monitor._id, monitor.nextDueAt, due.next);
-        }
+          return due ? [{ monitor, due }] : [];
+        });
+        // The runs first: a node that dies before advancing leaves due monitors whose runs exist.
+        await starter.createMany(
+          starts.map(({ monitor, due }) => ({ monitor, trigger: 'schedule', slot: due.slot })),
+          now,
+        );
+        await store.advance(
+          starts.map(({ monitor, due }) => ({
+            monitorId: monitor._id,
+            from: monitor.nextDueAt,
+            to: due.next,
+          })),
+        );
         await this.sweepRunning();
         await digests.onTick(now);
       },
@@ -232,10 +241,16 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
        * follow-up rounds a node left unsubmitted.
        */
       async sweepRunning() {
+        // Round trips only where the run read needs them: a run just started costs its tasks' status.
         for (const run of await store.running(SWEEP_BATCH)) {
-          await starter.submitFollowUps(run._id, clock.now());
+          if (run.regions.some((r) => r.followUps.some((f) => !f.submitted))) {
+            await starter.submitFollowUps(run._id, clock.now());
+          }
           for (const index of run.regions.keys()) await settler.settle(run, index);
-          if (await store.finishIfSettled(run._id, clock.now())) await this.detectChanges(run);
+          // A region settled in this sweep finishes the run as it is stored (store.saveRegion).
+          if (run.regions.every(isSettled) && (await store.finishIfSettled(run._id, clock.now()))) {
+            await this.detectChanges(run);
+          }
         }
         await this.sweepUndetected();
       },

@@ -2,7 +2,8 @@
  * Starting a run: one task per region with the monitor's cells × samples,
  * submitted through `tasks.submit` like any batch. A run is created with its
  * task ids and under a start claim (services/shared/claim.ts); the claim's
- * holder submits the regions one by one and marks each. A holder that dies
+ * holder submits the regions, then marks them all in one write (the runs due
+ * in one tick together: a constant number of round trips). A holder that dies
  * leaves the claim to lapse, and the next leader takes it and submits what is
  * left: a task already stored under its id answers 409 and counts as
  * submitted, so no region is submitted twice. A follow-up round of adaptive
@@ -13,13 +14,20 @@ import { newLease } from '../shared/claim.js';
 import { newTaskId } from '../shared/ids.js';
 import { firstRound } from './figures/sampling.js';
 import { startClaims, type MonitorDoc, type RunDoc } from './models.js';
-import type { MonitorStore } from './store.js';
+import type { MonitorStore, StartMark } from './store.js';
 
 export interface SubmitCall {
   userId: number;
   body: Record<string, unknown>;
   taskId: string;
   samples: number;
+}
+
+/** A slot to start a monitor's run for. */
+export interface RunStart {
+  monitor: MonitorDoc;
+  trigger: RunDoc['trigger'];
+  slot: number;
 }
 
 export interface StarterDeps {
@@ -87,12 +95,31 @@ export class RunStarter {
     slot: number,
     now: number,
   ): Promise<RunDoc | null> {
+    const [run] = await this.createMany([{ monitor, trigger, slot }], now);
+    return run ?? null;
+  }
+
+  /**
+   * Creates and starts the runs of several slots (the monitors due in one
+   * tick) in a constant number of round trips: one insert of every run with
+   * its task ids, one read of which were new, the submissions, and one write
+   * of every mark. Returns the runs this node created; a slot whose run exists
+   * already (another node's) is left out.
+   */
+  async createMany(starts: RunStart[], now: number): Promise<RunDoc[]> {
+    if (starts.length === 0) return [];
     const lease = newLease(now, this.deps.claimMs);
     const claim = { token: lease.token, holder: this.deps.holder, expiresAt: lease.expiresAt };
-    const run = planRun(monitor, trigger, slot, now, claim);
-    if (!(await this.deps.store.createRun(run))) return null;
-    await this.submitRegions(run, lease.token);
-    return run;
+    const planned = starts.map((s) => planRun(s.monitor, s.trigger, s.slot, now, claim));
+    const created = await this.deps.store.createRuns(planned);
+    const runs = planned.filter((run) => created.has(run._id));
+    const marks: StartMark[] = [];
+    for (const run of runs) {
+      const mark = await this.submitRegions(run, lease.token);
+      if (mark) marks.push(mark);
+    }
+    await this.deps.store.markStarts(marks);
+    return runs;
   }
 
   /** Takes over starts whose holder stopped renewing, and finishes them. */
@@ -107,7 +134,8 @@ export class RunStarter {
         lease.expiresAt,
       );
       if (!run) return resumed;
-      await this.submitRegions(run, lease.token);
+      const mark = await this.submitRegions(run, lease.token);
+      if (mark) await this.deps.store.markStarts([mark]);
       resumed++;
     }
   }
@@ -147,46 +175,44 @@ export class RunStarter {
           platforms: followUp.platforms.map((i) => body.platforms[i]),
         });
         const path = `regions.${r}.followUps.${f}`;
-        // A follow-up never finishes the start: the run is running already.
-        if (!(await this.deps.store.markSubmitted(run._id, path, token, error, null))) return;
+        if (!(await this.deps.store.markSubmitted(run._id, path, token, error))) return;
       }
     }
     await this.deps.store.releaseClaim(run._id, token);
   }
 
-  /** A start that fails for now (429, 503, a lost call) keeps its claim until it lapses, then resumes. */
-  private async submitRegions(run: RunDoc, token: string): Promise<void> {
-    await this.trySubmitRegions(run, token).catch((err: unknown) =>
+  /**
+   * Submits the run's regions not yet marked; the marks to write, or null
+   * when a submission failed for now (429, 503, a lost call): the start then
+   * keeps its claim until it lapses and resumes, and a task it did submit
+   * answers 409 then.
+   */
+  private async submitRegions(run: RunDoc, token: string): Promise<StartMark | null> {
+    return this.trySubmitRegions(run, token).catch((err: unknown) => {
       this.deps.warn(
         `monitor run ${run._id}: start interrupted, resumed once its claim lapses:`,
         err,
-      ),
-    );
+      );
+      return null;
+    });
   }
 
-  private async trySubmitRegions(run: RunDoc, token: string): Promise<void> {
-    const { store } = this.deps;
+  private async trySubmitRegions(run: RunDoc, token: string): Promise<StartMark> {
     const errors = run.regions.map((r) => r.error);
-    const open = run.regions.flatMap((r, i) => (r.submitted ? [] : [i]));
-    if (open.length === 0) {
-      // Every region marked by a start that stopped before the run ran (written before the
-      // last mark did both): only the run's status and the claim are left.
-      await store.finishStart(
-        run._id,
-        token,
-        errors.every((e) => e !== null),
+    const regions: StartMark['regions'] = [];
+    // Every region marked already by a start that stopped before the run ran leaves only the status.
+    for (const [index, region] of run.regions.entries()) {
+      if (region.submitted) continue;
+      const error = await this.submitOne(
+        run.userId,
+        region.taskId,
+        run.samples,
+        regionBody(run, region.regionCode),
       );
-      return;
+      errors[index] = error;
+      regions.push({ index, error });
     }
-    for (const i of open) {
-      const region = run.regions[i]!;
-      const body = regionBody(run, region.regionCode);
-      const error = await this.submitOne(run.userId, region.taskId, run.samples, body);
-      errors[i] = error;
-      // The last region's mark also sets the run running (or failed) and frees the claim.
-      const finish = i === open.at(-1) ? { allRefused: errors.every((e) => e !== null) } : null;
-      if (!(await store.markSubmitted(run._id, `regions.${i}`, token, error, finish))) return;
-    }
+    return { runId: run._id, token, regions, allRefused: errors.every((e) => e !== null) };
   }
 
   /** One task submitted; the refusal's reason, or null when it was taken (or was already). */

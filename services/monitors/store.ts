@@ -19,7 +19,19 @@ export interface Page<T> {
   items: T[];
 }
 
-const isDuplicate = (err: unknown) => (err as { code?: number }).code === 11000;
+/** A start's end: the regions it submitted now, by index, each with its refusal or null. */
+export interface StartMark {
+  runId: string;
+  token: string;
+  regions: { index: number; error: string | null }[];
+  allRefused: boolean;
+}
+
+/** A write refused only for duplicate keys (every write error of a bulk write, too). */
+function isDuplicate(err: unknown): boolean {
+  const { code, writeErrors } = err as { code?: number; writeErrors?: { code?: number }[] };
+  return writeErrors?.length ? writeErrors.every((e) => e.code === 11000) : code === 11000;
+}
 
 export class MonitorStore {
   constructor(private readonly m: MonitorModels) {}
@@ -79,23 +91,36 @@ export class MonitorStore {
       .lean<MonitorDoc[]>();
   }
 
-  /** Moves the next slot on, only from the value the caller saw (another node may have). */
-  async advance(monitorId: string, from: number, to: number): Promise<void> {
-    await this.m.Monitor.updateOne(
-      { _id: monitorId, nextDueAt: from },
-      { $set: { nextDueAt: to } },
+  /** Moves each monitor's next slot on, only from the value the caller saw (another node may have), in one write. */
+  async advance(moves: { monitorId: string; from: number; to: number }[]): Promise<void> {
+    if (moves.length === 0) return;
+    await this.m.Monitor.bulkWrite(
+      moves.map((m) => ({
+        updateOne: {
+          filter: { _id: m.monitorId, nextDueAt: m.from },
+          update: { $set: { nextDueAt: m.to } },
+        },
+      })),
+      { ordered: false },
     );
   }
 
-  /** false: a run with this slot key exists already (another node created it). */
-  async createRun(run: RunDoc): Promise<boolean> {
+  /**
+   * Inserts the runs at once; the ids of those stored by this call. A run whose
+   * slot key exists already (another node created it) is left out.
+   */
+  async createRuns(runs: RunDoc[]): Promise<Set<string>> {
     try {
-      await this.m.Run.collection.insertOne(run as never);
-      return true;
+      await this.m.Run.collection.insertMany(runs as never[], { ordered: false });
+      return new Set(runs.map((r) => r._id));
     } catch (err) {
-      if (isDuplicate(err)) return false;
-      throw err;
+      if (!isDuplicate(err)) throw err;
     }
+    // Some were duplicates: the ids are fresh, so those found were stored by this call.
+    const stored = await this.m.Run.find({ _id: { $in: runs.map((r) => r._id) } }, { _id: 1 }).lean<
+      { _id: string }[]
+    >();
+    return new Set(stored.map((r) => r._id));
   }
 
   /** One run whose start was left by a node that died or stalled, now claimed by `token`. */
@@ -122,41 +147,49 @@ export class MonitorStore {
   }
 
   /**
-   * Marks a task of the run submitted (or refused with `error`) under the claim
-   * `token`: `path` is `regions.<i>` for a region's own task,
-   * `regions.<i>.followUps.<j>` for a follow-up. With `finish` (a region's own
-   * task only), it was the start's last: in the same write the run runs (or
-   * failed, all refused) and the claim is freed, one round trip less per run.
-   * false: the claim was lost, so the caller stops.
+   * Marks a follow-up (`path` is `regions.<i>.followUps.<j>`) submitted, or
+   * refused with `error`, under the claim `token`; false: the claim was lost,
+   * so the caller stops.
    */
   async markSubmitted(
     runId: string,
     path: string,
     token: string,
     error: string | null,
-    finish: { allRefused: boolean } | null,
   ): Promise<boolean> {
     const { modifiedCount } = await this.m.Run.updateOne(
       { _id: runId, ...startClaims.heldWith(token) },
-      {
-        $set: {
-          [`${path}.submitted`]: true,
-          [`${path}.error`]: error,
-          ...(finish && {
-            status: finish.allRefused ? 'failed' : 'running',
-            ...startClaims.free(),
-          }),
-        },
-      },
+      { $set: { [`${path}.submitted`]: true, [`${path}.error`]: error } },
     );
     return modifiedCount === 1;
   }
 
-  /** A start with every region marked already: the run runs (or failed, all refused), the claim freed. */
-  async finishStart(runId: string, token: string, allRefused: boolean): Promise<void> {
-    await this.m.Run.updateOne(
-      { _id: runId, ...startClaims.heldWith(token) },
-      { $set: { status: allRefused ? 'failed' : 'running', ...startClaims.free() } },
+  /**
+   * Ends starts, each under its claim, in one write: its regions marked
+   * submitted (or refused), the run running (failed when all were refused)
+   * and the claim freed. A start whose claim was lost is left to its holder.
+   */
+  async markStarts(marks: StartMark[]): Promise<void> {
+    if (marks.length === 0) return;
+    await this.m.Run.bulkWrite(
+      marks.map((mark) => ({
+        updateOne: {
+          filter: { _id: mark.runId, ...startClaims.heldWith(mark.token) },
+          update: {
+            $set: {
+              ...Object.fromEntries(
+                mark.regions.flatMap((r) => [
+                  [`regions.${r.index}.submitted`, true],
+                  [`regions.${r.index}.error`, r.error],
+                ]),
+              ),
+              status: mark.allRefused ? 'failed' : 'running',
+              ...startClaims.free(),
+            },
+          },
+        },
+      })),
+      { ordered: false },
     );
   }
 

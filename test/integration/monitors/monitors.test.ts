@@ -317,6 +317,21 @@ t.test('two nodes never start one run; a cut-off start resumes without repeats',
   ]);
   t.equal([a, b].filter((r) => r !== null).length, 1, 'one of the two created it');
 
+  // One batch (the monitors due in one tick) over that slot, taken, and a new one: only the new run.
+  const batch = await starter('node-b').createMany(
+    [slot, slot + 2].map((s) => ({ monitor, trigger: 'schedule' as const, slot: s })),
+    clock.now(),
+  );
+  t.strictSame(
+    batch.map((r) => r.slot),
+    [slot + 2],
+    'the taken slot left out',
+  );
+  const batched = await store.run(batch[0]!._id);
+  t.equal(batched.status, 'running', 'submitted and marked in the batch');
+  t.ok(batched.regions.every((r) => r.submitted && r.error === null));
+  t.equal(batched.startToken, null, 'its claim freed');
+
   // A node that submits its region's task and dies before marking it submitted.
   let calls = 0;
   const dying = async (call: SubmitCall) => {
