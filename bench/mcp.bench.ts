@@ -7,7 +7,9 @@
  * the machine's noise falls on both alike:
  *   status:  GET …/task/status/{id}  vs  task_status
  *   results: GET …/task/result/{id}  vs  task_results (one page of all of them)
- * Prints p50 and p99 of each and the p50 overhead (target < 2 ms).
+ * Prints p50 and p99 of each and the p50 overhead (target < 2 ms), then the
+ * CPU this process spent per request on each side (client, api and services
+ * are all here; the database is not), which a loaded machine inflates less.
  * Run through bench/mcp.sh, which starts the MongoDB-wire server.
  */
 import { performance } from 'node:perf_hooks';
@@ -95,19 +97,23 @@ async function finishedTask(token: string): Promise<string> {
 /** Timed pairs in alternating order; prints both distributions and the p50 overhead. */
 async function pair(what: string, restCall: () => Promise<void>, mcpCall: () => Promise<void>) {
   const times = { rest: [] as number[], mcp: [] as number[] };
-  const timed = async (into: number[], fn: () => Promise<void>) => {
+  const cpuMs = { rest: 0, mcp: 0 };
+  const timed = async (side: 'rest' | 'mcp', fn: () => Promise<void>) => {
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await fn();
-    into.push(performance.now() - t0);
+    times[side].push(performance.now() - t0);
+    const cpu = process.cpuUsage(cpu0);
+    cpuMs[side] += (cpu.user + cpu.system) / 1000;
   };
   for (let i = 0; i < WARM_UP; i += 1) await Promise.all([restCall(), mcpCall()]);
   for (let i = 0; i < rounds; i += 1) {
     if (i % 2 === 0) {
-      await timed(times.rest, restCall);
-      await timed(times.mcp, mcpCall);
+      await timed('rest', restCall);
+      await timed('mcp', mcpCall);
     } else {
-      await timed(times.mcp, mcpCall);
-      await timed(times.rest, restCall);
+      await timed('mcp', mcpCall);
+      await timed('rest', restCall);
     }
   }
   const p = (xs: number[], q: number) =>
@@ -121,5 +127,10 @@ async function pair(what: string, restCall: () => Promise<void>, mcpCall: () => 
     `${what}: REST p50 ${f(p(times.rest, 50))}, p99 ${f(p(times.rest, 99))}; ` +
       `MCP p50 ${f(p(times.mcp, 50))}, p99 ${f(p(times.mcp, 99))}; ` +
       `overhead at p50 ${f(overhead)} (target < ${OVERHEAD_TARGET_MS} ms: ${overhead < OVERHEAD_TARGET_MS ? 'met' : 'missed'}) over ${rounds} pairs`,
+  );
+  const perRequest = { rest: cpuMs.rest / rounds, mcp: cpuMs.mcp / rounds };
+  console.log(
+    `${what}: CPU of this process per request: REST ${f(perRequest.rest)}, MCP ${f(perRequest.mcp)}; ` +
+      `overhead ${f(perRequest.mcp - perRequest.rest)}`,
   );
 }

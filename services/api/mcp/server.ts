@@ -2,10 +2,17 @@
  * One MCP server for one caller: the tools of tools.ts and two resource
  * templates, task results (`aimon://task/{taskId}`) and screenshots
  * (`aimon://screenshot/{id}`). Built per request on the HTTP transport
- * (stateless: the bearer token says who calls) and once per `aimon mcp`.
+ * (stateless: the bearer token says who calls), so what does not depend on
+ * the caller is built once here, and a `tools/call` registers only the tool
+ * it calls.
  */
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  McpServer,
+  ResourceTemplate,
+  type ToolCallback,
+} from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describeError } from '../../shared/errors.js';
 import { VERSION } from '../../shared/version.js';
@@ -26,17 +33,44 @@ const validator = new AjvJsonSchemaValidator();
 /** What the screenshot resource reads: PNG bytes by id (the id is the capability, as on REST). */
 export type ScreenshotLoader = (id: string) => Promise<Buffer | undefined>;
 
-export function mcpServer(caller: Caller, screenshot: ScreenshotLoader): McpServer {
+/** Each tool's registration as the SDK takes it, by name: the same for every caller. */
+const TOOL_CONFIGS = new Map(TOOLS.map((t) => [t.name, { tool: t, config: toolConfig(t) }]));
+
+/**
+ * The server one request needs. With `calledTool` (the request is a
+ * `tools/call` of that name), only that tool is registered: registering all
+ * of them is most of a small call's own cost. An unknown name registers none,
+ * and the SDK answers that the tool is not found, as it would with all of
+ * them. The capabilities are declared up front, so the answer to
+ * `initialize` and the handlers do not depend on what is registered.
+ */
+export function mcpServer(
+  caller: Caller,
+  screenshot: ScreenshotLoader,
+  calledTool?: string,
+): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: VERSION },
     {
       jsonSchemaValidator: validator,
+      capabilities: { tools: {}, resources: {} },
       instructions:
         'Ask AI platforms a batch of prompts and read what they answered: list_platforms, submit_batch, task_status (waitSeconds to wait), task_results (paged), subtask_result, task_visibility.',
     },
   );
-  for (const t of TOOLS) registerTool(server, t, caller);
+  if (calledTool === undefined) {
+    for (const { tool, config } of TOOL_CONFIGS.values()) {
+      server.registerTool(tool.name, config, toolHandler(tool, caller));
+    }
+    registerResources(server, caller, screenshot);
+  } else {
+    const called = TOOL_CONFIGS.get(calledTool);
+    if (called) server.registerTool(calledTool, called.config, toolHandler(called.tool, caller));
+  }
+  return server;
+}
 
+function registerResources(server: McpServer, caller: Caller, screenshot: ScreenshotLoader): void {
   server.registerResource(
     'task',
     new ResourceTemplate('aimon://task/{taskId}', {
@@ -83,37 +117,36 @@ export function mcpServer(caller: Caller, screenshot: ScreenshotLoader): McpServ
       };
     },
   );
-  return server;
 }
 
-function registerTool(server: McpServer, t: Tool, caller: Caller): void {
-  server.registerTool(
-    t.name,
-    {
+function toolConfig(t: Tool) {
+  return {
+    title: t.title,
+    description: t.description,
+    inputSchema: t.input,
+    annotations: {
       title: t.title,
-      description: t.description,
-      inputSchema: t.input,
-      annotations: {
-        title: t.title,
-        readOnlyHint: t.readOnly,
-        destructiveHint: false,
-        idempotentHint: t.idempotent,
-        openWorldHint: t.name === 'submit_batch',
-      },
+      readOnlyHint: t.readOnly,
+      destructiveHint: false,
+      idempotentHint: t.idempotent,
+      openWorldHint: t.name === 'submit_batch',
     },
-    async (args: unknown): Promise<CallToolResult> => {
-      try {
-        await checkRole(t, caller);
-        const out = await t.run(args as never, caller);
-        return {
-          content: [{ type: 'text', text: out.summary }],
-          structuredContent: out.data,
-        };
-      } catch (err) {
-        return { isError: true, content: [{ type: 'text', text: errorText(err) }] };
-      }
-    },
-  );
+  };
+}
+
+function toolHandler(t: Tool, caller: Caller): ToolCallback<z.ZodObject> {
+  return async (args: unknown): Promise<CallToolResult> => {
+    try {
+      await checkRole(t, caller);
+      const out = await t.run(args as never, caller);
+      return {
+        content: [{ type: 'text', text: out.summary }],
+        structuredContent: out.data,
+      };
+    } catch (err) {
+      return { isError: true, content: [{ type: 'text', text: errorText(err) }] };
+    }
+  };
 }
 
 /** The error as a client reads it on REST: its message, then each problem with its field. */

@@ -1,8 +1,9 @@
 /**
  * `POST /mcp`: the MCP tools over Streamable HTTP (services/api/mcp/), behind
  * the same bearer tokens as the REST API. Stateless: each request builds the
- * caller's server and transport and answers in JSON, so any api node serves
- * any request and nothing is kept between them. GET (a server-sent stream)
+ * caller's server (for a `tools/call`, with only the tool it calls) and its
+ * transport and answers in JSON, so any api node serves any request and
+ * nothing is kept between them. GET (a server-sent stream)
  * and DELETE (a session's end) have nothing to serve here: 405. The
  * transport is the SDK's web-standard one, answered through Koa: the Node
  * one converts through an adapter that replaces the process's global
@@ -41,7 +42,10 @@ export function mcpRoutes(d: McpRouteDeps): Router {
   router.post(PATHS.MCP, jsonBody(d.maxBodyBytes), async (ctx) => {
     const message = mcpMessageSchema.safeParse(ctx.state.body);
     if (!message.success) throw AppError.invalid(zodProblems(message.error));
-    const server = mcpServer(callerOf(ctx, d), d.screenshot);
+    const { method, params } = message.data;
+    const calledTool =
+      method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
+    const server = mcpServer(callerOf(ctx, d), d.screenshot, calledTool);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -182,6 +182,19 @@ t.test('bad arguments are a tool error naming the field', async (t) => {
   t.equal(tasks.structuredContent!.total, 1, 'nothing stored by a refused submission');
 });
 
+t.test(
+  'a call registers only its tool, yet an unknown one is named and nothing else changes',
+  async (t) => {
+    const unknown = await call(asAlice, 'no_such_tool');
+    t.equal(unknown.isError, true);
+    t.match(text(unknown), /Tool no_such_tool not found/);
+    t.strictSame(asAlice.getServerCapabilities(), {
+      tools: { listChanged: true },
+      resources: { listChanged: true },
+    });
+  },
+);
+
 let monitorId = '';
 
 t.test('monitors: created, listed, run now and their runs read, as their owner only', async (t) => {
