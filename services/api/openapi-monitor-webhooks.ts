@@ -11,10 +11,8 @@ import {
 } from '../shared/contracts/monitor-deliveries.js';
 import { headerParam, signedHeaderParams } from './openapi-callbacks.js';
 import { SECRET_EXAMPLE, TASK_ID } from './openapi-examples.js';
+import { MONITOR_ID, RUN_ID } from './openapi-monitors.js';
 import { example, type Json, type SchemaSet } from './openapi-parts.js';
-
-const MONITOR_ID = '0b6f3f3e-8a55-4a8e-9a63-3c1f0d1f9e21';
-const RUN_ID = '5d0a4b8e-2f7c-4c55-8d2e-9e7a1b3c4d5f';
 /** 2026-11-27 09:00 in Asia/Shanghai. */
 const NINE = 1_795_741_200_000;
 const DAY_MS = 86_400_000;

@@ -68,6 +68,20 @@ export interface RunShape {
   targetWidth: number | null;
 }
 
+/** A keyword group no answer has named yet. */
+export function emptyGroup(keyword: string): GroupCounts {
+  return {
+    keyword,
+    mentioned: 0,
+    mentionCount: 0,
+    positions: [],
+    inReasoning: 0,
+    inReferences: 0,
+    inCitations: 0,
+    droppedAfterReasoning: 0,
+  };
+}
+
 function emptyCell(shape: RunShape, cell: number): CellSnapshot {
   const cfg = shape.platforms[cell % shape.platforms.length]!;
   return {
@@ -77,16 +91,7 @@ function emptyCell(shape: RunShape, cell: number): CellSnapshot {
     mode: cfg.mode,
     asked: 0,
     answered: 0,
-    groups: keywordGroups(shape.keywords).map(({ keyword }) => ({
-      keyword,
-      mentioned: 0,
-      mentionCount: 0,
-      positions: [],
-      inReasoning: 0,
-      inReferences: 0,
-      inCitations: 0,
-      droppedAfterReasoning: 0,
-    })),
+    groups: keywordGroups(shape.keywords).map(({ keyword }) => emptyGroup(keyword)),
     citedDomains: {},
     stability: null,
     models: [],

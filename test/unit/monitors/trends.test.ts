@@ -7,7 +7,11 @@
 import t, { type Test } from 'tap';
 import fc from 'fast-check';
 import { TREND_GROUPS } from '../../../services/shared/contracts/monitor-trends.js';
-import type { CellSnapshot, GroupCounts } from '../../../services/monitors/snapshot.js';
+import {
+  emptyGroup,
+  type CellSnapshot,
+  type GroupCounts,
+} from '../../../services/monitors/snapshot.js';
 import { cellsOf, type RunFigures } from '../../../services/monitors/trends/runs.js';
 import { buildTrends } from '../../../services/monitors/trends/series.js';
 import { poolRun } from '../../../services/monitors/trends/groups.js';
@@ -24,14 +28,7 @@ const close = (t: Test, actual: number | null, expected: number, what: string) =
   t.ok(actual !== null && Math.abs(actual - expected) < 5e-5, `${what}: ${actual} ≈ ${expected}`);
 
 const group = (keyword: string, extra: Partial<GroupCounts> = {}): GroupCounts => ({
-  keyword,
-  mentioned: 0,
-  mentionCount: 0,
-  positions: [],
-  inReasoning: 0,
-  inReferences: 0,
-  inCitations: 0,
-  droppedAfterReasoning: 0,
+  ...emptyGroup(keyword),
   ...extra,
 });
 
