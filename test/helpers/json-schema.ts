@@ -165,15 +165,17 @@ export class JsonSchemas {
     const s = this.resolve(schema);
     const branch = s.anyOf ? ((s.anyOf as Schema[]).find((b) => !this.problem(b, value)) ?? s) : s;
     const inside = this.resolve(branch);
-    if (Array.isArray(value) && value.length > 0 && pick % 3 !== 0) {
+    // Only into places the schema describes: a free-form object (no `properties`, e.g. MCP's
+    // `arguments`) or an array without `items` is broken as a whole.
+    if (Array.isArray(value) && value.length > 0 && inside.items && pick % 3 !== 0) {
       const i = pick % value.length;
       const copy = [...value];
       copy[i] = this.breakOnePlace(inside.items as Schema, value[i], Math.floor(pick / 3), broken);
       return copy;
     }
-    if (isObject(value) && pick % 3 !== 0) {
-      const properties = (inside.properties ?? {}) as Record<string, Schema>;
-      const keys = Object.keys(properties);
+    const properties = (inside.properties ?? {}) as Record<string, Schema>;
+    const keys = Object.keys(properties);
+    if (isObject(value) && keys.length > 0 && pick % 3 !== 0) {
       const key = keys[pick % keys.length]!;
       const copy = { ...value };
       if (pick % 7 === 0) delete copy[key];

@@ -56,3 +56,25 @@ t.test('valid values are valid, broken ones are not', async (t) => {
   fc.assert(fc.property(schemas.invalid(list), (v) => schemas.problem(list, v) !== undefined));
   t.pass();
 });
+
+t.test('a free-form object or array (no properties, no items) is broken as a whole', async (t) => {
+  // MCP's `arguments`: an object of any keys. Breaking "one place inside" it found no place.
+  const call = {
+    type: 'object',
+    properties: {
+      name: { type: 'string', enum: ['a'] },
+      arguments: { type: 'object', additionalProperties: true },
+      extra: { type: 'array' },
+    },
+    required: ['name', 'arguments'],
+  };
+  const hints = {
+    arguments: fc.constant({ limit: 5, nested: { deep: [1, 2] } }),
+    extra: fc.constant([1, 'two']),
+  };
+  fc.assert(
+    fc.property(schemas.invalid(call, hints), (v) => schemas.problem(call, v) !== undefined),
+    { numRuns: 300 },
+  );
+  t.pass();
+});
