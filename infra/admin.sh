@@ -10,4 +10,8 @@ if [ -z "${MONGO_URL:-}" ]; then
   . infra/local-mongo.sh
   use_local_mongo
 fi
-node_modules/.bin/tsx bin/admin.ts "$@"
+# AIMON_BUILD: a build's output folder (the test suite's var/build), run compiled, as bin/aimon.js does.
+if [ -n "${AIMON_BUILD:-}" ]; then
+  exec node "$AIMON_BUILD/bin/admin.js" "$@"
+fi
+exec node_modules/.bin/tsx bin/admin.ts "$@"

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../services/shared/project-root.js';
+import { DEFAULT_CHROMIUM_PATH } from '../services/shared/config.js';
 
 /** The project root, also when this module runs from var/build (as the compiled tests do). */
 export const ROOT = PROJECT_ROOT;
@@ -21,6 +22,19 @@ export function builtEntry(script: string): string {
     );
   return built;
 }
+
+/**
+ * The Chromium the caller chose (CHROMIUM_PATH; the test suite sets the headless shell), else the
+ * crawler's default. Children started here get the same choice.
+ */
+export const chromiumPath = (): string => process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH;
+
+/** What every child started here inherits: where programs are, a home, the Chromium to drive. */
+export const baseEnv = (): Record<string, string> => ({
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '/tmp',
+  CHROMIUM_PATH: chromiumPath(),
+});
 
 const nodeArgs = (script: string) =>
   /^bin\/.*\.ts$/.test(script) ? [builtEntry(script)] : ['--import', 'tsx', script];
@@ -43,7 +57,7 @@ export function startProcess(script: string, args: string[], env: Record<string,
   // Node itself (not the tsx wrapper), so a signal reaches the real process.
   const child = spawn(process.execPath, [...nodeArgs(script), ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    env: { ...baseEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -9,6 +9,10 @@ cd "$root"
 . infra/apt.sh
 bash infra/setup.sh
 
+# Chromium's headless shell for the suite's browsers (infra/test.sh): the same engine without the
+# browser's own UI layer, a third of the full browser's CPU on the web tests (docs/testing.md).
+command -v chromium-headless-shell >/dev/null 2>&1 || apt_install chromium-headless-shell
+
 if [ ! -x var/kube-validate/bin/kubernetes-validate ]; then
   python3 -c 'import ensurepip' >/dev/null 2>&1 || apt_install python3-venv
   echo "setup: installing kubernetes-validate" >&2

@@ -15,6 +15,11 @@ trap cleanup EXIT
 TEST_MONGO_URL="$(bash infra/mongo.sh start test)"
 TEST_NATS_URL="$(bash infra/nats.sh start test)"
 export TEST_MONGO_URL TEST_NATS_URL
+# The tests' browsers (and the crawler nodes they start) run on Chromium's headless shell: the
+# suite is CPU-bound, and the full browser cost three times the CPU on a web test file
+# (docs/testing.md). The tests of the production browser itself (its identity, flags, egress)
+# launch /usr/bin/chromium by name.
+export CHROMIUM_PATH=/usr/bin/chromium-headless-shell
 echo "test servers: mongo $TEST_MONGO_URL, nats $TEST_NATS_URL" >&2
 
 # The typecheck of everything, emitting it too: the tests run compiled (no TypeScript loader in

@@ -39,6 +39,13 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+/**
+ * Debian's full Chromium (headless in its new mode): the same browser a person runs, so the
+ * consumer sites see no headless-only tells. The test suite drives the lighter headless shell
+ * (infra/test.sh sets CHROMIUM_PATH; docs/testing.md).
+ */
+export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
+
 const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: int(3000, 0, 65535),
@@ -112,7 +119,7 @@ const envSchema = z.object({
     .string()
     .regex(/^(api|web)(,(api|web))*$/, 'api, web or api,web')
     .default('api,web'),
-  CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  CHROMIUM_PATH: z.string().default(DEFAULT_CHROMIUM_PATH),
   SANDBOX_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   SANDBOX_LATENCY_MS: int(1_500, 0),
   SANDBOX_TIMEOUT_MS: int(60_000, 100),

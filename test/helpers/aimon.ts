@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { startSandboxServer } from '../../sandbox/server.js';
 import { startEmbedded, type TapLike } from './cluster.js';
-import { builtEntry, ROOT } from '../../infra/processes.js';
+import { baseEnv, builtEntry, ROOT } from '../../infra/processes.js';
 
 export interface AimonRun {
   code: number | null;
@@ -22,7 +22,7 @@ export function aimon(
 ): Promise<AimonRun> {
   const child = spawn(process.execPath, [builtEntry('bin/aimon.ts'), ...args], {
     cwd: o.cwd ?? ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', ...env },
+    env: { ...baseEnv(), HOME: '/nonexistent', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -1,6 +1,7 @@
 /** Real headless Chromium launched as crawler nodes launch it, closed with the test. */
 import { chromium, type Browser } from 'playwright';
 import { CHROMIUM_ARGS } from '../../crawler/chromium-flags.js';
+import { chromiumPath } from '../../infra/processes.js';
 
 interface Teardown {
   teardown(fn: () => Promise<void> | void): void;
@@ -12,7 +13,7 @@ export async function testBrowser(
   ...alsoClose: { close(): Promise<void> }[]
 ): Promise<Browser> {
   const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     headless: true,
     args: CHROMIUM_ARGS,
   });

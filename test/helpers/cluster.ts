@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../services/shared/config.js';
 import type { Clock } from '../../services/shared/clock.js';
 import { Client } from './http.js';
 import { mongoUrl, uniqueDbName } from './servers.js';
+import { chromiumPath } from '../../infra/processes.js';
 
 export interface TapLike {
   teardown(fn: () => unknown): void;
@@ -39,6 +40,7 @@ export async function startEmbedded(
     SERVICES: 'api,tasks,users',
     RATE_LIMIT_RPS: '1000',
     RATE_LIMIT_BURST: '1000',
+    CHROMIUM_PATH: chromiumPath(),
     ...env,
   });
   const broker = await createBroker(config, config.services, clock);

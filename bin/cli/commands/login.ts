@@ -2,7 +2,7 @@
  * `aimon login [--key K|-] [--url U]`: verifies the API key by exchanging it
  * for an access token, then saves the URL and the key to the config file
  * (mode 0600). A key on the command line shows in the process list and in
- * npm's banner (`> tsx bin/aimon.ts login --key …`), so `--key -` reads it as
+ * npm's banner (`> node bin/aimon.js login --key …`), so `--key -` reads it as
  * the first line of stdin, and without --key it is asked on the terminal
  * without echo (or read from stdin when that is not a terminal).
  */

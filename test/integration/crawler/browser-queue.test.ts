@@ -7,6 +7,7 @@
 import t from 'tap';
 import { BrowserRunner } from '../../../crawler/browser.js';
 import { sendHtml, startSite } from '../../../replicas/common/site.js';
+import { chromiumPath } from '../../../infra/processes.js';
 
 const HOLD_MS = 15_000;
 
@@ -14,7 +15,7 @@ const site = await startSite([
   { method: 'GET', path: '/', handle: (_q, res) => sendHtml(res, 'ok') },
 ]);
 const runner = new BrowserRunner({
-  chromiumPath: '/usr/bin/chromium',
+  chromiumPath: chromiumPath(),
   concurrency: 4,
   maxWorkSeconds: 60,
 });

@@ -7,9 +7,10 @@ import t from 'tap';
 import { chromium } from 'playwright';
 import { CHROMIUM_ARGS } from '../../../crawler/browser.js';
 import { waitForStableText } from '../../../crawler/web/dom-wait.js';
+import { chromiumPath } from '../../../infra/processes.js';
 
 const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
+  executablePath: chromiumPath(),
   headless: true,
   args: CHROMIUM_ARGS,
 });

@@ -14,6 +14,7 @@ import { BrowserRunner } from '../../../crawler/browser.js';
 import type { RenderServer } from '../../../crawler/render-server.js';
 import { KeptPages } from '../../../crawler/web/kept-pages.js';
 import type { LeaseMessage } from '../../../services/shared/contracts/lease.js';
+import { chromiumPath } from '../../../infra/processes.js';
 
 const LATENCY_MS = 300;
 const sandbox = await startSandboxServer({ latencyMs: LATENCY_MS });
@@ -205,7 +206,7 @@ t.test('leases of one dispatch pass share a token: each is held and run', async 
 
 t.test('at the drain deadline web work finishes its answer; API work goes back', async (t) => {
   const browser = new BrowserRunner({
-    chromiumPath: '/usr/bin/chromium',
+    chromiumPath: chromiumPath(),
     concurrency: 1,
     maxWorkSeconds: 60,
   });

@@ -11,6 +11,7 @@ import { BrowserRunner } from '../../../crawler/browser.js';
 import { KeptPages, pageFit, type PageFit } from '../../../crawler/web/kept-pages.js';
 import type { BrowserIdentity } from '../../../crawler/web/identity.js';
 import { cookies, sendHtml, startSite, storageStateFor } from '../../../replicas/common/site.js';
+import { chromiumPath } from '../../../infra/processes.js';
 
 const seen: { account: string; visit: string; acceptLanguage: string }[] = [];
 let visits = 0;
@@ -35,7 +36,7 @@ const site = await startSite([
 t.teardown(() => site.close());
 
 const browser = new BrowserRunner({
-  chromiumPath: '/usr/bin/chromium',
+  chromiumPath: chromiumPath(),
   concurrency: 2,
   maxWorkSeconds: 60,
 });

@@ -32,6 +32,7 @@ import type { LeaseMessage } from '../../../services/shared/contracts/lease.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { startForwardProxy } from '../../helpers/forward-proxy.js';
 import { sendHtml, startSite, storageStateFor } from '../../../replicas/common/site.js';
+import { chromiumPath } from '../../../infra/processes.js';
 
 const M = '/api/business/monitor';
 const SH = '310100';
@@ -136,7 +137,7 @@ const standInWeb: WebDriver = {
 const standIn: PlatformDriver = { name: 'sandbox-web', web: standInWeb };
 
 const browser = new BrowserRunner({
-  chromiumPath: '/usr/bin/chromium',
+  chromiumPath: chromiumPath(),
   concurrency: 4,
   maxWorkSeconds: 60,
 });

@@ -15,6 +15,7 @@
  *   MONGO_URL, MONGO_DB   its database, for `npm run admin`
  *   AIMON_CONFIG          the CLI's config file, one per page (`aimon login` writes it)
  *   PATH        with `aimon` on it, as after `npm link`
+ *   AIMON_BUILD the suite's build, which `aimon` and `npm run cli|admin` run compiled
  * and the working directory is an empty folder of the page's own under var/.
  */
 import { spawn } from 'node:child_process';
@@ -23,7 +24,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { fencedBlocks, SHELL_INFO, type DocBlock } from '../../helpers/doc-blocks.js';
-import { ROOT } from '../../../infra/processes.js';
+import { chromiumPath, ROOT } from '../../../infra/processes.js';
 
 /** A page's blocks together; a hung block (a stream that never ends) fails its page. */
 const PAGE_LIMIT_MS = 300_000;
@@ -88,6 +89,10 @@ async function runPage(page: string, blocks: DocBlock[]): Promise<PageRun> {
       MONGO_URL: svc.config.mongoUrl,
       MONGO_DB: svc.config.mongoDb,
       AIMON_CONFIG: join(dir, 'aimon.json'),
+      // `aimon`, `npm run cli` and `npm run admin` run the suite's build (a third of the CPU
+      // through tsx); test/integration/cli/bin-shim runs them through tsx.
+      AIMON_BUILD: join(ROOT, 'var/build'),
+      CHROMIUM_PATH: chromiumPath(),
     },
   });
   let out = '';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
 import t from 'tap';
-import { ROOT, startProcess } from '../../../infra/processes.js';
+import { baseEnv, ROOT, startProcess } from '../../../infra/processes.js';
 
 // Outside the project: a script that wrongly ran `npm ci` here would find no package.json.
 const checkout = await mkdtemp(join(tmpdir(), 'aimon-checkout-'));
@@ -25,7 +25,7 @@ t.teardown(() => rm(checkout, { recursive: true, force: true }));
 function run(args: string[], env: Record<string, string> = {}) {
   const child = spawn('bash', args, {
     cwd: checkout,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    env: { ...baseEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

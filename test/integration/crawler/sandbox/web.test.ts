@@ -13,10 +13,11 @@ import type { Job, PlatformSettings, WebAnswer } from '../../../../crawler/platf
 import type { Answer } from '../../../../services/shared/contracts/answer.js';
 import { failure } from '../../../helpers/platform-drivers.js';
 import { webContext } from '../../../helpers/web-context.js';
+import { chromiumPath } from '../../../../infra/processes.js';
 
 const server = await startSandboxServer({ latencyMs: 60 });
 const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
+  executablePath: chromiumPath(),
   headless: true,
   args: CHROMIUM_ARGS,
 });
