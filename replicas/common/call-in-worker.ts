@@ -26,7 +26,7 @@ onmessage = async (m) => {
   }
 };`;
 
-const PAGE = String.raw`(() => {
+export const CALL_IN_WORKER = String.raw`(() => {
   const worker = new Worker(URL.createObjectURL(new Blob([${JSON.stringify(WORKER)}], { type: 'text/javascript' })));
   const calls = new Map();
   let next = 1;
@@ -56,8 +56,3 @@ const PAGE = String.raw`(() => {
     });
   };
 })();`;
-
-/** The page's HTML with the worker's fetch installed before any of its own scripts. */
-export function callInWorker(html: string): string {
-  return html.replace(/<head>/i, `<head><script>${PAGE}</script>`);
-}

@@ -13,10 +13,15 @@
  * - no_new_chat: the page has no new-chat control (a kept page's next chat
  *   then needs a reload); a replica marks its control `data-new-chat`;
  * - call_in_worker: the page's POST calls, the chat call among them, move
- *   into a dedicated web worker (call-in-worker.ts).
+ *   into a dedicated web worker (call-in-worker.ts);
+ * - call_in_page: the page's SharedWorker runs in the page itself, its chat
+ *   call with it (call-in-page.ts).
+ * Each call drift moves the call to where a replica does not make it
+ * (`CallFrom`): the other one would leave its page as it was.
  */
 import { createHash } from 'node:crypto';
-import { callInWorker } from './call-in-worker.js';
+import { CALL_IN_PAGE } from './call-in-page.js';
+import { CALL_IN_WORKER } from './call-in-worker.js';
 
 export const DRIFTS = [
   'none',
@@ -26,8 +31,24 @@ export const DRIFTS = [
   'slow_first_byte',
   'no_new_chat',
   'call_in_worker',
+  'call_in_page',
 ] as const;
 export type Drift = (typeof DRIFTS)[number];
+
+/** Where a replica's page makes its chat call: itself, or in a worker it starts. */
+export type CallFrom = 'page' | 'worker';
+
+/** Every drift but the one that would move the call where the replica already makes it. */
+export function driftsOf(from: CallFrom): Drift[] {
+  return DRIFTS.filter((d) => d !== (from === 'page' ? 'call_in_page' : 'call_in_worker'));
+}
+
+/** Where the chat call runs on the drifted page of a replica that makes it `from`. */
+export function callFromUnder(drift: Drift, from: CallFrom): CallFrom {
+  if (drift === 'call_in_page') return 'page';
+  if (drift === 'call_in_worker') return 'worker';
+  return from;
+}
 
 export const SLOW_FIRST_BYTE_MS = 2_500;
 
@@ -73,13 +94,18 @@ function swapWidgets(text: string): string {
     .replace(/\u0001/g, 'role="button"');
 }
 
+/** The HTML with `script` run before any of the page's own. */
+const first = (html: string, script: string) =>
+  html.replace(/<head>/i, () => `<head><script>${script}</script>`);
+
 /** The page text (HTML or page script) as the drifted site serves it. */
 export function driftPage(text: string, drift: Drift): string {
   if (drift === 'renamed_classes') return renameClasses(text);
   if (drift === 'no_testids') return text.replace(/data-testid/g, 'data-qa');
   if (drift === 'other_widget') return swapWidgets(text);
   if (drift === 'no_new_chat') return text.replace(NEW_CHAT, '');
-  if (drift === 'call_in_worker') return callInWorker(text);
+  if (drift === 'call_in_worker') return first(text, CALL_IN_WORKER);
+  if (drift === 'call_in_page') return first(text, CALL_IN_PAGE);
   return text;
 }
 

@@ -22,6 +22,8 @@
  * (end_type 1) and then keeps the stream open without a byte. The page's
  * mode controls are chosen when the replica starts (`controls`: the
  * switches, the 快速 / 专家 picker with a 联网搜索 skill button, or none).
+ * Under the `call_in_page` drift (replicas/common/drift.ts) the page runs
+ * the worker's script itself and makes the same signed call.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -46,7 +48,7 @@ import {
   type Conversation,
 } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
-import { driftPage, firstByte, type Drift } from '../common/drift.js';
+import { driftPage, firstByte, type CallFrom, type Drift } from '../common/drift.js';
 import { chatPageHtml, type Controls } from './page.js';
 import { aBogus, signedQuery } from './sign.js';
 import { workerScript } from './worker-script.js';
@@ -62,6 +64,9 @@ export interface DoubaoReplica {
   readonly calls: { path: string; body: string; status: number }[];
   close(): Promise<void>;
 }
+
+/** The page makes its chat call in its SharedWorker, as Doubao's does. */
+export const CALL_FROM: CallFrom = 'worker';
 
 const token = () => randomBytes(16).toString('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

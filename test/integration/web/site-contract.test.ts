@@ -2,7 +2,8 @@
  * The site contract, the same for every consumer site the kit drives: against
  * each replica drawn as the site might be next month (replicas/common/drift.ts:
  * renamed classes, no test ids, a switch drawn as a pressed button and back,
- * a slow first byte, no new-chat control) and with each of its stream
+ * a slow first byte, no new-chat control, the chat call moved into a worker
+ * or out of one) and with each of its stream
  * variants (replicas/<site>/frames.ts STREAM_VARIANTS: events before and after
  * the end, a renamed field, a newer format), the driver returns the exact
  * answer the replica holds (replicas/<site>/expected.ts) with the mode that
@@ -10,6 +11,8 @@
  * never a verdict on the account. A mode needs only its own controls: with
  * the page's mode controls gone, standard mode still answers and deep
  * thinking fails in under 5 s with `control_missing: <site> deep-thinking`.
+ * Each answer's chat call came from where the drifted page makes it: the
+ * page itself or a worker.
  *
  * As the executor keeps an account's page: one page per replica, each next
  * chat started through the site's new-chat control (driver.newChat; a reload
@@ -32,7 +35,12 @@ import {
 } from '../../../crawler/platforms/types.js';
 import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { MODES, type Mode } from '../../../services/shared/platforms.js';
-import { DRIFTS, type Drift } from '../../../replicas/common/drift.js';
+import {
+  callFromUnder,
+  driftsOf,
+  type CallFrom,
+  type Drift,
+} from '../../../replicas/common/drift.js';
 import type { StreamVariant } from '../../../replicas/common/stream-variants.js';
 import { STREAM_VARIANTS as DEEPSEEK_VARIANTS } from '../../../replicas/deepseek/frames.js';
 import { STREAM_VARIANTS as DOUBAO_VARIANTS } from '../../../replicas/doubao/frames.js';
@@ -47,7 +55,10 @@ import { DOUBAO } from '../../../crawler/platforms/doubao/web/driver.js';
 import { KIMI } from '../../../crawler/platforms/kimi/web/driver.js';
 import { YUANBAO } from '../../../crawler/platforms/yuanbao/web/driver.js';
 import { startDeepseekReplica } from '../../../replicas/deepseek/server.js';
-import { startDoubaoReplica } from '../../../replicas/doubao/server.js';
+import {
+  CALL_FROM as DOUBAO_CALL_FROM,
+  startDoubaoReplica,
+} from '../../../replicas/doubao/server.js';
 import { startKimiReplica } from '../../../replicas/kimi/server.js';
 import { startYuanbaoReplica } from '../../../replicas/yuanbao/server.js';
 import { expectedWebAnswer } from '../../../replicas/deepseek/expected.js';
@@ -86,6 +97,8 @@ interface SiteUnderTest {
   variants: readonly StreamVariant[];
   /** The mode a variant really runs (a silent fallback drops one), when not the one asked. */
   ran?(prompt: string, mode: Mode, url: string): Mode;
+  /** Where its replica's page makes the chat call, as the replica declares it; else the page. */
+  callFrom?: CallFrom;
 }
 
 const SITES: SiteUnderTest[] = [
@@ -105,6 +118,7 @@ const SITES: SiteUnderTest[] = [
     start: (drift) => startDoubaoReplica({ latencyMs: 2, drift }),
     expected: (prompt, mode) => fieldsOf(expectedAnswer(prompt, mode)),
     variants: DOUBAO_VARIANTS,
+    callFrom: DOUBAO_CALL_FROM,
   },
   {
     name: 'kimi',
@@ -164,11 +178,13 @@ interface OnePage {
   site: SiteUnderTest;
   /** The page's drift: a common one (drift.ts) or the site's own widgets. */
   drift: string;
+  /** Where the drifted page makes its chat call. */
+  callFrom: CallFrom;
   start(): Promise<Running>;
   cases: Case[];
 }
 
-async function onOnePage({ site, drift, start, cases }: OnePage) {
+async function onOnePage({ site, drift, callFrom, start, cases }: OnePage) {
   const replica = await start();
   t.teardown(() => replica.close());
   const settings: PlatformSettings = { apiBaseUrl: '', webUrl: replica.url, timeoutMs: 30_000 };
@@ -181,6 +197,7 @@ async function onOnePage({ site, drift, start, cases }: OnePage) {
   await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (r) => r.abort());
   try {
     const page = await context.newPage();
+    const fromPage = await pageCalls(page, site.driver.chatCall!);
     let fresh = true;
     for (const c of cases) {
       const label = `${site.name}, ${drift}, ${c.mode}, ${c.what}`;
@@ -196,14 +213,32 @@ async function onOnePage({ site, drift, start, cases }: OnePage) {
       if (c.before) await c.before(page);
       // As the executor does: the capture starts on the page the chat runs in.
       const ctx = await webContext(page, settings, evidence);
+      const before = fromPage();
       const r = await timed(() => site.driver.ask(page, job, ctx), ctx);
       await ctx.capture.close();
       fresh = r.error !== undefined;
       check(site, replica.url, c, label, r);
+      if (r.answer)
+        t.equal(fromPage() > before ? 'page' : 'worker', callFrom, `${label}: the call's origin`);
     }
   } finally {
     await context.close();
   }
+}
+
+/**
+ * How many chat calls the page has made itself: its own CDP session sees no
+ * worker's network. The request is announced before its response, so a call
+ * the driver answered from is counted by the time the answer is in.
+ */
+async function pageCalls(page: Page, call: RegExp): Promise<() => number> {
+  const session = await page.context().newCDPSession(page);
+  let count = 0;
+  session.on('Network.requestWillBeSent', (p) => {
+    if (call.test(p.request.url)) count++;
+  });
+  await session.send('Network.enable');
+  return () => count;
 }
 
 async function timed(ask: () => Promise<WebAnswer>, ctx: WebContext): Promise<Outcome> {
@@ -283,17 +318,29 @@ function pagesOf(site: SiteUnderTest): OnePage[] {
       : {}),
   });
   const withVariants: Drift[] = ['renamed_classes', 'no_testids', 'other_widget'];
-  const pages = new Map<Drift, Case[]>(DRIFTS.map((d) => [d, []]));
+  const from = site.callFrom ?? 'page';
+  const pages = new Map<Drift, Case[]>(driftsOf(from).map((d) => [d, []]));
   pages.get('none')!.push(...MODES.map(plain), ...withoutThinking(site));
   answers.forEach((v, i) => pages.get(withVariants[i % withVariants.length]!)!.push(variant(v)));
-  for (const d of ['slow_first_byte', 'no_new_chat', 'call_in_worker'] as const)
+  for (const d of ['slow_first_byte', 'no_new_chat'] as const)
     pages.get(d)!.push(plain('reasoning_search'));
+  // The call moved into a worker, or out of the site's own worker into the page;
+  // there standard mode follows on the kept page: the page's second call, every control off.
+  if (from === 'page') pages.get('call_in_worker')!.push(plain('reasoning_search'));
+  else pages.get('call_in_page')!.push(plain('reasoning_search'), plain('standard'));
   pages.get('no_new_chat')!.push(...drifts.map(variant));
   return [
-    ...[...pages].map(([drift, cases]) => ({ site, drift, start: () => site.start(drift), cases })),
+    ...[...pages].map(([drift, cases]) => ({
+      site,
+      drift,
+      callFrom: callFromUnder(drift, from),
+      start: () => site.start(drift),
+      cases,
+    })),
     ...Object.entries(site.widgets ?? {}).map(([drift, start]) => ({
       site,
       drift,
+      callFrom: from,
       start,
       cases: [plain('reasoning_search')],
     })),

@@ -4,7 +4,10 @@
  * browser): an `answer` variant gives exactly the answer of the plain stream
  * and reports the mode that ran; a `drift` variant fails as an unrecognised
  * format, never retried. The browser-level run of the same variants is the
- * site-contract test's.
+ * site-contract test's. Also the call drifts (replicas/common/drift.ts): each
+ * moves a replica's chat call to where the replica does not make it, so a
+ * replica gets only the one that changes its page, whose script runs before
+ * the page's own (that the call really moves is the site contract's).
  */
 import t from 'tap';
 import { MODES, type Mode } from '../../../services/shared/platforms.js';
@@ -20,6 +23,7 @@ import type { Answer } from '../../../services/shared/contracts/answer.js';
 import type { WebAnswer } from '../../../crawler/platforms/types.js';
 import { connectEnvelope } from '../../helpers/connect-envelope.js';
 import type { StreamVariant } from '../../../replicas/common/stream-variants.js';
+import { callFromUnder, driftPage, driftsOf } from '../../../replicas/common/drift.js';
 import * as deepseek from '../../../replicas/deepseek/frames.js';
 import { expectedWebAnswer } from '../../../replicas/deepseek/expected.js';
 import * as doubao from '../../../replicas/doubao/frames.js';
@@ -149,3 +153,40 @@ for (const site of sites) {
     }
   });
 }
+
+t.test('a replica gets every drift but the move to where its call already runs', async (t) => {
+  const page = driftsOf('page');
+  const worker = driftsOf('worker');
+  t.ok(page.includes('call_in_worker') && !page.includes('call_in_page'));
+  t.ok(worker.includes('call_in_page') && !worker.includes('call_in_worker'));
+  t.same(
+    page.filter((d) => !worker.includes(d)),
+    ['call_in_worker'],
+    'the rest alike',
+  );
+});
+
+t.test('where the drifted page makes its call', async (t) => {
+  t.equal(callFromUnder('call_in_page', 'worker'), 'page');
+  t.equal(callFromUnder('call_in_worker', 'page'), 'worker');
+  t.equal(callFromUnder('renamed_classes', 'worker'), 'worker');
+  t.equal(callFromUnder('none', 'page'), 'page');
+});
+
+t.test(
+  'a call drift runs its script before the page’s own, and leaves a script file',
+  async (t) => {
+    const html = '<html><head><script>own()</script></head></html>';
+    for (const drift of ['call_in_page', 'call_in_worker'] as const) {
+      const drifted = driftPage(html, drift);
+      t.ok(drifted.startsWith('<html><head><script>(() => {'), `${drift}: its script first`);
+      t.ok(
+        drifted.endsWith('<script>own()</script></head></html>'),
+        `${drift}: the page's own after`,
+      );
+      t.equal(driftPage('own()', drift), 'own()', `${drift}: a script file as it was`);
+    }
+    t.match(driftPage(html, 'call_in_page'), /window\.SharedWorker = /);
+    t.match(driftPage(html, 'call_in_worker'), /window\.fetch = /);
+  },
+);
