@@ -12,6 +12,9 @@
  * - a picker (a button with `aria-haspopup` showing its current choice, such
  *   as 快速 / 专家): its state is the choice it shows, set through its menu.
  *
+ * A picker's shown choice is also the page's label for the model that answers
+ * (`shownChoice`), read the same way and never a failure when absent.
+ *
  * Every lookup has a short deadline, never Playwright's 30 s. A page that
  * already shows the requested state is not touched; a control that should be
  * off and is absent needs nothing, so a mode that needs no control never
@@ -196,4 +199,16 @@ export async function setControl(
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
   throw controlUnchanged(c.site, c.label);
+}
+
+/**
+ * The choice a picker shows now (Doubao's 快速, Kimi's K2.5 思考): the page's
+ * label for the model. Undefined when the page shows no such picker. It does
+ * not wait: the page drew its controls before the prompt went out.
+ */
+export async function shownChoice(page: Page, c: Control): Promise<string | undefined> {
+  if (!c.picker) return undefined;
+  const found = await findShown(page, { site: c.site, label: c.label, picker: c.picker }, 0);
+  const shown = await found?.at.innerText({ timeout: CONTROL_MS }).catch(() => undefined);
+  return shown?.replace(/\s+/g, ' ').trim() || undefined;
 }

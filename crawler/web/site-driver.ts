@@ -16,8 +16,9 @@
  * 5. read the frames into the site's reader (read-frames.ts), every frame
  *    into the evidence; a stream without its end marker leaves completion to
  *    the page (text stable 3 × 500 ms, no stop control);
- * 6. refusal, empty answer, effective mode (spec.effectiveMode), the sources
- *    panel left open for the screenshot.
+ * 6. refusal, empty answer, effective mode (spec.effectiveMode), the model
+ *    the stream names or else the page's model label (null when neither),
+ *    the sources panel left open for the screenshot.
  *
  * Errors name the first cause: the wall, the missing control, the
  * unrecognised page, the drift; anything the browser throws besides is a
@@ -37,7 +38,7 @@ import {
   type WebContext,
   type WebDriver,
 } from '../platforms/types.js';
-import { anyOf, CLICK_MS, CONTROL_MS, setControl } from './controls.js';
+import { anyOf, CLICK_MS, CONTROL_MS, setControl, shownChoice } from './controls.js';
 import { pause, waitForStableText } from './dom-wait.js';
 import { guardedAsk } from './guarded-ask.js';
 import { startNewChat } from './new-chat.js';
@@ -257,7 +258,21 @@ async function answer<R extends FrameReader>(
   );
   if (answer.referenceList.length > 0 && spec.openSources && !(await spec.openSources(page)))
     evidence.note('the sources panel was not found');
-  return { ...answer, effectiveMode: mode, formatVersion: formatVersion ?? `${spec.site}-dom` };
+  const modelReported = answer.modelReported ?? (await pageModel(spec, page, ctx));
+  return {
+    ...answer,
+    ...(modelReported !== undefined && { modelReported }),
+    effectiveMode: mode,
+    formatVersion: formatVersion ?? `${spec.site}-dom`,
+  };
+}
+
+/** The page's label for the model that answered; undefined when the page shows none. */
+async function pageModel(spec: Site, page: Page, ctx: WebContext): Promise<string | undefined> {
+  const picker = spec.controls.modelLabel;
+  const label = picker && (await shownChoice(page, picker));
+  if (label) ctx.evidence.note(`the page's model label: ${label}`);
+  return label || undefined;
 }
 
 async function drive<R extends FrameReader>(

@@ -93,6 +93,12 @@ export interface SiteSpec<R extends FrameReader = FrameReader> {
      * changes); the operator's settings choose, e.g. the model inside the site.
      */
     before?(job: Job, settings: PlatformSettings): readonly (readonly [Control, boolean])[];
+    /**
+     * The picker whose shown choice is the page's label for the model
+     * (`modelReported`); absent: the page shows none. A model the stream
+     * names (the reader's `model`) wins over the label.
+     */
+    modelLabel?: Control;
   };
   /** The answer as the page shows it (the fallback when the stream ends without its marker). */
   dom: {

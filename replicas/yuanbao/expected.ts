@@ -2,8 +2,9 @@
  * What the Yuanbao web driver must report for the replica's answer to
  * (prompt, mode, model): the text with `[citation:N]` as `[N]`, every
  * search doc a reference under its own `index` (WeChat articles under
- * their official account's name), the cited subset, and the chain of
- * thought with its first sentence as summary.
+ * their official account's name), the cited subset, the chain of thought
+ * with its first sentence as summary, and the model switch's label (Hy3 /
+ * DeepSeek) as the model the page names.
  */
 import type { WebAnswer } from '../../crawler/platforms/types.js';
 import type { Reference } from '../../services/shared/contracts/answer.js';
@@ -30,6 +31,7 @@ export function expectedWebAnswer(prompt: string, mode: Mode, model: Model = 'hu
       : null,
     recommendedQuestions: [],
     mediaContent: [],
+    modelReported: model === 'deepseek' ? 'DeepSeek' : 'Hy3',
     effectiveMode: mode,
     formatVersion: 'yuanbao-2026',
   };

@@ -25,6 +25,9 @@ export interface Answer {
   reasoningProcess: { summary: string; content: string } | null;
   recommendedQuestions: string[];
   mediaContent: Media[];
-  /** The model the platform reported (API: the response's `model`; web: the page's label); absent: none. */
+  /**
+   * The model the platform reported (API: the response's `model`; web: the
+   * model the site's stream names, else the page's model label); absent: none.
+   */
   modelReported?: string;
 }

@@ -173,7 +173,7 @@ export const subTaskResultSchema = z
     }),
     modelReported: z.string().nullable().meta({
       description:
-        "The model the platform reported for this answer: the API response's `model` (Gemini: `modelVersion`), or on the web channel the model the site's stream or page names; null when the platform names none (DashScope's native protocol, most consumer sites) and until answered",
+        "The model the platform reported for this answer: the API response's `model` (Gemini: `modelVersion`), or on the web channel the model the site's stream names, else the choice the page's model picker shows (its label as the site words it); null when the platform names none (DashScope's native protocol, a consumer page without a model picker) and until answered",
     }),
     prompt: z.string(),
     status: subTaskStatus,

@@ -25,7 +25,12 @@ const browser = await testBrowser(t, picker, bare);
 const onPicker = doubaoAsker(t, browser, picker);
 const onBare = doubaoAsker(t, browser, bare);
 
-const fieldsOf = ({ effectiveMode: _m, formatVersion: _f, ...answer }: WebAnswer) => answer;
+const fieldsOf = ({
+  effectiveMode: _m,
+  formatVersion: _f,
+  modelReported: _r,
+  ...answer
+}: WebAnswer) => answer;
 
 t.test('the 快速 / 专家 picker and the 联网搜索 button: every mode, exact fields', async (t) => {
   const prompt = '上海适合带孩子去哪里玩';
@@ -34,10 +39,9 @@ t.test('the 快速 / 专家 picker and the 联网搜索 button: every mode, exac
     t.equal(r.error, undefined, `${mode}: no error`);
     t.same(fieldsOf(r.answer!), expectedAnswer(prompt, mode), `${mode}: fields`);
     t.equal(r.answer!.effectiveMode, mode, `${mode}: effective mode from the request body`);
-    t.equal(
-      await r.page.locator('[aria-haspopup="menu"]').innerText(),
-      hasReasoning(mode) ? '专家' : '快速',
-    );
+    const label = hasReasoning(mode) ? '专家' : '快速';
+    t.equal(r.answer!.modelReported, label, `${mode}: the picker's label as the model`);
+    t.equal(await r.page.locator('[aria-haspopup="menu"]').innerText(), label);
     t.equal(
       await r.page.getByRole('button', { name: '联网搜索' }).getAttribute('aria-pressed'),
       String(hasSearch(mode)),
@@ -54,6 +58,7 @@ t.test('a picker already on 专家 is set back to 快速 for a standard job', as
   });
   t.same(fieldsOf(r.answer!), expectedAnswer('番茄炒蛋怎么做', 'standard'));
   t.equal(r.answer!.effectiveMode, 'standard');
+  t.equal(r.answer!.modelReported, '快速', 'the label set back');
   await r.context.close();
 });
 

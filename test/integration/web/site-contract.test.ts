@@ -7,7 +7,7 @@
  * variants (replicas/<site>/frames.ts STREAM_VARIANTS: events before and after
  * the end, a renamed field, a newer format), the driver returns the exact
  * answer the replica holds (replicas/<site>/expected.ts) with the mode that
- * ran, or fails within seconds with a named drift signal, never a hang and
+ * ran and the model label the page shows (null where it shows none), or fails within seconds with a named drift signal, never a hang and
  * never a verdict on the account. A mode needs only its own controls: with
  * the page's mode controls gone, standard mode still answers and deep
  * thinking fails in under 5 s with `control_missing: <site> deep-thinking`.
@@ -35,6 +35,7 @@ import {
 } from '../../../crawler/platforms/types.js';
 import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { MODES, type Mode } from '../../../services/shared/platforms.js';
+import { hasReasoning } from '../../../crawler/platforms/common/answer.js';
 import {
   callFromUnder,
   driftsOf,
@@ -99,6 +100,8 @@ interface SiteUnderTest {
   ran?(prompt: string, mode: Mode, url: string): Mode;
   /** Where its replica's page makes the chat call, as the replica declares it; else the page. */
   callFrom?: CallFrom;
+  /** The model label the page shows after the answer, by the page's drift; null: none. */
+  model(drift: string, mode: Mode): string | null;
 }
 
 const SITES: SiteUnderTest[] = [
@@ -110,6 +113,7 @@ const SITES: SiteUnderTest[] = [
     expected: (prompt, mode, url) => fieldsOf(expectedWebAnswer(prompt, mode, url)),
     variants: DEEPSEEK_VARIANTS,
     ran: (prompt, mode, url) => expectedWebAnswer(prompt, mode, url).effectiveMode,
+    model: () => null,
   },
   {
     name: 'doubao',
@@ -119,6 +123,8 @@ const SITES: SiteUnderTest[] = [
     expected: (prompt, mode) => fieldsOf(expectedAnswer(prompt, mode)),
     variants: DOUBAO_VARIANTS,
     callFrom: DOUBAO_CALL_FROM,
+    // Its switches name no model (the 快速 / 专家 picker: doubao-controls.test.ts).
+    model: () => null,
   },
   {
     name: 'kimi',
@@ -133,6 +139,8 @@ const SITES: SiteUnderTest[] = [
     expected: (prompt, mode, url) =>
       expectedFields(prompt.replace(/ ?#replica:[a-z0-9_]+/g, ''), mode, url),
     variants: KIMI_VARIANTS,
+    model: (drift, mode) =>
+      drift === 'model_picker' ? (hasReasoning(mode) ? 'K2.5 思考' : 'K2.5 快速') : null,
   },
   {
     name: 'yuanbao',
@@ -141,6 +149,8 @@ const SITES: SiteUnderTest[] = [
     start: (drift) => startYuanbaoReplica({ latencyMs: 2, drift }),
     expected: (prompt, mode) => fieldsOf(expectedYuanbao(prompt, mode)),
     variants: YUANBAO_VARIANTS,
+    // Its model switch shows Hunyuan, the site's default, on every page.
+    model: () => 'Hy3',
   },
 ];
 
@@ -217,7 +227,7 @@ async function onOnePage({ site, drift, callFrom, start, cases }: OnePage) {
       const r = await timed(() => site.driver.ask(page, job, ctx), ctx);
       await ctx.capture.close();
       fresh = r.error !== undefined;
-      check(site, replica.url, c, label, r);
+      check(site, { url: replica.url, drift }, c, label, r);
       if (r.answer)
         t.equal(fromPage() > before ? 'page' : 'worker', callFrom, `${label}: the call's origin`);
     }
@@ -254,7 +264,13 @@ async function timed(ask: () => Promise<WebAnswer>, ctx: WebContext): Promise<Ou
   }
 }
 
-function check(site: SiteUnderTest, url: string, c: Case, label: string, r: Outcome) {
+function check(
+  site: SiteUnderTest,
+  { url, drift }: { url: string; drift: string },
+  c: Case,
+  label: string,
+  r: Outcome,
+) {
   if (c.fails !== undefined) {
     const { message, ...failure } = toFailure(r.error);
     t.ok(message.startsWith(c.fails), `${label}: ${message} names the drift`);
@@ -274,6 +290,7 @@ function check(site: SiteUnderTest, url: string, c: Case, label: string, r: Outc
     site.ran?.(c.prompt, c.mode, url) ?? c.mode,
     `${label}: the mode that ran`,
   );
+  t.equal(r.answer.modelReported ?? null, site.model(drift, c.mode), `${label}: the model label`);
 }
 
 /**

@@ -3,8 +3,8 @@
  * service in one process, real Chromium): one account imported with the
  * replica's login runs a batch in standard mode (Hunyuan) and one with
  * thinking and search (DeepSeek inside Yuanbao, the operator's choice);
- * each answer carries the stream's exact fields, the effective mode and a
- * screenshot. A login wall then fails its sub task
+ * each answer carries the stream's exact fields, the model the page's switch
+ * names, the effective mode and a screenshot. A login wall then fails its sub task
  * within seconds with the signal and leaves the account needs_human.
  */
 import t from 'tap';
@@ -87,7 +87,7 @@ async function subTasks(taskId: string): Promise<Sub[]> {
 }
 
 t.test(
-  'Hunyuan and DeepSeek inside Yuanbao: the exact fields, the effective mode and a screenshot',
+  'Hunyuan and DeepSeek inside Yuanbao: the exact fields, the model, the effective mode, a screenshot',
   async (t) => {
     const prompt = '公众号运营技巧';
     // One batch per mode (a batch names each platform once); the one account runs them in turn.
@@ -110,6 +110,8 @@ t.test(
           citationList: want.citationList,
           reasoningProcess: want.reasoningProcess,
           effectiveMode: sub.mode,
+          // The page's model switch, recorded as the API channel records the response's model.
+          modelReported: want.modelReported,
         },
         sub.mode,
       );

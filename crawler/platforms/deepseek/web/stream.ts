@@ -127,6 +127,10 @@ export class DeepseekStream {
           .map((f) => (typeof f.content === 'string' ? f.content : ''))
           .join('') || 'content filter';
     }
+    // The response's `model`: "" in every public capture (so none is recorded); a build that
+    // fills it names the model that answered **[inferred]**.
+    const model = this.response().model;
+    if (typeof model === 'string') raw.model = model.trim();
     return raw;
   }
 

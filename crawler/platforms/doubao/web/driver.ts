@@ -57,6 +57,8 @@ export const DOUBAO: SiteSpec<ReturnType<typeof doubaoReader>> = {
       names: ['新对话', 'New chat'],
       fallbacks: ['[data-testid="create_conversation_button"]'],
     },
+    // The 快速 / 专家 picker names the model that answers **[inferred]**; the switches name none.
+    modelLabel: CONTROLS.deepThinking,
   },
   dom: { answer: SEL.content, stop: SEL.stop, read: domAnswer },
   openSources,

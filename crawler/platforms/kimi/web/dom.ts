@@ -38,6 +38,8 @@ export const PAGE = {
     ...CONTROLS,
     send: { names: ['发送', 'Send'], fallbacks: ['[data-testid="msh-chatinput-send-button"]'] },
     newChat: { names: ['新建会话', 'New Chat'] },
+    // The K2.5 快速 / K2.5 思考 picker names the model (web-channel.md); the switches name none.
+    modelLabel: CONTROLS.thinking,
   },
   dom: {
     answer: '.segment-assistant .segment-container',

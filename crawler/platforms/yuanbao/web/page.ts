@@ -57,6 +57,8 @@ export const PAGE = {
     before: (job: Job, settings: PlatformSettings) => [
       [CONTROLS.model, wantsDeepseek(settings, job.mode)],
     ],
+    // The model switch's shown choice (Hy3 / DeepSeek, xln3/platform-v2) is the page's model label.
+    modelLabel: CONTROLS.model,
   },
   dom: {
     answer: '.agent-chat__bubble--ai .hyc-common-markdown, [class*="hyc-common-markdown"]',

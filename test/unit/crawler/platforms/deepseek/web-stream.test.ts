@@ -330,6 +330,20 @@ t.test('events and fields no version names are kept, not applied, and reported',
   );
 });
 
+t.test('the response names its model: "" in the captures, none recorded', async (t) => {
+  const captured = new DeepseekStream();
+  captured.feed(fixture('2026-reasoning-search.txt'));
+  t.equal(buildAnswer(captured.result()).modelReported, undefined, 'the capture names none');
+  // No capture fills it: the name is this test's own.
+  const named = new DeepseekStream();
+  named.feed(fixture('2026-reasoning-search.txt').replace('"model":""', '"model":"deepseek-v3.2"'));
+  t.equal(
+    buildAnswer(named.result()).modelReported,
+    'deepseek-v3.2',
+    'a filled one is the model reported',
+  );
+});
+
 t.test('the stream reports what ran: thinking frames, search results', async (t) => {
   const both = new DeepseekStream();
   both.feed(fixture('2026-reasoning-search.txt'));
