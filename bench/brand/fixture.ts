@@ -105,6 +105,7 @@ export function benchSubTasks(groups: readonly KeywordGroup[], count: number): V
     return {
       platform,
       channel: platform === 'deepseek' || platform === 'kimi' ? (i % 2 ? 'web' : 'api') : 'api',
+      mode: 'standard',
       status: i % 10 === 9 ? 'failed' : 'completed',
       mentions: answer.mentions,
       citationList: answer.citationList,

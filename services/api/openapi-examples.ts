@@ -164,6 +164,24 @@ export const visibilityExample: Out<typeof visibilitySchema> = visibilityOf(GROU
   failedSubTask,
 ]);
 
+const UNSEARCHED = {
+  answerContent: 'Globex and Acme CRM both suit a small sales team.',
+  referenceList: [],
+  citationList: [],
+  reasoningProcess: null,
+};
+
+/** Two search sub tasks on one platform, one of which silently ran without the search. */
+export const fallbackVisibilityExample: Out<typeof visibilitySchema> = visibilityOf(GROUPS, [
+  subTaskResultExample,
+  {
+    ...subTaskResultExample,
+    ...UNSEARCHED,
+    ...brandFields(GROUPS, UNSEARCHED),
+    effectiveMode: 'standard',
+  },
+]);
+
 export const resultExample = {
   taskId: TASK_ID,
   name: NAME,

@@ -40,7 +40,7 @@ export function exportPath(set: SchemaSet): Json {
           'Sub tasks table (CSV, XLSX sheet "sub tasks"): one row per sub task in order: task name (`name` of the submission, empty when none), subTaskId, prompt, platform, channel, mode, effectiveMode, status, then per keyword group (monitorKeywords) `<keyword> count`, `<keyword> position` (place among all the brands the answer recommends), `<keyword> group rank` (place among the keyword groups), `<keyword> first index`, `<keyword> in citations`, `<keyword> sentiment`, then mentioned, reference count, citation count, answer, screenshot URL, error message. ' +
           'CSV is UTF-8 with a byte-order mark and RFC 4180 quoting (CRLF records). NDJSON has one line per sub task: `taskName` (`name` of the submission, null when none), then the record exactly as the full result shows it. ' +
           'References table (`table=references`; XLSX sheet "references"): one row per reference: subTaskId, platform, channel, index, cited, title, url, site, domain, domain tag (owned, competitor, other). ' +
-          'XLSX also has the sheet "visibility": the rows of the task visibility, then its cited domains. A failure after the first byte can only cut the file short.',
+          'XLSX also has the sheet "visibility": the rows of the task visibility (keyword, platform, channel, mode, answers, then the figures), a blank row, then its cited domains (platform, channel, mode, domain, count, tag, keyword); channel and mode are empty where the visibility leaves them out (one channel, or one mode that ran). A failure after the first byte can only cut the file short.',
         tags: ['tasks'],
         security: SECURITY,
         parameters: [

@@ -25,8 +25,9 @@ import {
   subTaskResultExample,
   TASK_ID,
   visibilityExample,
+  fallbackVisibilityExample,
 } from './openapi-examples.js';
-import { example, type Json, type SchemaSet } from './openapi-parts.js';
+import { example, type Examples, type Json, type SchemaSet } from './openapi-parts.js';
 import { openApiPath, PATHS } from '../shared/contracts/http-paths.js';
 
 export const taskIdParam = {
@@ -65,7 +66,13 @@ const RAW_EXAMPLE = [
 
 export function taskPaths(set: SchemaSet): Json {
   const errors = errorResponses.bind(null, set);
-  const taskRead = (summary: string, data: z.ZodType, value: unknown, extra: Json[] = []) => ({
+  const taskRead = (
+    summary: string,
+    data: z.ZodType,
+    value: unknown,
+    extra: Json[] = [],
+    more: Examples = {},
+  ) => ({
     get: {
       summary,
       tags: ['tasks'],
@@ -74,7 +81,7 @@ export function taskPaths(set: SchemaSet): Json {
       responses: {
         '200': {
           description: 'Success',
-          ...set.content(envelopeOf(data), example(summary, envelope(value))),
+          ...set.content(envelopeOf(data), { ...example(summary, envelope(value)), ...more }),
         },
         ...errors(['400', '404', ...PROTECTED], { '400': TASK_ID_REASON }),
       },
@@ -120,9 +127,16 @@ export function taskPaths(set: SchemaSet): Json {
       resultExample,
     ),
     [openApiPath(PATHS.TASK_VISIBILITY)]: taskRead(
-      'Brand visibility: per monitorKeywords group and platform, mention rate, position among all the brands the answers recommend (average, best, top-1 and top-3 shares), rank among the groups, share of voice, citation share, and the top cited domains; rows by group, then platform name, then channel (the visibility of the full result, alone)',
+      'Brand visibility: per monitorKeywords group and platform, mention rate, position among all the brands the answers recommend (average, best, top-1 and top-3 shares), rank among the groups, share of voice, citation share, and the top cited domains; rows by group, then platform name, then channel, then the mode that ran (the visibility of the full result, alone)',
       visibilitySchema,
       visibilityExample,
+      [],
+      {
+        fallback: {
+          summary: 'A search sub task that silently ran without the search counts as standard',
+          value: envelope(fallbackVisibilityExample),
+        },
+      },
     ),
     [openApiPath(PATHS.SUBTASK_RESULT)]: taskRead(
       'One sub task result',

@@ -3,6 +3,7 @@ import type { SubTaskDoc, SubTaskSummaryDoc, TaskDoc } from './subtasks/models.j
 import { keywordGroups } from './brand/groups.js';
 import { visibilityOf } from './brand/visibility.js';
 import type { SubTaskSummary, TaskStatusView } from './contracts/task-progress.js';
+import type { Mode } from './platforms/definition.js';
 
 export function subTaskSummary(s: SubTaskSummaryDoc): SubTaskSummary {
   return {
@@ -49,7 +50,7 @@ export function subTaskResult(s: SubTaskDoc) {
  * modes were recorded ran the requested one (a crawler node that reports
  * none ran it as asked).
  */
-function effectiveModeOf(s: SubTaskDoc): string | null {
+function effectiveModeOf(s: SubTaskDoc): Mode | null {
   return s.effectiveMode ?? (s.status === 'completed' ? s.mode : null);
 }
 
@@ -101,7 +102,10 @@ export function taskResultView(t: TaskDoc, subtasks: SubTaskDoc[]) {
 export function visibilityView(
   t: Pick<TaskDoc, 'keywords'>,
   subtasks: Iterable<
-    Pick<SubTaskDoc, 'platform' | 'channel' | 'status' | 'mentions' | 'citationList'>
+    Pick<
+      SubTaskDoc,
+      'platform' | 'channel' | 'mode' | 'effectiveMode' | 'status' | 'mentions' | 'citationList'
+    >
   >,
 ) {
   return visibilityOf(keywordGroups(t.keywords ?? []), subtasks);

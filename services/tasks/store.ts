@@ -215,7 +215,15 @@ export class TaskStore {
   async visibilityInputs(taskId: string): Promise<SubTaskDoc[]> {
     return this.models.SubTask.find(
       { taskId },
-      { platform: 1, channel: 1, status: 1, mentions: 1, citationList: 1 },
+      {
+        platform: 1,
+        channel: 1,
+        mode: 1,
+        effectiveMode: 1,
+        status: 1,
+        mentions: 1,
+        citationList: 1,
+      },
     ).lean<SubTaskDoc[]>();
   }
 

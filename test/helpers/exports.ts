@@ -3,6 +3,7 @@ import type mongoose from 'mongoose';
 import { brandFields } from '../../services/shared/brand/mentions.js';
 import { keywordGroups } from '../../services/shared/brand/groups.js';
 import type { Reference } from '../../services/shared/contracts/answer.js';
+import type { Mode } from '../../services/shared/platforms/definition.js';
 
 /** RFC 4180: quoted fields may hold commas, CR/LF and doubled quotes; records end in CRLF. */
 export function parseCsv(text: string): string[][] {
@@ -57,6 +58,8 @@ export interface AnswerSpec {
   cited: number[];
   status?: 'completed' | 'failed';
   errorMessage?: string;
+  /** The mode that ran, when not the requested one (a silent fallback). */
+  effectiveMode?: Mode;
 }
 
 /**
@@ -92,7 +95,7 @@ export async function answerSubTasks(
               : {
                   status: 'completed',
                   time: 1_000 + (d.seq as number),
-                  effectiveMode: d.mode,
+                  effectiveMode: spec.effectiveMode ?? d.mode,
                   pageScreenshot: `/screenshots/${String(d._id)}.png`,
                   ...answer,
                   ...brandFields(groups, answer),

@@ -1,6 +1,7 @@
 /** Chart data from a task's visibility summary (services/shared/contracts/brand.ts), pure. */
 import type { ChartData } from 'chart.js';
 import type { Visibility } from './types.js';
+import { placeName } from '../../services/shared/brand/place.js';
 
 const PALETTE = ['#2459b3', '#d9822b', '#1f7a4d', '#b32424', '#7a4dbf', '#0f8a9d', '#8a5a00'];
 export const colour = (i: number): string => PALETTE[i % PALETTE.length]!;
@@ -10,22 +11,19 @@ const TAG_COLOURS: Record<string, string> = {
   other: '#7d8a97',
 };
 
-const columnOf = (r: { platform: string; channel?: string }) =>
-  r.channel ? `${r.platform} · ${r.channel}` : r.platform;
-
 /** Shares only (0..1, taller is better): a place such as averagePosition is not charted as a bar. */
 type Metric = 'mentionRate' | 'top3Share' | 'shareOfVoice';
 
 /** Platforms on the x axis, one bar per keyword group; shares in percent. */
 export function perKeyword(v: Visibility, metric: Metric): ChartData<'bar'> {
-  const labels = [...new Set(v.rows.map(columnOf))];
+  const labels = [...new Set(v.rows.map(placeName))];
   return {
     labels,
     datasets: v.keywords.map((keyword, i) => ({
       label: keyword,
       backgroundColor: colour(i),
       data: labels.map((label) => {
-        const row = v.rows.find((r) => r.keyword === keyword && columnOf(r) === label);
+        const row = v.rows.find((r) => r.keyword === keyword && placeName(r) === label);
         const value = row?.[metric] ?? null;
         return value === null ? null : value * 100;
       }) as number[],

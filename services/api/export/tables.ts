@@ -129,6 +129,7 @@ export const VISIBILITY_HEADER = [
   'keyword',
   'platform',
   'channel',
+  'mode',
   'answers',
   'mention rate',
   'average position',
@@ -141,7 +142,7 @@ export const VISIBILITY_HEADER = [
   'citation share',
 ];
 
-export const DOMAIN_HEADER = ['platform', 'channel', 'domain', 'count', 'tag', 'keyword'];
+export const DOMAIN_HEADER = ['platform', 'channel', 'mode', 'domain', 'count', 'tag', 'keyword'];
 
 /** The visibility sheet: the group × platform rows, a blank row, then the cited domains. */
 export function visibilityRows(v: Visibility): Cell[][] {
@@ -151,6 +152,7 @@ export function visibilityRows(v: Visibility): Cell[][] {
       r.keyword,
       r.platform,
       r.channel ?? null,
+      r.mode ?? null,
       r.answers,
       r.mentionRate,
       r.averagePosition,
@@ -168,6 +170,7 @@ export function visibilityRows(v: Visibility): Cell[][] {
       p.top.map((d) => [
         p.platform,
         p.channel ?? null,
+        p.mode ?? null,
         d.domain,
         d.count,
         d.tag,

@@ -7,17 +7,17 @@
  */
 import type { KeywordGroup, Mention } from '../../shared/contracts/brand.js';
 import { domainOf } from '../../shared/brand/domains.js';
-import type { VisibilityInput } from '../../shared/brand/visibility.js';
+import { countedMode, type VisibilityInput } from '../../shared/brand/visibility.js';
 import type { Item } from './tables.js';
 
-type Channel = 'api' | 'web';
 /** Numbers kept per group and sub task. */
 const FIELDS = 4;
 
 export class VisibilityInputs {
   /** Per sub task: [place, per group (count, position or 0, group rank or 0, inCitations), ...domain ids]. */
   private readonly rows: number[][] = [];
-  private readonly places: { platform: string; channel?: Channel; status: string }[] = [];
+  /** The distinct (platform, channel, counted mode, status) of the sub tasks. */
+  private readonly places: Pick<VisibilityInput, 'platform' | 'channel' | 'mode' | 'status'>[] = [];
   private readonly placeIds = new Map<string, number>();
   private readonly domains: string[] = [];
   private readonly domainIds = new Map<string, number>();
@@ -28,14 +28,20 @@ export class VisibilityInputs {
     const channel =
       result.channel === 'api' || result.channel === 'web' ? result.channel : undefined;
     const completed = result.status === 'completed';
-    // Only completed sub tasks are counted; the others only make their platform present.
+    // Only completed sub tasks are counted, under the mode that ran; the
+    // others only make their platform, channel and requested mode present.
     const status = completed ? 'completed' : 'other';
-    const placeKey = `${result.platform}\u0000${channel ?? ''}\u0000${status}`;
+    const mode = countedMode(result);
+    const placeKey = `${result.platform}\u0000${channel ?? ''}\u0000${mode}\u0000${status}`;
     let place = this.placeIds.get(placeKey);
     if (place === undefined) {
       place =
-        this.places.push({ platform: result.platform, ...(channel ? { channel } : {}), status }) -
-        1;
+        this.places.push({
+          platform: result.platform,
+          ...(channel ? { channel } : {}),
+          mode,
+          status,
+        }) - 1;
       this.placeIds.set(placeKey, place);
     }
     const row = [place];

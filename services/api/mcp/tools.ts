@@ -8,6 +8,7 @@ import { MODES } from '../../shared/platforms.js';
 import { FINAL_TASK_STATUSES, type TaskStatus } from '../../shared/contracts/status.js';
 import type { ListData, SubmitData, Visibility } from '../../shared/contracts/http.js';
 import { PATHS, pathTo } from '../../shared/contracts/http-paths.js';
+import { placeName } from '../../shared/brand/place.js';
 import { submissionSchema } from '../../shared/requests/submission.js';
 import {
   idSchema,
@@ -163,7 +164,8 @@ const taskVisibility = tool({
   async run({ taskId }, c) {
     const v = await c.backend.call<Visibility>('tasks.visibility', { userId: c.userId, taskId });
     const lines = v.rows.map(
-      (r) => `${r.keyword} on ${r.platform}: ${Math.round(r.mentionRate * 100)} % of ${r.answers}`,
+      (r) =>
+        `${r.keyword} on ${placeName(r)}: ${Math.round(r.mentionRate * 100)} % of ${r.answers}`,
     );
     return { data: v, summary: lines.join('; ') || 'no monitored brand, or no answer yet' };
   },

@@ -1,8 +1,10 @@
 /**
  * A task's visibility: per group × platform (× channel when the task holds
- * the platform on both channels), the mention rate, positions (top-1 and
- * top-3 shares), group ranks, share of voice and citation share over its completed sub tasks, and per platform
- * the most cited domains. One pass over the sub tasks.
+ * the platform on both channels, × the mode that ran when it holds the
+ * platform's channel in more than one), the mention rate, positions (top-1
+ * and top-3 shares), group ranks, share of voice and citation share over its
+ * completed sub tasks, and per platform the most cited domains. One pass over
+ * the sub tasks.
  */
 import type { Reference } from '../contracts/answer.js';
 import type {
@@ -13,17 +15,21 @@ import type {
   Visibility,
   VisibilityRow,
 } from '../contracts/brand.js';
+import { CHANNELS, MODES, type Channel, type Mode } from '../platforms/definition.js';
 import { domainOf, tagDomain } from './domains.js';
+import type { Place } from './place.js';
 
 export interface VisibilityInput {
   platform: string;
-  channel?: 'api' | 'web';
+  channel?: Channel;
+  /** The requested mode. */
+  mode: Mode;
+  /** The mode that really ran (a silent fallback); absent or null: the requested one. */
+  effectiveMode?: Mode | null;
   status: string;
   mentions?: Mention[] | null;
   citationList?: Reference[] | null;
 }
-
-type Channel = 'api' | 'web';
 
 const TOP_DOMAINS = 20;
 
@@ -55,7 +61,7 @@ function addPlace(p: Places, place: number | null): void {
 
 const average = (p: Places): number | null => (p.n ? p.sum / p.n : null);
 
-/** One platform on one channel. */
+/** One platform on one channel in one mode. */
 class Bucket {
   answers = 0;
   readonly tallies: GroupTally[];
@@ -79,34 +85,44 @@ class Bucket {
   }
 }
 
+/** The mode a sub task counts under: the one that ran once answered, else the one asked for. */
+export function countedMode(s: Pick<VisibilityInput, 'status' | 'mode' | 'effectiveMode'>): Mode {
+  return (s.status === 'completed' && s.effectiveMode) || s.mode;
+}
+
 /** Platforms by name (code point order: the same in every locale). */
 function byPlatform([a]: [string, unknown], [b]: [string, unknown]): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
- * Only completed sub tasks count as answers; the others still make their
- * platform (and channel) present, so its rows exist with 0 answers. A sub
- * task without `channel` (stored before channels were recorded) is an api
- * one. Mentions are matched to groups by keyword; absent ones count as none.
- * Rows come in one stable order whatever order the sub tasks are read in
- * (`byPlatform`): group order, then platform name, then api before web;
- * `domains` in the same platform order.
+ * Only completed sub tasks count as answers, under the mode that really ran,
+ * so a silent fallback does not count for the mode asked for; the others
+ * still make their platform, channel and requested mode present, so their
+ * rows exist with 0 answers. A sub task without `channel` (stored before
+ * channels were recorded) is an api one. Mentions are matched to groups by
+ * keyword; absent ones count as none. Rows come in one stable order whatever
+ * order the sub tasks are read in (`byPlatform`): group order, then platform
+ * name, then api before web, then MODES order; `domains` in the same order
+ * without the group.
  */
 export function visibilityOf(
   groups: readonly KeywordGroup[],
   subTasks: Iterable<VisibilityInput>,
 ): Visibility {
   const groupIndex = new Map(groups.map((g, i) => [g.keyword, i]));
-  const platforms = new Map<string, Map<Channel, Bucket>>();
+  const platforms = new Map<string, Map<Channel, Map<Mode, Bucket>>>();
   const domainOfUrl = new Map<string, string | null>();
 
   for (const s of subTasks) {
     const channel: Channel = s.channel ?? 'api';
+    const mode = countedMode(s);
     let channels = platforms.get(s.platform);
     if (!channels) platforms.set(s.platform, (channels = new Map()));
-    let bucket = channels.get(channel);
-    if (!bucket) channels.set(channel, (bucket = new Bucket(groups.length)));
+    let modes = channels.get(channel);
+    if (!modes) channels.set(channel, (modes = new Map()));
+    let bucket = modes.get(mode);
+    if (!bucket) modes.set(mode, (bucket = new Bucket(groups.length)));
     if (s.status !== 'completed') continue;
     bucket.answers++;
     for (const m of s.mentions ?? []) {
@@ -127,25 +143,31 @@ export function visibilityOf(
     }
   }
 
-  const buckets: { platform: string; channel?: Channel; bucket: Bucket }[] = [];
+  const buckets: { place: Place; bucket: Bucket }[] = [];
   for (const [platform, channels] of [...platforms].sort(byPlatform)) {
-    const split = channels.size > 1;
-    for (const channel of ['api', 'web'] as const) {
-      const bucket = channels.get(channel);
-      if (bucket) buckets.push(split ? { platform, channel, bucket } : { platform, bucket });
+    for (const channel of CHANNELS) {
+      const modes = channels.get(channel);
+      if (!modes) continue;
+      for (const mode of MODES) {
+        const bucket = modes.get(mode);
+        if (!bucket) continue;
+        const place: Place = { platform };
+        if (channels.size > 1) place.channel = channel;
+        if (modes.size > 1) place.mode = mode;
+        buckets.push({ place, bucket });
+      }
     }
   }
 
   const rows: VisibilityRow[] = [];
   groups.forEach((g, i) => {
-    for (const { platform, channel, bucket } of buckets) {
+    for (const { place, bucket } of buckets) {
       const t = bucket.tallies[i]!;
       const voice = bucket.voice();
       const share = (n: number): number => (bucket.answers ? n / bucket.answers : 0);
       rows.push({
         keyword: g.keyword,
-        platform,
-        ...(channel ? { channel } : {}),
+        ...place,
         answers: bucket.answers,
         mentionRate: share(t.mentioned),
         averagePosition: average(t.position),
@@ -161,9 +183,8 @@ export function visibilityOf(
   });
 
   const tags = new Map<string, ReturnType<typeof tagDomain>>();
-  const domains: PlatformDomains[] = buckets.map(({ platform, channel, bucket }) => ({
-    platform,
-    ...(channel ? { channel } : {}),
+  const domains: PlatformDomains[] = buckets.map(({ place, bucket }) => ({
+    ...place,
     top: [...bucket.domains]
       .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
       .slice(0, TOP_DOMAINS)

@@ -3,6 +3,7 @@
  * task's `monitorKeywords`, each sub task's mentions and sentiment, and the
  * task's visibility summary. Pure shapes; the logic is in services/shared/brand/.
  */
+import type { Channel, Mode } from '../platforms/definition.js';
 
 /**
  * One `monitorKeywords` entry: `Acme|阿克米|ACME Inc.|acme.com`. The first alias
@@ -59,12 +60,21 @@ export interface SubTaskBrandFields {
   sentiment: SentimentVerdict[] | null;
 }
 
-/** One group on one platform (and channel, when the task has both channels of it). */
+/**
+ * One group on one platform (and channel, when the task has both channels of
+ * it; and mode, when it has that channel in more than one mode).
+ */
 export interface VisibilityRow {
   keyword: string;
   platform: string;
   /** Present only when the task holds this platform on both channels. */
-  channel?: 'api' | 'web';
+  channel?: Channel;
+  /**
+   * The mode that really ran (a completed sub task's effectiveMode; the
+   * requested one for the others). Present only when the task holds this
+   * platform's channel in more than one mode.
+   */
+  mode?: Mode;
   /** Completed sub tasks counted (the denominators below). */
   answers: number;
   /** Share of answers that mention the group (0..1). */
@@ -103,7 +113,10 @@ export interface CitedDomain {
 
 export interface PlatformDomains {
   platform: string;
-  channel?: 'api' | 'web';
+  /** As in VisibilityRow. */
+  channel?: Channel;
+  /** As in VisibilityRow. */
+  mode?: Mode;
   /** The most cited domains, most first (ties by name), at most 20. */
   top: CitedDomain[];
 }

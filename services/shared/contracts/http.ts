@@ -69,6 +69,11 @@ const visibilityChannel = () =>
   z.enum(CHANNELS).optional().meta({
     description: 'Present only when the task holds the platform on both channels',
   });
+const visibilityMode = () =>
+  z.enum(MODES).optional().meta({
+    description:
+      "The mode that ran (a completed sub task's effectiveMode: a silent fallback counts where it ran; the requested mode for the others). Present only when the task holds the platform's channel in more than one mode",
+  });
 
 export const visibilitySchema = z
   .object({
@@ -95,6 +100,7 @@ export const visibilitySchema = z
           keyword: z.string(),
           platform: z.string(),
           channel: visibilityChannel(),
+          mode: visibilityMode(),
           answers: int().meta({ description: 'Completed sub tasks counted' }),
           mentionRate: ratio(),
           averagePosition: z.number().nullable().meta({
@@ -125,6 +131,7 @@ export const visibilitySchema = z
         .object({
           platform: z.string(),
           channel: visibilityChannel(),
+          mode: visibilityMode(),
           top: z.array(
             z
               .object({

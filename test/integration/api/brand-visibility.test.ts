@@ -142,6 +142,40 @@ t.test('every sub task carries its exact mentions; the task its visibility', asy
   t.same(alone.body.data, v, 'the same object alone');
   t.equal((await svc.client.get(`${M}/task/${taskId}/visibility`, bob.token)).status, 404);
   t.equal((await svc.client.get(`${M}/task/not-a-uuid/visibility`, alice.token)).status, 400);
+
+  // One api answer silently ran without the search, as a site that drops it would report.
+  const fellBack = result.subTaskList.find((s: { channel: string }) => s.channel === 'api');
+  await (
+    await svc.db()
+  )
+    .collection('subtasks')
+    .updateOne({ _id: fellBack.subTaskId }, { $set: { effectiveMode: 'standard' } });
+  const split = (await svc.client.get(`${M}/task/${taskId}/visibility`, alice.token)).body.data;
+  t.same(
+    split.rows
+      .filter((r: { keyword: string }) => r.keyword === 'Acme')
+      .map((r: { channel: string; mode?: string; answers: number }) => [
+        r.channel,
+        r.mode,
+        r.answers,
+      ]),
+    [
+      ['api', 'standard', 1],
+      ['api', 'search', 2],
+      ['web', undefined, 3],
+    ],
+    'the answer counts under the mode that ran, apart from the searched ones',
+  );
+  t.same(
+    split.domains.map((d: { channel: string; mode?: string }) => [d.channel, d.mode]),
+    [
+      ['api', 'standard'],
+      ['api', 'search'],
+      ['web', undefined],
+    ],
+  );
+  const again = (await svc.client.get(`${M}/task/result/${taskId}`, alice.token)).body.data;
+  t.same(again.visibility, split, 'the full result counts it the same way');
 });
 
 t.test(

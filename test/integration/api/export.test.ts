@@ -11,6 +11,7 @@ import { domainOf, tagDomain } from '../../../services/shared/brand/domains.js';
 import { visibilityOf } from '../../../services/shared/brand/visibility.js';
 import type { Reference } from '../../../services/shared/contracts/answer.js';
 import type { Mention, SentimentVerdict } from '../../../services/shared/contracts/brand.js';
+import type { Mode } from '../../../services/shared/platforms/definition.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { answerSubTasks, download, parseCsv } from '../../helpers/exports.js';
 
@@ -28,7 +29,7 @@ const submitted = await svc.client.post(
     name: ` ${NAME} `,
     prompts: PROMPTS,
     platforms: [
-      { platform: 'sandbox', mode: 'standard', screenshot: 1 },
+      { platform: 'sandbox', mode: 'reasoning', screenshot: 1 },
       { platform: 'sandbox-web', mode: 'standard' },
     ],
     monitorKeywords: KEYWORDS,
@@ -61,6 +62,8 @@ await answerSubTasks(await svc.db(), taskId, entries, (seq) =>
             : `Nothing about them here; line one\r\nline two`,
         referenceList: refs(seq),
         cited: seq % 2 === 0 ? [1, 3] : [2],
+        // The last sandbox sub task silently ran without the reasoning.
+        ...(seq === 8 ? { effectiveMode: 'standard' as const } : {}),
       },
 );
 
@@ -81,8 +84,8 @@ type Sub = {
   prompt: string;
   platform: string;
   channel: string | null;
-  mode: string;
-  effectiveMode: string | null;
+  mode: Mode;
+  effectiveMode: Mode | null;
   status: string;
   answerContent: string | null;
   referenceList: Reference[];
@@ -336,6 +339,8 @@ t.test('XLSX: three sheets read back with exceljs equal the JSON result', async 
     subs.map((s) => ({
       platform: s.platform,
       channel: (s.channel ?? undefined) as 'api' | 'web' | undefined,
+      mode: s.mode,
+      effectiveMode: s.effectiveMode,
       status: s.status,
       mentions: brandOf(s).mentions,
       citationList: s.citationList,
@@ -345,11 +350,12 @@ t.test('XLSX: three sheets read back with exceljs equal the JSON result', async 
   t.equal(visRows[0]![0], 'keyword');
   const body = visRows.slice(1, 1 + vis.rows.length);
   t.same(
-    body.map((r) => pad(r, 13)),
+    body.map((r) => pad(r, 14)),
     vis.rows.map((r) => [
       r.keyword,
       r.platform,
       r.channel ?? null,
+      r.mode ?? null,
       r.answers,
       r.mentionRate,
       r.averagePosition,
@@ -366,13 +372,23 @@ t.test('XLSX: three sheets read back with exceljs equal the JSON result', async 
     vis.rows.some((r) => r.mentionRate > 0),
     'the visibility is not empty',
   );
+  t.same(
+    body.filter((r) => r[0] === 'Acme').map((r) => [r[1], r[3], r[4]]),
+    [
+      ['sandbox', 'standard', 1],
+      ['sandbox', 'reasoning', 4],
+      ['sandbox-web', null, 4],
+    ],
+    'the answer that ran without the reasoning counts as standard, in its own row',
+  );
   const domainRows = visRows.slice(3 + vis.rows.length);
   t.same(
-    domainRows.map((r) => pad(r, 6)),
+    domainRows.map((r) => pad(r, 7)),
     vis.domains.flatMap((p) =>
       p.top.map((d) => [
         p.platform,
         p.channel ?? null,
+        p.mode ?? null,
         d.domain,
         d.count,
         d.tag,

@@ -36,6 +36,7 @@ t.test('rows per group × platform; channels split only where a platform has bot
     // deepseek on both channels
     {
       platform: 'deepseek',
+      mode: 'standard',
       channel: 'api',
       status: 'completed',
       mentions: mentions([2, 1, true], [1, 2, false]),
@@ -43,6 +44,7 @@ t.test('rows per group × platform; channels split only where a platform has bot
     },
     {
       platform: 'deepseek',
+      mode: 'standard',
       channel: 'api',
       status: 'completed',
       mentions: mentions([0, null, false], [3, 1, true]),
@@ -50,23 +52,26 @@ t.test('rows per group × platform; channels split only where a platform has bot
     },
     {
       platform: 'deepseek',
+      mode: 'standard',
       channel: 'api',
       status: 'failed',
       mentions: mentions([9, 1, true], [0, null, false]),
       citationList: cite('https://ignored.com/'),
     },
-    { platform: 'deepseek', channel: 'web', status: 'timeout' },
+    { platform: 'deepseek', mode: 'standard', channel: 'web', status: 'timeout' },
     // kimi on the web only
     {
       platform: 'kimi',
+      mode: 'standard',
       channel: 'web',
       status: 'completed',
       mentions: mentions([1, 2, false], [1, 1, false]),
       citationList: cite('https://b.com/', 'https://a.com/', 'https://b.com/x'),
     },
-    { platform: 'kimi', channel: 'web', status: 'completed', mentions: null },
+    { platform: 'kimi', mode: 'standard', channel: 'web', status: 'completed', mentions: null },
     {
       platform: 'deepseek',
+      mode: 'standard',
       channel: 'web',
       status: 'completed',
       mentions: mentions([1, 1, false], [0, null, false]),
@@ -203,10 +208,10 @@ t.test(
     ];
     const v = visibilityOf(groups, [
       // Recommended second after a brand the user did not type: first among the groups.
-      { platform: 'p', status: 'completed', mentions: at(2, 1) },
-      { platform: 'p', status: 'completed', mentions: at(1, 1) },
-      { platform: 'p', status: 'completed', mentions: at(5, 2) },
-      { platform: 'p', status: 'completed', mentions: at(null, null) },
+      { platform: 'p', mode: 'standard', status: 'completed', mentions: at(2, 1) },
+      { platform: 'p', mode: 'standard', status: 'completed', mentions: at(1, 1) },
+      { platform: 'p', mode: 'standard', status: 'completed', mentions: at(5, 2) },
+      { platform: 'p', mode: 'standard', status: 'completed', mentions: at(null, null) },
     ]);
     t.match(v.rows[0], {
       keyword: 'Acme',
@@ -228,18 +233,26 @@ t.test(
     const inputs: VisibilityInput[] = [
       {
         platform: 'sandbox-cn',
+        mode: 'standard',
         channel: 'web',
         status: 'completed',
         mentions: mentions([1, 1, false], [0, null, false]),
       },
       {
         platform: 'sandbox',
+        mode: 'standard',
         channel: 'web',
         status: 'completed',
         mentions: mentions([1, 1, false], [0, null, false]),
       },
-      { platform: 'sandbox-cn', channel: 'api', status: 'completed', mentions: null },
-      { platform: 'deepseek', status: 'failed' },
+      {
+        platform: 'sandbox-cn',
+        mode: 'standard',
+        channel: 'api',
+        status: 'completed',
+        mentions: null,
+      },
+      { platform: 'deepseek', mode: 'standard', status: 'failed' },
     ];
     const expected = [
       ['Acme', 'deepseek', undefined],
@@ -265,10 +278,126 @@ t.test(
   },
 );
 
+t.test('a silent fallback counts under the mode that ran, in a row of its own', async (t) => {
+  const v = visibilityOf(groups, [
+    {
+      platform: 'deepseek',
+      channel: 'web',
+      mode: 'reasoning_search',
+      effectiveMode: 'reasoning_search',
+      status: 'completed',
+      mentions: mentions([1, 1, true], [0, null, false]),
+      citationList: cite('https://acme.com/a'),
+    },
+    {
+      platform: 'deepseek',
+      channel: 'web',
+      mode: 'reasoning_search',
+      effectiveMode: 'standard',
+      status: 'completed',
+      mentions: mentions([0, null, false], [2, 1, false]),
+      citationList: cite('https://x.com/'),
+    },
+    // Stored before effective modes were recorded: it ran as asked.
+    {
+      platform: 'deepseek',
+      channel: 'web',
+      mode: 'reasoning_search',
+      status: 'completed',
+      mentions: mentions([1, 2, false], [0, null, false]),
+    },
+  ]);
+  t.same(
+    v.rows.map((r) => [r.keyword, r.platform, r.channel, r.mode, r.answers, r.mentionRate]),
+    [
+      ['Acme', 'deepseek', undefined, 'standard', 1, 0],
+      ['Acme', 'deepseek', undefined, 'reasoning_search', 2, 1],
+      ['Beta', 'deepseek', undefined, 'standard', 1, 1],
+      ['Beta', 'deepseek', undefined, 'reasoning_search', 2, 0],
+    ],
+  );
+  t.same(v.domains, [
+    { platform: 'deepseek', mode: 'standard', top: [{ domain: 'x.com', count: 1, tag: 'other' }] },
+    {
+      platform: 'deepseek',
+      mode: 'reasoning_search',
+      top: [{ domain: 'acme.com', count: 1, tag: 'owned', keyword: 'Acme' }],
+    },
+  ]);
+});
+
+t.test(
+  'one mode on a channel: no mode field; a sub task not answered makes only its requested mode present',
+  async (t) => {
+    const one = visibilityOf(groups, [
+      { platform: 'kimi', mode: 'search', effectiveMode: 'search', status: 'completed' },
+      { platform: 'kimi', mode: 'search', effectiveMode: null, status: 'completed' },
+      { platform: 'kimi', mode: 'search', status: 'failed' },
+    ]);
+    t.same(
+      one.rows.map((r) => Object.keys(r).slice(0, 3)),
+      [
+        ['keyword', 'platform', 'answers'],
+        ['keyword', 'platform', 'answers'],
+      ],
+    );
+    t.same(one.domains, [{ platform: 'kimi', top: [] }]);
+    t.equal(one.rows[0]!.answers, 2);
+
+    const split = visibilityOf(groups, [
+      { platform: 'kimi', mode: 'standard', status: 'completed' },
+      { platform: 'kimi', mode: 'search', effectiveMode: 'standard', status: 'timeout' },
+    ]);
+    t.same(
+      split.domains.map((d) => [d.mode, split.rows.find((r) => r.mode === d.mode)!.answers]),
+      [
+        ['standard', 1],
+        ['search', 0],
+      ],
+    );
+  },
+);
+
+t.test('rows by group, platform, channel (api first), then mode in MODES order', async (t) => {
+  const inputs: VisibilityInput[] = [
+    { platform: 'sandbox', channel: 'web', mode: 'reasoning', status: 'completed' },
+    { platform: 'sandbox', channel: 'api', mode: 'reasoning_search', status: 'failed' },
+    { platform: 'sandbox', channel: 'api', mode: 'search', status: 'completed' },
+    {
+      platform: 'sandbox',
+      channel: 'api',
+      mode: 'reasoning',
+      effectiveMode: 'standard',
+      status: 'completed',
+    },
+    { platform: 'deepseek', channel: 'api', mode: 'search', status: 'completed' },
+    { platform: 'deepseek', channel: 'api', mode: 'reasoning', status: 'completed' },
+  ];
+  const places = [
+    ['deepseek', undefined, 'reasoning'],
+    ['deepseek', undefined, 'search'],
+    ['sandbox', 'api', 'standard'],
+    ['sandbox', 'api', 'search'],
+    ['sandbox', 'api', 'reasoning_search'],
+    ['sandbox', 'web', undefined],
+  ];
+  for (const order of [inputs, [...inputs].reverse()]) {
+    const v = visibilityOf(groups, order);
+    t.same(
+      v.rows.map((r) => [r.keyword, r.platform, r.channel, r.mode]),
+      ['Acme', 'Beta'].flatMap((keyword) => places.map((p) => [keyword, ...p])),
+    );
+    t.same(
+      v.domains.map((d) => [d.platform, d.channel, d.mode]),
+      places,
+    );
+  }
+});
+
 t.test('zero answers: rates 0, ranks null; a sub task without channel is an api one', async (t) => {
   const v = visibilityOf(groups, [
-    { platform: 'qwen', status: 'failed' },
-    { platform: 'qwen', channel: 'api', status: 'error' },
+    { platform: 'qwen', mode: 'standard', status: 'failed' },
+    { platform: 'qwen', mode: 'standard', channel: 'api', status: 'error' },
   ]);
   t.same(v.rows, [
     {
@@ -315,7 +444,14 @@ t.test('no sub tasks, no groups', async (t) => {
   });
   const v = visibilityOf(
     [],
-    [{ platform: 'p', status: 'completed', citationList: cite('https://acme.com/') }],
+    [
+      {
+        platform: 'p',
+        mode: 'standard',
+        status: 'completed',
+        citationList: cite('https://acme.com/'),
+      },
+    ],
   );
   t.same(v, {
     keywords: [],
@@ -330,7 +466,7 @@ t.test('top 20 domains, most cited first, ties by name; bad URLs are skipped', a
   for (let d = 0; d < 25; d++)
     for (let k = 0; k <= d % 5; k++) urls.push(`https://d${String(d).padStart(2, '0')}.com/${k}`);
   const v = visibilityOf(groups, [
-    { platform: 'p', status: 'completed', citationList: cite(...urls) },
+    { platform: 'p', mode: 'standard', status: 'completed', citationList: cite(...urls) },
   ]);
   const top = v.domains[0]!.top;
   t.equal(top.length, 20);
@@ -355,7 +491,12 @@ t.test('top 20 domains, most cited first, ties by name; bad URLs are skipped', a
 t.test('mentions are matched to groups by keyword; unknown keywords are ignored', async (t) => {
   const [acme, beta] = mentions([1, 2, false], [2, 1, true]);
   const v = visibilityOf(groups, [
-    { platform: 'p', status: 'completed', mentions: [beta!, { ...acme!, keyword: 'Gone' }, acme!] },
+    {
+      platform: 'p',
+      mode: 'standard',
+      status: 'completed',
+      mentions: [beta!, { ...acme!, keyword: 'Gone' }, acme!],
+    },
   ]);
   t.same(
     v.rows.map((r) => [
@@ -376,6 +517,7 @@ t.test('2,500 sub tasks in one pass, quickly', async (t) => {
   const many = keywordGroups(Array.from({ length: 10 }, (_, i) => `Brand${i}|brand${i}.com`));
   const subTasks: VisibilityInput[] = Array.from({ length: 2500 }, (_, i) => ({
     platform: `p${i % 5}`,
+    mode: 'standard',
     channel: i % 2 ? 'web' : 'api',
     status: i % 10 ? 'completed' : 'failed',
     mentions: many.map((g, k) => ({

@@ -68,6 +68,28 @@ t.test('one dataset per keyword over the platform columns; rates in percent', as
   t.same(perKeyword(v, 'shareOfVoice').datasets[0]!.data, [25, 50, 50]);
 });
 
+t.test('a column per mode that ran, where the visibility splits by mode', async (t) => {
+  const byMode: Visibility = {
+    ...v,
+    rows: [
+      { ...row('Acme', 'deepseek', 'web', 1), mode: 'standard' },
+      { ...row('Acme', 'deepseek', 'web', 0.5), mode: 'reasoning' },
+      row('Acme', 'deepseek', 'api', 0),
+      { ...row('Acme', 'kimi', undefined, 0.25), mode: 'search' },
+      row('Acme', 'qwen', undefined, 1),
+    ],
+  };
+  const rate = perKeyword(byMode, 'mentionRate');
+  t.same(rate.labels, [
+    'deepseek · web · standard',
+    'deepseek · web · reasoning',
+    'deepseek · api',
+    'kimi · search',
+    'qwen',
+  ]);
+  t.same(rate.datasets[0]!.data, [100, 50, 0, 25, 100]);
+});
+
 t.test('cited domains summed over platforms, most first, coloured by tag', async (t) => {
   const d = topDomains(v, 3);
   t.same(d.labels, ['acme.com', 'b.example', 'a.example']);
