@@ -263,6 +263,9 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
             this.logger.warn('monitors leader lock check failed:', err);
             return false;
           });
+        // A check still in flight when the service stopped must not start the tick timer: it
+        // would outlive the broker and keep its process alive.
+        if (stopping) return;
         if (held && !leader) {
           leader = true;
           this.logger.info(`monitors ${this.broker.nodeID} is now the leader`);

@@ -211,6 +211,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
         this.logger.info(`scheduler ${this.broker.nodeID} is now the active scheduler`);
         await this.resyncInFlight();
         await this.loadPending();
+        if (stopping) return;
         const every = (ms: number, name: string, job: () => Promise<unknown>) =>
           timers.push(setInterval(() => this.background(name, guarded(name, job)()), ms));
         every(DISPATCH_EVERY_MS, 'dispatch', () => dispatcher.dispatch());
@@ -249,6 +250,9 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
             this.logger.warn('leader lock check failed:', err);
             return false;
           });
+        // A check still in flight when the service stopped must not start the leader's timers:
+        // they would outlive the broker and keep its process alive.
+        if (stopping) return;
         if (held && !leader) await this.becomeLeader();
         else if (!held && leader) this.loseLeadership();
       },
