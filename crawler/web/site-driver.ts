@@ -53,6 +53,11 @@ type Site = Omit<SiteSpec, 'frames' | 'effectiveMode'>;
 
 /** How long the opened page may take to show its composer or a wall. */
 const UI_WAIT_MS = 15_000;
+/**
+ * The evidence's note when the chat page is recognised: the timeline then tells a slow page load
+ * from a slow step after it (the site contract times a missing control from here).
+ */
+export const CHAT_PAGE_READY = 'the chat page is ready (its composer found)';
 /** How long after send the page may take to make its chat call, unless the site says. */
 const CALL_WAIT_MS = 20_000;
 /** How often the page is looked at for a wall while the answer comes. */
@@ -282,6 +287,7 @@ async function drive<R extends FrameReader>(
   ctx: WebContext,
 ): Promise<WebAnswer> {
   const v = await untilChat(spec, page, ctx, job.signal);
+  ctx.evidence.note(CHAT_PAGE_READY);
   for (const [control, on] of spec.controls.before?.(job, ctx.settings) ?? [])
     await setControl(page, control, on, { evidence: ctx.evidence });
   for (const [control, on] of [

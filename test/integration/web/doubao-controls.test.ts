@@ -77,7 +77,9 @@ t.test('no mode controls on the page: reasoning fails fast as named drift', asyn
       `${mode}: final, not retried on another account`,
     );
     t.equal(r.error?.account, undefined, `${mode}: the account stays healthy`);
-    const note = r.ctx.evidence.list().find((e) => e.kind === 'note');
+    const note = r.ctx.evidence
+      .list()
+      .find((e) => e.kind === 'note' && e.text.startsWith('control_missing'));
     t.match(note, { text: /^control_missing: doubao .*the page's DOM: <!DOCTYPE html>/i });
     t.equal(bare.calls.length, sent, `${mode}: nothing was sent`);
     await r.context.close();

@@ -26,6 +26,7 @@ import { testBrowser } from '../../helpers/chromium.js';
 import { webContext } from '../../helpers/web-context.js';
 import { EvidenceLog } from '../../../crawler/web/evidence-log.js';
 import { toFailure } from '../../../crawler/executor.js';
+import { CHAT_PAGE_READY } from '../../../crawler/web/site-driver.js';
 import {
   PlatformError,
   type PlatformSettings,
@@ -163,6 +164,8 @@ interface Case {
   fails?: string;
   /** How soon the drift signal must come, ms. */
   within?: number;
+  /** How soon it must come once the chat page is ready (the kit's CHAT_PAGE_READY note), ms. */
+  withinOfReady?: number;
   /** What the case changes besides the page's drift, for its messages. */
   what: string;
   /** Done to the page before the driver asks (a control taken away). */
@@ -175,6 +178,8 @@ interface Outcome {
   answer?: WebAnswer;
   error?: PlatformError;
   ms: number;
+  /** From the chat page's readiness to the failure's own note, on the evidence's clock. */
+  msOfReady?: number;
   notes: string[];
 }
 
@@ -260,7 +265,16 @@ async function timed(ask: () => Promise<WebAnswer>, ctx: WebContext): Promise<Ou
     return { answer, ms: Date.now() - started, notes: notes() };
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
-    return { error: err, ms: Date.now() - started, notes: notes() };
+    const noteAt = (matches: (text: string) => boolean) =>
+      ctx.evidence.list().findLast((e) => e.kind === 'note' && matches(e.text))?.t;
+    const ready = noteAt((text) => text === CHAT_PAGE_READY);
+    const failed = noteAt((text) => text.startsWith(err.message));
+    return {
+      error: err,
+      ms: Date.now() - started,
+      ...(ready !== undefined && failed !== undefined && { msOfReady: failed - ready }),
+      notes: notes(),
+    };
   }
 }
 
@@ -277,6 +291,11 @@ function check(
     t.same(failure, { status: 'failed', retryable: false }, `${label}: not retried elsewhere`);
     t.equal(r.error?.account, undefined, `${label}: the account stays healthy`);
     t.ok(r.ms < c.within!, `${label}: failed in ${r.ms} ms`);
+    if (c.withinOfReady !== undefined)
+      t.ok(
+        r.msOfReady !== undefined && r.msOfReady < c.withinOfReady,
+        `${label}: failed ${r.msOfReady} ms after the chat page was ready`,
+      );
     return;
   }
   t.equal(r.error?.message, undefined, `${label}: no failure`);
@@ -383,7 +402,9 @@ function withoutThinking(site: SiteUnderTest): Case[] {
       what,
       before,
       fails: `control_missing: ${site.name} deep-thinking`,
-      within: 5_000,
+      // Under 5 s once the page is there; a page that loads slowly on a busy machine may add to it.
+      withinOfReady: 5_000,
+      within: DRIFT_WITHIN_MS,
     },
   ];
 }

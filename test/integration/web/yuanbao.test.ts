@@ -173,7 +173,7 @@ t.test('page drift: every build answers exactly, standard mode needs no control'
     `the missing control fails within 5 s (${Date.now() - started} ms)`,
   );
   t.match(
-    run.ctx.evidence.list().find((e) => e.kind === 'note'),
+    run.ctx.evidence.list().find((e) => e.kind === 'note' && e.text.startsWith('control_missing')),
     { text: /control_missing.*<html/s },
   );
 });
