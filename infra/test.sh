@@ -19,7 +19,10 @@ export TEST_MONGO_URL TEST_NATS_URL
 # suite is CPU-bound, and the full browser cost three times the CPU on a web test file
 # (docs/testing.md). The tests of the production browser itself (its identity, flags, egress)
 # launch /usr/bin/chromium by name.
-export CHROMIUM_PATH=/usr/bin/chromium-headless-shell
+if command -v chromium-headless-shell >/dev/null 2>&1; then
+  CHROMIUM_PATH="$(command -v chromium-headless-shell)"
+  export CHROMIUM_PATH
+fi
 echo "test servers: mongo $TEST_MONGO_URL, nats $TEST_NATS_URL" >&2
 
 # The typecheck of everything, emitting it too: the tests run compiled (no TypeScript loader in
