@@ -4,6 +4,7 @@
  * site's verdict) and as the operator runs it, the admin CLI as a real process.
  */
 import t from 'tap';
+import { CHAT_PAGE_READY } from '../../../crawler/web/site-driver.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,7 +72,8 @@ t.test('an answer: every field, the files, and the account released healthy', as
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
-  t.match(lines[0], { kind: 'request', url: /ChatService\/Chat/ });
+  t.match(lines[0], { kind: 'note', text: CHAT_PAGE_READY });
+  t.match(lines[1], { kind: 'request', url: /ChatService\/Chat/ });
   t.equal(lines.filter((l) => l.kind === 'frame').length, r.frames);
   t.ok(r.frames > 2, 'every frame saved');
   t.same(readFileSync(r.files.screenshot!).subarray(0, 4), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
