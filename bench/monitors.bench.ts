@@ -79,6 +79,7 @@ function cell(r: number, i: number): CellSnapshot {
     mode: 'search',
     asked: samples,
     answered: samples,
+    ranOtherMode: 0,
     groups: KEYWORDS.map((entry, g) => {
       const m = mentioned(g * 7);
       return {

@@ -34,8 +34,13 @@ export interface CellSnapshot {
   mode: string;
   /** Sub tasks asked. */
   asked: number;
-  /** Of those, completed with an answer: the n of every rate. */
+  /** Of those, completed with an answer in the cell's mode: the n of every rate. */
   answered: number;
+  /**
+   * Completed in another mode than the cell's (a silent fallback, the sub task's effectiveMode):
+   * counted here only, so that a mode's figures hold only answers of that mode.
+   */
+  ranOtherMode: number;
   groups: GroupCounts[];
   /** Cited domains, each counted once per answer that cites it. */
   citedDomains: Record<string, number>;
@@ -55,6 +60,8 @@ export type ResultItem = ExportItem<{
   citationList: Reference[];
   /** Absent on sub tasks recorded before models were: unknown, as null. */
   modelReported?: string | null;
+  /** The mode that ran; null or absent: the one asked for. */
+  effectiveMode?: string | null;
 }>;
 
 export interface RunShape {
@@ -91,6 +98,7 @@ function emptyCell(shape: RunShape, cell: number): CellSnapshot {
     mode: cfg.mode,
     asked: 0,
     answered: 0,
+    ranOtherMode: 0,
     groups: keywordGroups(shape.keywords).map(({ keyword }) => emptyGroup(keyword)),
     citedDomains: {},
     stability: null,
@@ -112,6 +120,10 @@ export function snapshotCells(shape: RunShape, items: Iterable<ResultItem>): Cel
     cell.asked++;
     if (item.result.modelReported) models[index]!.add(item.result.modelReported);
     if (item.result.status !== 'completed') continue;
+    if (item.result.effectiveMode && item.result.effectiveMode !== cell.mode) {
+      cell.ranOtherMode++;
+      continue;
+    }
     cell.answered++;
     answers[index]!.push(item.result.answerContent ?? '');
     for (const mention of item.brand.mentions) {

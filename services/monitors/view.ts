@@ -75,6 +75,7 @@ function cellView(c: CellSnapshot, prompts: readonly string[], samples: Samples)
     mode: c.mode,
     samplesTaken: c.asked,
     answered: c.answered,
+    ranOtherMode: c.ranOtherMode,
     targetWidth: c.targetWidth,
     // The sampling rule watches the monitored brand: the first keyword entry.
     width: c.widthReached,

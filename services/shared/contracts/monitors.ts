@@ -72,7 +72,13 @@ const cellViewSchema = z
     channel: z.string(),
     mode: z.string(),
     samplesTaken: int(),
-    answered: int().meta({ description: 'Samples with an answer: the n of every rate' }),
+    answered: int().meta({
+      description: "Samples answered in the cell's mode: the n of every rate",
+    }),
+    ranOtherMode: int().meta({
+      description:
+        'Samples answered in another mode than asked (a silent fallback, their effectiveMode): left out of the figures',
+    }),
     targetWidth: z.number().nullable().meta({
       description:
         'The width adaptive sampling aimed at (samples.targetWidth); null for a fixed count',

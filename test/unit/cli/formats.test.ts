@@ -307,6 +307,7 @@ t.test(
               mode: 'search',
               samplesTaken: 6,
               answered: 6,
+              ranOtherMode: 0,
               targetWidth: 0.4,
               width: 0.3903,
               callsSaved: 4,

@@ -103,3 +103,35 @@ t.test('sub tasks fold into cells by seq: samples of one cell together', async (
   t.equal(api!.stability, 1);
   t.strictSame([web!.channel, web!.asked, web!.answered, web!.stability], ['web', 1, 1, null]);
 });
+
+t.test('an answer that ran in another mode (a silent fallback) is counted apart', async (t) => {
+  const shape = {
+    prompts: 1,
+    platforms: [
+      {
+        platform: 'sandbox-web',
+        channel: 'web' as const,
+        mode: 'reasoning_search' as const,
+        screenshot: 0 as const,
+      },
+    ],
+    samples: 3,
+    keywords: ['Acme'],
+    targetWidth: null,
+  };
+  const ran = (seq: number, effectiveMode: string | undefined, count: number): ResultItem => {
+    const it = item(seq, 'completed', 'an answer', [mention('Acme', count)]);
+    return effectiveMode === undefined ? it : { ...it, result: { ...it.result, effectiveMode } };
+  };
+  const [cell] = snapshotCells(shape, [
+    ran(0, 'reasoning_search', 1),
+    ran(1, 'standard', 1),
+    ran(2, undefined, 0),
+  ]);
+  t.strictSame(
+    [cell!.asked, cell!.answered, cell!.ranOtherMode],
+    [3, 2, 1],
+    'asked three times; two answers ran in the mode asked (absent: as asked), one fell back',
+  );
+  t.equal(cell!.groups[0]!.mentioned, 1, "the fallback's mention is not in the figures");
+});

@@ -43,6 +43,7 @@ const cell = (
     mode: 'search',
     asked: 3,
     answered: 3,
+    ranOtherMode: 0,
     groups: [group('Acme', acme), group('Globex')],
     citedDomains: {},
     stability: null,
@@ -263,7 +264,7 @@ t.test('pre-pooled entries read back equal pooling the cells directly (random ru
         ),
       ),
     })
-    .map((c): CellSnapshot => ({ ...c, targetWidth: null, widthReached: null }));
+    .map((c): CellSnapshot => ({ ...c, ranOtherMode: 0, targetWidth: null, widthReached: null }));
   const randomRun = fc
     .record({
       promptTags: fc.array(fc.uniqueArray(fc.constantFrom('crm', 'smb', 'hr'), { maxLength: 2 }), {

@@ -210,6 +210,7 @@ const cell = (prompt: string, channel: string, value: number, n: number) => ({
   mode: 'search',
   samplesTaken: n,
   answered: n,
+  ranOtherMode: 0,
   targetWidth: null,
   width: 0.5,
   callsSaved: 0,
