@@ -1,6 +1,7 @@
 import t from 'tap';
 import { snapshotCells, type ResultItem } from '../../../services/monitors/snapshot.js';
 import type { Mention } from '../../../services/shared/contracts/brand.js';
+import type { Channel, Mode } from '../../../services/shared/platforms.js';
 
 const mention = (keyword: string, count: number, extra: Partial<Mention> = {}): Mention => ({
   keyword,
@@ -32,23 +33,17 @@ const item = (
   brand: { mentions, mentioned: mentions.some((m) => m.count > 0), sentiment: null },
 });
 
+const config = (platform: string, channel: Channel, mode: Mode) => ({
+  platform,
+  channel,
+  mode,
+  screenshot: 0 as const,
+});
+
 t.test('sub tasks fold into cells by seq: samples of one cell together', async (t) => {
   const shape = {
     prompts: 1,
-    platforms: [
-      {
-        platform: 'sandbox',
-        channel: 'api' as const,
-        mode: 'search' as const,
-        screenshot: 0 as const,
-      },
-      {
-        platform: 'sandbox',
-        channel: 'web' as const,
-        mode: 'search' as const,
-        screenshot: 0 as const,
-      },
-    ],
+    platforms: [config('sandbox', 'api', 'search'), config('sandbox', 'web', 'search')],
     samples: 3,
     keywords: ['Acme|acme.com', 'Globex'],
     targetWidth: 0.3,
@@ -107,14 +102,7 @@ t.test('sub tasks fold into cells by seq: samples of one cell together', async (
 t.test('an answer that ran in another mode (a silent fallback) is counted apart', async (t) => {
   const shape = {
     prompts: 1,
-    platforms: [
-      {
-        platform: 'sandbox-web',
-        channel: 'web' as const,
-        mode: 'reasoning_search' as const,
-        screenshot: 0 as const,
-      },
-    ],
+    platforms: [config('sandbox-web', 'web', 'reasoning_search')],
     samples: 3,
     keywords: ['Acme'],
     targetWidth: null,
