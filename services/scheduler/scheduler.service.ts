@@ -209,8 +209,14 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
       async becomeLeader() {
         leader = true;
         this.logger.info(`scheduler ${this.broker.nodeID} is now the active scheduler`);
-        await this.resyncInFlight();
-        await this.loadPending();
+        try {
+          await this.resyncInFlight();
+          await this.loadPending();
+        } catch (err) {
+          // Not leading until it could read its work: the next check takes the lead again.
+          leader = false;
+          throw err;
+        }
         if (stopping) return;
         const every = (ms: number, name: string, job: () => Promise<unknown>) =>
           timers.push(setInterval(() => this.background(name, guarded(name, job)()), ms));
@@ -352,8 +358,10 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
       dispatcher = this.newDispatcher();
       await this.elect();
       // Renew at a third of the TTL, so two missed checks still keep the lock.
+      // Taking the lead reads MongoDB (resync, pending work): a failed read is logged and the
+      // next check tries again, never an unhandled rejection that ends the process.
       electionTimer = setInterval(
-        () => void this.elect(),
+        () => this.background('leader check', this.elect()),
         Math.max(200, Math.floor(s.leaderTtlMs / 3)),
       );
     },

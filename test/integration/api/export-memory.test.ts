@@ -19,7 +19,8 @@ const SUB_TASKS = 2_500;
 /**
  * Live heap growth allowed while exporting (measured: about 3 MB in every
  * format). The CSV is 8 MB, the NDJSON 11 MB, and the full result built whole
- * grows the heap by about 38 MB.
+ * grows the heap by about 20 or about 42 MB (two modes, by where the collector
+ * runs: seven fresh-clone runs gave 19.7 to 20.1 MB or 41.9 to 42.1 MB).
  */
 const BOUND_BYTES = 5 * 1024 * 1024;
 const M = '/api/business/monitor';
@@ -55,7 +56,8 @@ for (const format of ['csv', 'ndjson', 'xlsx'] as const) {
 t.test('the full result, built whole, exceeds the bound', async (t) => {
   const full = await measure(`${M}/task/result/${taskId}`);
   t.comment(`full result: ${mb(full.bytes)}, live heap growth ${mb(full.peak)}`);
-  t.ok(full.peak > 4 * BOUND_BYTES, `${mb(full.peak)} > 4 × ${mb(BOUND_BYTES)}`);
+  // Three times the bound: clear of the lower mode (about 20 MB) and of the exports' 3 MB.
+  t.ok(full.peak > 3 * BOUND_BYTES, `${mb(full.peak)} > 3 × ${mb(BOUND_BYTES)}`);
 });
 
 t.test('the pages join up: every sub task once, in seq order', async (t) => {
