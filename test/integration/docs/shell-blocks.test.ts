@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { fencedBlocks, SHELL_INFO, type DocBlock } from '../../helpers/doc-blocks.js';
-import { chromiumPath, ROOT } from '../../../infra/processes.js';
+import { baseEnv, ROOT } from '../../../infra/processes.js';
 
 /** A page's blocks together; a hung block (a stream that never ends) fails its page. */
 const PAGE_LIMIT_MS = 300_000;
@@ -81,8 +81,8 @@ async function runPage(page: string, blocks: DocBlock[]): Promise<PageRun> {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
+      ...baseEnv(),
       PATH: `${join(work, 'bin')}:${process.env.PATH ?? ''}`,
-      HOME: process.env.HOME ?? '/tmp',
       BASE: svc.client.baseUrl,
       PORT: port,
       KEY: user.apiKey,
@@ -90,9 +90,8 @@ async function runPage(page: string, blocks: DocBlock[]): Promise<PageRun> {
       MONGO_DB: svc.config.mongoDb,
       AIMON_CONFIG: join(dir, 'aimon.json'),
       // `aimon`, `npm run cli` and `npm run admin` run the suite's build (a third of the CPU
-      // through tsx); test/integration/cli/bin-shim runs them through tsx.
+      // they take through tsx); test/integration/cli/bin-shim runs the shim through tsx.
       AIMON_BUILD: join(ROOT, 'var/build'),
-      CHROMIUM_PATH: chromiumPath(),
     },
   });
   let out = '';

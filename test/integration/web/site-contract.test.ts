@@ -3,14 +3,15 @@
  * each replica drawn as the site might be next month (replicas/common/drift.ts:
  * renamed classes, no test ids, a switch drawn as a pressed button and back,
  * a slow first byte, no new-chat control, the chat call moved into a worker
- * or out of one) and with each of its stream
- * variants (replicas/<site>/frames.ts STREAM_VARIANTS: events before and after
- * the end, a renamed field, a newer format), the driver returns the exact
- * answer the replica holds (replicas/<site>/expected.ts) with the mode that
- * ran and the model label the page shows (null where it shows none), or fails within seconds with a named drift signal, never a hang and
- * never a verdict on the account. A mode needs only its own controls: with
- * the page's mode controls gone, standard mode still answers and deep
- * thinking fails in under 5 s with `control_missing: <site> deep-thinking`.
+ * or out of one) and with each of its stream variants
+ * (replicas/<site>/frames.ts STREAM_VARIANTS: events before and after the
+ * end, a renamed field, a newer format), the driver returns the exact answer
+ * the replica holds (replicas/<site>/expected.ts) with the mode that ran and
+ * the model label the page shows (null where it shows none), or fails within
+ * seconds with a named drift signal, never a hang and never a verdict on the
+ * account. A mode needs only its own controls: with the page's mode controls
+ * gone, standard mode still answers and deep thinking fails within 5 s of the
+ * chat page being ready, with `control_missing: <site> deep-thinking`.
  * Each answer's chat call came from where the drifted page makes it: the
  * page itself or a worker.
  *

@@ -2,8 +2,9 @@
  * Doubao's chat page on the site-driver kit (crawler/web/site-driver.ts).
  * The page sends its chat call from a SharedWorker (the capture reaches it
  * through the worker target, crawler/web/capture.ts), or from the page itself
- * as older builds did, signed by the page's own `a_bogus` / `msToken`. Completion: the stream's end marker; without
- * it the page decides, and the DOM's answer (with its videos) is read. The
+ * as older builds did, signed by the page's own `a_bogus` / `msToken`.
+ * Completion: the stream's end marker; without it the page decides, and the
+ * DOM's answer (with its videos) is read. The
  * effective mode: what the stream showed (common/ran-mode.ts), else the
  * request body's `need_deep_think` / `need_web_search`.
  */
