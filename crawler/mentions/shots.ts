@@ -51,7 +51,23 @@ export interface ShotRequest {
   root?: string;
 }
 
-const fullPage = (page: Page) => page.screenshot({ fullPage: true, type: 'png' });
+type ShotOptions = NonNullable<Parameters<Page['screenshot']>[0]>;
+
+/**
+ * A screenshot, taken once more after the next frame when Chromium had no frame to capture
+ * ("Unable to capture screenshot": seen once in a whole test run on a busy machine).
+ */
+async function capture(page: Page, options: ShotOptions): Promise<Buffer> {
+  try {
+    return await page.screenshot(options);
+  } catch (err) {
+    if (!/Unable to capture screenshot/.test(String(err))) throw err;
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(resolve))');
+    return page.screenshot(options);
+  }
+}
+
+const fullPage = (page: Page) => capture(page, { fullPage: true, type: 'png' });
 
 export async function takeShots(page: Page, req: ShotRequest): Promise<Shots> {
   if (req.screenshot !== 2) return { png: await fullPage(page) };
@@ -74,7 +90,7 @@ export async function takeShots(page: Page, req: ShotRequest): Promise<Shots> {
       const viewport = page.viewportSize() ?? at.viewport;
       const clip = clipAround(at.page, viewport, at.first);
       if (!clip) return { png, first: at.first };
-      const mentionPng = await page.screenshot({ fullPage: true, clip, type: 'png' });
+      const mentionPng = await capture(page, { fullPage: true, clip, type: 'png' });
       return { png, mentionPng, first: at.first, clip };
     } finally {
       // A web page may be kept for the account's next sub task: it must not keep the marks.
