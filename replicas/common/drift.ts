@@ -34,6 +34,20 @@ export const DRIFTS = [
   'call_in_page',
 ] as const;
 export type Drift = (typeof DRIFTS)[number];
+/**
+ * What a replica is started with: one drift, or several composed (a seeded
+ * combination, as a site's next release changes several things at once).
+ */
+export type Drifts = Drift | readonly Drift[];
+
+/** The drifts as a set; `none` and undefined are the empty set. */
+export function driftSet(d: Drifts | undefined): ReadonlySet<Drift> {
+  const all = d === undefined ? [] : typeof d === 'string' ? [d] : d;
+  return new Set(all.filter((x) => x !== 'none'));
+}
+
+/** Whether the replica runs under `which`. */
+export const hasDrift = (d: Drifts | undefined, which: Drift): boolean => driftSet(d).has(which);
 
 /** Where a replica's page makes its chat call: itself, or in a worker it starts. */
 export type CallFrom = 'page' | 'worker';
@@ -44,9 +58,9 @@ export function driftsOf(from: CallFrom): Drift[] {
 }
 
 /** Where the chat call runs on the drifted page of a replica that makes it `from`. */
-export function callFromUnder(drift: Drift, from: CallFrom): CallFrom {
-  if (drift === 'call_in_page') return 'page';
-  if (drift === 'call_in_worker') return 'worker';
+export function callFromUnder(drifts: Drifts, from: CallFrom): CallFrom {
+  if (hasDrift(drifts, 'call_in_page')) return 'page';
+  if (hasDrift(drifts, 'call_in_worker')) return 'worker';
   return from;
 }
 
@@ -98,8 +112,8 @@ function swapWidgets(text: string): string {
 const first = (html: string, script: string) =>
   html.replace(/<head>/i, () => `<head><script>${script}</script>`);
 
-/** The page text (HTML or page script) as the drifted site serves it. */
-export function driftPage(text: string, drift: Drift): string {
+/** One drift applied to the page text. */
+function driftOne(text: string, drift: Drift): string {
   if (drift === 'renamed_classes') return renameClasses(text);
   if (drift === 'no_testids') return text.replace(/data-testid/g, 'data-qa');
   if (drift === 'other_widget') return swapWidgets(text);
@@ -109,7 +123,20 @@ export function driftPage(text: string, drift: Drift): string {
   return text;
 }
 
+/**
+ * The page text (HTML or page script) as the drifted site serves it: each
+ * drift in DRIFTS order, so class names are hashed after the other drifts
+ * have added their markup.
+ */
+export function driftPage(text: string, drifts: Drifts): string {
+  const set = driftSet(drifts);
+  const ordered = DRIFTS.filter((d) => set.has(d) && d !== 'renamed_classes');
+  const out = ordered.reduce(driftOne, text);
+  return set.has('renamed_classes') ? renameClasses(out) : out;
+}
+
 /** Waits before the chat call answers, when the drift says its first byte is slow. */
-export async function firstByte(drift: Drift): Promise<void> {
-  if (drift === 'slow_first_byte') await new Promise((r) => setTimeout(r, SLOW_FIRST_BYTE_MS));
+export async function firstByte(drifts: Drifts): Promise<void> {
+  if (hasDrift(drifts, 'slow_first_byte'))
+    await new Promise((r) => setTimeout(r, SLOW_FIRST_BYTE_MS));
 }

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StorageState } from '../../services/shared/contracts/accounts.js';
-import { firstByte, type Drift } from './drift.js';
+import { firstByte, type Drifts } from './drift.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
 
@@ -117,7 +117,7 @@ export async function sendEventStream(
   res: ServerResponse,
   frames: readonly string[],
   latencyMs: number,
-  drift: Drift,
+  drift: Drifts,
 ): Promise<void> {
   await firstByte(drift);
   res.writeHead(200, {

@@ -26,7 +26,7 @@ import {
   type Route,
   type Site,
 } from '../common/site.js';
-import { driftPage, type Drift } from '../common/drift.js';
+import { driftPage, type Drifts } from '../common/drift.js';
 import { chatFrames, STREAM_VARIANTS, type StreamKind } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
 import { chatPage, HCAPTCHA_PAGE, signInPage } from './pages.js';
@@ -79,7 +79,7 @@ function streamKind(prompt: string, variant: Variant | undefined): StreamKind {
 }
 
 export async function startDeepseekReplica(
-  opts: { port?: number; latencyMs?: number; drift?: Drift } = {},
+  opts: { port?: number; latencyMs?: number; drift?: Drifts } = {},
 ): Promise<DeepseekReplica> {
   const latency = opts.latencyMs ?? 10;
   /** Session tokens by user: the test user's, and one per user a test asks a session of. */

@@ -48,7 +48,7 @@ import {
   type Conversation,
 } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
-import { driftPage, firstByte, type CallFrom, type Drift } from '../common/drift.js';
+import { driftPage, firstByte, type CallFrom, type Drifts } from '../common/drift.js';
 import { chatPageHtml, type Controls } from './page.js';
 import { aBogus, signedQuery } from './sign.js';
 import { workerScript } from './worker-script.js';
@@ -88,7 +88,7 @@ function readRequest(body: string): { prompt: string; flags: Flags } {
 }
 
 export async function startDoubaoReplica(
-  opts: { port?: number; latencyMs?: number; controls?: Controls; drift?: Drift } = {},
+  opts: { port?: number; latencyMs?: number; controls?: Controls; drift?: Drifts } = {},
 ): Promise<DoubaoReplica> {
   const latencyMs = opts.latencyMs ?? 5;
   const signKey = token();

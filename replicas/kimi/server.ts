@@ -18,7 +18,7 @@ import {
   variantOf,
   type Site,
 } from '../common/site.js';
-import { driftPage, firstByte, type Drift } from '../common/drift.js';
+import { driftPage, firstByte, type Drifts } from '../common/drift.js';
 import { connectMessages, legacyEvents, STREAM_VARIANTS, type ConnectMessage } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
 import { chatPage, iconSvg, loginPage, type KimiWidgets } from './page.js';
@@ -74,7 +74,7 @@ function requestOf(body: Buffer): Record<string, any> | undefined {
 }
 
 export async function startKimiReplica(
-  opts: { port?: number; latencyMs?: number; drift?: Drift; widgets?: KimiWidgets } = {},
+  opts: { port?: number; latencyMs?: number; drift?: Drifts; widgets?: KimiWidgets } = {},
 ): Promise<KimiReplica> {
   const latency = opts.latencyMs ?? 10;
   const qrCodes = new Map<string, string | undefined>();

@@ -32,7 +32,7 @@ import {
   type Route,
   type Site,
 } from '../common/site.js';
-import { driftPage, type Drift } from '../common/drift.js';
+import { driftPage, type Drifts } from '../common/drift.js';
 import type { Model } from './answers.js';
 import { chatFrames, conversationDetail, STREAM_VARIANTS, type StreamKind } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
@@ -80,7 +80,7 @@ function streamKind(prompt: string): StreamKind {
 }
 
 export async function startYuanbaoReplica(
-  opts: { port?: number; latencyMs?: number; drift?: Drift } = {},
+  opts: { port?: number; latencyMs?: number; drift?: Drifts } = {},
 ): Promise<YuanbaoReplica> {
   const latency = opts.latencyMs ?? 10;
   const drift = opts.drift ?? 'none';
