@@ -94,6 +94,12 @@ export interface WebAnswer extends Answer {
   effectiveMode: Mode;
   /** The stream parser version that recognised the frames, e.g. `deepseek-2026`. */
   formatVersion: string;
+  /**
+   * Which witness the answer was taken from: the chat call's stream (the
+   * default), or the rendered page when the two disagreed beyond formatting
+   * and the site's DOM reader gives the whole answer (crawler/web/witness.ts).
+   */
+  answerSource?: 'stream' | 'dom';
 }
 
 /** What a login probe finds on an opened page of the site. */
