@@ -6,6 +6,7 @@
  */
 import type { StorageState } from '../services/shared/contracts/accounts.js';
 import type { Site } from './common/site.js';
+import type { CallFrom, Drifts } from './common/drift.js';
 
 export interface Replica {
   url: string;
@@ -21,6 +22,8 @@ export interface ReplicaOptions {
   port?: number;
   /** Delay between streamed frames, ms. */
   latencyMs?: number;
+  /** How the site has drifted (replicas/common/drift.ts); none by default. */
+  drift?: Drifts;
 }
 
 type Start = (opts?: ReplicaOptions) => Promise<Replica>;
@@ -33,6 +36,14 @@ const REPLICAS: Readonly<Record<string, () => Promise<Start>>> = {
 };
 
 export const REPLICA_PLATFORMS = Object.keys(REPLICAS);
+
+/** Where each replica's page makes its chat call (the drifts it can show depend on it). */
+export const REPLICA_CALL_FROM: Readonly<Record<string, CallFrom>> = {
+  doubao: 'worker',
+  kimi: 'page',
+  deepseek: 'page',
+  yuanbao: 'page',
+};
 
 export async function startReplica(platform: string, opts: ReplicaOptions = {}): Promise<Replica> {
   const load = REPLICAS[platform];

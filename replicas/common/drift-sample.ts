@@ -1,0 +1,107 @@
+/**
+ * Which drifts a replica composes, drawn the way a site's next release
+ * changes several things at once (replicas/common/drift.ts):
+ * - `drawDrifts(seed, from)`: one combination per seed, so a failure in CI
+ *   is replayed by its seed alone (`DRIFT_SEED=<n>`, or
+ *   `npm run replica -- <site> --drift-seed <n>` to look at it by hand);
+ * - `pairwiseDrifts(from)`: the combinations `npm run test:drift` runs, in
+ *   which every two drifts that can go together meet at least once. All
+ *   2^n subsets are far too many; two changes meeting is where a driver built
+ *   for each alone breaks (a hashed class on a control drawn as a checkbox).
+ *
+ * Drifts of one exclusive group are the same thing drawn, placed or moved
+ * another way, so a site shows at most one of them. Pure: no I/O, no clock.
+ */
+import { driftsOf, type CallFrom, type Drift } from './drift.js';
+
+/** Drifts a replica can show at most one of at a time. */
+const EXCLUSIVE: readonly (readonly string[])[] = [
+  ['call_in_worker', 'call_in_page'],
+  ['other_widget', 'checkbox_controls', 'menu_controls'],
+  ['chat_path_redirect', 'chat_path_moved'],
+];
+
+/** How likely a drift outside the exclusive groups is drawn into a combination. */
+const DRAW_SHARE = 0.4;
+
+/** Every drift a replica whose page makes its chat call `from` can show ('none' left out). */
+export function driftsFor(from: CallFrom): Drift[] {
+  return driftsOf(from).filter((d) => d !== 'none');
+}
+
+const groupOf = (d: string) => EXCLUSIVE.findIndex((g) => g.includes(d));
+
+/** Whether two drifts can be shown by one replica at once. */
+export function compatible(a: Drift, b: Drift): boolean {
+  if (a === b) return false;
+  const g = groupOf(a);
+  return g < 0 || g !== groupOf(b);
+}
+
+/** mulberry32: a small, well-mixed 32-bit generator, the same sequence for the same seed. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let x = s;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/**
+ * One combination for `seed`: from each exclusive group one drift or none,
+ * each other drift with DRAW_SHARE; never fewer than two drifts.
+ */
+export function drawDrifts(seed: number, from: CallFrom): Drift[] {
+  const all = driftsFor(from);
+  const next = random(seed);
+  for (;;) {
+    const out: Drift[] = [];
+    for (const group of EXCLUSIVE) {
+      const members = all.filter((d) => group.includes(d));
+      const pick = Math.floor(next() * (members.length + 1));
+      if (pick < members.length) out.push(members[pick]!);
+    }
+    for (const d of all) if (groupOf(d) < 0 && next() < DRAW_SHARE) out.push(d);
+    if (out.length >= 2) return all.filter((d) => out.includes(d));
+  }
+}
+
+/** A site's own seed: the same run seed draws another combination on each site. */
+const siteSeed = (seed: number, site: string) =>
+  [...site].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16_777_619) >>> 0, seed >>> 0);
+
+/** The combination `seed` draws for `site` (the site contract's, and the replica command's). */
+export const drawSiteDrifts = (seed: number, site: string, from: CallFrom): Drift[] =>
+  drawDrifts(siteSeed(seed, site), from);
+
+/**
+ * Combinations in which every compatible pair of drifts meets at least once
+ * (greedy: each combination starts from the first pair not yet met and takes
+ * every drift that can join it, those that meet the most new pairs first).
+ */
+export function pairwiseDrifts(from: CallFrom): Drift[][] {
+  const all = driftsFor(from);
+  const key = (a: Drift, b: Drift) => [a, b].sort().join('+');
+  const unmet = new Set<string>();
+  for (const [i, a] of all.entries())
+    for (const b of all.slice(i + 1)) if (compatible(a, b)) unmet.add(key(a, b));
+  const combos: Drift[][] = [];
+  while (unmet.size > 0) {
+    const [a, b] = [...unmet][0]!.split('+') as [Drift, Drift];
+    const combo: Drift[] = [a, b];
+    const gain = (d: Drift) => combo.filter((c) => unmet.has(key(c, d))).length;
+    const rest = all.filter((d) => !combo.includes(d));
+    for (;;) {
+      const fits = rest.filter((d) => !combo.includes(d) && combo.every((c) => compatible(c, d)));
+      if (fits.length === 0) break;
+      const best = fits.reduce((x, y) => (gain(y) > gain(x) ? y : x));
+      combo.push(best);
+    }
+    for (const x of combo) for (const y of combo) if (x < y) unmet.delete(key(x, y));
+    combos.push(all.filter((d) => combo.includes(d)));
+  }
+  return combos;
+}
