@@ -3,9 +3,9 @@
  * assets cached for good, a CSP, JSON 404s elsewhere), a refused API key, the
  * Chinese UI from the browser's language, and the operator pages in real
  * Chromium: shown to operators only (others are told the role and how it is
- * granted, the grant command wrapped inside its card at 390 px), with crawler nodes by region, proxy ports and their health,
- * accounts and the callback deliveries of a task; collector health, where a
- * drifting site stands out.
+ * granted, the grant command wrapped inside its card at 390 px), with crawler
+ * nodes by region, proxy ports and their health, accounts and the callback
+ * deliveries of a task; collector health, where a drifting site stands out.
  */
 import t from 'tap';
 import { testBrowser } from '../../helpers/chromium.js';
