@@ -6,6 +6,7 @@
  */
 import type { ServiceBroker } from 'moleculer';
 import type { Config } from '../services/shared/config.js';
+import { demoHint } from './demo-hint.js';
 
 export const DEMO_USER_NAME = 'demo';
 
@@ -91,15 +92,16 @@ export async function runDemo(broker: ServiceBroker, config: Config): Promise<De
     if (sub.pageScreenshot) console.log(`      screenshot: ${sub.pageScreenshot}`);
   }
 
-  console.log(`
-Read the results (token valid for ${config.tokenTtlSeconds} s):
-  export TOKEN=${auth}
-  curl -s -H "Authorization: Bearer $TOKEN" ${base}${submitted.pollUrl}
-  curl -s -H "Authorization: Bearer $TOKEN" ${base}/api/business/monitor/task/result/${submitted.taskId}
-  curl -s -H "Authorization: Bearer $TOKEN" '${base}/api/business/monitor/task/list?page=1&size=10'
-Dashboard: ${base}/ (sign in with the API key above)
-CLI:       npm run cli -- login --url ${base} --key <the API key above>
-API docs:  ${base}/api/business/docs`);
+  console.log(
+    demoHint({
+      base,
+      apiKey: key.apiKey,
+      token: auth,
+      tokenTtlSeconds: config.tokenTtlSeconds,
+      pollUrl: submitted.pollUrl,
+      taskId: submitted.taskId,
+    }),
+  );
   return { userId: user.userId, apiKey: key.apiKey, taskId: submitted.taskId };
 }
 

@@ -17,8 +17,8 @@ export function builtEntry(script: string): string {
   const built = join(ROOT, 'var/build', script.replace(/\.ts$/, '.js'));
   if (!existsSync(built))
     throw new Error(
-      `${built} is missing: npm test builds it first; to run single files, build with ` +
-        'node_modules/.bin/tsc -p tsconfig.build.json --outDir var/build',
+      `${built} is missing: npm test and the cluster benchmarks build it first (infra/build.ts); ` +
+        'to run single files, build with node_modules/.bin/tsc -p tsconfig.build.json --outDir var/build',
     );
   return built;
 }

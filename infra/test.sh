@@ -30,7 +30,11 @@ echo "test servers: mongo $TEST_MONGO_URL, nats $TEST_NATS_URL" >&2
 # they start. Emptied first, so that a removed test leaves no compiled copy behind to run.
 compile() {
   rm -rf var/build
+  local began
+  began="$(date +%s)"
   node_modules/.bin/tsc -p tsconfig.json --noEmit false --sourceMap --outDir var/build
+  # Stamped with its start, as infra/build.ts stamps its own: the benchmarks find it current.
+  touch -d "@$began" var/build/.built
 }
 # The dashboard's typecheck and its build.
 web_build() {

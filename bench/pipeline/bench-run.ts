@@ -1,11 +1,13 @@
 /**
  * What every cluster benchmark does around its own measuring: the servers'
- * URLs from its shell script (else a hint and exit 2), a watchdog that kills
+ * URLs from its shell script (else a hint and exit 2), the compiled build its
+ * nodes run (made or brought up to date, infra/build.ts), a watchdog that kills
  * every node past the run's ceiling, the phase timer, the benchmark's database
  * (dropped at the end), and on the way out, whatever happened, the nodes
  * stopped, every registered clean-up run, the total time and the exit code.
  */
 import type mongoose from 'mongoose';
+import { ensureBuild } from '../../infra/build.js';
 import { Cluster } from './cluster.js';
 import { phaseTimer } from './phases.js';
 import { openDatabase } from './setup.js';
@@ -36,6 +38,8 @@ export async function runBench<O extends { mongoUrl: string; natsUrl: string }>(
     process.exit(2);
   }
   const o = options;
+  // The nodes run compiled (builtEntry): built first, outside the timed phases and the watchdog.
+  await ensureBuild();
   const timer = phaseTimer();
   const cluster = new Cluster(o.mongoUrl, o.natsUrl, how.trace ?? false);
   const watchdog = setTimeout(() => {

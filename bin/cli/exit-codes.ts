@@ -1,8 +1,9 @@
 /**
  * The CLI's exit codes, one scheme for every command. A command that waits
  * for a task (`submit --wait`, `status --wait`) exits with the task's final
- * state (spec 3.1: completed, partial_completed, failed); every other command
- * exits 0 when it did its job.
+ * state (spec 3.1: completed, partial_completed, failed), and `monitor run
+ * --wait` with the same codes for the run's tasks (run-outcome.ts); every
+ * other command exits 0 when it did its job.
  */
 
 export const EXIT = Object.freeze({
@@ -41,8 +42,10 @@ export class CliError extends Error {
 }
 
 export const EXIT_CODES_HELP = `Exit codes:
-  0  success; with --wait: the task completed (every sub task succeeded)
+  0  success; with --wait: the task (each task of a monitor run) completed fully
   1  usage error, or the API refused the request (every violated rule is printed)
-  2  with --wait: the task ended partial_completed (some sub tasks failed)
-  3  with --wait: the task ended failed (every sub task failed); verify: the bundle failed
+  2  with --wait: the task ended partial_completed (some sub tasks failed; a run: or
+     a submission was refused)
+  3  with --wait: the task ended failed (every sub task failed; a run: every task);
+     verify: the bundle failed
   4  the service cannot be reached or is failing (5xx), or authentication failed`;

@@ -1,6 +1,7 @@
 /**
  * `--wait`: follows the task's events stream with a progress display, then
  * prints the summary and gives the exit code of the task's final state.
+ * `monitor run --wait` (run-wait.ts) follows each task of a run the same way.
  */
 import type { ApiClient } from './api-client.js';
 import type { Cli } from './context.js';
@@ -10,7 +11,12 @@ import { summaryText } from './summary.js';
 import { followTask } from './task-events.js';
 import { TaskProgress } from './task-progress.js';
 
-export async function waitForTask(cli: Cli, client: ApiClient, taskId: string): Promise<ExitCode> {
+/** Follows the task to its end with the progress display on stderr; its progress then. */
+export async function followWithProgress(
+  cli: Cli,
+  client: ApiClient,
+  taskId: string,
+): Promise<TaskProgress> {
   const progress = new TaskProgress(taskId);
   const view = progressView(cli.stderr);
   try {
@@ -25,6 +31,11 @@ export async function waitForTask(cli: Cli, client: ApiClient, taskId: string): 
   } finally {
     view.stop();
   }
+  return progress;
+}
+
+export async function waitForTask(cli: Cli, client: ApiClient, taskId: string): Promise<ExitCode> {
+  const progress = await followWithProgress(cli, client, taskId);
   cli.print(
     summaryText({
       taskId,

@@ -112,7 +112,15 @@ export function createApp({
   // Before the task routes: `…/result/{taskId}/evidence` would otherwise be read as a sub task id.
   mount(
     monitor,
-    evidenceRoutes({ backend, evidence, screenshot, keys: evidenceKeys, clock, logger }),
+    evidenceRoutes({
+      backend,
+      evidence,
+      screenshot,
+      keys: evidenceKeys,
+      clock,
+      logger,
+      publicBaseUrl: config.publicBaseUrl,
+    }),
   );
   monitor.get(PATHS.ME, async (ctx) => {
     ok(ctx, await backend.call('users.profile', { userId: ctx.state.userId as number }));

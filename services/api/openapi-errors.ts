@@ -3,8 +3,9 @@
  * answers with (services/shared/errors.ts), its HTTP status, and per status
  * the envelope with an example of each type that status carries.
  */
-import type { ErrorType } from '../shared/errors.js';
+import { AppError, type ErrorType } from '../shared/errors.js';
 import { errorEnvelopeSchema } from '../shared/contracts/http.js';
+import { checkSubmission } from '../shared/requests/submission.js';
 import type { Examples, Json, SchemaSet } from './openapi-parts.js';
 
 export type Status = '400' | '401' | '403' | '404' | '413' | '415' | '429' | '500' | '503';
@@ -17,6 +18,22 @@ interface ErrorKind {
   example: { message: string; errors?: { field: string; message: string }[]; requestId?: string };
 }
 
+/**
+ * The submission the 400 example answers: no prompts, and a mode the platform
+ * does not have. A test posts it and gets the example back.
+ */
+export const VALIDATION_EXAMPLE_REQUEST = {
+  prompts: [],
+  platforms: [{ platform: 'chatgpt', mode: 'flying' }],
+};
+
+/** The 400 example as the service's own validator words it, field names and all. */
+function validationExample(): ErrorKind['example'] {
+  const checked = checkSubmission(VALIDATION_EXAMPLE_REQUEST);
+  if (checked.ok) throw new Error('the 400 example submission must be refused');
+  return { message: AppError.invalid(checked.errors).message, errors: checked.errors };
+}
+
 const REQUEST_ID = '5d2c0c8e-6b1f-4f7a-a0f4-1f9e2c3b4a5d';
 
 /** Every type the api answers with; CONFLICT and CONFIG_INVALID stay inside the cluster. */
@@ -25,17 +42,7 @@ export const ERROR_KINDS: readonly ErrorKind[] = [
     type: 'VALIDATION_FAILED',
     status: '400',
     when: 'Invalid input: every violated rule is listed in `errors`, by field',
-    example: {
-      message:
-        'invalid request: prompts: must have at least 1 item; platforms.0.mode: must be one of standard, reasoning, search, reasoning_search',
-      errors: [
-        { field: 'prompts', message: 'must have at least 1 item' },
-        {
-          field: 'platforms.0.mode',
-          message: 'must be one of standard, reasoning, search, reasoning_search',
-        },
-      ],
-    },
+    example: validationExample(),
   },
   {
     type: 'UNAUTHORIZED',

@@ -17,7 +17,7 @@ export function evidencePaths(set: SchemaSet): Json {
       get: {
         summary: "A sub task's signed evidence bundle",
         description:
-          'A tar of the stored result (result.json), the request as sent with credentials removed (request.json), the raw stream frames (raw-frames.ndjson, web channel), the page and mention screenshots, manifest.json (platform, channel, requested and effective mode, account label, region, proxy exit address, start and end, parser and service version, the SHA-256 of every file) and manifest.jws: the manifest signed with the service Ed25519 key (EdDSA, `kid` in the header; keys at /.well-known/jwks.json). Check it offline with `aimon verify`; see docs/evidence.md. Only the task owner sees it.',
+          'A tar of the result exactly as its result route serves it (result.json, absolute links), the request as sent with credentials removed (request.json), the raw stream frames (raw-frames.ndjson, web channel), the page and mention screenshots, manifest.json (platform, channel, requested and effective mode, account label, region, proxy exit address, start and end, parser and service version, the SHA-256 of every file) and manifest.jws: the manifest signed with the service Ed25519 key (EdDSA, `kid` in the header; keys at /.well-known/jwks.json). Check it offline with `aimon verify`; see docs/evidence.md. Only the task owner sees it.',
         tags: ['tasks'],
         security: SECURITY,
         parameters: [taskIdParam, subTaskIdParam],

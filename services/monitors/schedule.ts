@@ -9,6 +9,7 @@
 import { Cron } from 'croner';
 import type { FieldProblem } from '../shared/errors.js';
 import type { MonitorSchedule } from '../shared/requests/monitor.js';
+import { timeZoneProblem } from '../shared/requests/time-zones.js';
 
 export type Schedule = MonitorSchedule;
 
@@ -20,14 +21,8 @@ function cronOf(schedule: { cron: string; timezone: string }): Cron {
 export function scheduleProblems(schedule: Schedule): FieldProblem[] {
   if ('everyMinutes' in schedule) return [];
   const problems: FieldProblem[] = [];
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: schedule.timezone });
-  } catch {
-    problems.push({
-      field: 'schedule.timezone',
-      message: 'must be an IANA time zone (e.g. Asia/Shanghai, Europe/Berlin, UTC)',
-    });
-  }
+  const zone = timeZoneProblem(schedule.timezone);
+  if (zone) problems.push({ field: 'schedule.timezone', message: zone });
   try {
     // A pattern that parses may still never match (30 February).
     const next = new Cron(schedule.cron, { paused: true }).nextRun();

@@ -1,7 +1,8 @@
 /**
  * What an evidence bundle (services/api/evidence/) says of a sub task, as the
  * `tasks` service reads it from the sub task and its task: the facts of its
- * manifest, and the stored result the bundle carries as `result.json`.
+ * manifest, and the stored result the api turns into the served one for
+ * `result.json` (services/api/evidence/bundle.ts servedResult).
  */
 import type { SubTaskDoc, TaskDoc } from './subtasks/models.js';
 import { subTaskResult } from './task-views.js';

@@ -130,6 +130,32 @@ export function overflow(page: Page): Promise<string[]> {
 }
 
 /**
+ * What sticks out of one box sideways (a card): the box scrolls sideways, or a
+ * visible element inside ends past its right edge, each named. Page code as
+ * text, as OVERFLOW_PROBE.
+ */
+const BOX_OVERFLOW_PROBE = `((box) => {
+  const found = [];
+  const edge = box.getBoundingClientRect().right;
+  if (box.scrollWidth > box.clientWidth) found.push('scrollWidth ' + box.scrollWidth + ' > ' + box.clientWidth);
+  for (const el of box.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (r.right > edge + 0.5) {
+      found.push(el.tagName.toLowerCase() + ' ends at ' + Math.round(r.right) + ' > ' + Math.round(edge));
+    }
+  }
+  return found;
+})`;
+
+/** Horizontal overflow of the first element the selector finds (see BOX_OVERFLOW_PROBE). */
+export function overflowOfBox(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate<string[]>(
+    `(${BOX_OVERFLOW_PROBE})(document.querySelector(${JSON.stringify(selector)}))`,
+  );
+}
+
+/**
  * Screenshots of the current page at 1280 px and at 390 px (saved as
  * var/artifacts/web/<name>-<width>.png), and the overflow found at each.
  */

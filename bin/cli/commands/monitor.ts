@@ -21,6 +21,7 @@ import {
 } from '../monitor-format.js';
 import { PLATFORM_SPEC_HELP } from '../platform-spec.js';
 import { promptsOfFile } from '../submission.js';
+import { waitForRun } from '../run-wait.js';
 
 interface RunList {
   total: number;
@@ -137,16 +138,23 @@ function runCommand(cli: Cli): Command {
   return new Command('run')
     .description('run a monitor now, beside its schedule; prints the run')
     .argument('<monitorId>')
+    .option(
+      '--wait',
+      "follow the run's tasks to their end, then print the finished run; the exit code tells how they ended",
+    )
     .option('--json', 'print the run as JSON')
     .action(
-      cli.action(async (monitorId: string, o: { json?: boolean }) => {
+      cli.action(async (monitorId: string, o: { wait?: boolean; json?: boolean }) => {
         const client = await cli.client();
-        const run = await client.post<RunView>(
+        const started = await client.post<RunView>(
           monitorPath(PATHS.MONITOR_RUN, monitorId),
           {},
           'the run request',
         );
+        if (!o.wait) return print(cli, o.json, started, () => runText(started));
+        const { run, code } = await waitForRun(cli, client, started);
         print(cli, o.json, run, () => runText(run));
+        return code;
       }),
     );
 }

@@ -13,6 +13,8 @@ import type { Pack } from 'tar-stream';
 import type { EvidenceFacts, EvidencePage } from '../../shared/evidence-facts.js';
 import { EVIDENCE_ALG, type SigningKey } from '../../shared/evidence-keys.js';
 import { VERSION } from '../../shared/version.js';
+import { rawEvidenceUrl } from '../../shared/evidence.js';
+import { absoluteScreenshot } from '../../shared/task-views.js';
 import {
   manifestBytes,
   sha256,
@@ -24,6 +26,8 @@ import { answerHtml } from './answer-html.js';
 import { requestsSent } from './redact.js';
 
 export interface BundleSources {
+  /** The base of the absolute links in result.json, as the result route gives them. */
+  base: string;
   /** The NDJSON of a sub task's latest raw evidence, or undefined. */
   rawEvidence(subTaskId: string): Promise<Buffer | undefined>;
   screenshot(id: string): Promise<Buffer | undefined>;
@@ -35,6 +39,22 @@ export interface BundleSources {
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value, null, 2) + '\n', 'utf8');
 
+/**
+ * The result exactly as `GET …/task/result/{taskId}/{subTaskId}` serves it
+ * (result-views.ts): absolute screenshot links and the raw evidence link on
+ * the same base, in the same key order, so an auditor can compare the two.
+ */
+export function servedResult(facts: EvidenceFacts, hasRaw: boolean, base: string) {
+  const have = new Set(hasRaw ? [facts.subTaskId] : []);
+  return absoluteScreenshot(
+    {
+      ...facts.result,
+      rawEvidence: rawEvidenceUrl(have, base, facts.taskId, facts.subTaskId),
+    },
+    base,
+  );
+}
+
 /** The files of one sub task (names relative to its folder) and what it lacks. */
 export async function subTaskFiles(
   facts: EvidenceFacts,
@@ -43,7 +63,7 @@ export async function subTaskFiles(
   const notes: string[] = [];
   const raw = await sources.rawEvidence(facts.subTaskId);
   const files: BundleFile[] = [
-    { name: 'result.json', bytes: json(facts.result) },
+    { name: 'result.json', bytes: json(servedResult(facts, raw !== undefined, sources.base)) },
     {
       name: 'request.json',
       bytes: json({

@@ -17,6 +17,7 @@ import type { EvidenceFacts, EvidencePage } from '../../shared/evidence-facts.js
 import type { PublicKeySet, SigningKey } from '../../shared/evidence-keys.js';
 import { PATHS } from '../../shared/contracts/http-paths.js';
 import type { Backend } from '../backend.js';
+import { baseUrl } from '../base-url.js';
 import type { Logger } from '../middleware/errors.js';
 import type { EvidenceReader } from '../raw-evidence.js';
 import { writeSubTaskBundle, writeTaskBundle, type BundleSources } from '../evidence/bundle.js';
@@ -39,6 +40,8 @@ export interface EvidenceRouteDeps {
   keys: EvidenceKeySource;
   clock: Clock;
   logger: Logger;
+  /** PUBLIC_BASE_URL: the base of result.json's links, as of the result route's. */
+  publicBaseUrl: string | undefined;
 }
 
 /** The public key set: no token, as anyone checking a bundle needs it. */
@@ -54,7 +57,7 @@ export function jwksRoutes(keys: EvidenceKeySource): Router {
 
 export function evidenceRoutes(d: EvidenceRouteDeps): Router {
   const router = new Router();
-  const sources = bundleSources(d);
+  const sources = (ctx: Context) => bundleSources(d, baseUrl(ctx, d.publicBaseUrl));
 
   router.get(PATHS.TASK_EVIDENCE, async (ctx) => {
     const page = (afterSeq: number) =>
@@ -66,7 +69,7 @@ export function evidenceRoutes(d: EvidenceRouteDeps): Router {
       });
     const first = await page(-1);
     stream(ctx, d.logger, `evidence-${first.taskId}.tar`, (pack) =>
-      writeTaskBundle(pack, first, page, EVIDENCE_PAGE_SIZE, sources),
+      writeTaskBundle(pack, first, page, EVIDENCE_PAGE_SIZE, sources(ctx)),
     );
   });
 
@@ -77,15 +80,16 @@ export function evidenceRoutes(d: EvidenceRouteDeps): Router {
       subTaskId: ctx.params.subTaskId,
     });
     stream(ctx, d.logger, `evidence-${facts.subTaskId}.tar`, (pack) =>
-      writeSubTaskBundle(pack, facts, sources),
+      writeSubTaskBundle(pack, facts, sources(ctx)),
     );
   });
 
   return router;
 }
 
-function bundleSources(d: EvidenceRouteDeps): BundleSources {
+function bundleSources(d: EvidenceRouteDeps, base: string): BundleSources {
   return {
+    base,
     rawEvidence: async (subTaskId) => {
       const stored = await d.evidence.latestOf(subTaskId);
       return stored && (await gunzipAsync(stored.gzip));

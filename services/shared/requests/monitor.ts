@@ -18,6 +18,7 @@ import {
   type Checked,
   type PlatformConfig,
 } from './submission.js';
+import { TIME_ZONES } from './time-zones.js';
 
 export const MONITOR_LIMITS = Object.freeze({
   regions: 20,
@@ -86,7 +87,15 @@ export const scheduleSchema = z
       z
         .object({
           cron: z.string().max(MONITOR_LIMITS.cronChars),
-          timezone: z.string().max(64),
+          // Checked against the list with a message of its own (scheduleProblems); listed here.
+          timezone: z
+            .string()
+            .max(64)
+            .meta({
+              description:
+                'An IANA time zone, as this service lists them (its ICU: Asia/Calcutta, not Asia/Kolkata); UTC',
+              enum: [...TIME_ZONES],
+            }),
         })
         .strict(),
       z.object({ everyMinutes: z.int().min(1).max(MONITOR_LIMITS.everyMinutes) }).strict(),

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { openApiPath, PATHS } from '../../../services/shared/contracts/http-paths.js';
+import { VALIDATION_EXAMPLE_REQUEST } from '../../../services/api/openapi-errors.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 
 const svc = await startEmbedded(t);
@@ -101,6 +102,22 @@ t.test('OpenAPI 3.1 document generated from the validation schemas', async (t) =
     'active',
   ]);
   t.notOk(JSON.stringify(doc).includes('#/$defs/'), 'every reference resolves inside components');
+});
+
+t.test("the 400 example is the service's own answer to its example request", async (t) => {
+  const doc = (await svc.client.get('/api/business/openapi.json')).body;
+  const submit = doc.paths[openApiPath(PATHS.TASK_SUBMIT)].post;
+  const example = submit.responses['400'].content['application/json'].examples.VALIDATION_FAILED
+    .value as { errors: { field: string }[] };
+  const user = await svc.newUser('docs-400');
+  const res = await svc.client.post(PATHS.TASK_SUBMIT, VALIDATION_EXAMPLE_REQUEST, user.token);
+  t.equal(res.status, 400, res.text);
+  t.same(res.body, example, 'the served answer, word for word');
+  t.same(
+    example.errors.map((e) => e.field),
+    ['prompts', 'platforms[0].mode'],
+    'fields named as the service names them',
+  );
 });
 
 t.test('docs page is served and readable', async (t) => {

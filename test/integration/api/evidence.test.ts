@@ -110,6 +110,37 @@ t.test('a web sub task bundle holds its evidence and verifies', async (t) => {
   t.notMatch(text, user.token, 'no token');
 });
 
+t.test("result.json is the served result, byte for byte as the route's data", async (t) => {
+  const whole = await bytesOf(`${M}/task/result/${task.taskId}/evidence`);
+  for (const [sub, tar, name] of [
+    [web, webBundle, 'result.json'],
+    [api, whole, `${api}/result.json`],
+  ] as const) {
+    const served = await svc.client.get(`${M}/task/result/${task.taskId}/${sub}`, user.token);
+    t.equal(served.status, 200, served.text);
+    t.equal(
+      fileText(tar, name),
+      JSON.stringify(served.body.data, null, 2) + '\n',
+      `${name}: the served data`,
+    );
+  }
+  const result = JSON.parse(fileText(webBundle, 'result.json')) as {
+    pageScreenshot: string;
+    rawEvidence: string;
+  };
+  const base = svc.client.baseUrl;
+  t.ok(
+    result.pageScreenshot.startsWith(`${base}/`),
+    `absolute screenshot ${result.pageScreenshot}`,
+  );
+  t.equal(result.rawEvidence, `${base}${M}/task/result/${task.taskId}/${web}/raw`);
+  const raw = await fetch(result.rawEvidence, {
+    headers: { authorization: `Bearer ${user.token}` },
+  });
+  t.equal(raw.status, 200, 'the raw link answers');
+  await raw.body?.cancel();
+});
+
 t.test('one changed byte of any file or manifest fails and names the file', async (t) => {
   for (const [name, where] of tarFileOffsets(webBundle)) {
     for (const index of [0, Math.floor(where.size / 2), where.size - 1]) {
@@ -239,6 +270,11 @@ t.test("another user's sub task is the same 404 as a missing one", async (t) => 
   t.equal((await svc.client.get(`${M}/task/result/abc/evidence`, user.token)).status, 400);
   t.equal((await svc.client.get(webPath, undefined)).status, 401);
 });
+
+function fileText(tar: Buffer, name: string): string {
+  const where = tarFileOffsets(tar).get(name)!;
+  return tar.subarray(where.start, where.start + where.size).toString('utf8');
+}
 
 async function save(bytes: Buffer, name: string): Promise<string> {
   const file = join(dir, name);

@@ -54,6 +54,8 @@ const takingWork = catalogue.flatMap((p) =>
     .filter(([channel]) => p.availability[channel]?.available !== false)
     .flatMap(([channel, modes]) => modes.map((mode) => ({ platform: p.platform, channel, mode }))),
 );
+const listedZones = doc.components.schemas.MonitorInput.properties.schedule.anyOf[0].properties
+  .timezone.enum as string[];
 const hints: Hints = {
   platforms: fc.array(
     fc
@@ -71,12 +73,13 @@ const hints: Hints = {
       )
     : fc.constant(null),
   apiKey: fc.oneof(fc.constant(user.apiKey), fc.string({ minLength: 1 })),
-  // A monitor's cron text and time zone are read by croner, as the description says.
+  // A monitor's cron text is read by croner, as the description says; its time zone is any
+  // the document lists (the service accepts each, and no other).
   schedule: fc.oneof(
-    fc.constantFrom(
-      { cron: '0 9 * * *', timezone: 'Asia/Shanghai' },
-      { cron: '*/30 8-20 * * 1-5', timezone: 'Europe/Berlin' },
-    ),
+    fc.record({
+      cron: fc.constantFrom('0 9 * * *', '*/30 8-20 * * 1-5'),
+      timezone: fc.constantFrom(...listedZones),
+    }),
     fc.integer({ min: 1, max: 1440 }).map((everyMinutes) => ({ everyMinutes })),
   ),
   // A monitor's adaptive samples need min <= max, a rule across two fields.

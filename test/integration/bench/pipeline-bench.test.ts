@@ -40,6 +40,10 @@ t.test('the pipeline benchmark runs end to end and prints its figures', async (t
   clearTimeout(killer);
   const out = bench.output();
   t.equal(code, 0, 'exits 0');
+  // It builds what its nodes run (infra/build.ts), or finds the build current, before any starts.
+  const built = /^build: (?:var\/build is current|var\/build compiled in [\d.]+ s)$/m.exec(out);
+  t.ok(built, 'the build is made or found current');
+  t.ok(built && built.index < out.indexOf('bench: start cluster'), 'before the cluster starts');
 
   t.match(out, `sub tasks ${SUBTASKS} (2 tasks of up to 50 prompts x 1 platform)`);
   const wall = number(out, /^wall time ([\d.]+) s/m);

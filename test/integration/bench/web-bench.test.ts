@@ -45,6 +45,10 @@ t.test('the web benchmark runs end to end and prints its three figures', async (
   clearTimeout(killer);
   const out = bench.output();
   t.equal(code, 0, 'exits 0');
+  // It builds what its nodes run (infra/build.ts), or finds the build current, before any starts.
+  const built = /^build: (?:var\/build is current|var\/build compiled in [\d.]+ s)$/m.exec(out);
+  t.ok(built, 'the build is made or found current');
+  t.ok(built && built.index < out.indexOf('bench: start cluster'), 'before the cluster starts');
 
   t.match(out, /^== web channel on the deepseek replica \(http:\/\/127\.0\.0\.1:\d+, loopback\)$/m);
   t.match(out, `capacity ${ACCOUNTS}, ${ACCOUNTS} logged-in deepseek accounts`);

@@ -3,14 +3,21 @@
  * assets cached for good, a CSP, JSON 404s elsewhere), a refused API key, the
  * Chinese UI from the browser's language, and the operator pages in real
  * Chromium: shown to operators only (others are told the role and how it is
- * granted), with crawler nodes by region, proxy ports and their health,
- * accounts and the callback deliveries of a task; collector health, where a
- * drifting site stands out.
+ * granted, the grant command wrapped inside its card at 390 px), with crawler
+ * nodes by region, proxy ports and their health, accounts and the callback
+ * deliveries of a task; collector health, where a drifting site stands out.
  */
 import t from 'tap';
 import { testBrowser } from '../../helpers/chromium.js';
 import { until } from '../../helpers/wait.js';
-import { openPage, snapBoth, startDashboardService } from '../../helpers/web-ui.js';
+import {
+  openPage,
+  overflow,
+  overflowOfBox,
+  snapBoth,
+  startDashboardService,
+  WIDTHS,
+} from '../../helpers/web-ui.js';
 import { untilTaskFinal } from '../../helpers/task-final.js';
 import { PATHS } from '../../../services/shared/contracts/http-paths.js';
 
@@ -110,6 +117,17 @@ t.test('operator pages: for operators only', async (t) => {
     `npm run admin -- set-role --user ${plain.userId} --role operator`,
     'and how an operator grants it',
   );
+  // The grant command fits its card on a phone, wrapped rather than sticking out sideways.
+  await asPlain.page.setViewportSize(WIDTHS.phone);
+  await asPlain.page.evaluate(
+    'new Promise((r) => requestAnimationFrame(() => setTimeout(r, 150)))',
+  );
+  t.same(
+    await overflowOfBox(asPlain.page, '[data-testid=operator-only]'),
+    [],
+    `nothing sticks out of the card at ${WIDTHS.phone.width} px`,
+  );
+  t.same(await overflow(asPlain.page), [], 'nor out of the page');
   t.same(asPlain.problems, []);
   await asPlain.page.context().close();
 
