@@ -134,8 +134,8 @@ export async function viewPage(page: Page, words: PageWords): Promise<PageView |
 
 /** The wall a view shows, as the failure it means; undefined when it shows none. */
 export function wallOf(site: string, v: PageView): PlatformError | undefined {
-  if (v.captcha) return needsHuman(site, `captcha: ${v.captcha}`);
-  if (v.cloudflare) return needsHuman(site, 'Cloudflare interstitial');
-  if (v.login) return needsHuman(site, `login wall: ${v.login}`);
+  if (v.captcha) return needsHuman(site, `captcha: ${v.captcha}`, 'verification');
+  if (v.cloudflare) return needsHuman(site, 'Cloudflare interstitial', 'verification');
+  if (v.login) return needsHuman(site, `login wall: ${v.login}`, 'login_wall');
   return undefined;
 }

@@ -44,7 +44,7 @@ import { guardedAsk } from './guarded-ask.js';
 import { startNewChat } from './new-chat.js';
 import { readBody, readFrames } from './read-frames.js';
 import { COMPOSERS, viewPage, wallOf, type PageView } from './recognise.js';
-import { driverDrift, needsHuman, rateLimited, refused } from './signals.js';
+import { driverDrift, needsHuman, rateLimited, refused, sessionExpired } from './signals.js';
 import { effectiveModeOf } from '../platforms/common/ran-mode.js';
 import type { FrameReader, SiteSpec } from './site-spec.js';
 
@@ -160,6 +160,24 @@ function defaultFailure(site: string, status: number, body: string): PlatformErr
   );
 }
 
+/**
+ * The failure of a chat call that did not stream, as the site names it; a 401
+ * the site reads as a login wall is an expired session instead: the page had
+ * shown the logged-in chat (untilChat found no wall) and the site then refused
+ * the session. Both need a person, who is told different things.
+ */
+function chatCallFailed(spec: Site, status: number, body: string): PlatformError {
+  const err = (spec.call.failure ?? ((s, b) => defaultFailure(spec.site, s, b)))(status, body);
+  const account = err.account;
+  if (status !== 401 || account?.state !== 'needs_human' || account.kind !== 'login_wall')
+    return err;
+  // The site's own words for the call, without the wall's name and the site's.
+  const named = account.reason.replace(/^login wall: /, '');
+  const suffix = ` (${spec.site})`;
+  const detail = named.endsWith(suffix) ? named.slice(0, -suffix.length) : named;
+  return sessionExpired(spec.site, detail);
+}
+
 /** Sends the prompt and resolves with the captured chat call, unless a wall comes first. */
 async function sendPrompt(
   spec: Site,
@@ -229,7 +247,7 @@ async function answer<R extends FrameReader>(
   if (!streams(stream)) {
     const body = await readBody(stream.chunks, signal);
     if (body) evidence.frame(body);
-    throw (spec.call.failure ?? ((s, b) => defaultFailure(spec.site, s, b)))(stream.status, body);
+    throw chatCallFailed(spec, stream.status, body);
   }
 
   const reader = spec.frames({ evidence, stream });
