@@ -451,6 +451,10 @@ t.test(
     await call('accounts.setState', { id: expired.id, state: 'disabled' });
     await call('accounts.setState', { id: fine.id, state: 'disabled' });
 
+    const loginOf = async (id: string) =>
+      (await call<{ storageState: StorageState }>('accounts.readState', { id })).storageState;
+    const walledLogin = await loginOf(walled.id);
+    const expiredLogin = await loginOf(expired.id);
     const wall = await run(wallSub, walled.id);
     t.match(wall.outcome.failure, {
       status: 'failed',
@@ -475,6 +479,7 @@ t.test(
       },
     );
     t.notOk(releases.find((x) => x.id === walled.id)!.storageState, 'a walled state is not kept');
+    t.same(await loginOf(walled.id), walledLogin, 'the stored login exactly as it was');
 
     await call('accounts.setState', { id: expired.id, state: 'healthy' });
     const lapsed = await run(expiredSub, expired.id);
@@ -485,6 +490,8 @@ t.test(
       { prompted: true },
       'it had sent the prompt',
     );
+    t.notOk(releases.find((x) => x.id === expired.id)!.storageState, 'nor a refused session');
+    t.same(await loginOf(expired.id), expiredLogin, 'its stored login as it was');
     const lapsedRaw = await svc.client.get(
       `${M}/task/result/${task.taskId}/${expiredSub.subTaskId}/raw`,
       alice.token,
