@@ -59,6 +59,8 @@ export interface BrowserOptions {
   concurrency: number;
   /** Upper bound for one piece of work; the work's own signal usually ends it sooner. */
   maxWorkSeconds: number;
+  /** A visible window (`driver-check --headed`, where there is a display); default headless. */
+  headed?: boolean;
 }
 
 /**
@@ -113,7 +115,11 @@ export class BrowserRunner {
           launcher: chromium,
           useIncognitoPages: true,
           userAgent: USER_AGENT,
-          launchOptions: { executablePath: o.chromiumPath, headless: true, args: CHROMIUM_ARGS },
+          launchOptions: {
+            executablePath: o.chromiumPath,
+            headless: o.headed !== true,
+            args: CHROMIUM_ARGS,
+          },
         },
         browserPoolOptions: {
           useFingerprints: false,

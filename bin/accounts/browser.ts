@@ -12,6 +12,7 @@ import QRCode from 'qrcode';
 import { CHROMIUM_ARGS } from '../../crawler/chromium-flags.js';
 import { driverFor } from '../../crawler/platforms/index.js';
 import { settingsResolver } from '../../crawler/settings.js';
+import { humanKindOf } from '../../crawler/web/signals.js';
 import type { LoginState, PlatformSettings, WebDriver } from '../../crawler/platforms/types.js';
 import { identityFor } from '../../services/accounts/policy.js';
 import type { AccountView } from '../../services/accounts/view.js';
@@ -91,6 +92,8 @@ export async function checkAccount(d: BrowserDeps, id: string): Promise<CheckRes
       id,
       state: 'needs_human',
       reason: `account check: ${state.reason}`,
+      // A captcha on the page asks a person to verify; anything else, to log in.
+      kind: humanKindOf(state.reason),
       screenshotPng,
     });
     return { id, loggedIn: false, reason: state.reason, account };

@@ -1,27 +1,34 @@
 /**
- * `driver-check`: one prompt on the live site as one account, the way a
- * crawler node runs it (the site's own page, its stream read through CDP),
- * for operators after a site changed. It prints every extracted field, the
- * effective mode and the stream format version the driver recognised, and
- * saves the raw frames, the screenshot and the answer in a folder. The
- * account is held for the check like a sub task holds it, so the cluster
- * never uses it at the same time, and released with the site's verdict.
+ * `driver-check`: one prompt on the live site as one account, through the very
+ * attempt a crawler node runs (crawler/web/web-attempt.ts: the account checked
+ * out, the site's own page in a Crawlee-managed Chromium limited to the site's
+ * origins, its stream read through CDP, the release with the site's verdict),
+ * for operators after a site changed. It prints every extracted field, the mode
+ * it set and the mode that ran, which witness the answer came from (stream or
+ * page) and any difference between them, and the stream format version; it
+ * saves the raw frames, the screenshot and the answer in a folder. The account
+ * is held for the check like a sub task holds it, so the cluster never uses it
+ * at the same time; a wall leaves its stored login as it was.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from 'playwright';
+import { log as crawleeLog, LogLevel } from '@crawlee/core';
+import { BrowserRunner } from '../../crawler/browser.js';
 import { PlatformError, type WebAnswer } from '../../crawler/platforms/types.js';
-import { startCapture } from '../../crawler/web/capture.js';
-import { EvidenceLog } from '../../crawler/web/evidence-log.js';
+import { KeptPages } from '../../crawler/web/kept-pages.js';
+import { holderOf, WebAttempt } from '../../crawler/web/web-attempt.js';
 import type { AccountView } from '../../services/accounts/view.js';
 import type {
   AccountVerdict,
   CheckedOutAccount,
-  StorageState,
+  CheckoutRequest,
+  HumanKind,
+  ReleaseRequest,
 } from '../../services/shared/contracts/accounts.js';
+import type { LeaseMessage } from '../../services/shared/contracts/lease.js';
 import type { Mode } from '../../services/shared/platforms.js';
-import { withBrowser, type BrowserDeps } from './browser.js';
+import type { BrowserDeps } from './browser.js';
 
 export interface DriverCheckRequest {
   platform: string;
@@ -36,9 +43,15 @@ export interface DriverCheckRequest {
 export interface DriverCheckResult {
   platform: string;
   account: { id: string; label: string };
+  /** The mode the check set on the page. */
   requestedMode: Mode;
-  /** The answer (with effectiveMode and formatVersion) or null when the site gave none. */
+  /** The answer (with effectiveMode, formatVersion, answerSource) or null when the site gave none. */
   answer: WebAnswer | null;
+  /**
+   * The evidence's `stream and page differ: …` note: the answer the stream
+   * assembled and the page's rendered text disagreed beyond formatting; null: they agreed.
+   */
+  streamPageDifference: string | null;
   failure: {
     message: string;
     status: string;
@@ -48,6 +61,9 @@ export interface DriverCheckResult {
   frames: number;
   files: { frames: string; screenshot: string | null; answer: string };
 }
+
+/** The evidence note of a stream-versus-page disagreement (crawler/web/witness.ts writes it). */
+export const STREAM_PAGE_DIFFER = 'stream and page differ:';
 
 async function findAccount(d: BrowserDeps, platform: string, which: string): Promise<AccountView> {
   const all = await d.call<AccountView[]>('list', { platform });
@@ -69,7 +85,25 @@ function failureOf(err: unknown): NonNullable<DriverCheckResult['failure']> {
   return { message: `browser error: ${message}`, status: 'failed', retryable: true };
 }
 
-const shoot = (page: Page) => page.screenshot({ fullPage: true }).catch(() => undefined);
+/** The check as a lease: the holder `driver-check <uuid>`, one full-page screenshot. */
+function checkLease(view: AccountView, r: DriverCheckRequest): LeaseMessage {
+  return {
+    subTaskId: 'driver-check',
+    taskId: 'driver-check',
+    token: randomUUID(),
+    expiresAt: 0,
+    leaseMs: 0,
+    platform: r.platform,
+    channel: 'web',
+    mode: r.mode,
+    prompt: r.prompt,
+    screenshot: 1,
+    regionCode: view.regionCode,
+    avoidProxy: null,
+    attempt: 1,
+    account: { id: view.id, proxyKey: null },
+  };
+}
 
 export async function driverCheck(
   d: BrowserDeps,
@@ -77,90 +111,113 @@ export async function driverCheck(
 ): Promise<DriverCheckResult> {
   const site = d.siteOf(r.platform);
   const view = await findAccount(d, r.platform, r.account);
-  const holder = `driver-check ${randomUUID()}`;
-  const acc = await d.call<CheckedOutAccount>('hold', { id: view.id, holder });
+  const lease = checkLease(view, r);
+  const acc = await d.call<CheckedOutAccount>('hold', { id: view.id, holder: holderOf(lease) });
   await mkdir(r.outDir, { recursive: true });
   const files = {
     frames: join(r.outDir, 'frames.ndjson'),
     screenshot: join(r.outDir, 'screenshot.png'),
     answer: join(r.outDir, 'answer.json'),
   };
-  let verdict: AccountVerdict = { state: 'healthy' };
-  let storageState: StorageState | undefined;
+  const level = crawleeLog.getLevel();
+  crawleeLog.setLevel(LogLevel.OFF);
+  const browser = new BrowserRunner({
+    chromiumPath: d.chromiumPath,
+    concurrency: 1,
+    maxWorkSeconds: Math.ceil(site.settings.timeoutMs / 1000) + 30,
+    headed: d.headed,
+  });
+  // Keeps no page: the check's page closes with it.
+  const keptPages = new KeptPages({ max: 0, idleMs: 0 });
+  const attempt = new WebAttempt(
+    {
+      browser,
+      keptPages,
+      accounts: {
+        checkout: (q: CheckoutRequest) => d.call<CheckedOutAccount>('checkout', q),
+        release: (q: ReleaseRequest) => d.call<void>('release', q),
+      },
+      saveEvidence: async (ndjson) => {
+        await writeFile(files.frames, ndjson);
+        return files.frames;
+      },
+      log: { warn: (...args) => d.log(args.map(String).join(' ')) },
+    },
+    {
+      lease,
+      web: site.driver,
+      settings: site.settings,
+      port: null,
+      job: { prompt: r.prompt, mode: r.mode, signal: AbortSignal.timeout(site.settings.timeoutMs) },
+      shotOnFailure: true,
+    },
+  );
+  let answer: WebAnswer | null = null;
+  let failure: unknown = null;
+  let png: Buffer | undefined;
   try {
-    return await withBrowser(d, async (browser) => {
-      const context = await browser.newContext({
-        storageState: acc.storageState,
-        locale: acc.locale,
-        timezoneId: acc.timezoneId,
-      });
-      const page = await context.newPage();
-      const evidence = new EvidenceLog();
-      const signal = AbortSignal.timeout(site.settings.timeoutMs);
-      const job = { prompt: r.prompt, mode: r.mode, signal };
-      let answer: WebAnswer | null = null;
-      let failure: DriverCheckResult['failure'] = null;
-      try {
-        await page.goto(site.driver.startUrl(job, site), {
-          waitUntil: 'domcontentloaded',
-          timeout: site.settings.timeoutMs,
-        });
-        const capture = await startCapture(page, evidence);
-        try {
-          answer = await site.driver.ask(page, job, { ...site, capture, evidence });
-        } finally {
-          await capture.close();
-        }
-      } catch (err) {
-        failure = failureOf(err);
-        if (failure.account) verdict = failure.account;
-      }
-      const png = await shoot(page);
-      if (png) await writeFile(files.screenshot, png);
-      if (verdict.state === 'needs_human' && png)
-        verdict = { ...verdict, screenshotPng: png.toString('base64') };
-      storageState = (await context.storageState().catch(() => undefined)) as
-        StorageState | undefined;
-      await writeFile(files.frames, evidence.toNdjson());
-      await writeFile(files.answer, JSON.stringify({ answer, failure }, null, 2));
-      return {
-        platform: r.platform,
-        account: { id: acc.id, label: acc.label },
-        requestedMode: r.mode,
-        answer,
-        failure,
-        frames: evidence.list().filter((e) => e.kind === 'frame').length,
-        files: { ...files, screenshot: png ? files.screenshot : null },
-      };
-    });
+    const done = await attempt.run();
+    answer = done.answer;
+    png = done.shots?.png;
+  } catch (err) {
+    failure = err;
+    png = attempt.failureShot;
   } finally {
-    await d.call('release', {
-      id: acc.id,
-      holder,
-      verdict,
-      prompted: true,
-      ...(storageState ? { storageState } : {}),
+    // The evidence goes to frames.ndjson and the account back with the verdict, whatever happened.
+    await attempt.finish({ reported: true, failure }).finally(async () => {
+      await keptPages.closeAll();
+      await browser.stop();
+      crawleeLog.setLevel(level);
     });
   }
+  if (attempt.evidence.size === 0) await writeFile(files.frames, '');
+  if (png) await writeFile(files.screenshot, png);
+  const printed = failure === null ? null : failureOf(failure);
+  await writeFile(files.answer, JSON.stringify({ answer, failure: printed }, null, 2));
+  const notes = attempt.evidence.list();
+  const differ = notes.find((e) => e.kind === 'note' && e.text.startsWith(STREAM_PAGE_DIFFER));
+  return {
+    platform: r.platform,
+    account: { id: acc.id, label: acc.label },
+    requestedMode: r.mode,
+    answer,
+    streamPageDifference: differ?.kind === 'note' ? differ.text : null,
+    failure: printed,
+    frames: notes.filter((e) => e.kind === 'frame').length,
+    files: { ...files, screenshot: png ? files.screenshot : null },
+  };
 }
+
+/** What the operator does for each kind of needs_human (docs/web-channel.md, "Accounts"). */
+const HUMAN_HELP: Record<HumanKind, string> = {
+  login_wall: 'the site asks to log in: log the account in again (account login)',
+  session_expired:
+    'the session died while in use: log in again (account login); if it dies again soon, find out what ends it',
+  verification: 'the site asks a person to verify: solve it (account login --headed)',
+};
 
 /** The result as an operator reads it: every field, then where the evidence is. */
 export function formatDriverCheck(r: DriverCheckResult): string {
   const lines = [
     `${r.platform} driver check as account ${r.account.label} (${r.account.id})`,
-    `requested mode: ${r.requestedMode}`,
+    `requested mode (set on the page): ${r.requestedMode}`,
   ];
   if (r.failure) {
     lines.push(
       `FAILED (${r.failure.status}${r.failure.retryable ? ', retryable' : ''}): ${r.failure.message}`,
     );
-    if (r.failure.account) lines.push(`account → ${r.failure.account.state}`);
+    const v = r.failure.account;
+    if (v?.state === 'needs_human') {
+      const kind = v.kind ?? 'login_wall';
+      lines.push(`account → needs_human (${kind}): ${HUMAN_HELP[kind]}`);
+    } else if (v) lines.push(`account → ${v.state}`);
   }
   const a = r.answer;
   if (a) {
     lines.push(
-      `effective mode: ${a.effectiveMode}`,
+      `effective mode (what ran): ${a.effectiveMode}${a.effectiveMode === r.requestedMode ? '' : ` (asked ${r.requestedMode})`}`,
       `stream format: ${a.formatVersion}`,
+      `answer source: ${a.answerSource ?? 'stream'}`,
       `answer (${a.answerContent.length} chars):`,
       a.answerContent,
       `references (${a.referenceList.length}):`,
@@ -174,6 +231,7 @@ export function formatDriverCheck(r: DriverCheckResult): string {
       ...a.mediaContent.map((m) => `  ${m.type} ${m.url}${m.title ? ` ${m.title}` : ''}`),
     );
   }
+  if (r.streamPageDifference) lines.push(r.streamPageDifference);
   lines.push(
     `raw frames: ${r.frames} in ${r.files.frames}`,
     `screenshot: ${r.files.screenshot ?? 'none'}`,

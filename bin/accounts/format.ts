@@ -23,6 +23,12 @@ const HEADER = [
 
 const time = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
 
+/** The state, with what a person must do (login_wall, session_expired, verification) and whether it is busy. */
+function stateOf(a: AccountView): string {
+  const state = a.humanKind ? `${a.state}: ${a.humanKind}` : a.state;
+  return a.holder === null ? state : `${state} (busy)`;
+}
+
 function row(a: AccountView): string[] {
   return [
     a.id,
@@ -30,7 +36,7 @@ function row(a: AccountView): string[] {
     a.label,
     a.regionCode ?? '-',
     a.proxyKey ?? '-',
-    a.holder === null ? a.state : `${a.state} (busy)`,
+    stateOf(a),
     a.reason ?? '-',
     a.state === 'cooling' ? time(a.coolUntil) : '-',
     time(a.lastUsedAt),

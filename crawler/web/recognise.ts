@@ -8,7 +8,11 @@
  *   without a composer that asks the same, the site's sign-in path, or a
  *   chat page whose only account control is a 登录 / Log in button;
  * - a captcha is a dialog, overlay or frame that asks the person to verify;
- * - a Cloudflare interstitial is its own title or challenge frame.
+ * - a Cloudflare interstitial is its own title or challenge frame;
+ * - a page that is neither tells what it is instead: the main document's
+ *   HTTP status (a 404 or an error page says at once that the chat is not
+ *   here) and a link a person would follow to the chat (开始对话, Start
+ *   chatting), as a landing page at the site's root offers one.
  * The site adds its own words and paths (SiteSpec.page); the defaults cover
  * the words the Chinese and English sites share. The probe is one string
  * script (no loader rewrites it), run in one round trip.
@@ -25,6 +29,8 @@ export interface PageWords {
   verify?: readonly string[];
   /** Paths of the site's sign-in page. */
   loginPaths?: readonly string[];
+  /** Words of a link that leads to the chat (added to CHAT_LINK_WORDS). */
+  chatLinks?: readonly string[];
 }
 
 export const LOGIN_WORDS = [
@@ -49,6 +55,17 @@ export const VERIFY_WORDS = [
   'verification',
   'hCaptcha',
 ];
+/** What a link to the chat says, on a landing page that is not the chat itself. */
+export const CHAT_LINK_WORDS = [
+  '开始对话',
+  '开始聊天',
+  '立即对话',
+  '进入对话',
+  '立即体验',
+  'Start chatting',
+  'Start now',
+  'Chat now',
+];
 /** The name of a lone login button on an otherwise usable page (exact). */
 const LOGIN_BUTTON = ['登录', '登录/注册', 'Log in', 'Sign in', 'Login'];
 
@@ -59,6 +76,12 @@ export interface PageView {
   login: string | null;
   captcha: string | null;
   cloudflare: boolean;
+  /** The main document's HTTP status (after redirects); 0 where the browser does not tell. */
+  status: number;
+  /** Whether the document has loaded (its load event fired). */
+  loaded: boolean;
+  /** A same-origin link to another page whose words lead to the chat; null: none shows. */
+  chatLink: string | null;
 }
 
 /** What a composer can be: a textarea or a contenteditable textbox. */
@@ -69,13 +92,14 @@ const probeScript = (w: PageWords) => {
   const words = {
     login: anyOf([...LOGIN_WORDS, ...(w.login ?? [])]).source,
     verify: anyOf([...VERIFY_WORDS, ...(w.verify ?? [])]).source,
+    chat: anyOf([...CHAT_LINK_WORDS, ...(w.chatLinks ?? [])]).source,
     button: LOGIN_BUTTON,
     paths: w.loginPaths ?? [],
     composers: COMPOSERS,
   };
   return `(() => {
   const W = ${JSON.stringify(words)};
-  const LOGIN = new RegExp(W.login, 'i'), VERIFY = new RegExp(W.verify, 'i');
+  const LOGIN = new RegExp(W.login, 'i'), VERIFY = new RegExp(W.verify, 'i'), CHAT = new RegExp(W.chat, 'i');
   const shown = (el) => {
     if (!el || el.closest('[hidden]')) return false;
     const r = el.getBoundingClientRect();
@@ -109,6 +133,9 @@ const probeScript = (w: PageWords) => {
   else if (loginLayer) login = 'the page shows a login dialog';
   else if (composer < 0 && document.body && asksLogin(document.body)) login = 'the page asks to log in';
   else if (composer >= 0 && loginButton) login = 'the page is logged out (it offers ' + text(loginButton) + ')';
+  const toChat = Array.from(document.querySelectorAll('a[href]')).find((a) => shown(a) && !inLayer(a) &&
+    CHAT.test(text(a)) && a.origin === location.origin && a.pathname !== location.pathname);
+  const nav = performance.getEntriesByType('navigation')[0];
   let captcha = null;
   if (captchaLayer) captcha = text(captchaLayer).slice(0, 120) || 'a verification dialog';
   else if (captchaFrame) captcha = (captchaFrame.getAttribute('title') || 'a verification frame').slice(0, 120);
@@ -119,6 +146,9 @@ const probeScript = (w: PageWords) => {
     captcha,
     cloudflare: /Just a moment|Attention Required/i.test(document.title) ||
       frames.some((f) => /challenges\\.cloudflare\\.com/.test(f.getAttribute('src') || '')),
+    status: (nav && nav.responseStatus) || 0,
+    loaded: document.readyState === 'complete',
+    chatLink: toChat ? toChat.href : null,
   };
 })()`;
 };
@@ -134,8 +164,8 @@ export async function viewPage(page: Page, words: PageWords): Promise<PageView |
 
 /** The wall a view shows, as the failure it means; undefined when it shows none. */
 export function wallOf(site: string, v: PageView): PlatformError | undefined {
-  if (v.captcha) return needsHuman(site, `captcha: ${v.captcha}`);
-  if (v.cloudflare) return needsHuman(site, 'Cloudflare interstitial');
-  if (v.login) return needsHuman(site, `login wall: ${v.login}`);
+  if (v.captcha) return needsHuman(site, `captcha: ${v.captcha}`, 'verification');
+  if (v.cloudflare) return needsHuman(site, 'Cloudflare interstitial', 'verification');
+  if (v.login) return needsHuman(site, `login wall: ${v.login}`, 'login_wall');
   return undefined;
 }

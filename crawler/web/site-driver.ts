@@ -4,9 +4,13 @@
  * WebDriver. The algorithm, the way a person uses the site:
  *
  * 1. wait for the chat page or a wall (recognise.ts: a composer by role, a
- *    login wall or captcha by what it asks); a wall ends the sub task at once
- *    with `needs_human`; a page that is neither within UI_WAIT_MS is drift,
- *    its DOM and screenshot in the evidence;
+ *    login wall or captcha by what it asks) on the site's documented entry,
+ *    redirects followed; a wall ends the sub task at once with `needs_human`;
+ *    a page that is neither (a 404 or error page at once, by its HTTP status;
+ *    a landing page's link to the chat is followed once; else after
+ *    UI_WAIT_MS) sends the page to the origin root once, since the start page
+ *    moves; still neither is drift (`page_unrecognised`, both addresses), its
+ *    DOM and screenshot in the evidence;
  * 2. set deep thinking and web search through the page's own controls, by
  *    role and name (controls.ts): a mode that needs no control touches none,
  *    a missing control fails in seconds with its name;
@@ -41,10 +45,10 @@ import {
 import { anyOf, CLICK_MS, CONTROL_MS, setControl, shownChoice } from './controls.js';
 import { pause, waitForStableText } from './dom-wait.js';
 import { guardedAsk } from './guarded-ask.js';
-import { startNewChat } from './new-chat.js';
+import { NAVIGATION_TIMEOUT_MS, startNewChat } from './new-chat.js';
 import { readBody, readFrames } from './read-frames.js';
 import { COMPOSERS, viewPage, wallOf, type PageView } from './recognise.js';
-import { driverDrift, needsHuman, rateLimited, refused } from './signals.js';
+import { driverDrift, needsHuman, rateLimited, refused, sessionExpired } from './signals.js';
 import { effectiveModeOf } from '../platforms/common/ran-mode.js';
 import type { FrameReader, SiteSpec } from './site-spec.js';
 
@@ -53,6 +57,11 @@ type Site = Omit<SiteSpec, 'frames' | 'effectiveMode'>;
 
 /** How long the opened page may take to show its composer or a wall. */
 const UI_WAIT_MS = 15_000;
+/**
+ * How long a loaded page that shows neither, but a link to the chat, is given
+ * to draw its composer before the link is followed (a landing page).
+ */
+const LINK_SETTLE_MS = 1_500;
 /**
  * The evidence's note when the chat page is recognised: the timeline then tells a slow page load
  * from a slow step after it (the site contract times a missing control from here).
@@ -79,21 +88,92 @@ async function recordPage(page: Page, ctx: WebContext, why: string): Promise<voi
     ctx.evidence.note(`${why}; the page's screenshot (jpeg, base64): ${shot.toString('base64')}`);
 }
 
-/** Waits for the chat page; a wall first throws its signal, neither in time is drift. */
-async function untilChat(spec: Site, page: Page, ctx: WebContext, signal: AbortSignal) {
+/** What the opened page turned out to be: the chat page, or neither it nor a wall. */
+type Look =
+  | { view: PageView }
+  | {
+      /** What it shows instead, for the evidence. */
+      neither: string;
+      /** Its main document's HTTP status (0: not told). */
+      status: number;
+      /** A link to the chat it offers (a landing page). */
+      link?: string;
+    };
+
+/**
+ * Watches the opened page until it shows the chat page or a wall (thrown); a
+ * page that is neither says so at once when its HTTP status is an error, after
+ * LINK_SETTLE_MS when it has loaded and offers a link to the chat, else after
+ * UI_WAIT_MS.
+ */
+async function look(
+  spec: Site,
+  page: Page,
+  signal: AbortSignal,
+  o: { links: boolean },
+): Promise<Look> {
   const until = Date.now() + UI_WAIT_MS;
+  let loadedAt: number | undefined;
+  let last: PageView | undefined;
   for (;;) {
     const v = await viewPage(page, spec.walls);
     const wall = v && wallOf(spec.site, v);
     if (wall) throw wall;
-    if (v && v.composer >= 0) return v;
-    if (Date.now() > until) {
-      const err = driverDrift(`page_unrecognised: ${spec.site} (no composer and no wall)`);
+    if (v && v.composer >= 0) return { view: v };
+    if (v && v.status >= 400) return { neither: `HTTP ${v.status}`, status: v.status };
+    last = v ?? last;
+    loadedAt = v?.loaded ? (loadedAt ?? Date.now()) : undefined;
+    if (o.links && v?.chatLink && loadedAt !== undefined && Date.now() - loadedAt >= LINK_SETTLE_MS)
+      return { neither: 'a page with a link to the chat', status: v.status, link: v.chatLink };
+    if (Date.now() > until)
+      return { neither: 'no composer and no wall', status: last?.status ?? 0 };
+    // Short: on a kept page the composer is usually there a moment after the load.
+    await pause(100, signal);
+  }
+}
+
+const isRoot = (url: string, root: string) => {
+  const u = URL.canParse(url) ? new URL(url) : undefined;
+  return u !== undefined && u.origin === new URL(root).origin && u.pathname === '/';
+};
+
+/**
+ * Waits for the chat page; a wall first throws its signal. The start page
+ * moves (a site serves its chat at a new path, its old one a 404 or a
+ * redirect): a page that is neither is followed by its link to the chat once
+ * and else left for the origin root once; neither anywhere is drift, naming
+ * every address it tried.
+ */
+async function untilChat(spec: Site, page: Page, ctx: WebContext, signal: AbortSignal) {
+  const root = new URL('/', ctx.settings.webUrl).href;
+  const tried: string[] = [];
+  let followed = false;
+  let rooted = false;
+  for (;;) {
+    const r = await look(spec, page, signal, { links: !followed });
+    if ('view' in r) return r.view;
+    const at = page.url();
+    tried.push(`${at} (${r.neither})`);
+    let next: string | undefined;
+    if (r.link && !followed) {
+      followed = true;
+      next = r.link;
+      ctx.evidence.note(`${at} is not the chat page (${r.neither}): following its link ${next}`);
+    } else if (!rooted && !isRoot(at, root)) {
+      rooted = true;
+      next = root;
+      ctx.evidence.note(
+        `${at} is neither a chat page nor a wall (${r.neither}): trying the origin root ${root}`,
+      );
+    }
+    if (next === undefined) {
+      const err = driverDrift(
+        `page_unrecognised: ${spec.site} (neither a chat page nor a wall at ${tried.join(', nor at ')})`,
+      );
       await recordPage(page, ctx, err.message);
       throw err;
     }
-    // Short: on a kept page the composer is usually there a moment after the load.
-    await pause(100, signal);
+    await page.goto(next, { timeout: NAVIGATION_TIMEOUT_MS });
   }
 }
 
@@ -158,6 +238,24 @@ function defaultFailure(site: string, status: number, body: string): PlatformErr
     'failed',
     true,
   );
+}
+
+/**
+ * The failure of a chat call that did not stream, as the site names it; a 401
+ * the site reads as a login wall is an expired session instead: the page had
+ * shown the logged-in chat (untilChat found no wall) and the site then refused
+ * the session. Both need a person, who is told different things.
+ */
+function chatCallFailed(spec: Site, status: number, body: string): PlatformError {
+  const err = (spec.call.failure ?? ((s, b) => defaultFailure(spec.site, s, b)))(status, body);
+  const account = err.account;
+  if (status !== 401 || account?.state !== 'needs_human' || account.kind !== 'login_wall')
+    return err;
+  // The site's own words for the call, without the wall's name and the site's.
+  const named = account.reason.replace(/^login wall: /, '');
+  const suffix = ` (${spec.site})`;
+  const detail = named.endsWith(suffix) ? named.slice(0, -suffix.length) : named;
+  return sessionExpired(spec.site, detail);
 }
 
 /** Sends the prompt and resolves with the captured chat call, unless a wall comes first. */
@@ -229,7 +327,7 @@ async function answer<R extends FrameReader>(
   if (!streams(stream)) {
     const body = await readBody(stream.chunks, signal);
     if (body) evidence.frame(body);
-    throw (spec.call.failure ?? ((s, b) => defaultFailure(spec.site, s, b)))(stream.status, body);
+    throw chatCallFailed(spec, stream.status, body);
   }
 
   const reader = spec.frames({ evidence, stream });
@@ -306,17 +404,30 @@ async function drive<R extends FrameReader>(
   }
 }
 
-/** Whether the opened page shows a logged-in session (`account check`). */
-async function loginState(spec: Site, page: Page): Promise<LoginState> {
-  const until = Date.now() + UI_WAIT_MS;
+/**
+ * Whether the opened page shows a logged-in session (`account check`, and
+ * `account login` while a person logs in: it never leaves a page that may be
+ * the login in progress). A start page that moved (an HTTP error) is left for
+ * the origin root once, as a sub task does.
+ */
+async function loginState(
+  spec: Site,
+  page: Page,
+  ctx: Pick<WebContext, 'settings'>,
+): Promise<LoginState> {
   const never = new AbortController().signal;
-  for (;;) {
-    const v = await viewPage(page, spec.walls);
-    const wall = v && wallOf(spec.site, v);
-    if (wall) return { loggedIn: false, reason: wall.message };
-    if (v && v.composer >= 0) return { loggedIn: true };
-    if (Date.now() > until) return { loggedIn: false, reason: 'the chat page did not appear' };
-    await pause(250, never);
+  const root = new URL('/', ctx.settings.webUrl).href;
+  for (let rooted = false; ; rooted = true) {
+    let r: Look;
+    try {
+      r = await look(spec, page, never, { links: false });
+    } catch (wall) {
+      return { loggedIn: false, reason: (wall as Error).message };
+    }
+    if ('view' in r) return { loggedIn: true };
+    if (rooted || r.status < 400 || isRoot(page.url(), root))
+      return { loggedIn: false, reason: `the chat page did not appear (${r.neither})` };
+    await page.goto(root, { timeout: NAVIGATION_TIMEOUT_MS });
   }
 }
 
@@ -342,6 +453,6 @@ export function siteDriver<R extends FrameReader>(spec: SiteSpec<R>): WebDriver 
         startUrl: at(spec.urls.start, ctx.settings.webUrl),
         evidence: ctx.evidence,
       }),
-    loginState: (page) => loginState(spec, page),
+    loginState: (page, ctx) => loginState(spec, page, ctx),
   };
 }

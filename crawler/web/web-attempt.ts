@@ -14,6 +14,12 @@
  * failed first) or a needs-human verdict came before the driver asked for the
  * chat stream: drivers ask (`capture.next`) right before they send, so a
  * login wall found on opening the page used no prompt.
+ *
+ * A wall never destroys a login: the page's storage state goes back to the
+ * account only after a run that proved the session alive (an answer, or a chat
+ * call the site answered with its stream, such as a drift the parser did not
+ * read), never after a needs-human signal or a failure before the site
+ * answered. The crawler and `driver-check` both run this one attempt.
  */
 import type { Page } from 'playwright';
 import type {
@@ -64,6 +70,11 @@ export interface WebAttemptInput {
   /** The account's pinned port (or the region's pick without an account); null: direct. */
   port: ChosenPort | null;
   job: Job;
+  /**
+   * A full-page screenshot of the page on any failure (`failureShot`), not
+   * only on a needs-human one: `driver-check` keeps it for the operator.
+   */
+  shotOnFailure?: boolean;
 }
 
 /** How long the needs-human screenshot may take: the page may be stuck behind its challenge. */
@@ -77,8 +88,10 @@ export class WebAttempt {
   private account: CheckedOutAccount | undefined;
   private driverRan = false;
   private streamAsked = false;
+  /** Whether the site answered the chat call with a 2xx (it accepted the session). */
+  private chatAnswered = false;
   private storageState: StorageState | undefined;
-  private humanShot: Buffer | undefined;
+  private shot: Buffer | undefined;
 
   constructor(
     private readonly d: WebAttemptDeps,
@@ -87,6 +100,11 @@ export class WebAttempt {
 
   get accountId(): string | null {
     return this.input.lease.account?.id ?? null;
+  }
+
+  /** The page's screenshot after a failure (needs-human, or any with `shotOnFailure`). */
+  get failureShot(): Buffer | undefined {
+    return this.shot;
   }
 
   /** The driver's answer and, when the lease asks for one, the page's screenshot. */
@@ -151,7 +169,12 @@ export class WebAttempt {
     const watched: StreamCapture = {
       next: (match, signal) => {
         this.streamAsked = true;
-        return capture.next(match, signal);
+        const call = capture.next(match, signal);
+        call.then(
+          (s) => (this.chatAnswered = s.status >= 200 && s.status < 300),
+          () => undefined,
+        );
+        return call;
       },
       close: () => capture.close(),
     };
@@ -173,11 +196,18 @@ export class WebAttempt {
       return { answer, shots };
     } catch (err) {
       const verdict = err instanceof PlatformError ? err.account : undefined;
-      if (verdict?.state === 'needs_human')
-        this.humanShot = await page
-          .screenshot({ type: 'png', timeout: HUMAN_SHOT_TIMEOUT_MS })
+      const human = verdict?.state === 'needs_human';
+      if (human || this.input.shotOnFailure)
+        this.shot = await page
+          .screenshot({
+            type: 'png',
+            fullPage: this.input.shotOnFailure === true,
+            timeout: HUMAN_SHOT_TIMEOUT_MS,
+          })
           .catch(() => undefined);
-      else if (this.account) this.storageState = await this.readState(page);
+      // The session is alive only if the site answered its chat call; a wall's state is logged out.
+      if (!human && this.chatAnswered && this.account)
+        this.storageState = await this.readState(page);
       throw err;
     } finally {
       await capture.close();
@@ -220,7 +250,7 @@ export class WebAttempt {
       found?.state === 'needs_human'
         ? {
             ...found,
-            ...(this.humanShot ? { screenshotPng: this.humanShot.toString('base64') } : {}),
+            ...(this.shot ? { screenshotPng: this.shot.toString('base64') } : {}),
           }
         : (found ?? { state: 'healthy' });
     const prompted = this.driverRan && !(found?.state === 'needs_human' && !this.streamAsked);

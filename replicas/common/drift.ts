@@ -15,7 +15,10 @@
  * - call_in_worker: the page's POST calls, the chat call among them, move
  *   into a dedicated web worker (call-in-worker.ts);
  * - call_in_page: the page's SharedWorker runs in the page itself, its chat
- *   call with it (call-in-page.ts).
+ *   call with it (call-in-page.ts);
+ * - chat_path_redirect: the documented start path redirects to a new chat
+ *   path; chat_path_moved: the start path is a 404 and the root serves the
+ *   chat page or leads to the new path (chat-path.ts: routes, not page text).
  * Each call drift moves the call to where a replica does not make it
  * (`CallFrom`): the other one would leave its page as it was.
  */
@@ -32,6 +35,8 @@ export const DRIFTS = [
   'no_new_chat',
   'call_in_worker',
   'call_in_page',
+  'chat_path_redirect',
+  'chat_path_moved',
 ] as const;
 export type Drift = (typeof DRIFTS)[number];
 /**

@@ -26,6 +26,7 @@ import {
   type Route,
   type Site,
 } from '../common/site.js';
+import { chatPathRoutes } from '../common/chat-path.js';
 import { driftPage, type Drifts } from '../common/drift.js';
 import { chatFrames, STREAM_VARIANTS, type StreamKind } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
@@ -121,6 +122,14 @@ export async function startDeepseekReplica(
     sendEventStream(res, frames, latency, drift);
 
   const routes: Route[] = [
+    // The start page moved: its entry is the root, so the root becomes a landing page.
+    ...chatPathRoutes(drift, {
+      entry: ['/'],
+      moved: '/a/chat',
+      page: (_q, res) => html(res, chatPage()),
+      root: 'page',
+      title: 'DeepSeek',
+    }),
     { method: 'GET', path: '/', handle: (_q, res) => html(res, chatPage()) },
     {
       method: 'GET',

@@ -48,6 +48,7 @@ import {
   type Conversation,
 } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
+import { chatPathRoutes } from '../common/chat-path.js';
 import { driftPage, firstByte, type CallFrom, type Drifts } from '../common/drift.js';
 import { chatPageHtml, type Controls } from './page.js';
 import { aBogus, signedQuery } from './sign.js';
@@ -203,6 +204,14 @@ export async function startDoubaoReplica(
 
   const site = await startSite(
     [
+      // The start page moved: /chat/ redirects, or is gone and the root redirects.
+      ...chatPathRoutes(opts.drift ?? 'none', {
+        entry: ['/chat/', '/chat'],
+        moved: '/chat/new-thread',
+        page,
+        root: 'redirect',
+        title: '豆包',
+      }),
       { method: 'GET', path: /^\/(chat\/?)?$/, handle: page },
       {
         method: 'GET',

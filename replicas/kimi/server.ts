@@ -18,6 +18,7 @@ import {
   variantOf,
   type Site,
 } from '../common/site.js';
+import { chatPathRoutes } from '../common/chat-path.js';
 import { driftPage, firstByte, type Drifts } from '../common/drift.js';
 import { connectMessages, legacyEvents, STREAM_VARIANTS, type ConnectMessage } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
@@ -121,6 +122,14 @@ export async function startKimiReplica(
 
   const site = await startSite(
     [
+      // The start page moved: its entry is the root, so the root becomes a landing page.
+      ...chatPathRoutes(drift, {
+        entry: ['/'],
+        moved: '/chat/start',
+        page: pageFor,
+        root: 'page',
+        title: 'Kimi',
+      }),
       { method: 'GET', path: '/', handle: pageFor },
       { method: 'GET', path: /^\/chat\/[a-z0-9]+$/, handle: pageFor },
       {

@@ -32,6 +32,7 @@ import {
   type Route,
   type Site,
 } from '../common/site.js';
+import { chatPathRoutes } from '../common/chat-path.js';
 import { driftPage, type Drifts } from '../common/drift.js';
 import type { Model } from './answers.js';
 import { chatFrames, conversationDetail, STREAM_VARIANTS, type StreamKind } from './frames.js';
@@ -125,6 +126,14 @@ export async function startYuanbaoReplica(
     sendHtml(res, driftPage(chatPage(pageVariant), drift));
 
   const routes: Route[] = [
+    // The start page moved as another description of the site has it: `/` and `/chat/<agentId>`.
+    ...chatPathRoutes(drift, {
+      entry: ['/chat'],
+      moved: '/chat/naQivTmsDa',
+      page,
+      root: 'page',
+      title: '腾讯元宝',
+    }),
     { method: 'GET', path: '/', handle: page },
     { method: 'GET', path: /^\/chat(\/[\w-]+){0,2}$/, handle: page },
     {

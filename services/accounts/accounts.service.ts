@@ -11,6 +11,7 @@ import type {
   ClaimRequest,
   ReleaseRequest,
 } from '../shared/contracts/accounts.js';
+import { HUMAN_KINDS } from '../shared/contracts/accounts.js';
 import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
@@ -29,6 +30,7 @@ const verdict = {
     state: { type: 'enum', values: ['healthy', 'cooling', 'needs_human'] },
     untilMs: { type: 'number', optional: true },
     reason: { type: 'string', optional: true },
+    kind: { type: 'enum', values: [...HUMAN_KINDS], optional: true },
     screenshotPng: { type: 'string', optional: true },
   },
 } as const;
@@ -107,6 +109,7 @@ export function accountsService(
           id: text,
           state: { type: 'enum', values: ['healthy', 'disabled', 'needs_human'] },
           reason: { type: 'string', optional: true, max: 500 },
+          kind: { type: 'enum', values: [...HUMAN_KINDS], optional: true },
           screenshotPng: { type: 'string', optional: true },
         },
         handler: (ctx: Context<StateChange>) => ready().setState(ctx.params),

@@ -4,7 +4,7 @@
  * `holder`/`heldUntil` make an account run one sub task at a time.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { AccountState } from '../shared/contracts/accounts.js';
+import type { AccountState, HumanKind } from '../shared/contracts/accounts.js';
 
 export interface AccountDoc {
   _id: string;
@@ -19,6 +19,8 @@ export interface AccountDoc {
   /** cooling: usable again from this time (epoch ms). */
   coolUntil: number | null;
   reason: string | null;
+  /** needs_human: what a person must do (a verdict without a kind: null). */
+  humanKind?: HumanKind | null;
   /** needs_human: the screenshot of what the site showed (services/shared/screenshots.ts). */
   screenshotId: string | null;
   /** AES-256-GCM of the storage-state JSON; null: never logged in. */
@@ -44,6 +46,7 @@ const accountSchema = new Schema<AccountDoc>(
     state: { type: String, required: true },
     coolUntil: { type: Number, default: null },
     reason: { type: String, default: null },
+    humanKind: { type: String, default: null },
     screenshotId: { type: String, default: null },
     stateCipher: { type: String, default: null },
     holder: { type: String, default: null },

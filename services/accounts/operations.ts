@@ -8,6 +8,7 @@ import type {
   AccountState,
   AccountVerdict,
   CheckedOutAccount,
+  HumanKind,
   CheckoutRequest,
   ClaimAnswer,
   ClaimRequest,
@@ -22,7 +23,14 @@ import type { ScreenshotStore } from '../shared/screenshots.js';
 import { missingKeyError, open, requireKey, seal } from './cipher.js';
 import type { AccountDoc } from './models.js';
 import type { PacingTable } from './pacing.js';
-import { afterRelease, identityFor, isUsable, noneUsable, type Wanted } from './policy.js';
+import {
+  afterRelease,
+  identityFor,
+  isUsable,
+  keepsRunState,
+  noneUsable,
+  type Wanted,
+} from './policy.js';
 import type { AccountStore } from './store.js';
 import { asStorageState } from './storage-state.js';
 import { accountView, type AccountView } from './view.js';
@@ -47,6 +55,8 @@ export interface StateChange {
   id: string;
   state: Exclude<AccountState, 'cooling'>;
   reason?: string;
+  /** needs_human: what a person must do (default: a login wall). */
+  kind?: HumanKind;
   screenshotPng?: string;
 }
 
@@ -123,7 +133,9 @@ export class Accounts {
           this.d.gapJitter,
           this.d.random(),
         ),
-        ...(sealed === undefined ? {} : { stateCipher: sealed }),
+        ...(sealed !== undefined && keepsRunState(doc.state, r.verdict)
+          ? { stateCipher: sealed }
+          : {}),
       };
     });
     await this.dropScreenshot(ok ? before : screenshotId, ok ? screenshotId : null);
@@ -165,6 +177,7 @@ export class Accounts {
       state: cipher === null ? 'needs_human' : 'healthy',
       coolUntil: null,
       reason: cipher === null ? 'no login stored yet: run account login or account import' : null,
+      humanKind: cipher === null ? 'login_wall' : null,
       screenshotId: null,
       stateCipher: cipher,
       holder: null,
@@ -208,7 +221,7 @@ export class Accounts {
       stateCipher: cipher,
       ...(current.state === 'disabled'
         ? {}
-        : { state: 'healthy', coolUntil: null, reason: null, screenshotId: null }),
+        : { state: 'healthy', coolUntil: null, reason: null, humanKind: null, screenshotId: null }),
     });
     if (doc) await this.dropScreenshot(current.screenshotId, doc.screenshotId);
     return this.view(doc ?? current);
@@ -232,19 +245,27 @@ export class Accounts {
           { field: 'id', message: `account ${c.id} has no login stored (run account login)` },
         ]);
       }
-      fields = { state: 'healthy', coolUntil: null, reason: null, screenshotId: null };
+      fields = {
+        state: 'healthy',
+        coolUntil: null,
+        reason: null,
+        humanKind: null,
+        screenshotId: null,
+      };
     } else if (c.state === 'disabled') {
       fields = { state: 'disabled', reason: c.reason ?? 'disabled by an operator' };
     } else {
       const verdict: AccountVerdict = {
         state: 'needs_human',
         reason: c.reason ?? 'marked by an operator',
+        kind: c.kind ?? 'login_wall',
         ...(c.screenshotPng === undefined ? {} : { screenshotPng: c.screenshotPng }),
       };
       fields = {
         state: 'needs_human',
         coolUntil: null,
         reason: verdict.reason,
+        humanKind: verdict.kind,
         screenshotId: await this.screenshotOf(c.id, verdict),
       };
     }
@@ -295,6 +316,7 @@ export class Accounts {
       await this.d.store.update(doc._id, {
         state: 'needs_human',
         reason: 'its stored login cannot be decrypted with this ACCOUNTS_KEY: log in again',
+        humanKind: 'login_wall',
         holder: null,
         heldUntil: null,
       });

@@ -124,6 +124,7 @@ export function afterRelease(
     state,
     coolUntil: v.state === 'cooling' ? v.untilMs : null,
     reason: v.state === 'healthy' ? null : v.reason,
+    humanKind: v.state === 'needs_human' ? (v.kind ?? 'login_wall') : null,
     screenshotId: v.state === 'needs_human' ? o.screenshotId : null,
   };
   if (o.prompted) {
@@ -134,6 +135,17 @@ export function afterRelease(
       : [];
   }
   return fields;
+}
+
+/**
+ * Whether a release may store the storage state its run left: never with a
+ * needs_human verdict (a walled page's state is the logged-out one), nor on an
+ * account a person is needed for unless the run answered. The last good login
+ * stays until a person logs in again (`account login` / `import`).
+ */
+export function keepsRunState(current: AccountState, verdict: AccountVerdict): boolean {
+  if (verdict.state === 'needs_human') return false;
+  return current !== 'needs_human' || verdict.state === 'healthy';
 }
 
 /** When the account may next be claimed, as far as pacing, quota and cooling say; null: now. */

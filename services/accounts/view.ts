@@ -3,7 +3,7 @@
  * actions): everything but the storage state, which never leaves the service
  * except to the holder that checks it out.
  */
-import type { AccountState } from '../shared/contracts/accounts.js';
+import type { AccountState, HumanKind } from '../shared/contracts/accounts.js';
 import { screenshotPath } from '../shared/screenshots.js';
 import type { AccountDoc } from './models.js';
 import type { Pacing } from './pacing.js';
@@ -17,6 +17,8 @@ export interface AccountView {
   proxyKey: string | null;
   state: AccountState;
   reason: string | null;
+  /** needs_human: what a person must do (login_wall, session_expired, verification); else null. */
+  humanKind: HumanKind | null;
   coolUntil: number | null;
   /** Whether a login is stored (an added account without one needs `account login`). */
   hasState: boolean;
@@ -48,6 +50,7 @@ export function accountView(
     proxyKey: a.proxyKey,
     state: a.state,
     reason: a.reason,
+    humanKind: a.state === 'needs_human' ? (a.humanKind ?? null) : null,
     coolUntil: a.coolUntil,
     hasState: a.stateCipher !== null,
     holder: held ? a.holder : null,

@@ -9,13 +9,32 @@
 export const ACCOUNT_STATES = ['healthy', 'cooling', 'needs_human', 'disabled'] as const;
 export type AccountState = (typeof ACCOUNT_STATES)[number];
 
+/**
+ * What a person must do for a `needs_human` account (docs/web-channel.md, "Accounts"):
+ * - login_wall: the site shows its sign-in (a login page or dialog, a logged-out page, a 403 on
+ *   the chat call): log the account in again now;
+ * - session_expired: the page showed the logged-in chat and the site then refused the session
+ *   (a 401 on the chat call, its own "session expired" error): the session has died (expired,
+ *   revoked, logged in elsewhere); log in again, and if it dies again soon find out why;
+ * - verification: a captcha, slide or location check, a Cloudflare interstitial: a person solves
+ *   it in the account's browser.
+ */
+export const HUMAN_KINDS = ['login_wall', 'session_expired', 'verification'] as const;
+export type HumanKind = (typeof HUMAN_KINDS)[number];
+
 /** What the site's answer (or refusal to answer) says about the account. */
 export type AccountVerdict =
   | { state: 'healthy' }
   /** Rate or quota message: not before `untilMs` (epoch ms). */
   | { state: 'cooling'; untilMs: number; reason: string }
-  /** Login wall, sign-in redirect, captcha, interstitial, 401/403: a person must act. */
-  | { state: 'needs_human'; reason: string; screenshotPng?: string /* base64 */ };
+  /** Login wall, expired session, captcha, interstitial: a person must act (`kind`: what to do). */
+  | {
+      state: 'needs_human';
+      reason: string;
+      /** Absent: a login wall (verdicts from before kinds existed). */
+      kind?: HumanKind;
+      screenshotPng?: string /* base64 */;
+    };
 
 /** `accounts.claim`: one usable account for a web sub task, held for it alone. */
 export interface ClaimRequest {
@@ -59,7 +78,12 @@ export interface ReleaseRequest {
   id: string;
   holder: string;
   verdict: AccountVerdict;
-  /** The page's storage state after the run (refreshed tokens), when it was read. */
+  /**
+   * The page's storage state after a run that proved the session alive (an answer, or a chat
+   * call the site answered), with the tokens it refreshed. Never sent after a wall, and the
+   * service never stores one with a needs_human verdict: the last good login stays until a person
+   * logs in again.
+   */
   storageState?: StorageState;
   /** Whether a prompt was sent (counts against the quota and the pacing gap). */
   prompted: boolean;

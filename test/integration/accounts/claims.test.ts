@@ -496,6 +496,36 @@ t.test('the storage state is unreadable in the database without the key', async 
   await call('remove', { id: acc.id });
 });
 
+t.test('a needs_human release never replaces the stored login', async (t) => {
+  const acc = await add('kimi', 'walled-release');
+  const stored = async () =>
+    (await call<CheckedOutAccount>('readState', { id: acc.id })).storageState;
+  await call('hold', { id: acc.id, holder: 'w tok' });
+  await call('release', {
+    id: acc.id,
+    holder: 'w tok',
+    verdict: { state: 'needs_human', reason: 'login wall: x (kimi)', kind: 'login_wall' },
+    prompted: false,
+    storageState: session('logged-out'),
+  });
+  t.same(await stored(), session('secret-walled-release'), 'the walled state is dropped');
+  t.match(
+    (await call<AccountView[]>('list', { platform: 'kimi' })).find((a) => a.id === acc.id),
+    { state: 'needs_human', humanKind: 'login_wall' },
+  );
+  // driver-check may hold a needs_human account: a cooling verdict keeps its login too.
+  await call('hold', { id: acc.id, holder: 'op tok' });
+  await call('release', {
+    id: acc.id,
+    holder: 'op tok',
+    verdict: { state: 'cooling', untilMs: clock.t + HOUR, reason: 'rate' },
+    prompted: true,
+    storageState: session('after-cooling'),
+  });
+  t.same(await stored(), session('secret-walled-release'), 'still the last good login');
+  await call('remove', { id: acc.id });
+});
+
 t.test(
   'without ACCOUNTS_KEY nothing stores or reads a state, and no account is usable',
   async (t) => {

@@ -1,7 +1,9 @@
 /**
  * `driver-check` against the Kimi replica standing in for the live site: in
  * process (every field, the files, the account held and released with the
- * site's verdict) and as the operator runs it, the admin CLI as a real process.
+ * site's verdict, through the crawler's own WebAttempt) and as the operator
+ * runs it, the admin CLI as a real process. A wall or an expired session
+ * leaves the account's stored login exactly as it was.
  */
 import t from 'tap';
 import { CHAT_PAGE_READY } from '../../../crawler/web/site-driver.js';
@@ -13,6 +15,7 @@ import mongoose from 'mongoose';
 import { browserDeps } from '../../../bin/accounts/browser.js';
 import { driverCheck, formatDriverCheck } from '../../../bin/accounts/driver-check.js';
 import type { AccountView } from '../../../services/accounts/view.js';
+import type { CheckedOutAccount } from '../../../services/shared/contracts/accounts.js';
 import { createBroker } from '../../../services/index.js';
 import { loadConfig } from '../../../services/shared/config.js';
 import { runProcess } from '../../../infra/processes.js';
@@ -52,6 +55,9 @@ const account = await call<AccountView>('import', {
 const deps = browserDeps({ call, config, log: () => undefined }, false);
 const viewOf = async () =>
   (await call<AccountView[]>('list', { platform: 'kimi' })).find((a) => a.id === account.id)!;
+/** The login the account service holds for the account now. */
+const storedLogin = async () =>
+  (await call<CheckedOutAccount>('readState', { id: account.id })).storageState;
 
 t.test('an answer: every field, the files, and the account released healthy', async (t) => {
   const outDir = join(dir, 'answer');
@@ -72,15 +78,23 @@ t.test('an answer: every field, the files, and the account released healthy', as
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
-  t.match(lines[0], { kind: 'note', text: CHAT_PAGE_READY });
-  t.match(lines[1], { kind: 'request', url: /ChatService\/Chat/ });
+  t.match(
+    lines[0],
+    { kind: 'note', text: `open ${replica.url}/` },
+    'the crawler attempt opened it',
+  );
+  t.match(lines[1], { kind: 'note', text: CHAT_PAGE_READY });
+  t.match(lines[2], { kind: 'request', url: /ChatService\/Chat/ });
   t.equal(lines.filter((l) => l.kind === 'frame').length, r.frames);
   t.ok(r.frames > 2, 'every frame saved');
   t.same(readFileSync(r.files.screenshot!).subarray(0, 4), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
   t.same(JSON.parse(readFileSync(r.files.answer, 'utf8')).answer, r.answer);
+  t.equal(r.streamPageDifference, null, 'the stream and the page agree');
   const text = formatDriverCheck(r);
-  t.match(text, /effective mode: reasoning_search/);
-  t.match(text, /stream format: kimi-connect-1/);
+  t.match(text, /requested mode \(set on the page\): reasoning_search\n/);
+  t.match(text, /effective mode \(what ran\): reasoning_search\n/);
+  t.match(text, /stream format: kimi-connect-1\nanswer source: stream\n/);
+  t.notMatch(text, /stream and page differ/);
   t.match(text, /references \(\d+\):\n {2}\[1\] /);
   const after = await viewOf();
   t.equal(after.holder, null, 'released');
@@ -104,6 +118,57 @@ t.test('a captcha: the failure named, frames kept, the account needs a person', 
   t.ok(after.screenshot, 'with the screenshot of the challenge');
   t.equal(after.holder, null);
   await call('storeState', { id: account.id, storageState: replica.storageState() });
+});
+
+t.test('a wall or a dead session never destroys the stored login', async (t) => {
+  await call('storeState', { id: account.id, storageState: replica.storageState() });
+  const before = await storedLogin();
+  // #replica:login_wall: the chat call answers 401 and the page then drops its token (logs out).
+  const lapsed = await driverCheck(deps, {
+    platform: 'kimi',
+    account: 'replica',
+    prompt: '问题 #replica:login_wall',
+    mode: 'standard',
+    outDir: join(dir, 'lapsed'),
+  });
+  t.match(lapsed.failure, {
+    message: /^session_expired: HTTP 401 on the chat call .*\(kimi\)$/,
+    account: { state: 'needs_human', kind: 'session_expired' },
+  });
+  t.match(await viewOf(), { state: 'needs_human', humanKind: 'session_expired', holder: null });
+  t.same(await storedLogin(), before, 'the login stored before the check, exactly');
+  t.ok(lapsed.files.screenshot, 'the screenshot of what the page showed');
+
+  // #replica:expired: the site ends the session in the stream; the page clears its access token.
+  const expired = await driverCheck(deps, {
+    platform: 'kimi',
+    account: 'replica',
+    prompt: '问题 #replica:expired',
+    mode: 'standard',
+    outDir: join(dir, 'expired'),
+  });
+  t.match(expired.failure, { account: { state: 'needs_human', kind: 'session_expired' } });
+  t.same(await storedLogin(), before, 'still the login stored before');
+
+  // A page that opens on the login modal (the stored state holds no session): a login wall.
+  await call('storeState', { id: account.id, storageState: { cookies: [], origins: [] } });
+  const staleBefore = await storedLogin();
+  const walled = await driverCheck(deps, {
+    platform: 'kimi',
+    account: 'replica',
+    prompt: '问题',
+    mode: 'standard',
+    outDir: join(dir, 'walled'),
+  });
+  t.match(walled.failure, {
+    message: /^login wall: /,
+    account: { state: 'needs_human', kind: 'login_wall' },
+  });
+  t.match(formatDriverCheck(walled), /\naccount → needs_human \(login_wall\)/);
+  t.same(await storedLogin(), staleBefore, 'the walled run stored nothing');
+  t.match(await viewOf(), { state: 'needs_human', humanKind: 'login_wall' });
+  await call('storeState', { id: account.id, storageState: replica.storageState() });
+  t.match(await viewOf(), { state: 'healthy', humanKind: null }, 'a new login clears it');
 });
 
 t.test('an account running a sub task is not checked beside it', async (t) => {

@@ -210,6 +210,7 @@ t.test(
       account: {
         state: 'needs_human',
         reason: 'account check: the chat page shows its login wall',
+        humanKind: 'login_wall',
         screenshot: /\/screenshot\/[0-9a-f]{32}\.png$/,
       },
     });

@@ -19,7 +19,7 @@ import { BrowserRunner } from '../../../crawler/browser.js';
 import { KeptPages } from '../../../crawler/web/kept-pages.js';
 import type { RenderServer } from '../../../crawler/render-server.js';
 import type { PlatformDriver, WebDriver } from '../../../crawler/platforms/types.js';
-import { needsHuman } from '../../../crawler/web/signals.js';
+import { driverDrift, needsHuman } from '../../../crawler/web/signals.js';
 import { startSandboxServer } from '../../../sandbox/server.js';
 import { EvidenceStore } from '../../../services/shared/evidence.js';
 import { ScreenshotStore, screenshotPath } from '../../../services/shared/screenshots.js';
@@ -121,6 +121,8 @@ const standInWeb: WebDriver = {
       }
     }
     if (stream.status === 401) throw needsHuman('stand-in', 'HTTP 401 on the chat call');
+    if (job.prompt.includes('#drift'))
+      throw driverDrift('unrecognised stand-in stream format: a test drift');
     await page.waitForFunction(`document.getElementById('out').textContent !== ''`);
     return {
       answerContent: text,
@@ -415,15 +417,15 @@ t.test(
     const walled = await addAccount('walled', SH, stateOf('fine'));
     const expired = await addAccount('expired', SH, stateOf('expired'));
     const fine = await addAccount('fine', SH, stateOf('fine'));
-    const task = await submit(['ask #wall', 'ask with an expired session', 'ask as usual']);
-    const [wallSub, expiredSub, fineSub] = task.subTaskList as {
-      subTaskId: string;
-      prompt: string;
-    }[] as [
-      { subTaskId: string; prompt: string },
-      { subTaskId: string; prompt: string },
-      { subTaskId: string; prompt: string },
-    ];
+    const drifted = await addAccount('drifted', SH, stateOf('fine'));
+    const task = await submit([
+      'ask #wall',
+      'ask with an expired session',
+      'ask as usual',
+      'ask and drift #drift',
+    ]);
+    type Sub = { subTaskId: string; prompt: string };
+    const [wallSub, expiredSub, fineSub, driftSub] = task.subTaskList as [Sub, Sub, Sub, Sub];
     const { ex, reports } = executor(() => standIn);
     // One at a time, so that each sub task gets the account the test means for it.
     const run = async (sub: { subTaskId: string; prompt: string }, accountId: string) => {
@@ -445,12 +447,17 @@ t.test(
       }
     };
     for (const other of (await accountList()).filter(
-      (a) => ![walled.id, expired.id, fine.id].includes(a.id),
+      (a) => ![walled.id, expired.id, fine.id, drifted.id].includes(a.id),
     ))
       await call('accounts.setState', { id: other.id, state: 'disabled' });
     await call('accounts.setState', { id: expired.id, state: 'disabled' });
     await call('accounts.setState', { id: fine.id, state: 'disabled' });
+    await call('accounts.setState', { id: drifted.id, state: 'disabled' });
 
+    const loginOf = async (id: string) =>
+      (await call<{ storageState: StorageState }>('accounts.readState', { id })).storageState;
+    const walledLogin = await loginOf(walled.id);
+    const expiredLogin = await loginOf(expired.id);
     const wall = await run(wallSub, walled.id);
     t.match(wall.outcome.failure, {
       status: 'failed',
@@ -475,6 +482,7 @@ t.test(
       },
     );
     t.notOk(releases.find((x) => x.id === walled.id)!.storageState, 'a walled state is not kept');
+    t.same(await loginOf(walled.id), walledLogin, 'the stored login exactly as it was');
 
     await call('accounts.setState', { id: expired.id, state: 'healthy' });
     const lapsed = await run(expiredSub, expired.id);
@@ -485,6 +493,8 @@ t.test(
       { prompted: true },
       'it had sent the prompt',
     );
+    t.notOk(releases.find((x) => x.id === expired.id)!.storageState, 'nor a refused session');
+    t.same(await loginOf(expired.id), expiredLogin, 'its stored login as it was');
     const lapsedRaw = await svc.client.get(
       `${M}/task/result/${task.taskId}/${expiredSub.subTaskId}/raw`,
       alice.token,
@@ -532,6 +542,21 @@ t.test(
         { kind: 'frame', data: 'data: [DONE]' },
         { kind: 'note', text: 'answer: format stand-in-sse-1, mode search' },
       ],
+    );
+
+    // A run the site answered proved the session alive, even when the parser could not read it.
+    await call('accounts.setState', { id: fine.id, state: 'disabled' });
+    await call('accounts.setState', { id: drifted.id, state: 'healthy' });
+    const drift = await run(driftSub, drifted.id);
+    t.match(drift.outcome.failure, { message: /^unrecognised stand-in stream format/ });
+    t.match(drift.accountThen, { state: 'healthy' });
+    t.same(
+      releases
+        .find((x) => x.id === drifted.id)!
+        .storageState!.cookies.filter((c) => c.name === 'sid')
+        .map((c) => c.value),
+      ['refreshed'],
+      'the refreshed session goes back after a drift the site answered',
     );
   },
 );

@@ -209,7 +209,8 @@ const VARIANT_ERRORS: [string, Mode, string, string, boolean, string | undefined
   [
     'login_wall',
     'standard',
-    'login wall: HTTP 401 on the chat call (40002 Missing Token) (deepseek)',
+    // A 401 after the page showed the logged-in chat: the session died, not a login wall.
+    'session_expired: HTTP 401 on the chat call (40002 Missing Token) (deepseek)',
     'failed',
     true,
     'needs_human',
@@ -256,6 +257,13 @@ const VARIANT_ERRORS: [string, Mode, string, string, boolean, string | undefined
   ],
 ];
 
+/** What a person must do for each needs_human variant: the dead sessions are not login walls. */
+const HUMAN_KINDS: Record<string, string> = {
+  login_wall: 'session_expired',
+  expired: 'session_expired',
+  captcha: 'verification',
+};
+
 for (const [variant, mode, message, status, retryable, account] of VARIANT_ERRORS) {
   t.test(`variant ${variant}: ${message}`, async (t) => {
     const run = await ask(job(`测试 #replica:${variant}`, mode));
@@ -263,6 +271,11 @@ for (const [variant, mode, message, status, retryable, account] of VARIANT_ERROR
     t.same(
       [err.message, err.status, err.retryable, err.account?.state],
       [message, status, retryable, account],
+    );
+    t.equal(
+      err.account?.state === 'needs_human' ? err.account.kind : undefined,
+      HUMAN_KINDS[variant],
+      'the help a person must give',
     );
     if (account === 'cooling' && err.account?.state === 'cooling') {
       t.ok(err.account.untilMs > Date.now(), 'cools until a later time');

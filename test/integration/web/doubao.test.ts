@@ -139,7 +139,7 @@ t.test('a stream that stalls after the message ends: the page is read', async (t
 
 t.test('a refused chat call leaves its body in the evidence', async (t) => {
   const r = await ask('北京今天天气 #replica:login_wall', 'standard');
-  t.match(r.error?.message, /^login wall: HTTP 401/);
+  t.match(r.error?.message, /^session_expired: HTTP 401/);
   t.match(
     r.ctx.evidence.list().find((e) => e.kind === 'frame'),
     {
@@ -154,7 +154,7 @@ const variants: [string, StorageState | undefined, RegExp, string, boolean, stri
     [
       '#replica:login_wall',
       undefined,
-      /^login wall: HTTP 401 on the chat call .*\(doubao\)$/,
+      /^session_expired: HTTP 401 on the chat call .*\(doubao\)$/,
       'failed',
       true,
       'needs_human',

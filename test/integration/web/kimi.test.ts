@@ -189,7 +189,8 @@ const cases: Case[] = [
     status: 'failed',
     retryable: true,
     account: 'needs_human',
-    message: /login wall/,
+    // A 401 after the page showed the logged-in chat: the session died, not a login wall.
+    message: /^session_expired: HTTP 401 on the chat call/,
   },
   {
     name: 'captcha',

@@ -13,7 +13,11 @@
  * gone, standard mode still answers and deep thinking fails within 5 s of the
  * chat page being ready, with `control_missing: <site> deep-thinking`.
  * Each answer's chat call came from where the drifted page makes it: the
- * page itself or a worker.
+ * page itself or a worker. The start page moves (its path redirects, or is
+ * a 404 while the root serves the chat or a landing page's link leads
+ * there): the driver still reaches the chat and answers exactly, the
+ * evidence naming the page it left and the one it tried; a start page gone
+ * everywhere is `page_unrecognised` within seconds, naming both addresses.
  *
  * As the executor keeps an account's page: one page per replica, each next
  * chat started through the site's new-chat control (driver.newChat; a reload
@@ -69,6 +73,7 @@ import { expectedAnswer } from '../../../replicas/doubao/expected.js';
 import { expectedFields } from '../../../replicas/kimi/expected.js';
 import { expectedWebAnswer as expectedYuanbao } from '../../../replicas/yuanbao/expected.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
+import { startSite } from '../../../replicas/common/site.js';
 
 t.setTimeout(240_000);
 
@@ -173,6 +178,8 @@ interface Case {
   before?: (page: Page) => Promise<void>;
   /** The page as the site's next build serves it: loaded again, every control at its default. */
   reload?: true;
+  /** A note the answer's evidence must hold (the way the driver found a moved chat page). */
+  noted?: RegExp;
 }
 
 interface Outcome {
@@ -305,6 +312,11 @@ function check(
     return;
   }
   t.same(fieldsOf(r.answer), site.expected(c.prompt, c.mode, url), `${label}: exact`);
+  if (c.noted)
+    t.ok(
+      r.notes.some((n) => c.noted!.test(n)),
+      `${label}: the evidence says how the chat page was found`,
+    );
   t.equal(
     r.answer.effectiveMode,
     site.ran?.(c.prompt, c.mode, url) ?? c.mode,
@@ -366,6 +378,14 @@ function pagesOf(site: SiteUnderTest): OnePage[] {
   if (from === 'page') pages.get('call_in_worker')!.push(plain('reasoning_search'));
   else pages.get('call_in_page')!.push(plain('reasoning_search'), plain('standard'));
   pages.get('no_new_chat')!.push(...drifts.map(variant));
+  // The start page moved: a redirect the browser follows; a 404 left for the root (or a
+  // root landing page's link followed), the evidence naming the page left and the one tried.
+  pages.get('chat_path_redirect')!.push(plain('search'));
+  pages.get('chat_path_moved')!.push({
+    ...plain('search'),
+    noted:
+      /^http:\/\/\S+ is (not the chat page|neither a chat page nor a wall) \(.+\): (following its link|trying the origin root) http:\/\/\S+$/,
+  });
   return [
     ...[...pages].map(([drift, cases]) => ({
       site,
@@ -409,6 +429,27 @@ function withoutThinking(site: SiteUnderTest): Case[] {
     },
   ];
 }
+
+t.test('a start page gone everywhere: page_unrecognised in seconds, both addresses', async (t) => {
+  const gone = await startSite([]);
+  t.teardown(() => gone.close());
+  const settings: PlatformSettings = { apiBaseUrl: '', webUrl: gone.url, timeoutMs: 30_000 };
+  const context = await browser.newContext();
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  const job = { prompt: 'x', mode: 'standard' as const, signal: AbortSignal.timeout(30_000) };
+  // Doubao's entry is /chat/: a 404 there, and at the root it then tries.
+  await page.goto(doubaoWeb.startUrl(job, { settings }));
+  const ctx = await webContext(page, settings, new EvidenceLog());
+  const r = await timed(() => doubaoWeb.ask(page, job, ctx), ctx);
+  await ctx.capture.close();
+  t.equal(
+    r.error?.message,
+    `page_unrecognised: doubao (neither a chat page nor a wall at ${gone.url}/chat/ (HTTP 404), nor at ${gone.url}/ (HTTP 404))`,
+  );
+  t.match(toFailure(r.error), { status: 'failed', retryable: false });
+  t.ok(r.ms < 5_000, `named in ${r.ms} ms, not after the UI wait`);
+});
 
 t.test(
   'every site, every drift, every stream variant: the exact answer or a named drift signal',

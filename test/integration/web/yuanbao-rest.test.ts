@@ -120,22 +120,29 @@ t.test(
   },
 );
 
-t.test('a login wall: the account needs a person within seconds, the sub task fails', async (t) => {
-  const started = Date.now();
-  const taskId = await submit(['保险 #replica:login_wall'], ['standard']);
-  const view = await until(
-    'the account to need a person',
-    async () => {
-      const list = await svc.broker.call<AccountView[], object>('accounts.list', {
-        platform: 'yuanbao',
-      });
-      return list.find((a) => a.id === account.id && a.state === 'needs_human');
-    },
-    20_000,
-    200,
-  );
-  t.ok(Date.now() - started < 20_000, `needs_human after ${Date.now() - started} ms`);
-  t.match(view.reason, /^login wall: HTTP 401 on the chat call/);
-  const [sub] = await subTasks(taskId);
-  t.equal(sub!.status, 'failed');
-});
+t.test(
+  'an expired session: the account needs a person within seconds, the sub task fails',
+  async (t) => {
+    const started = Date.now();
+    const taskId = await submit(['保险 #replica:login_wall'], ['standard']);
+    const view = await until(
+      'the account to need a person',
+      async () => {
+        const list = await svc.broker.call<AccountView[], object>('accounts.list', {
+          platform: 'yuanbao',
+        });
+        return list.find((a) => a.id === account.id && a.state === 'needs_human');
+      },
+      20_000,
+      200,
+    );
+    t.ok(Date.now() - started < 20_000, `needs_human after ${Date.now() - started} ms`);
+    // The chat call's 401 after the page showed the logged-in chat: the session died.
+    t.match(view, {
+      reason: /^session_expired: HTTP 401 on the chat call/,
+      humanKind: 'session_expired',
+    });
+    const [sub] = await subTasks(taskId);
+    t.equal(sub!.status, 'failed');
+  },
+);

@@ -205,8 +205,14 @@ t.test('stream drift: exact answers, or a named drift signal within seconds', as
 
 t.test('every wall is its named outcome within seconds', async (t) => {
   const cases: [string, StorageState | null | undefined, RegExp, string][] = [
-    ['#replica:login_wall', undefined, /^login wall: /, 'needs_human'],
-    ['#replica:expired', undefined, /^login wall: /, 'needs_human'],
+    // A 401 after the page showed the logged-in chat: the session died, not a login wall.
+    [
+      '#replica:login_wall',
+      undefined,
+      /^session_expired: HTTP 401 on the chat call/,
+      'needs_human',
+    ],
+    ['#replica:expired', undefined, /^session_expired: HTTP 401 on the chat call/, 'needs_human'],
     ['', null, /^login wall: /, 'needs_human'],
     ['', replica.expiredStorageState(), /^login wall: /, 'needs_human'],
     ['#replica:captcha', undefined, /^captcha: /, 'needs_human'],

@@ -3,6 +3,7 @@ import type { AccountDoc } from '../../../services/accounts/models.js';
 import type { Pacing } from '../../../services/accounts/pacing.js';
 import {
   afterRelease,
+  keepsRunState,
   availableAt,
   blocker,
   identityFor,
@@ -115,6 +116,7 @@ t.test('a release frees the hold and records the prompt', async (t) => {
       state: 'healthy',
       coolUntil: null,
       reason: null,
+      humanKind: null,
       screenshotId: null,
       lastUsedAt: NOW,
       nextUseAt: NOW + 23_000,
@@ -140,6 +142,7 @@ t.test('a release frees the hold and records the prompt', async (t) => {
       state: 'cooling',
       coolUntil: NOW + 9,
       reason: 'rate',
+      humanKind: null,
       screenshotId: null,
     },
     'no prompt: pacing and usage untouched',
@@ -160,11 +163,41 @@ t.test('a release frees the hold and records the prompt', async (t) => {
     {
       state: 'needs_human',
       reason: 'login wall',
+      humanKind: 'login_wall',
       screenshotId: 'abc',
       usage: [],
       nextUseAt: NOW + 20_000,
     },
   );
+});
+
+t.test('the kind of help a needs_human verdict asks for', async (t) => {
+  const human = (kind?: 'session_expired') =>
+    afterRelease(
+      account({ holder: 'h t' }),
+      {
+        verdict: { state: 'needs_human', reason: 'r', ...(kind && { kind }) },
+        prompted: false,
+        screenshotId: null,
+      },
+      NOW,
+      open,
+      0,
+      0,
+    ).humanKind;
+  t.equal(human('session_expired'), 'session_expired');
+  t.equal(human(), 'login_wall', 'a verdict without a kind is a login wall');
+});
+
+t.test('a run stores its storage state only when it proved the session alive', async (t) => {
+  const wall = { state: 'needs_human', reason: 'login wall' } as const;
+  const cool = { state: 'cooling', untilMs: NOW, reason: 'rate' } as const;
+  t.equal(keepsRunState('healthy', { state: 'healthy' }), true);
+  t.equal(keepsRunState('healthy', cool), true, 'a rate message: the site knew the session');
+  t.equal(keepsRunState('healthy', wall), false, 'a wall: its state is the logged-out one');
+  t.equal(keepsRunState('needs_human', wall), false);
+  t.equal(keepsRunState('needs_human', cool), false, 'a needs_human login stays');
+  t.equal(keepsRunState('needs_human', { state: 'healthy' }), true, 'unless the run answered');
 });
 
 t.test('when an account is next available', async (t) => {

@@ -101,6 +101,7 @@ const view: AccountView = {
   proxyKey: '127.0.0.1:8001',
   state: 'cooling',
   reason: 'kimi rate limit',
+  humanKind: null,
   coolUntil: Date.UTC(2026, 10, 23, 12),
   hasState: true,
   holder: null,
@@ -123,6 +124,13 @@ t.test('one table for every command that shows accounts', async (t) => {
     /^a1\s+kimi\s+k1\s+310100\s+127\.0\.0\.1:8001\s+cooling\s+kimi rate limit\s+2026-11-23T12:00:00\.000Z\s+2026-11-23T11:00:00\.000Z\s+28\/30\s+-/,
   );
   t.equal(formatAccountResult('list', []), 'no accounts');
+  t.match(
+    formatAccountResult('list', [
+      { ...view, state: 'needs_human', humanKind: 'session_expired', reason: 'x' },
+    ]).split('\n')[1],
+    /\bneeds_human: session_expired\s+x\s/,
+    'the help a person must give, beside the state',
+  );
   t.match(
     formatAccountResult('add', { ...view, holder: 's t', state: 'healthy' }),
     /healthy \(busy\)/,
