@@ -267,7 +267,11 @@ export async function setControl(
   on: boolean,
   o: { evidence?: Evidence } = {},
 ): Promise<Found | undefined> {
-  const found = (await findShown(page, c, on ? CONTROL_MS : 0)) ?? (await findBehind(page, c));
+  // Shown, else behind a popup; a control the mode needs may still be on its way.
+  const found =
+    (await findShown(page, c, 0)) ??
+    (await findBehind(page, c)) ??
+    (on ? await findShown(page, c, CONTROL_MS) : undefined);
   if (!found) {
     if (on) throw await missing(page, c, o.evidence);
     return undefined;
