@@ -122,6 +122,16 @@ function candidates(page: Page, c: Control): Found[] {
   return out;
 }
 
+/** The opener `at` finds now, as the nth opener of the page. */
+async function pinned(page: Page, at: Locator): Promise<Locator> {
+  const i = await at.evaluate(
+    (el, openers) => Array.from(el.ownerDocument.querySelectorAll(openers)).indexOf(el),
+    OPENERS,
+    { timeout: CONTROL_MS },
+  );
+  return i >= 0 ? page.locator(OPENERS).nth(i) : at;
+}
+
 /** The first candidate the page shows (waiting at most `waitMs`), else a nameless toggle by its row. */
 async function findShown(page: Page, c: Control, waitMs: number): Promise<Found | undefined> {
   const all = candidates(page, c);
@@ -135,7 +145,9 @@ async function findShown(page: Page, c: Control, waitMs: number): Promise<Found 
       .catch(() => undefined);
   for (const f of all) {
     const first = f.at.filter({ visible: true }).first();
-    if (await first.isVisible().catch(() => false)) return { kind: f.kind, at: first };
+    if (!(await first.isVisible().catch(() => false))) continue;
+    // A picker found by the words it shows is held by its place: its label changes as it is set.
+    return { kind: f.kind, at: f.kind === 'picker' ? await pinned(page, first) : first };
   }
   if (!c.toggle) return undefined;
   const row = await namelessToggle(page, anyOf(c.toggle.names));
