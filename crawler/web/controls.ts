@@ -135,20 +135,24 @@ async function pinned(page: Page, at: Locator): Promise<Locator> {
 /** The first candidate the page shows (waiting at most `waitMs`), else a nameless toggle by its row. */
 async function findShown(page: Page, c: Control, waitMs: number): Promise<Found | undefined> {
   const all = candidates(page, c);
-  if (waitMs > 0 && all.length > 0)
-    await all
-      .map((f) => f.at)
-      .reduce((a, b) => a.or(b))
-      .filter({ visible: true })
-      .first()
-      .waitFor({ state: 'visible', timeout: waitMs })
-      .catch(() => undefined);
-  for (const f of all) {
-    const first = f.at.filter({ visible: true }).first();
-    if (!(await first.isVisible().catch(() => false))) continue;
-    // A picker found by the words it shows is held by its place: its label changes as it is set.
-    return { kind: f.kind, at: f.kind === 'picker' ? await pinned(page, first) : first };
-  }
+  // One look for any of them first: a control the page lacks costs one round trip, not one per role.
+  const any =
+    all.length > 0
+      ? all
+          .map((f) => f.at)
+          .reduce((a, b) => a.or(b))
+          .filter({ visible: true })
+          .first()
+      : undefined;
+  if (any && waitMs > 0)
+    await any.waitFor({ state: 'visible', timeout: waitMs }).catch(() => undefined);
+  if (any && (await any.isVisible().catch(() => false)))
+    for (const f of all) {
+      const first = f.at.filter({ visible: true }).first();
+      if (!(await first.isVisible().catch(() => false))) continue;
+      // A picker found by the words it shows is held by its place: its label changes as it is set.
+      return { kind: f.kind, at: f.kind === 'picker' ? await pinned(page, first) : first };
+    }
   if (!c.toggle) return undefined;
   const row = await namelessToggle(page, anyOf(c.toggle.names));
   return row && { kind: 'toggle', at: row };

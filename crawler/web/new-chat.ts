@@ -3,9 +3,10 @@
  * site's own new-chat control (a button or link by its name), which clears the
  * conversation without loading the page again. The page has started a new
  * chat when it shows no answer any more and its composer again (the mode
- * controls are read on the composer it re-rendered, mode-controls.ts). When the control is missing, or the
- * page still shows the old answer after it, the start page is loaded again:
- * slower (the page loads and boots again), never wrong.
+ * controls are then read on the composer it re-rendered, mode-controls.ts).
+ * When the control is missing, or the page still shows the old answer after
+ * it, the start page is loaded again: slower (the page loads and boots
+ * again), never wrong.
  */
 import type { Page } from 'playwright';
 import type { Evidence } from '../platforms/types.js';
