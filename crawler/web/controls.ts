@@ -283,11 +283,13 @@ export async function setControl(
   on: boolean,
   o: { evidence?: Evidence } = {},
 ): Promise<Found | undefined> {
-  // Shown, else behind a popup; a control the mode needs may still be on its way.
+  // Shown, else behind a popup; a control the mode needs may still be on its way, for
+  // what is left of one lookup's time.
+  const started = Date.now();
   const found =
     (await findShown(page, c, 0)) ??
     (await findBehind(page, c)) ??
-    (on ? await findShown(page, c, CONTROL_MS) : undefined);
+    (on ? await findShown(page, c, Math.max(0, CONTROL_MS - (Date.now() - started))) : undefined);
   if (!found) {
     if (on) throw await missing(page, c, o.evidence);
     return undefined;

@@ -28,7 +28,8 @@ import { startDoubaoReplica } from '../../../replicas/doubao/server.js';
 import { startKimiReplica } from '../../../replicas/kimi/server.js';
 import { startYuanbaoReplica } from '../../../replicas/yuanbao/server.js';
 
-t.setTimeout(300_000);
+// About 130 s alone; a machine busy with other suites may double it.
+t.setTimeout(600_000);
 
 const M: readonly Mode[] = ['standard', 'reasoning', 'search', 'reasoning_search'];
 /**

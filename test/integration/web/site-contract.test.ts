@@ -75,7 +75,8 @@ import { expectedFields } from '../../../replicas/kimi/expected.js';
 import { expectedWebAnswer as expectedYuanbao } from '../../../replicas/yuanbao/expected.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
 
-t.setTimeout(240_000);
+// Room for a busy 2-core machine: about 150 s alone.
+t.setTimeout(300_000);
 
 /** The fields every site's expected answer names. */
 const fieldsOf = (a: Answer) => ({
