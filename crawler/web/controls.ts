@@ -1,29 +1,42 @@
 /**
  * A site's controls found the way a person finds them: by what they are (an
- * accessible role) and what they say (their name, in every language the site
- * uses), with a few ordered fallbacks (a test id, a class) for a control that
- * names itself badly. A site that redraws a switch as a pressed button, or
- * renames a class, still shows the person the same word.
+ * accessible role) and what they say, in every language the site uses, with
+ * a few ordered fallbacks (a test id, a class) for a control that names
+ * itself badly. A site that redraws a switch as a checkbox, or drops a
+ * control's name, still shows the person the same word.
  *
+ * A control's name is its accessible name; else its label (aria-labelledby,
+ * `<label for>`, a wrapping label); else the text of the smallest container
+ * around it that holds exactly one interactive element (control-scan.ts).
  * Two widgets carry a mode:
- * - a toggle (switch, checkbox, pressed button, tab): its state is
- *   `aria-pressed`, `aria-checked`, `aria-selected`, `aria-expanded` or an
- *   active / selected / checked class;
- * - a picker (a button with `aria-haspopup` showing its current choice, such
- *   as 快速 / 专家): its state is the choice it shows, set through its menu.
+ * - a toggle (switch, checkbox, pressed button, menu item checkbox, tab): its
+ *   state is the checkbox's checked state, `aria-pressed`, `aria-checked`,
+ *   `aria-selected`, `aria-expanded` or an active / selected / checked class;
+ *   a tab is cleared by choosing the first tab beside it without the name;
+ * - a picker: the control near the composer that opens a menu or listbox,
+ *   whatever it shows (快速 / 专家, or a model name such as `Kimi`). It is
+ *   on when its shown label holds an on-word; it is set by choosing the
+ *   first item whose name holds an on-word, cleared by choosing the first
+ *   item without one. The site's `off` words only let a picker be known
+ *   without opening it; any other picker near the composer is opened to see
+ *   whether its menu offers an on-word.
+ * A control may sit behind a popup opener near the composer (a tools
+ * popover, a menu of mode toggles): it is looked for there when the page
+ * does not show it, both to set it and to clear it.
  *
  * A picker's shown choice is also the page's label for the model that answers
  * (`shownChoice`), read the same way and never a failure when absent.
  *
- * Every lookup has a short deadline, never Playwright's 30 s. A page that
- * already shows the requested state is not touched; a control that should be
- * off and is absent needs nothing, so a mode that needs no control never
+ * Every lookup has a short deadline, never Playwright's 30 s. A control
+ * already in the requested state is not touched; a control that should be
+ * off and is nowhere needs nothing, so a mode that needs no control never
  * fails on one. A control that is needed and cannot be found, or does not
  * take the state, is driver drift (signals.ts): the sub task fails with the
  * control's name, the page's DOM goes to the evidence, the account stays fine.
  */
 import type { Locator, Page } from 'playwright';
 import type { Evidence } from '../platforms/types.js';
+import { namelessToggle, OPENERS, openersNearComposer, TOGGLE_ROLES } from './control-scan.js';
 import { controlMissing, controlUnchanged } from './signals.js';
 
 /** How long one lookup or state change may take. */
@@ -33,137 +46,207 @@ export const CONTROL_MS = 2_500;
  * since a busy page (its own proof-of-work, signatures) may be slow to take it.
  */
 export const CLICK_MS = 10_000;
+/** How long an opened popup may take to show its content. */
+const POPUP_MS = 1_000;
 /** How much of the page's DOM a missing control leaves in the evidence. */
 const DOM_EVIDENCE_CHARS = 200_000;
 const POLL_MS = 100;
-
-type Role = Parameters<Page['getByRole']>[0];
 
 export interface Control {
   site: string;
   /** The control's name in signals: `deep-thinking`. */
   label: string;
-  /** As a toggle: its roles and its names in each language. */
-  toggle?: { roles: readonly Role[]; names: readonly string[] };
-  /** As a picker: the choices it shows for on and for off, in each language. */
-  picker?: { on: readonly string[]; off: readonly string[] };
+  /** As a toggle: its names in each language (accessible name, label or the text beside it). */
+  toggle?: { names: readonly string[] };
+  /**
+   * As a picker: words of the choice that means on, in each language; `off`:
+   * words it shows when off, so that it is known without being opened.
+   */
+  picker?: { on: readonly string[]; off?: readonly string[] };
   /** Toggles found by test id or class, tried in order after the named ones. */
   fallbacks?: readonly string[];
-  /** Names of the button whose popover holds the control (Kimi's tools button), when it hides there. */
-  inPopover?: readonly string[];
 }
 
-interface Found {
+export interface Found {
   kind: 'toggle' | 'picker';
   at: Locator;
+  /** The popup opener it sits behind, when the page does not show it by itself. */
+  opener?: Locator;
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Any of the names, as a case-insensitive pattern. */
 export const anyOf = (names: readonly string[]) => new RegExp(names.map(escape).join('|'), 'i');
 
-const STATE_ATTRIBUTES = ['aria-pressed', 'aria-checked', 'aria-selected', 'aria-expanded'];
 const ON_CLASS = /(^|[\s_-])(active|selected|checked)($|[\s_-])/i;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The state a toggle shows: its first ARIA state attribute, else an active class. */
+/** The state a toggle shows: checked, its first ARIA state attribute, else an active class. */
 async function toggleState(at: Locator): Promise<boolean> {
-  for (const name of STATE_ATTRIBUTES) {
-    const v = await at.getAttribute(name, { timeout: CONTROL_MS });
-    if (v === 'true' || v === 'mixed') return true;
-    if (v === 'false') return false;
-  }
-  return ON_CLASS.test((await at.getAttribute('class', { timeout: CONTROL_MS })) ?? '');
+  const s = await at.evaluate(
+    (el) => {
+      const input = el as unknown as { tagName: string; type?: string; checked?: boolean };
+      if (input.tagName === 'INPUT' && (input.type === 'checkbox' || input.type === 'radio'))
+        return { checked: input.checked === true, aria: null, cls: '' };
+      const aria = ['aria-pressed', 'aria-checked', 'aria-selected', 'aria-expanded']
+        .map((a) => el.getAttribute(a))
+        .find((v) => v === 'true' || v === 'mixed' || v === 'false');
+      return { checked: null, aria: aria ?? null, cls: el.getAttribute('class') ?? '' };
+    },
+    undefined,
+    { timeout: CONTROL_MS },
+  );
+  if (s.checked !== null) return s.checked;
+  if (s.aria !== null) return s.aria !== 'false';
+  return ON_CLASS.test(s.cls);
 }
 
-/** Where the control may be, in the order a person would trust them. */
+/** The words a picker may show, on or off. */
+const pickerWords = (c: Control) => anyOf([...c.picker!.on, ...(c.picker!.off ?? [])]);
+
+/** What a locator can say: named toggles, a picker showing its words, the fallbacks. */
 function candidates(page: Page, c: Control): Found[] {
   const out: Found[] = [];
   // A picker's button also bears a name; as a toggle it would be misread.
   const plain = page.locator(':not([aria-haspopup])');
-  for (const role of c.toggle?.roles ?? [])
-    out.push({
-      kind: 'toggle',
-      at: page.getByRole(role, { name: anyOf(c.toggle!.names) }).and(plain),
-    });
-  if (c.picker)
-    for (const role of ['button', 'combobox'] as const)
+  if (c.toggle)
+    for (const role of TOGGLE_ROLES)
       out.push({
-        kind: 'picker',
-        at: page
-          .getByRole(role, { name: anyOf([...c.picker.on, ...c.picker.off]) })
-          .and(page.locator('[aria-haspopup]')),
+        kind: 'toggle',
+        at: page.getByRole(role, { name: anyOf(c.toggle.names) }).and(plain),
       });
+  if (c.picker)
+    out.push({ kind: 'picker', at: page.locator(OPENERS).filter({ hasText: pickerWords(c) }) });
   for (const selector of c.fallbacks ?? [])
     out.push({ kind: 'toggle', at: page.locator(selector) });
   return out;
 }
 
-/**
- * The control; when it sits in a popover and is not shown, `reveal` opens
- * the popover (only a control that must be on is worth the click).
- */
-async function find(
-  page: Page,
-  c: Control,
-  waitMs: number,
-  reveal: boolean,
-): Promise<Found | undefined> {
-  const shown = await findShown(page, c, c.inPopover ? 0 : waitMs);
-  if (shown || !c.inPopover || !reveal) return shown;
-  const opener = page
-    .getByRole('button', { name: anyOf(c.inPopover) })
-    .filter({ visible: true })
-    .first();
-  if (!(await opener.isVisible().catch(() => false))) return undefined;
-  await opener.click({ timeout: CLICK_MS });
-  return findShown(page, c, CONTROL_MS);
+/** The opener `at` finds now, as the nth opener of the page. */
+async function pinned(page: Page, at: Locator): Promise<Locator> {
+  const i = await at.evaluate(
+    (el, openers) => Array.from(el.ownerDocument.querySelectorAll(openers)).indexOf(el),
+    OPENERS,
+    { timeout: CONTROL_MS },
+  );
+  return i >= 0 ? page.locator(OPENERS).nth(i) : at;
 }
 
-/** The first candidate the page shows, waiting at most `waitMs` for any of them. */
+/** The first candidate the page shows (waiting at most `waitMs`), else a nameless toggle by its row. */
 async function findShown(page: Page, c: Control, waitMs: number): Promise<Found | undefined> {
   const all = candidates(page, c);
-  if (all.length === 0) return undefined;
-  if (waitMs > 0)
-    await all
-      .map((f) => f.at)
-      .reduce((a, b) => a.or(b))
-      .filter({ visible: true })
-      .first()
-      .waitFor({ state: 'visible', timeout: waitMs })
-      .catch(() => undefined);
-  for (const f of all) {
-    const first = f.at.first();
-    if (await first.isVisible().catch(() => false)) return { kind: f.kind, at: first };
+  // One look for any of them first: a control the page lacks costs one round trip, not one per role.
+  const any =
+    all.length > 0
+      ? all
+          .map((f) => f.at)
+          .reduce((a, b) => a.or(b))
+          .filter({ visible: true })
+          .first()
+      : undefined;
+  if (any && waitMs > 0)
+    await any.waitFor({ state: 'visible', timeout: waitMs }).catch(() => undefined);
+  if (any && (await any.isVisible().catch(() => false)))
+    for (const f of all) {
+      const first = f.at.filter({ visible: true }).first();
+      if (!(await first.isVisible().catch(() => false))) continue;
+      // A picker found by the words it shows is held by its place: its label changes as it is set.
+      return { kind: f.kind, at: f.kind === 'picker' ? await pinned(page, first) : first };
+    }
+  if (!c.toggle) return undefined;
+  const row = await namelessToggle(page, anyOf(c.toggle.names));
+  return row && { kind: 'toggle', at: row };
+}
+
+/** The choices an open menu or listbox offers. */
+const choices = (page: Page) =>
+  page
+    .getByRole('menuitem')
+    .or(page.getByRole('menuitemradio'))
+    .or(page.getByRole('option'))
+    .filter({ visible: true });
+
+const isOpen = async (opener: Locator) =>
+  (await opener.getAttribute('aria-expanded', { timeout: CONTROL_MS }).catch(() => null)) ===
+  'true';
+
+/** Opens the popup behind `opener` (if closed) and waits briefly for it to show. */
+async function openPopup(page: Page, opener: Locator): Promise<void> {
+  if (await isOpen(opener)) return;
+  await opener.click({ timeout: CLICK_MS });
+  const popup = page
+    .locator('[role="menu"], [role="listbox"], [role="dialog"], [role="tooltip"]')
+    .filter({ visible: true })
+    .first();
+  await popup.waitFor({ state: 'visible', timeout: POPUP_MS }).catch(() => undefined);
+}
+
+/** Closes the popup behind `opener` when it is still open. */
+export async function closePopup(opener: Locator | undefined): Promise<void> {
+  if (opener && (await isOpen(opener))) await opener.click({ timeout: CLICK_MS }).catch(() => {});
+}
+
+/**
+ * The control behind one of the popup openers near the composer: a toggle
+ * the popup shows, or the opener itself as the picker whose menu offers an
+ * on-word. Every popup opened and found empty is closed again.
+ */
+async function findBehind(page: Page, c: Control): Promise<Found | undefined> {
+  for (const opener of await openersNearComposer(page)) {
+    await openPopup(page, opener);
+    const inside = await findShown(page, { ...c, picker: undefined }, 0);
+    if (inside?.kind === 'toggle') return { ...inside, opener };
+    if (
+      c.picker &&
+      (await choices(page)
+        .filter({ hasText: anyOf(c.picker.on) })
+        .count()) > 0
+    ) {
+      await closePopup(opener);
+      return { kind: 'picker', at: opener };
+    }
+    await closePopup(opener);
   }
   return undefined;
 }
 
-/** Whether the control shows "on"; undefined when a picker shows no choice it knows. */
-async function stateOf(c: Control, f: Found): Promise<boolean | undefined> {
-  if (f.kind === 'toggle') return toggleState(f.at);
-  const shown = await f.at.innerText({ timeout: CONTROL_MS });
-  if (anyOf(c.picker!.on).test(shown)) return true;
-  if (anyOf(c.picker!.off).test(shown)) return false;
-  return undefined;
+/** Whether the control shows "on"; a toggle behind a popup is shown again to be read. */
+export async function readState(page: Page, c: Control, f: Found): Promise<boolean> {
+  if (f.kind === 'picker')
+    return anyOf(c.picker!.on).test(await f.at.innerText({ timeout: CONTROL_MS }));
+  if (f.opener && !(await f.at.isVisible())) {
+    await openPopup(page, f.opener);
+    await f.at.waitFor({ state: 'visible', timeout: POPUP_MS });
+  }
+  return toggleState(f.at);
 }
 
 async function changeTo(page: Page, c: Control, f: Found, on: boolean, ev?: Evidence) {
-  await f.at.click({ timeout: CLICK_MS });
-  if (f.kind === 'picker') {
-    const name = anyOf(on ? c.picker!.on : c.picker!.off);
-    const choice = page
-      .getByRole('menuitem', { name })
-      .or(page.getByRole('menuitemradio', { name }))
-      .or(page.getByRole('option', { name }))
-      .filter({ visible: true })
-      .first();
-    const shown = await choice
-      .waitFor({ state: 'visible', timeout: CONTROL_MS })
-      .then(() => true)
-      .catch(() => false);
-    if (!shown) throw await missing(page, c, ev);
-    await choice.click({ timeout: CLICK_MS });
+  if (f.kind === 'toggle') {
+    if (f.opener && !(await f.at.isVisible())) await openPopup(page, f.opener);
+    const role = await f.at.getAttribute('role', { timeout: CONTROL_MS });
+    if (role === 'tab' && !on) {
+      // A tab is cleared by choosing another: the first beside it without the name.
+      const other = f.at
+        .locator('xpath=ancestor::*[@role="tablist"][1]')
+        .getByRole('tab')
+        .filter({ hasNotText: anyOf(c.toggle!.names) })
+        .first();
+      await other.click({ timeout: CLICK_MS });
+    } else await f.at.click({ timeout: CLICK_MS });
+    return;
   }
+  await openPopup(page, f.at);
+  const on_ = anyOf(c.picker!.on);
+  const choice = (
+    on ? choices(page).filter({ hasText: on_ }) : choices(page).filter({ hasNotText: on_ })
+  ).first();
+  const shown = await choice
+    .waitFor({ state: 'visible', timeout: CONTROL_MS })
+    .then(() => true)
+    .catch(() => false);
+  if (!shown) throw await missing(page, c, ev);
+  await choice.click({ timeout: CLICK_MS });
 }
 
 /** Records the page as it was (the material to teach the driver the new control). */
@@ -176,39 +259,68 @@ async function missing(page: Page, c: Control, ev?: Evidence) {
   return err;
 }
 
+/** The picker each control was last found as, per page: its label is the page's model label. */
+const pickers = new WeakMap<Page, Map<string, Locator>>();
+const keyOf = (c: Control) => `${c.site} ${c.label}`;
+
+function remember(page: Page, c: Control, f: Found) {
+  const mine = pickers.get(page) ?? new Map<string, Locator>();
+  pickers.set(page, mine);
+  if (f.kind === 'picker') mine.set(keyOf(c), f.at);
+  else mine.delete(keyOf(c));
+}
+
 /**
- * Brings the control to `on`, through the page's own widget. Throws the
- * control's drift signal when it is needed and absent or does not change.
+ * Brings the control to `on`, through the page's own widget, off as well as
+ * on: a control the page hides behind a popup is looked for there. Returns
+ * where it was found (undefined: the page has no such control and `on` is
+ * false). Throws the control's drift signal when it is needed and absent or
+ * does not change.
  */
 export async function setControl(
   page: Page,
   c: Control,
   on: boolean,
   o: { evidence?: Evidence } = {},
-): Promise<void> {
-  // "Off" is every site's default: an absent control is already off.
-  const found = await find(page, c, on ? CONTROL_MS : 0, on);
+): Promise<Found | undefined> {
+  // Shown, else behind a popup; a control the mode needs may still be on its way, for
+  // what is left of one lookup's time.
+  const started = Date.now();
+  const found =
+    (await findShown(page, c, 0)) ??
+    (await findBehind(page, c)) ??
+    (on ? await findShown(page, c, Math.max(0, CONTROL_MS - (Date.now() - started))) : undefined);
   if (!found) {
     if (on) throw await missing(page, c, o.evidence);
-    return;
+    return undefined;
   }
-  if ((await stateOf(c, found)) === on) return;
-  await changeTo(page, c, found, on, o.evidence);
-  for (const until = Date.now() + CONTROL_MS; Date.now() < until;) {
-    if ((await stateOf(c, found)) === on) return;
-    await new Promise((r) => setTimeout(r, POLL_MS));
+  remember(page, c, found);
+  if ((await readState(page, c, found)) !== on) {
+    await changeTo(page, c, found, on, o.evidence);
+    let now: boolean | undefined;
+    for (const until = Date.now() + CONTROL_MS; now !== on && Date.now() < until;) {
+      now = await readState(page, c, found).catch(() => undefined);
+      if (now !== on) await sleep(POLL_MS);
+    }
+    if (now !== on) throw controlUnchanged(c.site, c.label);
   }
-  throw controlUnchanged(c.site, c.label);
+  await closePopup(found.opener);
+  return found;
 }
 
 /**
- * The choice a picker shows now (Doubao's 快速, Kimi's K2.5 思考): the page's
- * label for the model. Undefined when the page shows no such picker. It does
- * not wait: the page drew its controls before the prompt went out.
+ * The choice a picker shows now (Doubao's 快速, Kimi's K2.5 思考, a model
+ * name): the page's label for the model. The picker is the one the control
+ * was last set through on this page, else one that shows the control's
+ * words. Undefined when the page shows none. It does not wait: the page drew
+ * its controls before the prompt went out.
  */
 export async function shownChoice(page: Page, c: Control): Promise<string | undefined> {
   if (!c.picker) return undefined;
-  const found = await findShown(page, { site: c.site, label: c.label, picker: c.picker }, 0);
-  const shown = await found?.at.innerText({ timeout: CONTROL_MS }).catch(() => undefined);
+  const at =
+    pickers.get(page)?.get(keyOf(c)) ?? page.locator(OPENERS).filter({ hasText: pickerWords(c) });
+  const first = at.filter({ visible: true }).first();
+  if (!(await first.isVisible().catch(() => false))) return undefined;
+  const shown = await first.innerText({ timeout: CONTROL_MS }).catch(() => undefined);
   return shown?.replace(/\s+/g, ' ').trim() || undefined;
 }

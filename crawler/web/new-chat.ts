@@ -2,13 +2,16 @@
  * A kept page's next chat, started the way a person starts one: through the
  * site's own new-chat control (a button or link by its name), which clears the
  * conversation without loading the page again. The page has started a new
- * chat when it shows no answer any more. When the control is missing, or the
- * page still shows the old answer after it, the start page is loaded again:
- * slower (the page loads and boots again), never wrong.
+ * chat when it shows no answer any more and its composer again (the mode
+ * controls are then read on the composer it re-rendered, mode-controls.ts).
+ * When the control is missing, or the page still shows the old answer after
+ * it, the start page is loaded again: slower (the page loads and boots
+ * again), never wrong.
  */
 import type { Page } from 'playwright';
 import type { Evidence } from '../platforms/types.js';
 import { anyOf, CLICK_MS, CONTROL_MS } from './controls.js';
+import { COMPOSERS } from './recognise.js';
 import type { Named } from './site-spec.js';
 
 /** How long a kept page may take to load the start URL again (Crawlee's own navigation bound). */
@@ -25,7 +28,15 @@ async function throughControl(page: Page, control: Named, answer: string): Promi
   await button.click({ timeout: CLICK_MS });
   const answers = page.locator(answer);
   for (const until = Date.now() + CONTROL_MS; Date.now() < until;) {
-    if ((await answers.count()) === 0) return true;
+    if ((await answers.count()) === 0) {
+      // The composer the new chat re-renders, which the mode controls are then read on.
+      await page
+        .locator(COMPOSERS)
+        .filter({ visible: true })
+        .first()
+        .waitFor({ state: 'visible', timeout: CONTROL_MS });
+      return true;
+    }
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
   return false;

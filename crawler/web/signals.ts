@@ -91,3 +91,11 @@ export function controlMissing(site: string, control: string): PlatformError {
 export function controlUnchanged(site: string, control: string): PlatformError {
   return driverDrift(`control_unchanged: ${site} ${control}`);
 }
+
+/**
+ * The page did not carry a control the kit set into the ask: the chat call
+ * asked, or the stream ran, otherwise (`mode_not_applied: deepseek deep-thinking`).
+ */
+export function modeNotApplied(site: string, control: string): PlatformError {
+  return driverDrift(`mode_not_applied: ${site} ${control}`);
+}

@@ -11,16 +11,19 @@
  *    UI_WAIT_MS) sends the page to the origin root once, since the start page
  *    moves; still neither is drift (`page_unrecognised`, both addresses), its
  *    DOM and screenshot in the evidence;
- * 2. set deep thinking and web search through the page's own controls, by
- *    role and name (controls.ts): a mode that needs no control touches none,
- *    a missing control fails in seconds with its name;
+ * 2. bring deep thinking and web search to the job's mode through the
+ *    page's own controls, by role and name, off as well as on, and read them
+ *    back (controls.ts, mode-controls.ts): a control the mode needs off may
+ *    be absent, a missing control the mode needs fails in seconds with its
+ *    name;
  * 3. type the prompt, arm the capture of the chat call (spec.call.url), send;
  * 4. race the call against walls; a response that is not the stream is the
  *    site's error (spec.call.failure), its body in the evidence;
  * 5. read the frames into the site's reader (read-frames.ts), every frame
  *    into the evidence; a stream without its end marker leaves completion to
  *    the page (text stable 3 × 500 ms, no stop control);
- * 6. refusal, empty answer, effective mode (spec.effectiveMode), the model
+ * 6. refusal, empty answer, effective mode (spec.effectiveMode), which
+ *    must carry every control the kit set (else `mode_not_applied`), the model
  *    the stream names or else the page's model label (null when neither),
  *    the sources panel left open for the screenshot.
  *
@@ -29,6 +32,7 @@
  * retryable browser error (guarded-ask.ts).
  */
 import type { Page } from 'playwright';
+import type { Mode } from '../../services/shared/platforms.js';
 import type { Answer } from '../../services/shared/contracts/answer.js';
 import { hasReasoning, hasSearch } from '../platforms/common/answer.js';
 import { buildAnswer, emptyRaw, type RawAnswer } from '../platforms/common/raw-answer.js';
@@ -42,18 +46,26 @@ import {
   type WebContext,
   type WebDriver,
 } from '../platforms/types.js';
-import { anyOf, CLICK_MS, CONTROL_MS, setControl, shownChoice } from './controls.js';
+import { anyOf, CLICK_MS, CONTROL_MS, shownChoice } from './controls.js';
 import { pause, waitForStableText } from './dom-wait.js';
 import { guardedAsk } from './guarded-ask.js';
 import { NAVIGATION_TIMEOUT_MS, startNewChat } from './new-chat.js';
 import { readBody, readFrames } from './read-frames.js';
 import { COMPOSERS, viewPage, wallOf, type PageView } from './recognise.js';
-import { driverDrift, needsHuman, rateLimited, refused, sessionExpired } from './signals.js';
-import { effectiveModeOf } from '../platforms/common/ran-mode.js';
+import {
+  driverDrift,
+  modeNotApplied,
+  needsHuman,
+  rateLimited,
+  refused,
+  sessionExpired,
+} from './signals.js';
+import { effectiveModeOf, notApplied, type ModeSet } from '../platforms/common/ran-mode.js';
+import { setModeControls } from './mode-controls.js';
 import type { FrameReader, SiteSpec } from './site-spec.js';
 
 /** The parts of a spec that do not depend on its frame reader. */
-type Site = Omit<SiteSpec, 'frames' | 'effectiveMode'>;
+type Site = Omit<SiteSpec, 'frames' | 'effectiveMode' | 'asked'>;
 
 /** How long the opened page may take to show its composer or a wall. */
 const UI_WAIT_MS = 15_000;
@@ -319,6 +331,7 @@ async function answer<R extends FrameReader>(
   v: PageView,
   job: Job,
   ctx: WebContext,
+  set: ModeSet,
 ): Promise<WebAnswer> {
   const { signal } = job;
   const { evidence } = ctx;
@@ -359,6 +372,7 @@ async function answer<R extends FrameReader>(
     () => spec.effectiveMode(stream.requestBody, reader, answer),
     evidence,
   );
+  confirmMode(spec, set, stream.requestBody, mode);
   if (answer.referenceList.length > 0 && spec.openSources && !(await spec.openSources(page)))
     evidence.note('the sources panel was not found');
   const modelReported = answer.modelReported ?? (await pageModel(spec, page, ctx));
@@ -368,6 +382,24 @@ async function answer<R extends FrameReader>(
     effectiveMode: mode,
     formatVersion: formatVersion ?? `${spec.site}-dom`,
   };
+}
+
+/** Throws `mode_not_applied` when the call or the stream disagrees with a control the kit set. */
+function confirmMode<R extends FrameReader>(
+  spec: SiteSpec<R>,
+  set: ModeSet,
+  requestBody: string | undefined,
+  ran: Mode,
+): void {
+  let asked: Mode | undefined;
+  try {
+    asked = spec.asked?.(requestBody);
+  } catch {
+    asked = undefined;
+  }
+  const lost = notApplied(set, asked, ran);
+  if (lost === 'thinking') throw modeNotApplied(spec.site, spec.controls.thinking!.label);
+  if (lost === 'search') throw modeNotApplied(spec.site, spec.controls.search!.label);
 }
 
 /** The page's label for the model that answered; undefined when the page shows none. */
@@ -386,17 +418,25 @@ async function drive<R extends FrameReader>(
 ): Promise<WebAnswer> {
   const v = await untilChat(spec, page, ctx, job.signal);
   ctx.evidence.note(CHAT_PAGE_READY);
-  for (const [control, on] of spec.controls.before?.(job, ctx.settings) ?? [])
-    await setControl(page, control, on, { evidence: ctx.evidence });
-  for (const [control, on] of [
-    [spec.controls.thinking, hasReasoning(job.mode)],
-    [spec.controls.search, hasSearch(job.mode)],
-  ] as const) {
-    if (control) await setControl(page, control, on, { evidence: ctx.evidence });
-    else if (on) throw driverDrift(`control_missing: ${spec.site} (the site has no such mode)`);
-  }
+  const { thinking, search } = spec.controls;
+  const modes = [
+    [thinking, hasReasoning(job.mode)],
+    [search, hasSearch(job.mode)],
+  ] as const;
+  for (const [control, on] of modes)
+    if (!control && on)
+      throw driverDrift(`control_missing: ${spec.site} (the site has no such mode)`);
+  const wanted = [
+    ...(spec.controls.before?.(job, ctx.settings) ?? []),
+    ...modes.flatMap(([c, on]) => (c ? [[c, on] as const] : [])),
+  ];
+  const left = await setModeControls(page, wanted, { evidence: ctx.evidence });
+  const set: ModeSet = {
+    ...(thinking && left.has(thinking.label) && { thinking: left.get(thinking.label) }),
+    ...(search && left.has(search.label) && { search: left.get(search.label) }),
+  };
   try {
-    return await answer(spec, page, v, job, ctx);
+    return await answer(spec, page, v, job, ctx, set);
   } catch (err) {
     if (err instanceof PlatformError && err.account?.state === 'needs_human' && !job.signal.aborted)
       await settleWall(spec, page);

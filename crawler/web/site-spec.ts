@@ -130,6 +130,12 @@ export interface SiteSpec<R extends FrameReader = FrameReader> {
    * (crawler/platforms/common/ran-mode.ts), and for what the report cannot show.
    */
   effectiveMode(requestBody: string | undefined, reader: R, answer: Answer): Mode;
+  /**
+   * The mode the chat call asked for, from its body alone; undefined when the
+   * body does not say. With the stream it confirms the controls the kit set
+   * (a mismatch is `mode_not_applied`); absent: the stream confirms alone.
+   */
+  asked?(requestBody: string | undefined): Mode | undefined;
   /** How long silence may last before a stream without its end marker counts as stalled. */
   stallMs?(timeoutMs: number): number;
 }

@@ -17,7 +17,8 @@ import { driftsOf, type CallFrom, type Drift } from './drift.js';
 /** Drifts a replica can show at most one of at a time. */
 const EXCLUSIVE: readonly (readonly string[])[] = [
   ['call_in_worker', 'call_in_page'],
-  ['other_widget', 'checkbox_controls', 'menu_controls'],
+  // The mode controls drawn one way (mode-drift.ts draws one widget kind in place of the page's own).
+  ['other_widget', 'nameless_controls', 'checkbox_controls', 'menu_controls', 'model_name_picker'],
   ['chat_path_redirect', 'chat_path_moved'],
 ];
 

@@ -21,10 +21,15 @@
  *   chat page or leads to the new path (chat-path.ts: routes, not page text).
  * Each call drift moves the call to where a replica does not make it
  * (`CallFrom`): the other one would leave its page as it was.
+ * - the mode drifts (mode-drift.ts): nameless_controls, checkbox_controls,
+ *   menu_controls, model_name_picker (the mode controls drawn as another
+ *   build draws them) and persisted_mode (the last choices remembered per
+ *   account); one script for every replica, run before the page's own.
  */
 import { createHash } from 'node:crypto';
 import { CALL_IN_PAGE } from './call-in-page.js';
 import { CALL_IN_WORKER } from './call-in-worker.js';
+import { MODE_DRIFTS, modeDriftScript, type ModeDrift } from './mode-drift.js';
 
 export const DRIFTS = [
   'none',
@@ -37,6 +42,7 @@ export const DRIFTS = [
   'call_in_page',
   'chat_path_redirect',
   'chat_path_moved',
+  ...MODE_DRIFTS,
 ] as const;
 export type Drift = (typeof DRIFTS)[number];
 /**
@@ -136,7 +142,9 @@ function driftOne(text: string, drift: Drift): string {
 export function driftPage(text: string, drifts: Drifts): string {
   const set = driftSet(drifts);
   const ordered = DRIFTS.filter((d) => set.has(d) && d !== 'renamed_classes');
-  const out = ordered.reduce(driftOne, text);
+  const modes = MODE_DRIFTS.filter((d) => set.has(d));
+  let out = ordered.reduce(driftOne, text);
+  if (modes.length > 0) out = first(out, modeDriftScript(modes as ModeDrift[]));
   return set.has('renamed_classes') ? renameClasses(out) : out;
 }
 

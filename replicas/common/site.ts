@@ -30,6 +30,12 @@ export interface Seen {
   ms?: number;
 }
 
+/** A chat call's prompt and the mode its request asked for (what the replica then runs). */
+export interface Asked {
+  prompt: string;
+  mode: 'standard' | 'reasoning' | 'search' | 'reasoning_search';
+}
+
 export interface Site {
   url: string;
   /**

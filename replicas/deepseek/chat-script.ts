@@ -53,6 +53,18 @@ export const CHAT_SCRIPT = String.raw`
       if (all[i].textContent.trim() === label) return all[i].getAttribute('aria-pressed') === 'true';
     return false;
   }
+  // The page's mode, for the mode drifts that redraw its controls (replicas/common/mode-drift.ts).
+  var LABELS = { thinking: '深度思考', search: '智能搜索' };
+  window.__replicaModes = {
+    labels: LABELS,
+    models: ['DeepSeek-V3.2', 'DeepSeek-R1'],
+    get: function(){ return { thinking: pressed(LABELS.thinking), search: pressed(LABELS.search) }; },
+    set: function(name, on){
+      var chip = document.querySelector('[data-mode-control="' + name + '"]');
+      if (chip && pressed(LABELS[name]) !== on) chip.click();
+    },
+    account: function(){ return token; },
+  };
   input.addEventListener('input', function(){
     send.setAttribute('aria-disabled', input.value.trim() ? 'false' : 'true');
   });

@@ -57,8 +57,8 @@ export function chatPage(): string {
     <div class="ds-composer">
       <textarea id="chat-input" placeholder="给 DeepSeek 发送消息"></textarea>
       <div class="ds-composer-tools">
-        <div class="ds-toggle-button" role="button" tabindex="0" aria-pressed="false"><span>深度思考</span></div>
-        <div class="ds-toggle-button" role="button" tabindex="0" aria-pressed="false"><span>智能搜索</span></div>
+        <div class="ds-toggle-button" role="button" tabindex="0" aria-pressed="false" data-mode-control="thinking"><span>深度思考</span></div>
+        <div class="ds-toggle-button" role="button" tabindex="0" aria-pressed="false" data-mode-control="search"><span>智能搜索</span></div>
         <div class="ds-send-button" role="button" tabindex="0" aria-label="发送" aria-disabled="true"></div>
         <div class="ds-stop-button" role="button" tabindex="0" aria-label="停止生成" hidden></div>
       </div>

@@ -25,6 +25,7 @@ import {
   type Variant,
   type Route,
   type Site,
+  type Asked,
 } from '../common/site.js';
 import { chatPathRoutes } from '../common/chat-path.js';
 import { driftPage, type Drifts } from '../common/drift.js';
@@ -39,6 +40,8 @@ export interface DeepseekReplica {
   /** A logged-in session of `user` (default: the replica's own test user); one per user. */
   storageState(user?: string): StorageState;
   expiredStorageState(): StorageState;
+  /** The mode each chat call asked for, as the replica read it from the request, in order. */
+  readonly asked: Asked[];
   close(): Promise<void>;
 }
 
@@ -116,6 +119,7 @@ export async function startDeepseekReplica(
     };
 
   const drift = opts.drift ?? 'none';
+  const asked: Asked[] = [];
   const html = (res: ServerResponse, text: string) => sendHtml(res, driftPage(text, drift));
 
   const stream = (res: ServerResponse, frames: string[]) =>
@@ -244,6 +248,7 @@ export async function startDeepseekReplica(
             data: { biz_code: 40301, biz_msg: 'HCAPTCHA_REQUIRED', biz_data: null },
           });
         }
+        asked.push({ prompt, mode: modeOf(body) });
         const kind = streamKind(prompt, variant);
         const flags = {
           thinking_enabled: body.thinking_enabled === true,
@@ -265,6 +270,7 @@ export async function startDeepseekReplica(
     site,
     storageState: (user = USER) => state(sessionOf(user)),
     expiredStorageState: () => state(expiredToken),
+    asked,
     close: () => site.close(),
   };
 }

@@ -54,6 +54,16 @@ const switchOn = (testid) => {
 };
 const deepThink = () => switchOn('deep_think_button') || (!!picker && picker.dataset.model === 'expert');
 const webSearch = () => switchOn('web_search_button') || (!!skill && skill.getAttribute('aria-pressed') === 'true');
+// The page's mode, for the mode drifts that redraw its controls (replicas/common/mode-drift.ts).
+window.__replicaModes = {
+  labels: { thinking: '深度思考', search: '联网搜索' },
+  models: ['Doubao-Seed-1.6', 'Doubao-Seed-1.6-thinking'],
+  get: () => ({ thinking: deepThink(), search: webSearch() }),
+  set(name, on) {
+    const sw = $('[data-mode-control="' + name + '"]');
+    if (sw && this.get()[name] !== on) sw.click();
+  },
+};
 const worker = new SharedWorker('/static/samantha-flow-worker.js', { name: 'samantha_flow' });
 const turns = new Map();
 worker.port.onmessage = (m) => {

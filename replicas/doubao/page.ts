@@ -62,8 +62,8 @@ export type Controls = 'switches' | 'picker' | 'none';
 
 const MODE_BARS: Readonly<Record<Controls, string>> = {
   switches: `<div class="mode-bar">
-    <button class="mode-switch" role="switch" aria-checked="false" data-testid="deep_think_button">深度思考</button>
-    <button class="mode-switch" role="switch" aria-checked="false" data-testid="web_search_button">联网搜索</button>
+    <button class="mode-switch" role="switch" aria-checked="false" data-testid="deep_think_button" data-mode-control="thinking">深度思考</button>
+    <button class="mode-switch" role="switch" aria-checked="false" data-testid="web_search_button" data-mode-control="search">联网搜索</button>
   </div>`,
   picker: `<div class="mode-bar">
     <button class="x9f2k-model" aria-haspopup="menu" aria-expanded="false" data-model="fast">快速</button>

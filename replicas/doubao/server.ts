@@ -38,6 +38,7 @@ import {
   storageStateFor,
   variantOf,
   type Site,
+  type Asked,
 } from '../common/site.js';
 import { REFUSAL_TEXT, replicaAnswer, type Flags } from './answers.js';
 import {
@@ -63,6 +64,8 @@ export interface DoubaoReplica {
   expiredStorageState(): StorageState;
   /** Chat calls the replica answered, with what the page sent. */
   readonly calls: { path: string; body: string; status: number }[];
+  /** The mode each chat call asked for, as the replica read it from the request, in order. */
+  readonly asked: Asked[];
   close(): Promise<void>;
 }
 
@@ -73,6 +76,11 @@ const token = () => randomBytes(16).toString('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The prompt and the switches of a 2026 request body. */
+function modeOfFlags(f: Flags): Asked['mode'] {
+  if (f.deepThink) return f.webSearch ? 'reasoning_search' : 'reasoning';
+  return f.webSearch ? 'search' : 'standard';
+}
+
 function readRequest(body: string): { prompt: string; flags: Flags } {
   const b = JSON.parse(body) as {
     messages?: { content_block?: { content?: { text_block?: { text?: string } } }[] }[];
@@ -99,6 +107,7 @@ export async function startDoubaoReplica(
   /** QR tokens shown on login pages → confirmed by a phone (here: POST /__replica/login). */
   const qr = new Map<string, boolean>();
   const calls: DoubaoReplica['calls'] = [];
+  const asked: Asked[] = [];
   let base = '';
 
   const setSession = (res: ServerResponse) => {
@@ -152,6 +161,7 @@ export async function startDoubaoReplica(
       sectionId: '38418988375787010',
       localConversationId: 'local_1241289749163902',
     };
+    asked.push({ prompt, mode: modeOfFlags(flags) });
     const answer = replicaAnswer(prompt, flags);
     let frames: string[];
     if (expired.has(sid) || variant === 'expired')
@@ -266,6 +276,7 @@ export async function startDoubaoReplica(
     url: site.url,
     site,
     calls,
+    asked,
     storageState() {
       const sid = token();
       sessions.add(sid);

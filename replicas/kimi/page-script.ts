@@ -47,6 +47,18 @@ export const CHAT_SCRIPT = String.raw`(() => {
     });
   }
 
+  // The page's mode, for the mode drifts that redraw its controls (replicas/common/mode-drift.ts).
+  window.__replicaModes = {
+    labels: { thinking: '长思考', search: '联网搜索' },
+    models: ['Kimi', '长思考 (k1.5)'],
+    get: () => ({ thinking: mode.thinking, search: mode.search }),
+    set(name, on) {
+      const button = $('[data-mode-control="' + name + '"]');
+      if (button && mode[name] !== on) button.click();
+    },
+    account: () => localStorage.getItem('access_token') ? claimsOf(localStorage.getItem('access_token')).sub || '' : '',
+  };
+
   // A button that opens a popup (the model menu, the tools popover) and shows it open.
   const opens = (button, popup) => {
     const show = (open) => { popup.hidden = !open; button.setAttribute('aria-expanded', String(open)); };

@@ -44,8 +44,8 @@ const loginModal = (qrId: string, qrDataUrl: string, hidden: boolean) => `
 export const KIMI_WIDGETS = ['switches', 'model_picker', 'tools_popover'] as const;
 export type KimiWidgets = (typeof KIMI_WIDGETS)[number];
 
-const THINKING_SWITCH = `<button class="toolkit-item" type="button" data-mode="thinking" role="switch" aria-checked="false"><span>长思考</span></button>`;
-const SEARCH_SWITCH = `<button class="toolkit-item" type="button" data-mode="search" role="switch" aria-checked="false"><span>联网搜索</span></button>`;
+const THINKING_SWITCH = `<button class="toolkit-item" type="button" data-mode="thinking" data-mode-control="thinking" role="switch" aria-checked="false"><span>长思考</span></button>`;
+const SEARCH_SWITCH = `<button class="toolkit-item" type="button" data-mode="search" data-mode-control="search" role="switch" aria-checked="false"><span>联网搜索</span></button>`;
 const MODEL_PICKER = `<div class="model-picker"><button class="model-button" type="button" aria-haspopup="menu" aria-expanded="false">K2.5 快速</button>
   <div class="model-menu" role="menu" hidden><div role="menuitem" data-thinking="false">K2.5 快速</div><div role="menuitem" data-thinking="true">K2.5 思考</div></div></div>`;
 const TOOLS_POPOVER = `<button class="tools-button" type="button" aria-haspopup="dialog" aria-expanded="false">工具</button>

@@ -17,6 +17,7 @@ import {
   storageStateFor,
   variantOf,
   type Site,
+  type Asked,
 } from '../common/site.js';
 import { chatPathRoutes } from '../common/chat-path.js';
 import { driftPage, firstByte, type Drifts } from '../common/drift.js';
@@ -35,6 +36,8 @@ export interface KimiReplica {
   site: Site;
   storageState(): StorageState;
   expiredStorageState(): StorageState;
+  /** The mode each chat call asked for, as the replica read it from the request, in order. */
+  readonly asked: Asked[];
   close(): Promise<void>;
 }
 
@@ -99,6 +102,18 @@ export async function startKimiReplica(
   };
 
   const drift = opts.drift ?? 'none';
+  const asked: Asked[] = [];
+  const record = (prompt: string, m: { thinking: boolean; search: boolean }) =>
+    asked.push({
+      prompt,
+      mode: m.thinking
+        ? m.search
+          ? 'reasoning_search'
+          : 'reasoning'
+        : m.search
+          ? 'search'
+          : 'standard',
+    });
   const streamConnect = async (res: ServerResponse, messages: ConnectMessage[]) => {
     await firstByte(drift);
     res.writeHead(200, { 'content-type': 'application/connect+json', 'cache-control': 'no-cache' });
@@ -211,6 +226,7 @@ export async function startKimiReplica(
               ? request.tools.some((t: { type?: string }) => t.type === 'TOOL_TYPE_SEARCH')
               : false,
           };
+          record(prompt, mode);
           await streamConnect(
             res,
             connectMessages(
@@ -252,6 +268,7 @@ export async function startKimiReplica(
             thinking: request.kimiplus_id === 'crm40ee9e5jvhsn7ptcg' || request.model === 'k1.5',
             search: request.use_search === true,
           };
+          record(prompt, mode);
           const chatId = LEGACY_PATH.exec(u.pathname)![1]!;
           res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
           for (const e of legacyEvents(prompt, mode, url, chatId)) {
@@ -284,6 +301,7 @@ export async function startKimiReplica(
       const token = issueToken(TEST_USER, -60);
       return stateFor(claimsOf(token)!, token);
     },
+    asked,
     close: () => site.close(),
   };
 }

@@ -24,6 +24,7 @@ export const PAGE_SCRIPT = String.raw`
   // The mode controls as this build draws them.
   function toggle(key, label, extra){
     var on = state[key];
+    extra += ' data-mode-control="' + (key === 'think' ? 'thinking' : 'search') + '"';
     if (PAGE_VARIANT === 'switch')
       return '<div class="yb-chip" role="switch" tabindex="0" aria-checked="' + on + '" data-r="' + key + '" ' + extra + '>' + label + '</div>';
     if (PAGE_VARIANT === 'hashed')
@@ -66,6 +67,14 @@ export const PAGE_SCRIPT = String.raw`
     else return;
     renderTools();
   });
+
+  // The page's mode, for the mode drifts that redraw its controls (replicas/common/mode-drift.ts).
+  window.__replicaModes = {
+    labels: { thinking: '深度思考', search: '联网搜索' },
+    models: ['TurboS', 'T1 深度思考'],
+    get: function(){ return { thinking: state.think, search: state.search }; },
+    set: function(name, on){ state[name === 'thinking' ? 'think' : 'search'] = on; renderTools(); },
+  };
 
   function renderHeader(){
     $('header').innerHTML = user

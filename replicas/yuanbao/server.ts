@@ -31,6 +31,7 @@ import {
   variantOf,
   type Route,
   type Site,
+  type Asked,
 } from '../common/site.js';
 import { chatPathRoutes } from '../common/chat-path.js';
 import { driftPage, type Drifts } from '../common/drift.js';
@@ -44,6 +45,8 @@ export interface YuanbaoReplica {
   site: Site;
   storageState(): StorageState;
   expiredStorageState(): StorageState;
+  /** The mode each chat call asked for, as the replica read it from the request, in order. */
+  readonly asked: Asked[];
   close(): Promise<void>;
 }
 
@@ -85,6 +88,7 @@ export async function startYuanbaoReplica(
 ): Promise<YuanbaoReplica> {
   const latency = opts.latencyMs ?? 10;
   const drift = opts.drift ?? 'none';
+  const asked: Asked[] = [];
   const token = randomBytes(24).toString('base64');
   const expiredToken = randomBytes(24).toString('base64');
   const usedKeys = new Set<string>();
@@ -184,6 +188,7 @@ export async function startYuanbaoReplica(
             429,
           );
         const { model, mode } = requestedOf(body);
+        asked.push({ prompt, mode });
         conversations.set(id, { prompt, mode, model });
         await stream(res, chatFrames(prompt, mode, model, streamKind(prompt)));
       },
@@ -257,6 +262,7 @@ export async function startYuanbaoReplica(
     site,
     storageState: () => state(token),
     expiredStorageState: () => state(expiredToken),
+    asked,
     close: () => site.close(),
   };
 }

@@ -80,3 +80,34 @@ export class IgnoredFrames {
       : [...this.seen];
   }
 }
+
+/** What the kit set before the ask: each mode control's state, where the page had the control. */
+export interface ModeSet {
+  thinking?: boolean;
+  search?: boolean;
+}
+
+/**
+ * The control the page did not carry into the ask, or undefined. A control
+ * the kit just set disagrees when the chat call asked otherwise (`asked`,
+ * read from the request; undefined when unreadable), or when the stream ran
+ * what the kit turned off. A stream that lacks what the kit turned on, while
+ * the call asked for it, is the site's own silent fallback (a quota run
+ * out), reported as the effective mode and not as this. Pure.
+ */
+export function notApplied(
+  set: ModeSet,
+  asked: Mode | undefined,
+  ran: Mode,
+): 'thinking' | 'search' | undefined {
+  const checks = [
+    ['thinking', set.thinking, hasReasoning],
+    ['search', set.search, hasSearch],
+  ] as const;
+  for (const [which, on, has] of checks) {
+    if (on === undefined) continue;
+    if (asked !== undefined && has(asked) !== on) return which;
+    if (!on && has(ran)) return which;
+  }
+  return undefined;
+}

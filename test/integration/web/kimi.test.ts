@@ -19,7 +19,7 @@ import {
   type WebContext,
 } from '../../../crawler/platforms/types.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
-import { hasSearch } from '../../../crawler/platforms/common/answer.js';
+import { hasReasoning, hasSearch } from '../../../crawler/platforms/common/answer.js';
 import { requestJson } from '../../../crawler/platforms/kimi/web/request-mode.js';
 import { webContext } from '../../helpers/web-context.js';
 import { CHAT_PATH, startKimiReplica } from '../../../replicas/kimi/server.js';
@@ -171,6 +171,38 @@ t.test('the older build: legacy SSE, its effective mode and fields', async (t) =
     t.ok(run.ctx.evidence.list().some((e) => e.kind === 'frame' && e.data.includes('all_done')));
   }
 });
+
+t.test(
+  'the older build’s picker shows a model name: Kimi, or 长思考 (k1.5) from its menu',
+  async (t) => {
+    const older = await startKimiReplica({ latencyMs: 5, drift: 'model_name_picker' });
+    const context = await browser.newContext({
+      storageState: older.storageState() as never,
+      locale: 'zh-CN',
+    });
+    t.teardown(async () => {
+      await context.close();
+      await older.close();
+    });
+    const page = await context.newPage();
+    const onOlder = { ...settings, webUrl: older.url };
+    // Both ways on one page: on from the model name, then off again.
+    for (const mode of ['reasoning_search', 'search'] as const) {
+      const ctx = await webContext(page, onOlder);
+      await page.goto(kimiWeb.startUrl(job('x'), ctx));
+      const prompt = `光伏产业 #replica:old_format`;
+      const a = await kimiWeb.ask(page, job(prompt, mode), ctx);
+      await ctx.capture.close();
+      const want = expectedFields(prompt, mode, older.url, true, false);
+      t.equal(a.formatVersion, 'kimi-sse-legacy', mode);
+      t.equal(a.effectiveMode, mode, `${mode}: the mode that ran`);
+      t.equal(a.answerContent, want.answerContent, `${mode}: the answer`);
+      t.equal(a.reasoningProcess?.content ?? null, want.reasoning, `${mode}: the reasoning`);
+      t.equal(a.modelReported, hasReasoning(mode) ? '长思考 (k1.5)' : 'Kimi', `${mode}: the label`);
+      t.equal(older.asked.at(-1)?.mode, mode, `${mode}: the replica was asked it`);
+    }
+  },
+);
 
 interface Case {
   name: string;

@@ -3,7 +3,10 @@
  * each replica drawn as the site might be next month (replicas/common/drift.ts:
  * renamed classes, no test ids, a switch drawn as a pressed button and back,
  * a slow first byte, no new-chat control, the chat call moved into a worker
- * or out of one) and with each of its stream variants
+ * or out of one; the mode controls drawn without a name beside their label,
+ * as checkboxes, as menu items behind a button, deep thinking as a picker
+ * that shows a model name, the last mode remembered across loads) and with
+ * each of its stream variants
  * (replicas/<site>/frames.ts STREAM_VARIANTS: events before and after the
  * end, a renamed field, a newer format), the driver returns the exact answer
  * the replica holds (replicas/<site>/expected.ts) with the mode that ran and
@@ -18,6 +21,9 @@
  * there): the driver still reaches the chat and answers exactly, the
  * evidence naming the page it left and the one it tried; a start page gone
  * everywhere is `page_unrecognised` within seconds, naming both addresses.
+ * On each mode drift's page the mode is set both
+ * ways: reasoning_search, then standard on the same kept page (with
+ * `persisted_mode`, on a fresh load that starts with both controls on).
  *
  * As the executor keeps an account's page: one page per replica, each next
  * chat started through the site's new-chat control (driver.newChat; a reload
@@ -75,7 +81,8 @@ import { expectedWebAnswer as expectedYuanbao } from '../../../replicas/yuanbao/
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
 import { startSite } from '../../../replicas/common/site.js';
 
-t.setTimeout(240_000);
+// Room for a busy 2-core machine: about 150 s alone.
+t.setTimeout(300_000);
 
 /** The fields every site's expected answer names. */
 const fieldsOf = (a: Answer) => ({
@@ -131,7 +138,12 @@ const SITES: SiteUnderTest[] = [
     variants: DOUBAO_VARIANTS,
     callFrom: DOUBAO_CALL_FROM,
     // Its switches name no model (the 快速 / 专家 picker: doubao-controls.test.ts).
-    model: () => null,
+    model: (drift, mode) =>
+      drift === 'model_name_picker'
+        ? hasReasoning(mode)
+          ? 'Doubao-Seed-1.6-thinking'
+          : 'Doubao-Seed-1.6'
+        : null,
   },
   {
     name: 'kimi',
@@ -147,7 +159,15 @@ const SITES: SiteUnderTest[] = [
       expectedFields(prompt.replace(/ ?#replica:[a-z0-9_]+/g, ''), mode, url),
     variants: KIMI_VARIANTS,
     model: (drift, mode) =>
-      drift === 'model_picker' ? (hasReasoning(mode) ? 'K2.5 思考' : 'K2.5 快速') : null,
+      drift === 'model_picker'
+        ? hasReasoning(mode)
+          ? 'K2.5 思考'
+          : 'K2.5 快速'
+        : drift === 'model_name_picker'
+          ? hasReasoning(mode)
+            ? '长思考 (k1.5)'
+            : 'Kimi'
+          : null,
   },
   {
     name: 'yuanbao',
@@ -386,6 +406,19 @@ function pagesOf(site: SiteUnderTest): OnePage[] {
     noted:
       /^http:\/\/\S+ is (not the chat page|neither a chat page nor a wall) \(.+\): (following its link|trying the origin root) http:\/\/\S+$/,
   });
+  // The mode controls drawn otherwise: set on, then off again on the kept page.
+  for (const d of [
+    'nameless_controls',
+    'checkbox_controls',
+    'menu_controls',
+    'model_name_picker',
+  ] as const)
+    pages.get(d)!.push(plain('reasoning_search'), plain('standard'));
+  pages.get('persisted_mode')!.push(plain('reasoning_search'), {
+    ...plain('standard'),
+    what: 'a fresh load that remembers reasoning_search',
+    reload: true,
+  });
   return [
     ...[...pages].map(([drift, cases]) => ({
       site,
@@ -408,10 +441,15 @@ function pagesOf(site: SiteUnderTest): OnePage[] {
 function withoutThinking(site: SiteUnderTest): Case[] {
   const before = async (page: Page) => {
     await page.getByRole('textbox').first().waitFor();
+    // Gone for good: a page that draws its controls again (Yuanbao's) does not bring it back.
     await page.evaluate(`(() => {
         const names = ${JSON.stringify(site.thinkingNames)};
-        for (const el of document.querySelectorAll('button, [role="button"], [role="switch"]'))
-          if (names.some((n) => (el.textContent || '').includes(n))) el.remove();
+        const drop = () => {
+          for (const el of document.querySelectorAll('button, [role="button"], [role="switch"]'))
+            if (names.some((n) => (el.textContent || '').includes(n))) el.remove();
+        };
+        drop();
+        new MutationObserver(drop).observe(document.body, { childList: true, subtree: true });
       })()`);
   };
   const what = 'no deep-thinking control';

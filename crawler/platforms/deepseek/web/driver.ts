@@ -11,7 +11,7 @@
 import type { CapturedStream, Evidence } from '../../types.js';
 import type { FrameReader, SiteSpec } from '../../../web/site-spec.js';
 import { chatCallFailure } from './envelope.js';
-import { effectiveMode } from './mode.js';
+import { askedMode, effectiveMode } from './mode.js';
 import { PAGE } from './page.js';
 import { DeepseekStream, frameText, SITE } from './stream.js';
 
@@ -68,5 +68,6 @@ export const DEEPSEEK: SiteSpec<DeepseekReader> = {
   ...PAGE,
   frames: ({ evidence }) => new DeepseekReader(evidence),
   effectiveMode: (body, reader) => effectiveMode(body, reader.parser),
+  asked: askedMode,
   stallMs: () => 20_000,
 };

@@ -12,6 +12,19 @@ function modeOf(think: boolean, search: boolean): Mode {
   return search ? 'search' : 'standard';
 }
 
+/** The mode the chat call asked for, from its body alone; undefined when it names no flags. */
+export function askedMode(requestBody: string | undefined): Mode | undefined {
+  try {
+    const body = JSON.parse(requestBody ?? '') as Record<string, unknown>;
+    const { thinking_enabled: think, search_enabled: search } = body;
+    return typeof think === 'boolean' && typeof search === 'boolean'
+      ? modeOf(think, search)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The mode the page really asked for, from the captured request body. */
 export function effectiveMode(requestBody: string | undefined, stream: DeepseekStream): Mode {
   let body: Record<string, unknown> | undefined;

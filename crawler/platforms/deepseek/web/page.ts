@@ -13,19 +13,19 @@ import { openPanel } from '../../../web/panels.js';
 import type { SiteSpec } from '../../../web/site-spec.js';
 import { SITE } from './stream.js';
 
-const CHIP_ROLES = ['button', 'switch', 'checkbox'] as const;
-
 export const CONTROLS = {
   thinking: {
     site: SITE,
     label: 'deep-thinking',
-    toggle: { roles: CHIP_ROLES, names: ['深度思考', 'DeepThink'] },
+    toggle: { names: ['深度思考', 'DeepThink'] },
+    // Drawn as a model picker, the thinking model is R1 (the 2025 site's DeepThink (R1)).
+    picker: { on: ['深度思考', 'DeepThink', 'R1'] },
     fallbacks: ['div.ds-toggle-button:has-text("深度思考")'],
   },
   search: {
     site: SITE,
     label: 'web-search',
-    toggle: { roles: CHIP_ROLES, names: ['智能搜索', '联网搜索', 'Search'] },
+    toggle: { names: ['智能搜索', '联网搜索', 'Search'] },
     fallbacks: ['div.ds-toggle-button:has-text("搜索")'],
   },
 } as const satisfies Record<string, Control>;

@@ -12,7 +12,7 @@ import type { Evidence } from '../../types.js';
 import type { SiteSpec } from '../../../web/site-spec.js';
 import { readerOver } from '../../../web/read-frames.js';
 import { emptyRaw } from '../../common/raw-answer.js';
-import { effectiveMode } from './mode.js';
+import { askedMode, effectiveMode } from './mode.js';
 import { CONTROLS, SEL, domAnswer, openSources } from './page.js';
 import { SITE } from './site-errors.js';
 import { DoubaoStream } from './stream.js';
@@ -69,4 +69,5 @@ export const DOUBAO: SiteSpec<ReturnType<typeof doubaoReader>> = {
       deepThink: reader.parser.deepThinkSeen || answer.reasoningProcess !== null,
       sources: answer.referenceList.length > 0,
     }),
+  asked: askedMode,
 };

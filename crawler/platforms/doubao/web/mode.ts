@@ -24,6 +24,23 @@ export interface StreamEvidence {
   sources: boolean;
 }
 
+/** The mode the chat call asked for, from its body alone; undefined when it names no flags. */
+export function askedMode(requestBody: string | undefined): Mode | undefined {
+  let body: Obj;
+  try {
+    const parsed: unknown = JSON.parse(requestBody ?? '');
+    if (!isObj(parsed)) return undefined;
+    body = parsed;
+  } catch {
+    return undefined;
+  }
+  const reasoning = flag(body, 'need_deep_think', 'use_deep_think');
+  const search = flag(body, 'need_web_search', 'use_web_search');
+  if (reasoning === undefined || search === undefined) return undefined;
+  if (reasoning) return search ? 'reasoning_search' : 'reasoning';
+  return search ? 'search' : 'standard';
+}
+
 export function effectiveMode(requestBody: string | undefined, seen: StreamEvidence): Mode {
   let body: Obj = {};
   try {

@@ -12,7 +12,6 @@ import type { Control } from '../../../web/controls.js';
 import { openPanel } from '../../../web/panels.js';
 import { SITE } from './site-errors.js';
 
-const TOGGLE_ROLES = ['switch', 'checkbox', 'button'] as const;
 /** How long the answer's action bar and the sources panel may take to show. */
 const SETTLE_MS = 5_000;
 
@@ -33,14 +32,15 @@ export const CONTROLS = {
   deepThinking: {
     site: SITE,
     label: 'deep-thinking',
-    toggle: { roles: TOGGLE_ROLES, names: ['深度思考', 'Deep think', 'DeepThink'] },
-    picker: { on: ['专家', 'Expert'], off: ['快速', 'Fast'] },
+    toggle: { names: ['深度思考', 'Deep think', 'DeepThink'] },
+    // The 快速 / 专家 picker, or one showing model names (the thinking one so named).
+    picker: { on: ['专家', 'Expert', '深度思考', 'thinking'], off: ['快速', 'Fast'] },
     fallbacks: ['[data-testid="deep_think_button"]'],
   },
   webSearch: {
     site: SITE,
     label: 'web-search',
-    toggle: { roles: TOGGLE_ROLES, names: ['联网搜索', 'Web search'] },
+    toggle: { names: ['联网搜索', 'Web search'] },
     fallbacks: ['[data-testid="web_search_button"]'],
   },
 } as const satisfies Record<string, Control>;

@@ -15,20 +15,19 @@ import { openPanel } from '../../../web/panels.js';
 import type { SiteSpec } from '../../../web/site-spec.js';
 
 export const SITE = 'kimi';
-const SWITCH_ROLES = ['switch', 'checkbox', 'button'] as const;
-
 export const CONTROLS = {
   thinking: {
     site: SITE,
     label: 'deep-thinking',
-    toggle: { roles: SWITCH_ROLES, names: ['长思考', 'Thinking', 'k1.5'] },
+    toggle: { names: ['长思考', 'Thinking', 'k1.5'] },
+    // K2.5 快速 / K2.5 思考, or the older picker's model names: Kimi / 长思考 (k1.5).
     picker: { on: ['思考', 'Thinking'], off: ['快速', 'Instant'] },
   },
   search: {
     site: SITE,
     label: 'web-search',
-    toggle: { roles: SWITCH_ROLES, names: ['联网搜索', 'Web search', 'Search'] },
-    inPopover: ['工具', 'Tools'],
+    // A switch in the composer, or in the 工具 popover (found behind it, controls.ts).
+    toggle: { names: ['联网搜索', 'Web search', 'Search'] },
   },
 } as const satisfies Record<string, Control>;
 

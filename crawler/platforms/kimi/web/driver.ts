@@ -43,4 +43,5 @@ export const KIMI: SiteSpec<ReturnType<typeof kimiReader>> = {
   ...PAGE,
   frames: ({ evidence, stream }) => kimiReader(evidence, stream.mimeType),
   effectiveMode: (body) => effectiveMode(body),
+  asked: (body) => effectiveMode(body),
 };

@@ -17,7 +17,7 @@ import { readerOver } from '../../../web/read-frames.js';
 import type { SseEvent } from '../../common/sse.js';
 import { docsOfDetail } from './detail.js';
 import { chatCallFailure } from './envelope.js';
-import { effectiveMode } from './mode.js';
+import { askedMode, effectiveMode } from './mode.js';
 import { PAGE } from './page.js';
 import { frameText, SITE, YuanbaoStream } from './stream.js';
 
@@ -94,5 +94,6 @@ export const YUANBAO: SiteSpec<ReturnType<typeof yuanbaoReader>> = {
     if (docs) parser.setDocs(docs);
   },
   effectiveMode: (_body, reader) => effectiveMode(reader.parser.stream.ran()),
+  asked: askedMode,
   stallMs: () => 20_000,
 };

@@ -19,6 +19,28 @@ export function effectiveMode(ran: { thinking: boolean; search: boolean }): Mode
   return modeOf(ran.thinking, ran.search);
 }
 
+/**
+ * The mode the chat call asked for, from its body alone: `chatModelId`
+ * names thinking (`hunyuan_t1`, `deep_seek`), `supportFunctions` the search;
+ * undefined when the body names no model.
+ */
+export function askedMode(requestBody: string | undefined): Mode | undefined {
+  try {
+    const body = JSON.parse(requestBody ?? '') as {
+      chatModelId?: unknown;
+      supportFunctions?: unknown;
+    };
+    if (typeof body.chatModelId !== 'string') return undefined;
+    const think = body.chatModelId === 'hunyuan_t1' || body.chatModelId === 'deep_seek';
+    const search =
+      Array.isArray(body.supportFunctions) &&
+      body.supportFunctions.includes('supportInternetSearch');
+    return modeOf(think, search);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether the operator asked for DeepSeek inside Yuanbao for this mode. */
 export function wantsDeepseek(settings: Pick<PlatformSettings, 'models'>, mode: Mode): boolean {
   return /deep.?seek/i.test(settings.models?.[mode] ?? '');

@@ -22,8 +22,6 @@ import type { SiteSpec } from '../../../web/site-spec.js';
 import { wantsDeepseek } from './mode.js';
 import { SITE } from './stream.js';
 
-const CHIP_ROLES = ['button', 'switch', 'checkbox'] as const;
-
 export const CONTROLS = {
   /** On: DeepSeek inside Yuanbao; off: Tencent's own Hunyuan (Hy3), the site's default. */
   model: {
@@ -34,14 +32,15 @@ export const CONTROLS = {
   thinking: {
     site: SITE,
     label: 'deep-thinking',
-    toggle: { roles: CHIP_ROLES, names: ['深度思考', 'DeepThink'] },
+    toggle: { names: ['深度思考', 'DeepThink'] },
+    // The 快速回答 / 深度思考 menu, or a picker of model names (the thinking one so named).
     picker: { on: ['深度思考'], off: ['快速回答'] },
     fallbacks: ['[dt-button-id="deep_think"]', '[class*="ThinkSelector_iconContainer"]'],
   },
   search: {
     site: SITE,
     label: 'web-search',
-    toggle: { roles: CHIP_ROLES, names: ['联网搜索', '联网', 'Web search'] },
+    toggle: { names: ['联网搜索', '联网', 'Web search'] },
     fallbacks: ['.yb-internet-search-btn', '[class*="internet-search"]'],
   },
 } as const satisfies Record<string, Control>;

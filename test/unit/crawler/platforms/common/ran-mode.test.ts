@@ -4,6 +4,7 @@ import {
   effectiveModeOf,
   fallbackOf,
   IgnoredFrames,
+  notApplied,
 } from '../../../../../crawler/platforms/common/ran-mode.js';
 
 const notes = () => {
@@ -63,4 +64,29 @@ t.test('ignored frames: a few distinct descriptions and the count', async (t) =>
   const g = new IgnoredFrames();
   g.add('b');
   t.same(g.list(), ['b']);
+});
+
+t.test('a control the kit set and the call or the stream did not carry is named', async (t) => {
+  // The DeepSeek run: deep thinking still on from the last sub task, search asked.
+  t.equal(
+    notApplied({ thinking: false, search: true }, 'reasoning_search', 'reasoning_search'),
+    'thinking',
+  );
+  // The call asked it, but the stream ran what the kit turned off (no readable body: the stream alone).
+  t.equal(notApplied({ thinking: false, search: false }, undefined, 'search'), 'search');
+  t.equal(notApplied({ thinking: true, search: true }, 'reasoning', 'reasoning'), 'search');
+});
+
+t.test(
+  'what the kit set and the call asked, with the site running less, is a fallback',
+  async (t) => {
+    t.equal(notApplied({ thinking: true, search: true }, 'reasoning_search', 'search'), undefined);
+    t.equal(notApplied({ thinking: true }, undefined, 'standard'), undefined);
+    t.equal(notApplied({ thinking: false, search: true }, 'search', 'search'), undefined);
+  },
+);
+
+t.test('a control the page does not have is not checked', async (t) => {
+  t.equal(notApplied({}, 'reasoning_search', 'reasoning_search'), undefined);
+  t.equal(notApplied({ thinking: false }, 'search', 'search'), undefined);
 });
