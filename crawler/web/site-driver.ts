@@ -231,8 +231,16 @@ async function witnessed(
       `(frames with text not applied: ${notApplied}; the page's answer was not found to check them)`,
     );
   }
-  if (seen.verdict.agree) return { answer, answerSource: 'stream' };
-  const { difference } = seen.verdict;
+  // Agreeing on nothing while text went unapplied is no agreement: the answer was lost.
+  const lost = unplaced.length > 0 && answer.answerContent.trim() === '';
+  if (seen.verdict.agree && !lost) {
+    if (unplaced.length > 0)
+      evidence.note(`frames with text not applied (${notApplied}), but the page agrees`);
+    return { answer, answerSource: 'stream' };
+  }
+  const difference = seen.verdict.agree
+    ? 'neither shows an answer, and the stream carried text it could not place'
+    : seen.verdict.difference;
   evidence.note(
     `${WITNESSES_DIFFER} ${difference}; frames not applied: ${notApplied}; ` +
       `the stream's text: ${answer.answerContent.slice(0, WITNESS_NOTE_CHARS)}; ` +

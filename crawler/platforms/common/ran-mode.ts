@@ -90,3 +90,9 @@ export class IgnoredFrames {
       : [...this.seen];
   }
 }
+
+/** The report's `unplaced` field: present only when some frame's text was not applied. */
+export function unplacedOf(frames: IgnoredFrames): { unplaced?: readonly string[] } {
+  const list = frames.list();
+  return list.length > 0 ? { unplaced: list } : {};
+}

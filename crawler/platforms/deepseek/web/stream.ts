@@ -29,7 +29,7 @@ import { PlatformError } from '../../types.js';
 import { rateLimited, unrecognisedFormat } from '../../../web/signals.js';
 import { extract, type Fragment, type Version } from './extract.js';
 import { asPatch, isObj, PatchError, PatchState, type Patch } from './patch.js';
-import { IgnoredFrames, type StreamReport } from '../../common/ran-mode.js';
+import { IgnoredFrames, unplacedOf, type StreamReport } from '../../common/ran-mode.js';
 import { textField } from '../../common/frame-content.js';
 
 export const SITE = 'deepseek';
@@ -164,7 +164,7 @@ export class DeepseekStream {
       (f) => f.type === 'THINK' && typeof f.content === 'string' && f.content.trim() !== '',
     );
     const search = this.result().searchResults.length > 0;
-    return { thinking, search, ignored: this.ignored.list(), unplaced: this.unplaced.list() };
+    return { thinking, search, ignored: this.ignored.list(), ...unplacedOf(this.unplaced) };
   }
 
   /** The mode flags the stream's own response carries (the request body is the first witness). */

@@ -32,7 +32,7 @@ import { PlatformError } from '../../types.js';
 import { refused, unrecognisedFormat } from '../../../web/signals.js';
 import { BlockAnswer } from './blocks.js';
 import { textField } from '../../common/frame-content.js';
-import { IgnoredFrames, type StreamReport } from '../../common/ran-mode.js';
+import { IgnoredFrames, unplacedOf, type StreamReport } from '../../common/ran-mode.js';
 import { KNOWN_EVENT_TYPES, SamanthaAnswer, parseObj, samanthaError } from './samantha.js';
 import * as samantha from './samantha.js';
 import { SITE, gatewayError, siteError } from './site-errors.js';
@@ -111,14 +111,14 @@ export class DoubaoStream {
   report(): StreamReport {
     const fromOld = this.version === 'doubao-samantha';
     // The samantha format has no reasoning or search frames: its silence proves nothing.
-    const unplaced = this.blocks.unplaced.list();
+    const unplaced = unplacedOf(this.blocks.unplaced);
     if (fromOld)
-      return { thinking: undefined, search: undefined, ignored: this.ignored.list(), unplaced };
+      return { thinking: undefined, search: undefined, ignored: this.ignored.list(), ...unplaced };
     return {
       thinking: this.blocks.deepThinkSeen || this.blocks.thinkingText,
       search: this.blocks.raw().searchResults.length > 0,
       ignored: this.ignored.list(),
-      unplaced,
+      ...unplaced,
     };
   }
 

@@ -5,7 +5,7 @@
  * into the vendor-neutral RawAnswer (crawler/platforms/common/raw-answer.ts).
  */
 import { emptyRaw, type RawAnswer, type RawSearchResult } from '../../common/raw-answer.js';
-import { IgnoredFrames, type StreamReport } from '../../common/ran-mode.js';
+import { IgnoredFrames, unplacedOf, type StreamReport } from '../../common/ran-mode.js';
 import { citationsOf } from './citations.js';
 
 interface Block {
@@ -83,7 +83,7 @@ export class AnswerState {
       thinking: this.text('think').trim() !== '',
       search: this.results.length > 0,
       ignored: this.ignored.list(),
-      unplaced: this.unplacedFrames.list(),
+      ...unplacedOf(this.unplacedFrames),
     };
   }
 

@@ -30,7 +30,7 @@ import { SseParser, type SseEvent } from '../../common/sse.js';
 import { emptyRaw, type RawAnswer, type RawSearchResult } from '../../common/raw-answer.js';
 import { needsHuman, unrecognisedFormat } from '../../../web/signals.js';
 import { textField } from '../../common/frame-content.js';
-import { IgnoredFrames, type StreamReport } from '../../common/ran-mode.js';
+import { IgnoredFrames, unplacedOf, type StreamReport } from '../../common/ran-mode.js';
 
 export const SITE = 'yuanbao';
 export const FORMAT_VERSION = 'yuanbao-2026';
@@ -107,7 +107,7 @@ export class YuanbaoStream {
 
   /** What ran, what was skipped and what carried text no known field holds (common/ran-mode.ts). */
   report(): StreamReport {
-    return { ...this.ran(), ignored: this.ignored.list(), unplaced: this.unplaced.list() };
+    return { ...this.ran(), ignored: this.ignored.list(), ...unplacedOf(this.unplaced) };
   }
 
   apply(e: SseEvent): void {
