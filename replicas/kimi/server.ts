@@ -19,6 +19,7 @@ import {
   type Site,
 } from '../common/site.js';
 import { driftPage, firstByte, type Drifts } from '../common/drift.js';
+import { driftKimiStream } from './stream-drift.js';
 import { connectMessages, legacyEvents, STREAM_VARIANTS, type ConnectMessage } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
 import { chatPage, iconSvg, loginPage, type KimiWidgets } from './page.js';
@@ -204,13 +205,16 @@ export async function startKimiReplica(
           };
           await streamConnect(
             res,
-            connectMessages(
-              prompt,
-              mode,
-              url,
-              variant,
-              isExpired(auth.claims),
-              streamVariantOf(prompt, STREAM_VARIANTS),
+            driftKimiStream(
+              connectMessages(
+                prompt,
+                mode,
+                url,
+                variant,
+                isExpired(auth.claims),
+                streamVariantOf(prompt, STREAM_VARIANTS),
+              ),
+              drift,
             ),
           );
         },

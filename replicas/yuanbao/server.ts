@@ -33,6 +33,7 @@ import {
   type Site,
 } from '../common/site.js';
 import { driftPage, type Drifts } from '../common/drift.js';
+import { driftYuanbaoStream } from './stream-drift.js';
 import type { Model } from './answers.js';
 import { chatFrames, conversationDetail, STREAM_VARIANTS, type StreamKind } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
@@ -176,7 +177,7 @@ export async function startYuanbaoReplica(
           );
         const { model, mode } = requestedOf(body);
         conversations.set(id, { prompt, mode, model });
-        await stream(res, chatFrames(prompt, mode, model, streamKind(prompt)));
+        await stream(res, driftYuanbaoStream(chatFrames(prompt, mode, model, streamKind(prompt)), drift));
       },
     },
     {
