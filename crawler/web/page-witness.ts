@@ -16,8 +16,10 @@ const POLL_MS = 150;
 const STEADY = 3;
 
 const readScript = (selector: string, stop: string | undefined) => `(() => {
-  const all = document.querySelectorAll(${JSON.stringify(selector)});
-  const last = all.length ? all[all.length - 1] : null;
+  // The outermost matches only: a selector such as [class*="markdown"] also matches their parts.
+  const all = [...document.querySelectorAll(${JSON.stringify(selector)})];
+  const outer = all.filter((el) => !all.some((o) => o !== el && o.contains(el)));
+  const last = outer.length ? outer[outer.length - 1] : null;
   let busy = false;
   ${
     stop
@@ -55,7 +57,13 @@ export async function witnessPage(
     steady = text !== undefined && text === last && !shown?.busy ? steady + 1 : 0;
     last = text;
     // No answer element (a build whose markup the selector misses): nothing to wait for.
-    if (text === undefined || verdict?.agree || steady >= STEADY || Date.now() > until || o.signal.aborted)
+    if (
+      text === undefined ||
+      verdict?.agree ||
+      steady >= STEADY ||
+      Date.now() > until ||
+      o.signal.aborted
+    )
       return { text, verdict, ms: performance.now() - started };
     await new Promise((r) => setTimeout(r, POLL_MS));
   }

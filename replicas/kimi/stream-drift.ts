@@ -10,8 +10,7 @@ import { hasDrift, type Drifts } from '../common/drift.js';
 import type { ConnectMessage } from './frames.js';
 
 type Obj = Record<string, unknown>;
-const isTextAppend = (m: ConnectMessage) =>
-  !m.end && (m.json as Obj).mask === 'block.text.content';
+const isTextAppend = (m: ConnectMessage) => !m.end && (m.json as Obj).mask === 'block.text.content';
 const textOf = (m: ConnectMessage) => (((m.json as Obj).block as Obj)?.text as Obj) ?? {};
 
 export function driftKimiStream(

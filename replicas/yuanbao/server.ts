@@ -177,7 +177,10 @@ export async function startYuanbaoReplica(
           );
         const { model, mode } = requestedOf(body);
         conversations.set(id, { prompt, mode, model });
-        await stream(res, driftYuanbaoStream(chatFrames(prompt, mode, model, streamKind(prompt)), drift));
+        await stream(
+          res,
+          driftYuanbaoStream(chatFrames(prompt, mode, model, streamKind(prompt)), drift),
+        );
       },
     },
     {

@@ -35,7 +35,9 @@ export function textField(
   for (const [key, v] of entries) {
     if (depth === 0 && skip.includes(key)) continue;
     const at = path ? `${path}.${key}` : key;
-    const keyed = Array.isArray(value) ? TEXT_KEY.test(path.split('.').pop() ?? '') : TEXT_KEY.test(key);
+    const keyed = Array.isArray(value)
+      ? TEXT_KEY.test(path.split('.').pop() ?? '')
+      : TEXT_KEY.test(key);
     if (typeof v === 'string' && keyed && v.trim() !== '') return at;
     const inner = textField(v, [], at, depth + 1);
     if (inner) return inner;

@@ -315,7 +315,11 @@ function check(
     return;
   }
   t.same(fieldsOf(r.answer), site.expected(c.prompt, c.mode, url), `${label}: exact`);
-  t.equal(r.answer.answerSource, c.fromPage ? 'dom' : 'stream', `${label}: the witness it came from`);
+  t.equal(
+    r.answer.answerSource,
+    c.fromPage ? 'dom' : 'stream',
+    `${label}: the witness it came from`,
+  );
   if (c.fromPage)
     t.ok(
       r.notes.some((n) => n.startsWith(WITNESSES_DIFFER)),

@@ -40,7 +40,6 @@ interface TextBlock {
   summary: string;
 }
 
-
 /**
  * The follow-ups of one `ext.sp_v2` string: a JSON list of questions (strings
  * or `{content|text|query}`), or an object holding such a list. Cumulative and

@@ -26,7 +26,11 @@ t.test('the Doubao answer that lost a sentence to a renamed chunk event', async 
   t.equal(v.agree, false);
   if (v.agree) return;
   // Compared as normalised (full-width punctuation as half-width, no spaces or Markdown).
-  t.match(v.difference, /^the stream lacks "能R50:机身小" at character 1: /, 'what was lost, where');
+  t.match(
+    v.difference,
+    /^the stream lacks "能R50:机身小" at character 1: /,
+    'what was lost, where',
+  );
   t.match(v.difference, /stream "佳巧,引导式菜/, "the stream's side");
   t.match(v.difference, /page "佳能R50:机身小巧,/, "the page's side");
   t.ok(v.difference.length < 160, `short: ${v.difference}`);
@@ -44,14 +48,22 @@ t.test('formatting only: the stream and the rendered page agree', async (t) => {
   const cases: [string, string, string][] = [
     ['list markers', '- 第一\n- 第二\n1. 第三\n2) 第四\n* 第五', '第一\n第二\n第三\n第四\n第五'],
     ['bold and italics', '**佳能 R50**：机身*小巧*，__轻__', '佳能 R50：机身小巧，轻'],
-    ['links and images', '见[官网](https://a.example/x)与![图](https://a.example/i.png)', '见官网与图'],
+    [
+      'links and images',
+      '见[官网](https://a.example/x)与![图](https://a.example/i.png)',
+      '见官网与图',
+    ],
     ['code fences', '代码：\n```ts\nconst a = 1;\n```\n完', '代码：\nconst a = 1;\n完'],
     ['inline code', '用 `npm ci` 安装', '用 npm ci 安装'],
     ['extra blank lines', '第一段\n\n\n\n第二段\n', '第一段\n第二段'],
     ['full- and half-width spaces', '佳能\u3000R50 ：好', '佳能 R50：好'],
     ['full-width letters and digits', 'ＡＩ模型２０２６', 'AI模型2026'],
     ['headings and quotes', '## 结论\n> 引用的话', '结论\n引用的话'],
-    ['citation markers', '续航长[^1^]，充电快[citation:2][reference:3][4, 5]。', '续航长，充电快。'],
+    [
+      'citation markers',
+      '续航长[^1^]，充电快[citation:2][reference:3][4, 5]。',
+      '续航长，充电快。',
+    ],
     ['a table', '| 型号 | 价格 |\n| --- | --- |\n| R50 | 5千 |', '型号\t价格\nR50\t5千'],
     ['CRLF line ends', '一\r\n二\r\n', '一\n二'],
   ];

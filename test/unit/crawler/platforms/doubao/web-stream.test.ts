@@ -235,27 +235,35 @@ t.test('2026-unknown-frame.txt: an unknown event without text is kept and skippe
   t.equal(r.report?.unplaced, undefined, 'nothing unplaced');
 });
 
-t.test('STREAM_CHUNK_V2 (issue 29): its text is reported as not applied, never dropped', async (t) => {
-  const s = new DoubaoStream();
-  const v2 = { delta_ops: [{ op: 'append', block_id: 'a', text: '**佳能 R50**：机身小' }] };
-  s.push(
-    chunks(text('a', { text_block: { text: '' } })).replace(
-      'event: SSE_REPLY_END',
-      `event: STREAM_CHUNK_V2\ndata: ${JSON.stringify(v2)}\n\nevent: SSE_REPLY_END`,
-    ),
-  );
-  t.ok(s.done);
-  t.same(s.report().unplaced, ['event "STREAM_CHUNK_V2" with text in "delta_ops.0.text"']);
-});
+t.test(
+  'STREAM_CHUNK_V2 (issue 29): its text is reported as not applied, never dropped',
+  async (t) => {
+    const s = new DoubaoStream();
+    const v2 = { delta_ops: [{ op: 'append', block_id: 'a', text: '**佳能 R50**：机身小' }] };
+    s.push(
+      chunks(text('a', { text_block: { text: '' } })).replace(
+        'event: SSE_REPLY_END',
+        `event: STREAM_CHUNK_V2\ndata: ${JSON.stringify(v2)}\n\nevent: SSE_REPLY_END`,
+      ),
+    );
+    t.ok(s.done);
+    t.same(s.report().unplaced, ['event "STREAM_CHUNK_V2" with text in "delta_ops.0.text"']);
+  },
+);
 
-t.test('frames without content are skipped: empty deltas, patches and unknown events', async (t) => {
-  const s = new DoubaoStream();
-  s.push('event: SSE_ACK\ndata: {}\n\nevent: CHUNK_DELTA\ndata: {}\n\n');
-  s.push('event: STREAM_CHUNK\ndata: {"patch_op":[]}\n\nevent: NEW_HEARTBEAT\ndata: {"seq":1}\n\n');
-  s.push(chunks(text('a', { text_block: { text: '答案。' } })));
-  t.equal(s.result().answerContent, '答案。');
-  t.equal(s.report().unplaced, undefined);
-});
+t.test(
+  'frames without content are skipped: empty deltas, patches and unknown events',
+  async (t) => {
+    const s = new DoubaoStream();
+    s.push('event: SSE_ACK\ndata: {}\n\nevent: CHUNK_DELTA\ndata: {}\n\n');
+    s.push(
+      'event: STREAM_CHUNK\ndata: {"patch_op":[]}\n\nevent: NEW_HEARTBEAT\ndata: {"seq":1}\n\n',
+    );
+    s.push(chunks(text('a', { text_block: { text: '答案。' } })));
+    t.equal(s.result().answerContent, '答案。');
+    t.equal(s.report().unplaced, undefined);
+  },
+);
 
 /** A 2026 stream of the given STREAM_CHUNK patch values, ended. */
 function chunks(...patches: unknown[]): string {
@@ -324,12 +332,15 @@ t.test(
   },
 );
 
-t.test('a renamed content field is reported as not applied, never a silently shorter answer', async (t) => {
-  const s = new DoubaoStream();
-  s.push(chunks(text('a', { textBlock: { text: '答案。' } })));
-  t.same(s.report().unplaced, ['a text block with text in "textBlock.text"']);
-  const r = new DoubaoStream();
-  r.push(chunks(text('a', { text_block: { markdown: '答案。' } })));
-  t.same(r.report().unplaced, ['a text block with text in "text_block.markdown"']);
-  t.equal(r.result().answerContent, '', 'nothing assembled: the witnesses decide');
-});
+t.test(
+  'a renamed content field is reported as not applied, never a silently shorter answer',
+  async (t) => {
+    const s = new DoubaoStream();
+    s.push(chunks(text('a', { textBlock: { text: '答案。' } })));
+    t.same(s.report().unplaced, ['a text block with text in "textBlock.text"']);
+    const r = new DoubaoStream();
+    r.push(chunks(text('a', { text_block: { markdown: '答案。' } })));
+    t.same(r.report().unplaced, ['a text block with text in "text_block.markdown"']);
+    t.equal(r.result().answerContent, '', 'nothing assembled: the witnesses decide');
+  },
+);

@@ -166,7 +166,11 @@ t.test('unknown frames: skipped without text, reported as not applied with it', 
   t.equal(widget.report?.unplaced, undefined);
   const legacy = everyCut(t, 'legacy-unknown-event.txt', 'text/event-stream');
   t.equal(legacy.error, undefined);
-  t.same(legacy.report?.unplaced, ['legacy event "k3_toolcall" with text in "text"'], 'for the witnesses');
+  t.same(
+    legacy.report?.unplaced,
+    ['legacy event "k3_toolcall" with text in "text"'],
+    'for the witnesses',
+  );
 });
 
 t.test('refusals: the blocked message and the legacy error without a type', async (t) => {

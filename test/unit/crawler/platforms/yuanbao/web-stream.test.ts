@@ -127,7 +127,10 @@ t.test(
     t.same(o.report().unplaced, ['frame type "card" with text in "msg"'], 'for the witnesses');
     const plain = run(chatFrames('茶叶', 'standard', 'hunyuan', 'normal'));
     // Issue 29: public 2026 captures open the stream with a bare text frame.
-    const sentinels = ['data: {"type":"text"}\n\n', ...chatFrames('茶叶', 'standard', 'hunyuan', 'normal')];
+    const sentinels = [
+      'data: {"type":"text"}\n\n',
+      ...chatFrames('茶叶', 'standard', 'hunyuan', 'normal'),
+    ];
     const answerOf = (o: object) => ('answer' in o ? o.answer : o);
     t.same(answerOf(run(sentinels)), answerOf(plain), 'a bare {"type":"text"} is skipped');
     const s = new YuanbaoStream();
