@@ -16,7 +16,10 @@ const CITATIONS = [
   /\[\^\d+\^\]/g, // Kimi [^1^]
   /\[(?:citation|reference):\s*\d+\]/gi, // DeepSeek, Yuanbao
   /\[\d+(?:\s*[,，]\s*\d+)*\]/g, // [1], [1, 2]
-  /[\uE000-\uF8FF][^\uE000-\uF8FF]{0,40}[\uE000-\uF8FF]/g, // Kimi's private-use cite marks
+  // Kimi's private-use cite marks, `\uE200cite\uE202web_search:1#3\uE201`, whole or in part
+  /[\uE000-\uF8FF](?:[^\uE000-\uF8FF\n]{0,40}[\uE000-\uF8FF])+/g,
+  /(?:cite)?web_search:\d+#\d+(?:cite)?/g,
+  /[\uE000-\uF8FF]/g,
 ];
 
 /** One line's Markdown block syntax: headings, quotes, list markers, table rules. */

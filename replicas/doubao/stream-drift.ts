@@ -24,6 +24,9 @@ const write = (p: Parsed) => `event: ${p.event}\ndata: ${JSON.stringify(p.data)}
 
 /** The answer's text blocks in a frame (10000 without a parent), wherever it holds them. */
 function answerBlocks(data: Obj): Obj[] {
+  const message = (data.message ?? data.meta ?? {}) as Obj;
+  // The user's own message echoed back is not the answer.
+  if (message.user_type === 1 || message.content_type === 9999) return [];
   const holders: unknown[] = [data.content];
   for (const op of Array.isArray(data.patch_op) ? (data.patch_op as Obj[]) : [])
     if (op.patch_object === 1) holders.push(op.patch_value);

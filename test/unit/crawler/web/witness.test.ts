@@ -66,6 +66,9 @@ t.test('formatting only: the stream and the rendered page agree', async (t) => {
     ],
     ['a table', '| 型号 | 价格 |\n| --- | --- |\n| R50 | 5千 |', '型号\t价格\nR50\t5千'],
     ['CRLF line ends', '一\r\n二\r\n', '一\n二'],
+    ['Kimi cite marks', '值得关注\uE200cite\uE202web_search:1#1\uE201。', '值得关注。'],
+    ['cite marks the page draws', '值得关注\uE200cite\uE202web_search:1#1\uE201。', '值得关注1。'],
+    ['inline list items', '要点：\n1. 背景\n2. 现状', '要点： 1. 背景 2. 现状'],
   ];
   for (const [what, stream, page] of cases)
     t.same(compareWitnesses(stream, page), { agree: true }, what);
