@@ -313,6 +313,7 @@ async function answer<R extends FrameReader>(
       .catch((err: unknown) => evidence.note(`after the frames: ${String(err)}`));
   let parsed = reader.read();
   let formatVersion = reader.formatVersion;
+  let answerSource: 'stream' | 'dom' = 'stream';
   if (!reader.complete) {
     evidence.note('no end marker in the stream: the page decides completion');
     const shown = await unlessWall(spec, page, fromPage(spec, page, signal), signal);
@@ -320,11 +321,11 @@ async function answer<R extends FrameReader>(
     if (content.trim() === '') {
       parsed = shown;
       formatVersion = `${spec.site}-dom`;
+      answerSource = 'dom';
     }
   }
   if (!isAnswer(parsed) && parsed.refusal.trim() !== '') throw refused(spec.site, parsed.refusal);
   let answer = isAnswer(parsed) ? parsed : buildAnswer(parsed);
-  let answerSource: 'stream' | 'dom' = 'stream';
   if (reader.complete) {
     const unplaced = reader.report?.().unplaced ?? [];
     ({ answer, answerSource } = await unlessWall(

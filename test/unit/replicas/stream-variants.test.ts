@@ -44,7 +44,12 @@ function parse(run: () => { answer: Answer; report: StreamReport; version: strin
   }
 }
 
-const fieldsOf = ({ effectiveMode: _m, formatVersion: _f, ...answer }: WebAnswer): Answer => answer;
+const fieldsOf = ({
+  effectiveMode: _m,
+  formatVersion: _f,
+  answerSource: _s,
+  ...answer
+}: WebAnswer): Answer => answer;
 
 interface Site {
   name: string;
