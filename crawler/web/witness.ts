@@ -17,7 +17,7 @@ const CITATIONS = [
   /\[(?:citation|reference):\s*\d+\]/gi, // DeepSeek, Yuanbao
   /\[\d+(?:\s*[,，]\s*\d+)*\]/g, // [1], [1, 2]
   // Kimi's private-use cite marks, `\uE200cite\uE202web_search:1#3\uE201`, whole or in part
-  /[\uE000-\uF8FF](?:[^\uE000-\uF8FF\n]{0,40}[\uE000-\uF8FF])+/g,
+  /\uE200[^\uE200\uE201\n]{0,60}\uE201/g,
   /(?:cite)?web_search:\d+#\d+(?:cite)?/g,
   /[\uE000-\uF8FF]/g,
 ];

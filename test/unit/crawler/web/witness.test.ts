@@ -68,6 +68,11 @@ t.test('formatting only: the stream and the rendered page agree', async (t) => {
     ['CRLF line ends', '一\r\n二\r\n', '一\n二'],
     ['Kimi cite marks', '值得关注\uE200cite\uE202web_search:1#1\uE201。', '值得关注。'],
     ['cite marks the page draws', '值得关注\uE200cite\uE202web_search:1#1\uE201。', '值得关注1。'],
+    [
+      'two cite marks with text between',
+      '关注\uE200cite\uE202web_search:1#1\uE201。\n2. 现状：规模大\uE200cite\uE202web_search:1#3\uE201。',
+      '关注\uE200cite\uE202web_search:1#1\uE201。 2. 现状：规模大\uE200cite\uE202web_search:1#3\uE201。',
+    ],
     ['inline list items', '要点：\n1. 背景\n2. 现状', '要点： 1. 背景 2. 现状'],
   ];
   for (const [what, stream, page] of cases)
