@@ -8,17 +8,26 @@
 import { gunzipSync } from 'node:zlib';
 import type mongoose from 'mongoose';
 
-const NOTE = /^witnesses compared in ([\d.]+) ms$/;
+const NOTE = /^witnesses compared in ([\d.]+) ms \((\d+) page reads\)$/;
 
-/** The witness cost of every stored attempt since `since` (epoch ms), ms. */
-export async function witnessCosts(db: mongoose.Connection, since: number): Promise<number[]> {
+export interface WitnessCost {
+  ms: number;
+  /** Page reads: 1 when the page agreed at once, more when it was still drawing the last chunk. */
+  reads: number;
+}
+
+/** The witness cost of every stored attempt since `since` (epoch ms). */
+export async function witnessCosts(
+  db: mongoose.Connection,
+  since: number,
+): Promise<WitnessCost[]> {
   const docs = await db
     .collection<{ gzip: Buffer | { buffer: Uint8Array; position: number }; createdAt: number }>(
       'evidence',
     )
     .find({ createdAt: { $gte: since } }, { projection: { gzip: 1 } })
     .toArray();
-  const costs: number[] = [];
+  const costs: WitnessCost[] = [];
   for (const d of docs) {
     // The driver hands back a BSON Binary: its bytes up to `position`.
     const packed = Buffer.isBuffer(d.gzip)
@@ -27,7 +36,7 @@ export async function witnessCosts(db: mongoose.Connection, since: number): Prom
     for (const line of gunzipSync(packed).toString('utf8').split('\n')) {
       if (!line.includes('witnesses compared')) continue;
       const m = NOTE.exec((JSON.parse(line) as { text?: string }).text ?? '');
-      if (m) costs.push(Number(m[1]));
+      if (m) costs.push({ ms: Number(m[1]), reads: Number(m[2]) });
     }
   }
   return costs;

@@ -11,9 +11,10 @@ import { compareWitnesses, type WitnessVerdict } from './witness.js';
 
 /** How long a disagreeing page may take to settle. */
 const SETTLE_MS = 3_000;
-const POLL_MS = 150;
-/** Readings in a row without change that make a page settled. */
-const STEADY = 3;
+/** Short: the page draws the stream's last chunk a few ms after the capture saw it. */
+const POLL_MS = 50;
+/** Readings in a row without change that make a page settled (with no stop control shown). */
+const STEADY = 6;
 
 const readScript = (selector: string, stop: string | undefined) => `(() => {
   // The outermost matches only: a selector such as [class*="markdown"] also matches their parts.
@@ -38,6 +39,8 @@ export interface PageWitness {
   verdict: WitnessVerdict | undefined;
   /** What the reading and the comparison took, ms. */
   ms: number;
+  /** How many times the page was read (1: it agreed at once). */
+  reads: number;
 }
 
 /** Reads the rendered answer (`selector`, the newest match) and compares it with `stream`. */
@@ -50,7 +53,7 @@ export async function witnessPage(
   const until = Date.now() + SETTLE_MS;
   let last: string | undefined;
   let steady = 0;
-  for (;;) {
+  for (let reads = 1; ; reads++) {
     const shown = (await page.evaluate(script)) as { text: string; busy: boolean } | null;
     const text = shown?.text;
     const verdict = text === undefined ? undefined : compareWitnesses(o.stream, text);
@@ -64,7 +67,7 @@ export async function witnessPage(
       Date.now() > until ||
       o.signal.aborted
     )
-      return { text, verdict, ms: performance.now() - started };
+      return { text, verdict, ms: performance.now() - started, reads };
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }

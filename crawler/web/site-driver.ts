@@ -220,7 +220,7 @@ async function witnessed(
     signal,
   });
   const notApplied = unplaced.length > 0 ? unplaced.join('; ') : 'none reported';
-  evidence.note(`witnesses compared in ${seen.ms.toFixed(1)} ms`);
+  evidence.note(`witnesses compared in ${seen.ms.toFixed(1)} ms (${seen.reads} page reads)`);
   if (!seen.verdict) {
     if (unplaced.length === 0) {
       evidence.note("the page's answer was not found: the stream is the only witness");
