@@ -17,10 +17,7 @@ export interface WitnessCost {
 }
 
 /** The witness cost of every stored attempt since `since` (epoch ms). */
-export async function witnessCosts(
-  db: mongoose.Connection,
-  since: number,
-): Promise<WitnessCost[]> {
+export async function witnessCosts(db: mongoose.Connection, since: number): Promise<WitnessCost[]> {
   const docs = await db
     .collection<{ gzip: Buffer | { buffer: Uint8Array; position: number }; createdAt: number }>(
       'evidence',
