@@ -10,7 +10,10 @@
  *      lease's arrival to its report, seen on NATS, bench/web/nats-tap.ts)
  *      minus the replica's own time for that sub task's chat call;
  *   3) marginal memory per logged-in account context, measured apart
- *      (bench/web/memory.ts) once the cluster has stopped.
+ *      (bench/web/memory.ts) once the cluster has stopped;
+ *   4) the two witnesses' cost per answer (reading the rendered answer and
+ *      comparing it with the stream's), from each answer's stored evidence
+ *      (bench/web/witness-cost.ts).
  * Options: --platform deepseek|doubao|kimi|yuanbao, --subtasks, --accounts,
  * --frame-latency (ms), --kept-pages (0: a fresh page per sub task),
  * --memory-base, --memory-extra. Figures go to stdout,
@@ -30,6 +33,7 @@ import { measureContexts, type MemoryFigures } from './web/memory.js';
 import { tapRequests } from './web/nats-tap.js';
 import { webBenchOptions } from './web/options.js';
 import { webBenchReport } from './web/report.js';
+import { witnessCosts } from './web/witness-cost.js';
 
 /** Whole-run ceiling: every node is killed and the process exits non-zero. */
 const RUN_TIMEOUT_MS = 10 * 60_000;
@@ -111,6 +115,7 @@ await runBench(
     const warmup = timed(0, measuredFrom).timings;
     const { timings, unpaired } = timed(measuredFrom, Infinity);
     if (phase.subStatuses.completed !== o.subtasks) run.fail('not every sub task completed');
+    const witness = await witnessCosts(db, measuredFrom);
     const warnings = cluster.warnings();
     await cluster.stopAll();
     timer.phase('stop the cluster');
@@ -134,6 +139,7 @@ await runBench(
       unpaired,
       warmup,
       memory,
+      witness,
     }))
       out(line);
     out('');

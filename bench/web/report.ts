@@ -5,9 +5,12 @@ import { fmtCounts, outcomeLine, s } from '../pipeline/format.js';
 import { ascending, marginalPerPage, median, type SubTaskTiming } from './figures.js';
 import type { MemoryFigures } from './memory.js';
 import type { WebBenchOptions } from './options.js';
+import type { WitnessCost } from './witness-cost.js';
 
 export const OVERHEAD_TARGET_MS = 1000;
 export const MEMORY_TARGET_MIB = 80;
+/** The stream-versus-page comparison per answer, its DOM read included. */
+export const WITNESS_TARGET_MS = 50;
 
 const mib = (kb: number) => kb / 1024;
 const pair = (v: readonly number[]) => {
@@ -25,6 +28,8 @@ export function webBenchReport(input: {
   /** The unmeasured warm-up: each account's first sub task on the node. */
   warmup: SubTaskTiming[];
   memory: MemoryFigures;
+  /** The witnesses' cost of each measured answer, ms (bench/web/witness-cost.ts). */
+  witness?: readonly WitnessCost[];
 }): string[] {
   const { options: o, phase: b, timings, memory: m } = input;
   const wall = b.finalAt - b.submitStart;
@@ -71,8 +76,26 @@ export function webBenchReport(input: {
       `${mib(m.more.pss).toFixed(0)} MiB PSS (${m.more.processes} processes, ${m.more.renderers} renderers); ` +
       `(PSS ${m.morePages} - PSS ${m.basePages}) / ${extra}; the crawler's BrowserRunner, each page its own ` +
       `account identity on the chat page, logged in, each count in a fresh browser; median of 3 reads after 3 s`,
+    ...witnessLines(input.witness ?? [], timings.length),
     '',
     `final statuses: tasks ${fmtCounts(b.taskStatuses)}; sub tasks ${fmtCounts(b.subStatuses)}`,
     outcomeLine(b),
+  ];
+}
+
+/** 4) The stream-versus-page comparison per answer, its DOM read included. */
+function witnessLines(costs: readonly WitnessCost[], answers: number): string[] {
+  if (costs.length === 0) return [`4) stream-versus-page comparison: no answer noted its cost`];
+  const a = ascending(costs.map((c) => c.ms));
+  const once = costs.filter((c) => c.reads === 1);
+  const onceMs = ascending(once.map((c) => c.ms));
+  const p50 = percentile(a, 50);
+  return [
+    `4) stream-versus-page comparison per answer (the rendered answer read and compared with the ` +
+      `stream's, crawler/web/witness.ts; from each answer's evidence, ${costs.length} of ${answers}): ` +
+      `p50 ${p50.toFixed(1)} ms, p90 ${percentile(a, 90).toFixed(1)} ms, max ${a[a.length - 1]!.toFixed(1)} ms ` +
+      `(target: the median under ${WITNESS_TARGET_MS} ms) ${verdict(percentile(a, 50) < WITNESS_TARGET_MS)}`,
+    `   ${once.length} of ${costs.length} agreed at the first read (p50 ${percentile(onceMs, 50).toFixed(1)} ms); ` +
+      `the others waited for the page to draw the stream's last chunk`,
   ];
 }

@@ -99,3 +99,12 @@ export function controlUnchanged(site: string, control: string): PlatformError {
 export function modeNotApplied(site: string, control: string): PlatformError {
   return driverDrift(`mode_not_applied: ${site} ${control}`);
 }
+
+/**
+ * The stream and the rendered page say different answers and the page's own
+ * reader cannot give the whole answer instead (crawler/web/witness.ts): the
+ * parser lost or misplaced content. Named with the frames it did not apply.
+ */
+export function formatDrift(site: string, detail: string): PlatformError {
+  return driverDrift(`format_drift: ${site} ${detail}`);
+}

@@ -22,7 +22,13 @@
  * 5. read the frames into the site's reader (read-frames.ts), every frame
  *    into the evidence; a stream without its end marker leaves completion to
  *    the page (text stable 3 × 500 ms, no stop control);
- * 6. refusal, empty answer, effective mode (spec.effectiveMode), which
+ * 6. two witnesses (witness.ts, page-witness.ts): the answer assembled from
+ *    a complete stream is compared with the text the page rendered; when
+ *    they differ beyond formatting the stream is not trusted: the answer is
+ *    the site's DOM reader's where it gives the whole answer (`dom.whole`,
+ *    `answerSource: 'dom'`), else the sub task fails as `format_drift`
+ *    naming the frames the parser did not apply;
+ * 7. refusal, empty answer, effective mode (spec.effectiveMode), which
  *    must carry every control the kit set (else `mode_not_applied`), the model
  *    the stream names or else the page's model label (null when neither),
  *    the sources panel left open for the screenshot.
@@ -54,12 +60,14 @@ import { readBody, readFrames } from './read-frames.js';
 import { COMPOSERS, viewPage, wallOf, type PageView } from './recognise.js';
 import {
   driverDrift,
+  formatDrift,
   modeNotApplied,
   needsHuman,
   rateLimited,
   refused,
   sessionExpired,
 } from './signals.js';
+import { witnessPage } from './page-witness.js';
 import { effectiveModeOf, notApplied, type ModeSet } from '../platforms/common/ran-mode.js';
 import { setModeControls } from './mode-controls.js';
 import type { FrameReader, SiteSpec } from './site-spec.js';
@@ -297,6 +305,70 @@ async function sendPrompt(
 
 const isAnswer = (r: RawAnswer | Answer): r is Answer => 'answerContent' in r;
 
+/** How much of each witness's text the evidence's note keeps. */
+const WITNESS_NOTE_CHARS = 4_000;
+/** The evidence note that opens a disagreement (driver-check and the tests look for it). */
+export const WITNESSES_DIFFER = 'stream and page differ:';
+
+/**
+ * Step 6: the stream's answer against the rendered page's. Returns the answer
+ * to keep and where it came from; throws `format_drift` when the stream is
+ * not trusted and the page's reader cannot give the whole answer.
+ */
+async function witnessed(
+  spec: Site,
+  page: Page,
+  answer: Answer,
+  unplaced: readonly string[],
+  ctx: WebContext,
+  signal: AbortSignal,
+): Promise<{ answer: Answer; answerSource: 'stream' | 'dom' }> {
+  const { evidence } = ctx;
+  const seen = await witnessPage(page, {
+    selector: spec.dom.answer,
+    stop: spec.dom.stop,
+    stream: answer.answerContent,
+    signal,
+  });
+  const notApplied = unplaced.length > 0 ? unplaced.join('; ') : 'none reported';
+  evidence.note(`witnesses compared in ${seen.ms.toFixed(1)} ms (${seen.reads} page reads)`);
+  if (!seen.verdict) {
+    if (unplaced.length === 0) {
+      evidence.note("the page's answer was not found: the stream is the only witness");
+      return { answer, answerSource: 'stream' };
+    }
+    throw formatDrift(
+      spec.site,
+      `(frames with text not applied: ${notApplied}; the page's answer was not found to check them)`,
+    );
+  }
+  // Agreeing on nothing while text went unapplied is no agreement: the answer was lost.
+  const lost = unplaced.length > 0 && answer.answerContent.trim() === '';
+  if (seen.verdict.agree && !lost) {
+    if (unplaced.length > 0)
+      evidence.note(`frames with text not applied (${notApplied}), but the page agrees`);
+    return { answer, answerSource: 'stream' };
+  }
+  const difference = seen.verdict.agree
+    ? 'neither shows an answer, and the stream carried text it could not place'
+    : seen.verdict.difference;
+  evidence.note(
+    `${WITNESSES_DIFFER} ${difference}; frames not applied: ${notApplied}; ` +
+      `the stream's text: ${answer.answerContent.slice(0, WITNESS_NOTE_CHARS)}; ` +
+      `the page's text: ${(seen.text ?? '').slice(0, WITNESS_NOTE_CHARS)}`,
+  );
+  const read = spec.dom.whole && spec.dom.read ? await spec.dom.read(page) : undefined;
+  const fromPage = read && (isAnswer(read) ? read : buildAnswer(read));
+  if (fromPage && fromPage.answerContent.trim() !== '') {
+    evidence.note("the answer is the page's (its reader gives the whole answer)");
+    return { answer: fromPage, answerSource: 'dom' };
+  }
+  throw formatDrift(
+    spec.site,
+    `(the stream and the page differ: ${difference}; frames not applied: ${notApplied})`,
+  );
+}
+
 /** The page's own answer, once its text has settled (the stream ended without its marker). */
 async function fromPage(spec: Site, page: Page, signal: AbortSignal): Promise<RawAnswer | Answer> {
   const shown = await waitForStableText(page, {
@@ -353,6 +425,7 @@ async function answer<R extends FrameReader>(
       .catch((err: unknown) => evidence.note(`after the frames: ${String(err)}`));
   let parsed = reader.read();
   let formatVersion = reader.formatVersion;
+  let answerSource: 'stream' | 'dom' = 'stream';
   if (!reader.complete) {
     evidence.note('no end marker in the stream: the page decides completion');
     const shown = await unlessWall(spec, page, fromPage(spec, page, signal), signal);
@@ -360,10 +433,20 @@ async function answer<R extends FrameReader>(
     if (content.trim() === '') {
       parsed = shown;
       formatVersion = `${spec.site}-dom`;
+      answerSource = 'dom';
     }
   }
   if (!isAnswer(parsed) && parsed.refusal.trim() !== '') throw refused(spec.site, parsed.refusal);
-  const answer = isAnswer(parsed) ? parsed : buildAnswer(parsed);
+  let answer = isAnswer(parsed) ? parsed : buildAnswer(parsed);
+  if (reader.complete) {
+    const unplaced = reader.report?.().unplaced ?? [];
+    ({ answer, answerSource } = await unlessWall(
+      spec,
+      page,
+      witnessed(spec, page, answer, unplaced, ctx, signal),
+      signal,
+    ));
+  }
   if (answer.answerContent.trim() === '')
     throw new PlatformError(`${spec.site} returned no answer (empty content)`, 'failed', true);
   const mode = effectiveModeOf(
@@ -381,6 +464,7 @@ async function answer<R extends FrameReader>(
     ...(modelReported !== undefined && { modelReported }),
     effectiveMode: mode,
     formatVersion: formatVersion ?? `${spec.site}-dom`,
+    answerSource,
   };
 }
 

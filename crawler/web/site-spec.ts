@@ -100,7 +100,10 @@ export interface SiteSpec<R extends FrameReader = FrameReader> {
      */
     modelLabel?: Control;
   };
-  /** The answer as the page shows it (the fallback when the stream ends without its marker). */
+  /**
+   * The answer as the page shows it: the second witness of every complete
+   * stream, and the fallback when the stream ends without its marker.
+   */
   dom: {
     /** The answer's element (the last match is the newest answer). */
     answer: string;
@@ -108,6 +111,14 @@ export interface SiteSpec<R extends FrameReader = FrameReader> {
     stop?: string;
     /** Everything the page shows of the newest answer; default: the answer's text. */
     read?(page: Page): Promise<RawAnswer | Answer | undefined>;
+    /**
+     * Set only when `read` gives the whole answer: its text, sources and
+     * citations, reasoning and follow-ups as the stream would. When the
+     * stream and the rendered page disagree (crawler/web/witness.ts), the
+     * answer is then read from the page (`answerSource: 'dom'`); without it
+     * the sub task fails as `format_drift`.
+     */
+    whole?: boolean;
   };
   /** The sources panel left open for the screenshot; false when the page shows none. */
   openSources?(page: Page): Promise<boolean>;

@@ -25,6 +25,20 @@
  *   menu_controls, model_name_picker (the mode controls drawn as another
  *   build draws them) and persisted_mode (the last choices remembered per
  *   account); one script for every replica, run before the page's own.
+ *
+ * Stream drifts, which each replica applies to its own chat stream in the
+ * site's own format (replicas/<site>/stream-drift.ts), its page rendering
+ * the whole answer as the site's next build would:
+ * - empty_sentinels: content-free frames at the start and between chunks
+ *   (expected: the exact answer, from the stream);
+ * - unknown_content_frame: an unknown event type before the end marker
+ *   carrying part of the answer's text, that text removed from the known
+ *   chunks (Doubao's `STREAM_CHUNK_V2` with `delta_ops[{op, block_id, text}]`);
+ * - renamed_fields: the answer's text field renamed in the chunk frames.
+ * For the last two the stream and the page disagree (crawler/web/witness.ts):
+ * the exact answer from the page where the site's DOM reader is whole
+ * (`answerSource: 'dom'`), else a `format_drift` failure within seconds;
+ * never a completed partial answer (`STREAM_DRIFTS`).
  */
 import { createHash } from 'node:crypto';
 import { CALL_IN_PAGE } from './call-in-page.js';
@@ -43,6 +57,9 @@ export const DRIFTS = [
   'chat_path_redirect',
   'chat_path_moved',
   ...MODE_DRIFTS,
+  'empty_sentinels',
+  'unknown_content_frame',
+  'renamed_fields',
 ] as const;
 export type Drift = (typeof DRIFTS)[number];
 /**
@@ -50,6 +67,13 @@ export type Drift = (typeof DRIFTS)[number];
  * combination, as a site's next release changes several things at once).
  */
 export type Drifts = Drift | readonly Drift[];
+
+/** What each stream drift yields: the stream's exact answer, or the witnesses' verdict. */
+export const STREAM_DRIFTS = {
+  empty_sentinels: 'answer',
+  unknown_content_frame: 'witness',
+  renamed_fields: 'witness',
+} as const satisfies Partial<Record<Drift, 'answer' | 'witness'>>;
 
 /** The drifts as a set; `none` and undefined are the empty set. */
 export function driftSet(d: Drifts | undefined): ReadonlySet<Drift> {

@@ -200,7 +200,10 @@ export const CHAT_SCRIPT = String.raw`
           if (payload.clear_response) turn.remove();
           continue;
         }
-        if (name !== 'message') continue;
+        if (name === 'delta') payload = { v: payload.text };
+        else if (name !== 'message') continue;
+        if (payload.v === undefined && typeof payload.content === 'string')
+          payload = { p: payload.p, o: payload.o, v: payload.content };
         st.apply(payload);
         render(turn, st);
       }

@@ -41,5 +41,7 @@ export function expectedWebAnswer(
     mediaContent: [],
     effectiveMode: ran,
     formatVersion,
+    // Read from the page when the stream ended without its marker, else the stream (which the page agrees with).
+    answerSource: formatVersion === 'deepseek-dom' ? 'dom' : 'stream',
   };
 }

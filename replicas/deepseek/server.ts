@@ -29,6 +29,7 @@ import {
 } from '../common/site.js';
 import { chatPathRoutes } from '../common/chat-path.js';
 import { driftPage, type Drifts } from '../common/drift.js';
+import { driftDeepseekStream } from './stream-drift.js';
 import { chatFrames, STREAM_VARIANTS, type StreamKind } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
 import { chatPage, HCAPTCHA_PAGE, signInPage } from './pages.js';
@@ -254,7 +255,10 @@ export async function startDeepseekReplica(
           thinking_enabled: body.thinking_enabled === true,
           search_enabled: body.search_enabled === true,
         };
-        await stream(res, chatFrames(prompt, modeOf(body), flags, kind, base));
+        await stream(
+          res,
+          driftDeepseekStream(chatFrames(prompt, modeOf(body), flags, kind, base), drift),
+        );
       },
     },
   ];

@@ -21,7 +21,7 @@ export const STREAM_VARIANTS = [
   },
   {
     name: 'renamed_field',
-    expect: 'drift',
+    expect: 'witness',
     what: 'the answer text blocks name `text_block` as `textBlock`',
   },
   {

@@ -197,7 +197,8 @@ function newTurn() {
       const t = c.thinking_block || {};
       if (t.finish_title) thinkTitle.textContent = t.finish_title;
     } else if (b.block_type === 10000) {
-      textBlock(b.block_id, b.parent_id || '', (c.text_block || {}).text || '');
+      const tb = c.text_block || c.textBlock || {};
+      textBlock(b.block_id, b.parent_id || '', tb.text || tb.markdown || '');
     } else if (b.block_type === 10025) {
       for (const r of (c.search_query_result_block || {}).results || []) {
         if (r.text_card) addSource(r.text_card);
@@ -231,7 +232,10 @@ function newTurn() {
     } else if (name === 'STREAM_CHUNK') {
       for (const op of data.patch_op || [])
         if (op.patch_object === 1) for (const b of (op.patch_value || {}).content_block || []) block(b);
-    } else if (name === 'CHUNK_DELTA') delta(data.text || '');
+    } else if (name === 'CHUNK_DELTA') delta(data.text || data.markdown || '');
+    else if (name === 'STREAM_CHUNK_V2') {
+      for (const op of data.delta_ops || []) if (op.op === 'append') textBlock(op.block_id, '', op.text || '');
+    }
     else if (name === 'SSE_REPLY_END') { if (data.end_type === 1 || data.end_type === 3) finish(); }
     else if (name === 'STREAM_ERROR') {
       let decision = null;

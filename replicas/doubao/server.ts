@@ -50,6 +50,7 @@ import {
 } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
 import { chatPathRoutes } from '../common/chat-path.js';
+import { driftDoubaoStream } from './stream-drift.js';
 import { driftPage, firstByte, type CallFrom, type Drifts } from '../common/drift.js';
 import { chatPageHtml, type Controls } from './page.js';
 import { aBogus, signedQuery } from './sign.js';
@@ -182,12 +183,15 @@ export async function startDoubaoReplica(
         c,
       );
     else
-      frames = frames2026(prompt, answer, c, {
-        unknownFrame: variant === 'unknown_frame',
-        noEnd: prompt.includes('#doubao:no_end'),
-        noStreamEnd: prompt.includes('#doubao:stall'),
-        variant: streamVariantOf(prompt, STREAM_VARIANTS),
-      });
+      frames = driftDoubaoStream(
+        frames2026(prompt, answer, c, {
+          unknownFrame: variant === 'unknown_frame',
+          noEnd: prompt.includes('#doubao:no_end'),
+          noStreamEnd: prompt.includes('#doubao:stall'),
+          variant: streamVariantOf(prompt, STREAM_VARIANTS),
+        }),
+        opts.drift,
+      );
     record(200);
     await firstByte(opts.drift ?? 'none');
     res.writeHead(200, {

@@ -23,7 +23,7 @@ export const STREAM_VARIANTS = [
   },
   {
     name: 'renamed_field',
-    expect: 'drift',
+    expect: 'witness',
     what: 'the text blocks name `content` as `value`',
   },
   {

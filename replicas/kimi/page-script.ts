@@ -178,7 +178,10 @@ export const CHAT_SCRIPT = String.raw`(() => {
     if (m.mask === 'block.think' || m.mask === 'block.think.content') {
       seg.think = m.op === 'set' ? (b.think && b.think.content) || '' : seg.think + ((b.think && b.think.content) || '');
     } else if (m.mask === 'block.text' || m.mask === 'block.text.content') {
-      seg.text = m.op === 'set' ? (b.text && b.text.content) || '' : seg.text + ((b.text && b.text.content) || '');
+      const piece = (b.text && (b.text.content || b.text.value || b.text.markdown)) || '';
+      seg.text = m.op === 'set' ? piece : seg.text + piece;
+    } else if (m.mask === 'block.markdown') {
+      seg.text += (b.markdown && b.markdown.content) || '';
     } else if (m.mask === 'block.search') {
       seg.results = (b.search && b.search.results) || [];
     } else if (m.mask === 'message.suggestions') {

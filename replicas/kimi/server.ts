@@ -21,6 +21,7 @@ import {
 } from '../common/site.js';
 import { chatPathRoutes } from '../common/chat-path.js';
 import { driftPage, firstByte, type Drifts } from '../common/drift.js';
+import { driftKimiStream } from './stream-drift.js';
 import { connectMessages, legacyEvents, STREAM_VARIANTS, type ConnectMessage } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
 import { chatPage, iconSvg, loginPage, type KimiWidgets } from './page.js';
@@ -229,13 +230,16 @@ export async function startKimiReplica(
           record(prompt, mode);
           await streamConnect(
             res,
-            connectMessages(
-              prompt,
-              mode,
-              url,
-              variant,
-              isExpired(auth.claims),
-              streamVariantOf(prompt, STREAM_VARIANTS),
+            driftKimiStream(
+              connectMessages(
+                prompt,
+                mode,
+                url,
+                variant,
+                isExpired(auth.claims),
+                streamVariantOf(prompt, STREAM_VARIANTS),
+              ),
+              drift,
             ),
           );
         },

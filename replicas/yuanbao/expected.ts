@@ -34,5 +34,6 @@ export function expectedWebAnswer(prompt: string, mode: Mode, model: Model = 'hu
     modelReported: model === 'deepseek' ? 'DeepSeek' : 'Hy3',
     effectiveMode: mode,
     formatVersion: 'yuanbao-2026',
+    answerSource: 'stream',
   };
 }

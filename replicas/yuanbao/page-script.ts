@@ -163,7 +163,8 @@ export const PAGE_SCRIPT = String.raw`
         var f = JSON.parse(data);
         if (f.type === 'think') think += f.content || '';
         else if (f.type === 'searchGuid') docs = f.docs || [];
-        else if (f.type === 'text') answer += (f.msg !== undefined ? f.msg : f.content) || '';
+        else if (f.type === 'text') answer += (f.msg !== undefined ? f.msg : f.content || f.message) || '';
+        else if (f.type === 'markdown') answer += f.msg || '';
         else if (f.type === 'verify') { $('location-text').textContent = f.msg; show('location'); }
       });
       if (think) { $('think-text', turn).hidden = false; $('think-text', turn).textContent = think; }

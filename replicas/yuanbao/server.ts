@@ -35,6 +35,7 @@ import {
 } from '../common/site.js';
 import { chatPathRoutes } from '../common/chat-path.js';
 import { driftPage, type Drifts } from '../common/drift.js';
+import { driftYuanbaoStream } from './stream-drift.js';
 import type { Model } from './answers.js';
 import { chatFrames, conversationDetail, STREAM_VARIANTS, type StreamKind } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
@@ -190,7 +191,10 @@ export async function startYuanbaoReplica(
         const { model, mode } = requestedOf(body);
         asked.push({ prompt, mode });
         conversations.set(id, { prompt, mode, model });
-        await stream(res, chatFrames(prompt, mode, model, streamKind(prompt)));
+        await stream(
+          res,
+          driftYuanbaoStream(chatFrames(prompt, mode, model, streamKind(prompt)), drift),
+        );
       },
     },
     {

@@ -209,6 +209,7 @@ const collectorsExample = {
       accountId: 'acc_kimi_1',
       tried: 40,
       answered: 31,
+      answeredFromPage: 1,
       outcomes: {
         answered: 31,
         login_wall: 1,

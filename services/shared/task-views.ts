@@ -24,6 +24,7 @@ export function subTaskResult(s: SubTaskDoc) {
     mode: s.mode,
     effectiveMode: effectiveModeOf(s),
     formatVersion: s.formatVersion ?? null,
+    answerSource: s.answerSource ?? null,
     modelReported: s.modelReported ?? null,
     prompt: s.prompt,
     status: s.status,

@@ -24,6 +24,9 @@ const en = {
   collectors: 'Collectors',
   driftingSites: 'Drifting: every attempt of the last hour failed, drift among them',
   driftLastHour: '{n} drift in the last hour',
+  answeredFromPage: 'stream drift',
+  answeredFromPageHint:
+    'Answers taken from the page because the stream disagreed with it (answerSource dom)',
   lastSuccess: 'last success',
   lastFailure: 'last failure',
   never: 'never',
@@ -129,6 +132,8 @@ const zh: typeof en = {
   collectors: '采集健康',
   driftingSites: '疑似页面变更：最近一小时的尝试全部失败，其中有页面变更（drift）',
   driftLastHour: '最近一小时 {n} 次页面变更',
+  answeredFromPage: '数据流变更',
+  answeredFromPageHint: '数据流与页面不一致、改从页面读取的回答（answerSource dom）',
   lastSuccess: '上次成功',
   lastFailure: '上次失败',
   never: '从未',

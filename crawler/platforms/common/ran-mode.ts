@@ -20,6 +20,13 @@ export interface StreamReport {
   search: boolean | undefined;
   /** Events and fields no known format names, kept in the evidence and not applied. */
   ignored: readonly string[];
+  /**
+   * Frames before the end marker that carry answer text the parser cannot
+   * place (an unknown event holding text, a content field renamed): kept in
+   * the evidence, not applied, never quietly skipped. The kit's two witnesses
+   * decide what they cost (crawler/web/witness.ts); absent or empty: none.
+   */
+  unplaced?: readonly string[];
 }
 
 export function modeOf(thinking: boolean, search: boolean): Mode {
@@ -52,6 +59,9 @@ export function effectiveModeOf(
 ): Mode {
   if (report && report.ignored.length > 0) {
     evidence.note(`frames kept but not applied: ${report.ignored.join('; ')}`);
+  }
+  if (report?.unplaced && report.unplaced.length > 0) {
+    evidence.note(`frames with answer text not applied: ${report.unplaced.join('; ')}`);
   }
   let ran: Mode;
   if (!report) ran = fromRequest();
@@ -110,4 +120,10 @@ export function notApplied(
     if (!on && has(ran)) return which;
   }
   return undefined;
+}
+
+/** The report's `unplaced` field: present only when some frame's text was not applied. */
+export function unplacedOf(frames: IgnoredFrames): { unplaced?: readonly string[] } {
+  const list = frames.list();
+  return list.length > 0 ? { unplaced: list } : {};
 }

@@ -178,6 +178,10 @@ export const subTaskResultSchema = z
       description:
         'Web channel: the stream format (parser version) the driver recognised, e.g. `deepseek-2026`, or `<platform>-dom` when the answer was read from the page; null for the api channel and until answered',
     }),
+    answerSource: z.enum(['stream', 'dom']).nullable().meta({
+      description:
+        "Web channel: which of the answer's two witnesses it was taken from: `stream` (the chat call's stream, the default) or `dom` (the rendered page, when the stream and the page disagreed beyond formatting and the site's page gives the whole answer; the raw evidence notes both texts and the difference); null for the api channel and until answered",
+    }),
     modelReported: z.string().nullable().meta({
       description:
         "The model the platform reported for this answer: the API response's `model` (Gemini: `modelVersion`), or on the web channel the model the site's stream names, else the choice the page's model picker shows (its label as the site words it); null when the platform names none (DashScope's native protocol, a consumer page without a model picker) and until answered",
@@ -493,6 +497,10 @@ export const collectorHealthSchema = z
     accountId: z.string().nullable().meta({ description: 'null: attempts without an account' }),
     tried: int().meta({ description: 'Attempts counted since the first one (never reset)' }),
     answered: int(),
+    answeredFromPage: int().meta({
+      description:
+        "Stream drift the driver survived: answers (counted in `answered`) taken from the rendered page because the chat call's stream disagreed with it beyond formatting (`answerSource: dom`); a site's stream changing shows here before any sub task fails",
+    }),
     outcomes: outcomeCounts(),
     lastAttemptAt: timestamp(),
     lastSuccessAt: timestamp().nullable().meta({ description: 'null: never answered' }),

@@ -15,6 +15,8 @@ export interface CompletedResult extends Answer {
   effectiveMode?: Mode;
   /** Web channel: the stream format version the driver recognised, e.g. `deepseek-2026`. */
   formatVersion?: string;
+  /** Web channel: the witness the answer came from, the stream or the rendered page (crawler/web/witness.ts). */
+  answerSource?: 'stream' | 'dom';
   /** Web channel: id of the stored raw frames (services/shared/evidence.ts). */
   evidenceId?: string | null;
 }

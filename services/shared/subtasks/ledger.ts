@@ -234,6 +234,7 @@ export class Ledger {
           ...accountOf(r),
           ...(result.effectiveMode !== undefined && { effectiveMode: result.effectiveMode }),
           formatVersion: result.formatVersion ?? null,
+          answerSource: result.answerSource ?? null,
           modelReported: result.modelReported ?? null,
           evidenceId: result.evidenceId ?? null,
           ...brand,

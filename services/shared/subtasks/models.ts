@@ -83,6 +83,11 @@ export interface SubTaskDoc {
   effectiveMode?: Mode;
   /** Web channel, set with the answer: the stream format version the driver recognised. */
   formatVersion?: string | null;
+  /**
+   * Web channel, set with the answer: which witness the answer was taken from,
+   * the stream (`stream`) or the rendered page when the two disagreed (`dom`).
+   */
+  answerSource?: 'stream' | 'dom' | null;
   /** Set with the answer: the model the platform reported (absent or null: none). */
   modelReported?: string | null;
   /** Web channel, set with the answer: id of the stored raw frames (services/shared/evidence.ts). */
@@ -187,6 +192,7 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     sentimentAttempts: Number,
     sentimentError: String,
     formatVersion: { type: String, default: null },
+    answerSource: { type: String, default: null },
     modelReported: { type: String, default: null },
     evidenceId: { type: String, default: null },
     attempts: Number,

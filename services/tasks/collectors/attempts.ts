@@ -26,6 +26,7 @@ export function attemptOutcomes(
           accountVerdict: r.web.accountVerdict,
         }),
         ...(r.failure && { message: r.failure.message }),
+        ...(r.result?.answerSource === 'dom' && { fromPage: true }),
       },
     ];
   });

@@ -32,6 +32,8 @@ export interface WebTotalsDoc {
   tried: number;
   /** Per outcome name; absent: none yet. */
   outcomes: Partial<Record<WebOutcome, number>>;
+  /** Answers taken from the rendered page because the stream disagreed with it; absent: none. */
+  answeredFromPage?: number;
   lastAttemptAt: number;
   lastSuccessAt: number | null;
   lastFailure: { outcome: WebOutcome; message: string; at: number } | null;
@@ -59,6 +61,7 @@ const totalsSchema = new Schema<WebTotalsDoc>(
     accountId: { type: String, default: null },
     tried: Number,
     outcomes: Schema.Types.Mixed,
+    answeredFromPage: Number,
     lastAttemptAt: Number,
     lastSuccessAt: { type: Number, default: null },
     lastFailure: { type: Schema.Types.Mixed, default: null },

@@ -25,6 +25,8 @@ export interface AttemptOutcome {
   outcome: WebOutcome;
   /** The failure's message; absent for an answer. */
   message?: string;
+  /** An answer taken from the rendered page: the stream disagreed with it (stream drift). */
+  fromPage?: boolean;
 }
 
 const key = (a: Pick<AttemptOutcome, 'platform' | 'regionCode' | 'accountId'>) =>
@@ -68,7 +70,11 @@ export class CollectorStore {
                 regionCode: a.regionCode,
                 accountId: a.accountId,
               },
-              $inc: { tried: 1, [`outcomes.${a.outcome}`]: 1 },
+              $inc: {
+                tried: 1,
+                [`outcomes.${a.outcome}`]: 1,
+                ...(a.fromPage && { answeredFromPage: 1 }),
+              },
               $max: { lastAttemptAt: now, ...(a.outcome === 'answered' && { lastSuccessAt: now }) },
               ...(a.outcome !== 'answered' && {
                 $set: {
@@ -148,6 +154,7 @@ export class CollectorStore {
         accountId: t.accountId,
         tried: t.tried,
         answered: t.outcomes.answered ?? 0,
+        answeredFromPage: t.answeredFromPage ?? 0,
         outcomes: { ...noOutcomes(), ...t.outcomes },
         lastAttemptAt: t.lastAttemptAt,
         lastSuccessAt: t.lastSuccessAt ?? null,

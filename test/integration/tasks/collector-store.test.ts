@@ -104,3 +104,16 @@ t.test('the metrics: totals per platform, region and outcome, summed over accoun
     { platform: 'kimi', region: '310100', outcome: 'rate_limited', count: 1 },
   ]);
 });
+
+t.test('an answer taken from the page counts as stream drift the driver survived', async (t) => {
+  const yuanbao = { platform: 'yuanbao', regionCode: null, accountId: 'acc_yuanbao_1' };
+  await store.record([
+    { ...yuanbao, outcome: 'answered' },
+    { ...yuanbao, outcome: 'answered', fromPage: true },
+  ]);
+  const [row] = (await store.health({ platform: 'yuanbao' })).collectors;
+  t.match(row, { answered: 2, answeredFromPage: 1, drifting: false });
+  t.equal(row!.outcomes.drift, 0, 'an answer, not a failed attempt');
+  const [kimiRow] = (await store.health({ platform: 'kimi' })).collectors;
+  t.equal(kimiRow!.answeredFromPage, 0, 'none where every answer came from the stream');
+});

@@ -137,6 +137,25 @@ t.test('the evidence holds the signed request and every frame as bytes', async (
   t.match(seen?.headers, { 'x-msh-signature': /^[0-9a-f]{64}$/, 'x-msh-device-id': /^\d+$/ });
 });
 
+t.test(
+  'an unknown frame without text (#replica:unknown_frame): kept, skipped, the answer',
+  async (t) => {
+    const prompt = '储能电池 #replica:unknown_frame';
+    const { run, answer, error } = await ask(prompt, 'search');
+    t.teardown(() => run.context.close());
+    t.equal(error, undefined);
+    const a = answer as WebAnswer;
+    t.equal(a.answerContent, expected('储能电池', 'search').answerContent);
+    t.equal(a.answerSource, 'stream', 'the page agrees');
+    t.ok(
+      run.ctx.evidence
+        .list()
+        .some((e) => e.kind === 'note' && e.text.includes('frame mask "block.widget"')),
+      'kept but not applied, and noted',
+    );
+  },
+);
+
 t.test('no end marker: the page judges completion (stable text, no stop button)', async (t) => {
   const prompt = `储能电池 ${NO_END_MARKER}`;
   const { run, answer, error } = await ask(prompt, 'search');
@@ -266,14 +285,6 @@ const cases: Case[] = [
     retryable: true,
     account: 'cooling',
     message: new RegExp(QUOTA_MESSAGE.slice(0, 8)),
-  },
-  {
-    name: 'unknown_frame',
-    prompt: '问题 #replica:unknown_frame',
-    status: 'failed',
-    retryable: false,
-    account: undefined,
-    message: /unrecognised kimi stream format: frame mask "block.widget"/,
   },
   {
     name: 'refusal',

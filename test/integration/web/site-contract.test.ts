@@ -51,9 +51,11 @@ import { hasReasoning } from '../../../crawler/platforms/common/answer.js';
 import {
   callFromUnder,
   driftsOf,
+  STREAM_DRIFTS,
   type CallFrom,
   type Drift,
 } from '../../../replicas/common/drift.js';
+import { WITNESSES_DIFFER } from '../../../crawler/web/site-driver.js';
 import type { StreamVariant } from '../../../replicas/common/stream-variants.js';
 import { STREAM_VARIANTS as DEEPSEEK_VARIANTS } from '../../../replicas/deepseek/frames.js';
 import { STREAM_VARIANTS as DOUBAO_VARIANTS } from '../../../replicas/doubao/frames.js';
@@ -116,11 +118,14 @@ interface SiteUnderTest {
   callFrom?: CallFrom;
   /** The model label the page shows after the answer, by the page's drift; null: none. */
   model(drift: string, mode: Mode): string | null;
+  /** Its DOM reader gives the whole answer (the spec's `dom.whole`): witnesses' disagreements end there. */
+  whole: boolean;
 }
 
 const SITES: SiteUnderTest[] = [
   {
     name: 'deepseek',
+    whole: DEEPSEEK.dom.whole === true,
     driver: deepseekWeb,
     thinkingNames: DEEPSEEK.controls.thinking!.toggle!.names,
     start: (drift) => startDeepseekReplica({ latencyMs: 2, drift }),
@@ -131,6 +136,7 @@ const SITES: SiteUnderTest[] = [
   },
   {
     name: 'doubao',
+    whole: DOUBAO.dom.whole === true,
     driver: doubaoWeb,
     thinkingNames: DOUBAO.controls.thinking!.toggle!.names,
     start: (drift) => startDoubaoReplica({ latencyMs: 2, drift }),
@@ -147,6 +153,7 @@ const SITES: SiteUnderTest[] = [
   },
   {
     name: 'kimi',
+    whole: KIMI.dom.whole === true,
     driver: kimiWeb,
     thinkingNames: KIMI.controls.thinking!.toggle!.names,
     start: (drift) => startKimiReplica({ latencyMs: 2, drift }),
@@ -171,6 +178,7 @@ const SITES: SiteUnderTest[] = [
   },
   {
     name: 'yuanbao',
+    whole: YUANBAO.dom.whole === true,
     driver: yuanbaoWeb,
     thinkingNames: YUANBAO.controls.thinking!.toggle!.names,
     start: (drift) => startYuanbaoReplica({ latencyMs: 2, drift }),
@@ -188,6 +196,8 @@ interface Case {
   mode: Mode;
   /** Undefined: the exact answer; else the start of the named drift signal it fails with. */
   fails?: string;
+  /** The exact answer read from the page, the stream and page having disagreed. */
+  fromPage?: true;
   /** How soon the drift signal must come, ms. */
   within?: number;
   /** How soon it must come once the chat page is ready (the kit's CHAT_PAGE_READY note), ms. */
@@ -338,6 +348,16 @@ function check(
       `${label}: the evidence says how the chat page was found`,
     );
   t.equal(
+    r.answer.answerSource,
+    c.fromPage ? 'dom' : 'stream',
+    `${label}: the witness it came from`,
+  );
+  if (c.fromPage)
+    t.ok(
+      r.notes.some((n) => n.startsWith(WITNESSES_DIFFER)),
+      `${label}: the disagreement is in the evidence`,
+    );
+  t.equal(
     r.answer.effectiveMode,
     site.ran?.(c.prompt, c.mode, url) ?? c.mode,
     `${label}: the mode that ran`,
@@ -377,14 +397,20 @@ const plain = (mode: Mode): Case => ({
  */
 function pagesOf(site: SiteUnderTest): OnePage[] {
   const answers = site.variants.filter((v) => v.expect === 'answer');
-  const drifts = site.variants.filter((v) => v.expect === 'drift');
+  const drifts = site.variants.filter((v) => v.expect !== 'answer');
+  // The stream not trusted: the page's whole answer, or a named format drift.
+  const witness = site.whole
+    ? { fromPage: true as const }
+    : { fails: `format_drift: ${site.name}`, within: DRIFT_WITHIN_MS };
   const variant = (v: StreamVariant): Case => ({
     prompt: `新能源汽车的电池技术 #replica:${v.name}`,
     mode: 'reasoning_search',
     what: `${v.name} (${v.what})`,
     ...(v.expect === 'drift'
       ? { fails: `unrecognised ${site.name} stream format`, within: DRIFT_WITHIN_MS }
-      : {}),
+      : v.expect === 'witness'
+        ? witness
+        : {}),
   });
   const withVariants: Drift[] = ['renamed_classes', 'no_testids', 'other_widget'];
   const from = site.callFrom ?? 'page';
@@ -419,6 +445,13 @@ function pagesOf(site: SiteUnderTest): OnePage[] {
     what: 'a fresh load that remembers reasoning_search',
     reload: true,
   });
+  // The stream drifts the replica generates: one case each, on its own page.
+  for (const [d, yields] of Object.entries(STREAM_DRIFTS) as [Drift, 'answer' | 'witness'][])
+    pages.get(d)!.push({
+      ...plain('reasoning_search'),
+      what: `stream drift ${d}`,
+      ...(yields === 'witness' ? witness : {}),
+    });
   return [
     ...[...pages].map(([drift, cases]) => ({
       site,

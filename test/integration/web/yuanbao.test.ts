@@ -187,14 +187,16 @@ t.test('stream drift: exact answers, or a named drift signal within seconds', as
     'the sources came from the conversation detail',
   );
   await detail.context.close();
-  const started = Date.now();
+  // A frame type no format names, carrying text the page does not show: the witnesses agree.
   const unknown = await ask(t, job('咖啡机 #replica:unknown_frame', 'standard'));
-  t.match(await failure(unknown.result), {
-    message: /^unrecognised yuanbao stream format: frame type "card"/,
-    retryable: false,
-    account: undefined,
-  });
-  t.ok(Date.now() - started < 10_000, 'the drift fails within seconds');
+  t.same(await unknown.result, expectedWebAnswer('咖啡机 #replica:unknown_frame', 'standard'));
+  t.ok(
+    unknown.ctx.evidence
+      .list()
+      .some((e) => e.kind === 'note' && /frame type "card" .*but the page agrees/.test(e.text)),
+    'its text is noted as not applied, the page agreeing',
+  );
+  await unknown.context.close();
   const cut = await ask(t, job('咖啡机 #replica:no_end', 'standard'));
   t.same(await cut.result, expectedWebAnswer('咖啡机 #replica:no_end', 'standard'), 'no [DONE]');
   t.ok(

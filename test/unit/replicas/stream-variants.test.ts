@@ -3,7 +3,8 @@
  * every mode, through its site's parser (pure: the replica's frames, no
  * browser): an `answer` variant gives exactly the answer of the plain stream
  * and reports the mode that ran; a `drift` variant fails as an unrecognised
- * format, never retried. The browser-level run of the same variants is the
+ * format, never retried; a `witness` variant reports the text it could not
+ * place (the kit then compares the stream with the page). The browser-level run of the same variants is the
  * site-contract test's. Also the call drifts (replicas/common/drift.ts): each
  * moves a replica's chat call to where the replica does not make it, so a
  * replica gets only the one that changes its page, whose script runs before
@@ -43,7 +44,12 @@ function parse(run: () => { answer: Answer; report: StreamReport; version: strin
   }
 }
 
-const fieldsOf = ({ effectiveMode: _m, formatVersion: _f, ...answer }: WebAnswer): Answer => answer;
+const fieldsOf = ({
+  effectiveMode: _m,
+  formatVersion: _f,
+  answerSource: _s,
+  ...answer
+}: WebAnswer): Answer => answer;
 
 interface Site {
   name: string;
@@ -137,6 +143,12 @@ for (const site of sites) {
         }
         if ('error' in got) {
           t.fail(`${label}: ${got.error.message}`);
+          continue;
+        }
+        if (v.expect === 'witness') {
+          // The stream alone is short; the kit's witnesses decide (site-contract.test.ts).
+          t.ok((got.report.unplaced ?? []).length > 0, `${label}: text reported as not applied`);
+          t.not(got.answer.answerContent, site.expected(prompt, mode).answerContent, label);
           continue;
         }
         t.same(got.answer, site.expected(prompt, mode), `${label}: the exact answer`);

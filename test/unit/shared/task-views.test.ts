@@ -22,6 +22,7 @@ const RESULT_KEYS = [
   'mode',
   'effectiveMode',
   'formatVersion',
+  'answerSource',
   'modelReported',
   'prompt',
   'status',
@@ -101,6 +102,7 @@ t.test('subTaskResult has exactly the spec 2.3 keys', async (t) => {
     mode: 'search',
     effectiveMode: null,
     formatVersion: null,
+    answerSource: null,
     modelReported: null,
     prompt: 'p1',
     status: 'pending',
@@ -142,6 +144,7 @@ t.test('subTaskResult fills missing fields with null or empty arrays', async (t)
     mode: 'standard',
     effectiveMode: null,
     formatVersion: null,
+    answerSource: null,
     modelReported: null,
     prompt: 'p2',
     status: 'processing',
@@ -186,6 +189,7 @@ t.test('subTaskResult passes a finished result through', async (t) => {
     mode: 'search',
     effectiveMode: 'standard',
     formatVersion: null,
+    answerSource: null,
     modelReported: 'gpt-5-2025-08-07',
     prompt: 'p1',
     status: 'completed',
@@ -219,6 +223,11 @@ t.test('subTaskResult passes a finished result through', async (t) => {
     subTaskResult(sub({ status: 'completed', formatVersion: 'kimi-connect-1' })).formatVersion,
     'kimi-connect-1',
     'the stream format the web driver recognised',
+  );
+  t.equal(
+    subTaskResult(sub({ status: 'completed', answerSource: 'dom' })).answerSource,
+    'dom',
+    'the witness the answer was taken from',
   );
 });
 

@@ -135,6 +135,7 @@ function CollectorTable({ rows, now }: { rows: CollectorHealth[]; now: number })
             <th>captcha</th>
             <th>rate_limited</th>
             <th>drift</th>
+            <th title={t('answeredFromPageHint')}>{t('answeredFromPage')}</th>
             <th>{t('lastSuccess')}</th>
             <th>{t('lastFailure')}</th>
           </tr>
@@ -151,6 +152,7 @@ function CollectorTable({ rows, now }: { rows: CollectorHealth[]; now: number })
               <td>{c.outcomes.captcha}</td>
               <td>{c.outcomes.rate_limited}</td>
               <td>{c.outcomes.drift}</td>
+              <td>{c.answeredFromPage}</td>
               <td title={when(c.lastSuccessAt, lang)}>{age(c.lastSuccessAt, now, t)}</td>
               <td title={c.lastFailure ? when(c.lastFailure.at, lang) : ''}>
                 {c.lastFailure ? `${c.lastFailure.outcome}: ${c.lastFailure.message}` : '—'}

@@ -12,12 +12,15 @@
  * End marker: `response/status` FINISHED. The site's signals inside the
  * stream become signals.ts errors: an `event: hint` with `finish_reason:
  * rate_limit_reached` is a rate limit; status CONTENT_FILTER with its template
- * answer is a refusal. Tolerance: an event name no version sends, or a patch
- * outside the fragments that cannot be placed (bookkeeping such as token
- * usage), carries no answer: it stays in the evidence and is not applied
- * (`ignored`). Unknown content (a fragment type, an operation or patch on the
- * fragments, an end status) before the end marker is an unrecognised format,
- * never a partial answer. Frames after the end marker (`finish`,
+ * answer is a refusal. Tolerance (common/frame-content.ts): a frame without
+ * content (`{}`, a patch without its value, an event name no version sends
+ * holding no text) or a patch outside the fragments that cannot be placed
+ * (bookkeeping such as token usage) stays in the evidence and is skipped
+ * (`ignored`). An event name no version sends, or a message whose patch value
+ * was renamed, that carries text is reported as not applied (`unplaced`) for
+ * the kit's witnesses to decide. Unknown structure on the fragments (a
+ * fragment type, an operation or patch there, an end status) before the end
+ * marker is an unrecognised format, never a partial answer. Frames after the end marker (`finish`,
  * `update_session`, `title`, `close`) are counted and never applied.
  */
 import { SseParser, type SseEvent } from '../../common/sse.js';
@@ -26,7 +29,8 @@ import { PlatformError } from '../../types.js';
 import { rateLimited, unrecognisedFormat } from '../../../web/signals.js';
 import { extract, type Fragment, type Version } from './extract.js';
 import { asPatch, isObj, PatchError, PatchState, type Patch } from './patch.js';
-import { IgnoredFrames, type StreamReport } from '../../common/ran-mode.js';
+import { IgnoredFrames, unplacedOf, type StreamReport } from '../../common/ran-mode.js';
+import { textField } from '../../common/frame-content.js';
 
 export const SITE = 'deepseek';
 export const FORMAT_VERSIONS: Readonly<Record<Version, string>> = {
@@ -68,6 +72,7 @@ export class DeepseekStream {
   /** Frames that arrived after the end marker (recorded, not applied). */
   trailing = 0;
   private readonly ignored = new IgnoredFrames();
+  private readonly unplaced = new IgnoredFrames();
 
   /** Feeds bytes as they arrive; returns the events they completed (not yet applied). */
   push(chunk: Uint8Array | string): SseEvent[] {
@@ -88,12 +93,18 @@ export class DeepseekStream {
     }
     if (e.event === 'hint') return this.hint(e.data);
     if (QUIET_EVENTS.has(e.event)) return;
-    if (e.event !== 'message') return this.ignored.add(`event "${e.event}"`);
+    if (e.event !== 'message') return this.unknownEvent(e);
     let data: unknown;
     try {
       data = JSON.parse(e.data);
     } catch {
       throw unrecognisedFormat(SITE, `a frame that is not JSON: ${e.data.slice(0, 80)}`);
+    }
+    if (isObj(data) && !('v' in data)) {
+      // No patch value: a sentinel, or text under a renamed field.
+      const field = textField(data, ['p', 'o']);
+      if (field) return this.unplaced.add(`a patch with text in "${field}" instead of "v"`);
+      return this.ignored.add('a frame without a patch value');
     }
     let patch: Patch | undefined;
     try {
@@ -106,6 +117,19 @@ export class DeepseekStream {
       if (patch?.p && !CONTENT_PATH.test(patch.p)) return this.ignored.add(`patch ${patch.p}`);
       throw unrecognisedFormat(SITE, err.message);
     }
+  }
+
+  /** An event name no version sends: its text, if any, is not applied and said so. */
+  private unknownEvent(e: SseEvent): void {
+    let data: unknown = e.data;
+    try {
+      data = JSON.parse(e.data);
+    } catch {
+      // plain text data: its own content
+    }
+    const field = typeof data === 'string' ? (data.trim() ? 'data' : undefined) : textField(data);
+    if (field) this.unplaced.add(`event "${e.event}" with text in "${field}"`);
+    else this.ignored.add(`event "${e.event}"`);
   }
 
   /** Pushes bytes and applies every event they complete (tests, whole bodies). */
@@ -140,7 +164,7 @@ export class DeepseekStream {
       (f) => f.type === 'THINK' && typeof f.content === 'string' && f.content.trim() !== '',
     );
     const search = this.result().searchResults.length > 0;
-    return { thinking, search, ignored: this.ignored.list() };
+    return { thinking, search, ignored: this.ignored.list(), ...unplacedOf(this.unplaced) };
   }
 
   /** The mode flags the stream's own response carries (the request body is the first witness). */

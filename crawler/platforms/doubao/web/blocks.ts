@@ -10,8 +10,9 @@
  * `search_query_result_block` with `text_card` and `video_card` results. Other
  * block types (tool status, timers, reading a page) carry nothing an answer
  * records, and the site adds new ones often: they are skipped, not refused.
- * A text block whose content has no `text_block` but other fields is a
- * renamed content field: `BlockDrift`, never a silently shorter answer.
+ * A text block whose content holds text elsewhere than `text_block.text` (a
+ * renamed content field) is not applied and said so (`unplaced`, for the
+ * kit's witnesses), never a silently shorter answer; an empty one is skipped.
  *
  * Fields that arrive elsewhere (issue 22): a reasoning text block's own
  * summary in `text_block.summary`; a source's icon as `icon_url`; the
@@ -20,6 +21,8 @@
  */
 import type { Media } from '../../../../services/shared/contracts/answer.js';
 import { emptyRaw, type RawAnswer, type RawSearchResult } from '../../common/raw-answer.js';
+import { textField } from '../../common/frame-content.js';
+import { IgnoredFrames } from '../../common/ran-mode.js';
 
 export const TEXT_BLOCK = 10000;
 export const THINKING_BLOCK = 10040;
@@ -36,9 +39,6 @@ interface TextBlock {
   pieces: string[];
   summary: string;
 }
-
-/** Content the parser cannot place: stream.ts turns it into an unrecognised format. */
-export class BlockDrift extends Error {}
 
 /**
  * The follow-ups of one `ext.sp_v2` string: a JSON list of questions (strings
@@ -107,6 +107,8 @@ export class BlockAnswer extends Collected {
   private active: TextBlock | undefined;
   /** The search queries the site ran, in order (recorded in the evidence only). */
   readonly queries: string[] = [];
+  /** Frames and blocks whose answer text no known field holds: not applied (common/frame-content.ts). */
+  readonly unplaced = new IgnoredFrames();
 
   get deepThinkSeen(): boolean {
     return this.thinkingRoots.size > 0;
@@ -161,8 +163,16 @@ export class BlockAnswer extends Collected {
   }
 
   private addText(id: string, parent: string, content: Obj): void {
-    if (!isObj(content.text_block) && Object.keys(content).length > 0) {
-      throw new BlockDrift(`a text block holding ${Object.keys(content).sort().join(',')}`);
+    const tb0 = isObj(content.text_block) ? content.text_block : undefined;
+    // Text anywhere but text_block.text (its summary aside) is a renamed field: not applied.
+    const elsewhere = tb0
+      ? typeof tb0.text === 'string'
+        ? undefined
+        : textField(tb0, ['summary'])
+      : textField(content);
+    if (elsewhere) {
+      this.unplaced.add(`a text block with text in "${tb0 ? 'text_block.' : ''}${elsewhere}"`);
+      return;
     }
     let b = this.texts.get(id);
     if (!b) {

@@ -61,7 +61,8 @@ export const DOUBAO: SiteSpec<ReturnType<typeof doubaoReader>> = {
     // The 快速 / 专家 picker names the model that answers **[inferred]**; the switches name none.
     modelLabel: CONTROLS.deepThinking,
   },
-  dom: { answer: SEL.content, stop: SEL.stop, read: domAnswer },
+  // The page shows the whole answer: text, reasoning, every source (all cited), videos, follow-ups.
+  dom: { answer: SEL.content, stop: SEL.stop, read: domAnswer, whole: true },
   openSources,
   frames: ({ evidence }) => doubaoReader(evidence),
   effectiveMode: (body, reader, answer) =>

@@ -13,11 +13,14 @@
  * - `doubao-samantha` (`POST /samantha/chat/completion`): see samantha.ts.
  *
  * Before the end marker, a frame of the other format once one was
- * recognised, or one that carries answer content where no known format puts
- * it (a renamed field), is an unrecognised format: never a partial answer. A
- * named event neither format sends whose data carries no content (no
- * `patch_op`, `content_block`, `text` or `message`) is kept in the evidence
- * and not applied (`report().ignored`). Frames after the end marker are
+ * recognised is an unrecognised format. A frame that carries answer text
+ * where no known format puts it (an unknown event such as `STREAM_CHUNK_V2`
+ * with `delta_ops[].text`, a text block or delta whose text field was
+ * renamed) is kept in the evidence and reported as not applied
+ * (`report().unplaced`, common/frame-content.ts): the kit's two witnesses
+ * decide, never a silently shorter answer. A frame without content (a named
+ * event neither format sends whose data holds no text, an empty delta or
+ * patch) is kept in the evidence and skipped (`report().ignored`). Frames after the end marker are
  * recorded (onFrame) and counted, never applied: they cannot undo a complete
  * answer. Site errors become the site signals (site-errors.ts). The answer
  * itself is built by `result()`.
@@ -27,8 +30,9 @@ import { buildAnswer } from '../../common/raw-answer.js';
 import type { Answer } from '../../../../services/shared/contracts/answer.js';
 import { PlatformError } from '../../types.js';
 import { refused, unrecognisedFormat } from '../../../web/signals.js';
-import { BlockAnswer, BlockDrift } from './blocks.js';
-import { IgnoredFrames, type StreamReport } from '../../common/ran-mode.js';
+import { BlockAnswer } from './blocks.js';
+import { textField } from '../../common/frame-content.js';
+import { IgnoredFrames, unplacedOf, type StreamReport } from '../../common/ran-mode.js';
 import { KNOWN_EVENT_TYPES, SamanthaAnswer, parseObj, samanthaError } from './samantha.js';
 import * as samantha from './samantha.js';
 import { SITE, gatewayError, siteError } from './site-errors.js';
@@ -48,8 +52,6 @@ const EVENTS_2026 = new Set([
   'gateway-error',
 ]);
 
-/** Where answer content sits in a 2026 frame: an unknown event holding one of these is drift. */
-const CONTENT_KEYS = ['patch_op', 'content_block', 'content', 'text', 'message'];
 /** patch_object values: content blocks, the message ext (follow-ups), a `{text}` JSON string. */
 const PATCH_BLOCKS = new Set([1, 3]);
 const PATCH_EXT = 50;
@@ -109,20 +111,22 @@ export class DoubaoStream {
   report(): StreamReport {
     const fromOld = this.version === 'doubao-samantha';
     // The samantha format has no reasoning or search frames: its silence proves nothing.
-    if (fromOld) return { thinking: undefined, search: undefined, ignored: this.ignored.list() };
+    const unplaced = unplacedOf(this.blocks.unplaced);
+    if (fromOld)
+      return { thinking: undefined, search: undefined, ignored: this.ignored.list(), ...unplaced };
     return {
       thinking: this.blocks.deepThinkSeen || this.blocks.thinkingText,
       search: this.blocks.raw().searchResults.length > 0,
       ignored: this.ignored.list(),
+      ...unplaced,
     };
   }
 
-  /** The answer; a refusal or an empty answer is no answer. */
+  /** The answer; a refusal is no answer (an empty one the kit judges: the witnesses may hold it). */
   result(): Answer {
     const fromOld = this.version === 'doubao-samantha';
     const raw = fromOld ? this.old.raw() : this.blocks.raw();
     const text = raw.content.trim();
-    if (text === '') throw new PlatformError(`${SITE} returned no answer`, 'failed', true);
     if (REFUSAL.test(text) && text.length <= REFUSAL_MAX_CHARS) throw refused(SITE, text);
     const answer = buildAnswer(raw);
     answer.mediaContent.push(...(fromOld ? this.old : this.blocks).videos.map((v) => ({ ...v })));
@@ -140,17 +144,13 @@ export class DoubaoStream {
     if (e.event === 'message') return this.handleSamantha(e);
     const data = parseObj(e.data);
     if (!EVENTS_2026.has(e.event)) {
-      // An unknown event holding answer content is drift; one without is bookkeeping.
-      if (CONTENT_KEYS.some((k) => k in data)) throw unknown(`event "${e.event}"`);
+      // An unknown event holding answer text is not applied, and said so; one without is bookkeeping.
+      const field = textField(data);
+      if (field) return this.blocks.unplaced.add(`event "${e.event}" with text in "${field}"`);
       return this.ignored.add(`event "${e.event}"`);
     }
     this.recognise('doubao-2026', e);
-    try {
-      this.apply2026(e.event, data);
-    } catch (err) {
-      if (err instanceof BlockDrift) throw unknown(err.message);
-      throw err;
-    }
+    this.apply2026(e.event, data);
   }
 
   private apply2026(event: string, data: Obj): void {
@@ -168,8 +168,12 @@ export class DoubaoStream {
         return this.notify(data);
       case 'STREAM_CHUNK':
         return this.chunk(data);
-      case 'CHUNK_DELTA':
-        return this.blocks.delta(typeof data.text === 'string' ? data.text : '');
+      case 'CHUNK_DELTA': {
+        if (typeof data.text === 'string') return this.blocks.delta(data.text);
+        const field = textField(data);
+        if (field) this.blocks.unplaced.add(`CHUNK_DELTA with text in "${field}"`);
+        return;
+      }
       case 'ASYNC_CHUNK_SNAPSHOT':
         for (const snap of Array.isArray(data.message_snapshots) ? data.message_snapshots : [])
           if (isObj(snap)) this.addBlocks(snap.content);

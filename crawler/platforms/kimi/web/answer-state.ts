@@ -5,7 +5,7 @@
  * into the vendor-neutral RawAnswer (crawler/platforms/common/raw-answer.ts).
  */
 import { emptyRaw, type RawAnswer, type RawSearchResult } from '../../common/raw-answer.js';
-import { IgnoredFrames, type StreamReport } from '../../common/ran-mode.js';
+import { IgnoredFrames, unplacedOf, type StreamReport } from '../../common/ran-mode.js';
 import { citationsOf } from './citations.js';
 
 interface Block {
@@ -21,6 +21,7 @@ export class AnswerState {
   /** Reference numbers the stream itself marked as cited (`usedSearchChunks`). */
   private readonly cited: number[] = [];
   private readonly ignored = new IgnoredFrames();
+  private readonly unplacedFrames = new IgnoredFrames();
   suggestions: string[] = [];
   refusal = '';
   /** The stream's own end marker arrived (Connect `done`, legacy `all_done`). */
@@ -65,6 +66,11 @@ export class AnswerState {
     this.ignored.add(what);
   }
 
+  /** A frame whose answer text no known field holds: not applied, and reported (frame-content.ts). */
+  unplaced(what: string): void {
+    this.unplacedFrames.add(what);
+  }
+
   text(kind: Block['kind']): string {
     return [...this.blocks.values()]
       .filter((b) => b.kind === kind)
@@ -77,6 +83,7 @@ export class AnswerState {
       thinking: this.text('think').trim() !== '',
       search: this.results.length > 0,
       ignored: this.ignored.list(),
+      ...unplacedOf(this.unplacedFrames),
     };
   }
 

@@ -21,13 +21,15 @@
  * {url, title, siteName, icon} (**unverified**). Follow-ups
  * (`message.suggestions`) and the blocked-message status are **unverified**.
  *
- * Tolerance: a `chat.*` or `message.*` mask, or a frame without op and mask
- * that holds no `block` or `message`, carries no answer: kept in the evidence
- * and not applied (`ignored`). An unknown `block.*` mask, or a text or think
- * op without its `content` string (a renamed field), is answer content no
- * known format places: an unrecognised format.
+ * Tolerance (common/frame-content.ts): a `chat.*` or `message.*` mask, or a
+ * frame (with or without op and mask) that holds no text, carries no answer:
+ * kept in the evidence and skipped (`ignored`). A frame without op and mask,
+ * an unknown `block.*` mask, or a text or think op without its `content`
+ * string (a renamed field) that holds text is answer content no known format
+ * places: reported as not applied (`unplaced`) for the kit's witnesses.
  */
 import { needsHuman, rateLimited, unrecognisedFormat } from '../../../web/signals.js';
+import { textField } from '../../common/frame-content.js';
 import { PlatformError } from '../../types.js';
 import type { AnswerState } from './answer-state.js';
 import { COMPRESSED, END_STREAM, type Envelope } from './connect-envelope.js';
@@ -90,21 +92,20 @@ export function applyConnect(state: AnswerState, env: Envelope): void {
   const mask = str(msg.mask);
   const keys = Object.keys(msg).sort().join(',');
   if ((op !== 'set' && op !== 'append') || mask === '') {
-    if ('block' in msg || 'message' in msg) {
-      throw unrecognisedFormat(SITE, `a frame with keys ${keys}`);
-    }
+    const field = textField(msg, ['op', 'mask']);
+    if (field) return state.unplaced(`a frame with keys ${keys}, text in "${field}"`);
     return state.ignore(`a frame with keys ${keys}`);
   }
   applyOp(state, op, mask, msg);
 }
 
-/** A text or think block's `content`; a block of that kind without it is a renamed field. */
-function content(block: Obj, kind: 'text' | 'think', mask: string): string {
+/** A text or think block's `content`; text elsewhere in it is a renamed field, not applied. */
+function content(state: AnswerState, block: Obj, kind: 'text' | 'think', mask: string): string {
   const inner = block[kind];
-  if (!isObj(inner)) return '';
-  if (typeof inner.content === 'string') return inner.content;
-  if (Object.keys(inner).length === 0) return '';
-  throw unrecognisedFormat(SITE, `${mask} without content: ${Object.keys(inner).sort().join(',')}`);
+  if (isObj(inner) && typeof inner.content === 'string') return inner.content;
+  const field = isObj(inner) ? textField(inner) : undefined;
+  if (field) state.unplaced(`${mask} with text in "${kind}.${field}" instead of "content"`);
+  return '';
 }
 
 function applyOp(state: AnswerState, op: 'set' | 'append', mask: string, msg: Obj): void {
@@ -112,9 +113,9 @@ function applyOp(state: AnswerState, op: 'set' | 'append', mask: string, msg: Ob
   const message = isObj(msg.message) ? msg.message : {};
   const id = str(block.id) || 'block';
   if (mask === 'block.text' || mask === 'block.text.content') {
-    state.write(id, 'text', content(block, 'text', mask), op);
+    state.write(id, 'text', content(state, block, 'text', mask), op);
   } else if (mask === 'block.think' || mask === 'block.think.content') {
-    state.write(id, 'think', content(block, 'think', mask), op);
+    state.write(id, 'think', content(state, block, 'think', mask), op);
   } else if (mask === 'block.tool' || mask.startsWith('block.tool.')) {
     const tool = isObj(block.tool) ? block.tool : {};
     const call = str(tool.toolCallId);
@@ -147,7 +148,9 @@ function applyOp(state: AnswerState, op: 'set' | 'append', mask: string, msg: Ob
   } else if (OUTSIDE_BLOCKS.test(mask) && !QUIET_MASKS.test(mask)) {
     state.ignore(`frame mask "${mask}"`);
   } else if (!QUIET_MASKS.test(mask)) {
-    throw unrecognisedFormat(SITE, `frame mask "${mask}"`);
+    const field = textField(msg, ['op', 'mask']);
+    if (field) state.unplaced(`frame mask "${mask}" with text in "${field}"`);
+    else state.ignore(`frame mask "${mask}"`);
   }
 }
 

@@ -14,13 +14,15 @@
  *   `chat.user_stream_pushing`, …) it is a session or use problem, without one
  *   the content was stopped as non-compliant (kimi-free-api shows
  *   "内容由于不合规被停止生成").
- * An event of another name without answer text (`text`) is kept in the
- * evidence and not applied; one with text is an unrecognised format.
+ * An event of another name, or data without an event name, that holds no
+ * text is kept in the evidence and skipped; one that holds text is reported
+ * as not applied (common/frame-content.ts), for the kit's witnesses.
  */
 import type { SseEvent } from '../../common/sse.js';
 import { PlatformError } from '../../types.js';
 import { needsHuman, rateLimited, unrecognisedFormat } from '../../../web/signals.js';
 import type { AnswerState } from './answer-state.js';
+import { textField } from '../../common/frame-content.js';
 
 export const LEGACY_FORMAT = 'kimi-sse-legacy';
 const SITE = 'kimi';
@@ -47,8 +49,11 @@ export function applyLegacy(state: AnswerState, event: SseEvent): void {
   } catch {
     throw unrecognisedFormat(SITE, 'a legacy event that is not JSON');
   }
-  if (!isObj(data) || typeof data.event !== 'string') {
-    throw unrecognisedFormat(SITE, 'a legacy event without an event name');
+  if (!isObj(data)) throw unrecognisedFormat(SITE, 'a legacy event that is not an object');
+  if (typeof data.event !== 'string') {
+    const field = textField(data);
+    if (field) return state.unplaced(`a legacy event without a name, text in "${field}"`);
+    return state.ignore('a legacy event without a name');
   }
   const name = data.event;
   if (QUIET.has(name)) return;
@@ -82,8 +87,9 @@ export function applyLegacy(state: AnswerState, event: SseEvent): void {
       return;
     }
     default:
-      // An unknown event with answer text is drift; one without is bookkeeping.
-      if (str(data.text) !== '') throw unrecognisedFormat(SITE, `legacy event "${name}"`);
-      state.ignore(`legacy event "${name}"`);
+      // An unknown event with answer text is not applied, and said so; one without is bookkeeping.
+      const field = textField(data, ['event']);
+      if (field) state.unplaced(`legacy event "${name}" with text in "${field}"`);
+      else state.ignore(`legacy event "${name}"`);
   }
 }

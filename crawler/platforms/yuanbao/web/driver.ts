@@ -41,6 +41,7 @@ const yuanbaoReader = (evidence: Evidence) => {
     complete: () => stream.finished,
     formatVersion: () => (stream.frames > 0 ? stream.formatVersion : undefined),
     read: () => stream.result(),
+    report: () => stream.report(),
   });
 };
 

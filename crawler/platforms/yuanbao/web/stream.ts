@@ -13,10 +13,14 @@
  * (WeChat articles among them), `step` (progress). The end marker is
  * `data: [DONE]`.
  *
- * Tolerance: frames after the end are the evidence's, never the answer's;
- * a frame of a type this version does not know is kept in the evidence,
- * unless it carries text before the end (that is drift). A text frame's
- * text may arrive as `content` as a think frame's does. A refusal is a text
+ * Tolerance (common/frame-content.ts): frames after the end are the
+ * evidence's, never the answer's; a frame that carries no content (the bare
+ * `{"type":"text"}` sentinel public 2026 captures open the stream with) is
+ * kept in the evidence and skipped; a frame of a type this version does not
+ * know, or a text frame whose text field was renamed, that carries text
+ * before the end is reported as not applied (`report().unplaced`), for the
+ * kit's witnesses to decide. A text frame's text may arrive as `content` as
+ * a think frame's does. A refusal is a text
  * frame with `stopReason: "sensitive"` **[inferred from the Hunyuan API's
  * finish reason]**; the location-verification message public reports
  * describe (chenwr727/yuanbao-free-api issue 34, 2026-07) is a frame that
@@ -25,6 +29,8 @@
 import { SseParser, type SseEvent } from '../../common/sse.js';
 import { emptyRaw, type RawAnswer, type RawSearchResult } from '../../common/raw-answer.js';
 import { needsHuman, unrecognisedFormat } from '../../../web/signals.js';
+import { textField } from '../../common/frame-content.js';
+import { IgnoredFrames, unplacedOf, type StreamReport } from '../../common/ran-mode.js';
 
 export const SITE = 'yuanbao';
 export const FORMAT_VERSION = 'yuanbao-2026';
@@ -71,6 +77,8 @@ export class YuanbaoStream {
   trailing = 0;
   /** Frames of types this version does not know, kept in the evidence only. */
   unknown = 0;
+  private readonly ignored = new IgnoredFrames();
+  private readonly unplaced = new IgnoredFrames();
   /** The stream announced a search (`search_with_text`), whether or not its docs came. */
   announcedSearch = false;
   readonly formatVersion = FORMAT_VERSION;
@@ -95,6 +103,11 @@ export class YuanbaoStream {
   /** What ran, by the stream's own witness: thinking frames, a search doc list. */
   ran(): { thinking: boolean; search: boolean } {
     return { thinking: this.thinking.trim() !== '', search: this.docs !== undefined };
+  }
+
+  /** What ran, what was skipped and what carried text no known field holds (common/ran-mode.ts). */
+  report(): StreamReport {
+    return { ...this.ran(), ignored: this.ignored.list(), ...unplacedOf(this.unplaced) };
   }
 
   apply(e: SseEvent): void {
@@ -138,7 +151,7 @@ export class YuanbaoStream {
     switch (type) {
       case 'text': {
         const text = typeof f.msg === 'string' ? f.msg : f.content;
-        if (typeof text !== 'string') throw unrecognisedFormat(SITE, 'a text frame without msg');
+        if (typeof text !== 'string') return this.contentless(f, 'a text frame');
         if (f.stopReason === 'sensitive') this.refusal += text;
         else this.text += text;
         return;
@@ -153,12 +166,17 @@ export class YuanbaoStream {
         return;
       }
       default:
-        if (QUIET_TYPES.has(type) || said.trim() === '') {
-          this.unknown += QUIET_TYPES.has(type) ? 0 : 1;
-          return;
-        }
-        throw unrecognisedFormat(SITE, `frame type "${type}" carrying text`);
+        if (QUIET_TYPES.has(type)) return;
+        this.unknown++;
+        return this.contentless(f, `frame type "${type}"`);
     }
+  }
+
+  /** A frame with no known content field: a sentinel when it holds no text, else unplaced text. */
+  private contentless(f: Obj, what: string): void {
+    const field = textField(f, ['type']);
+    if (field) this.unplaced.add(`${what} with text in "${field}"`);
+    else this.ignored.add(`${what} without content`);
   }
 
   /** The docs of the conversation's detail, when the stream lacked them. */

@@ -103,17 +103,18 @@ t.test('private-use marks: several refs, unknown refs dropped, [^n^] kept', asyn
   t.same(citationsOf('丙\uE200cite\uE202web_search:9#1\uE201', resolve), { text: '丙', cited: [] });
 });
 
-t.test('renamed content is drift; a text op keeps needing its content', async (t) => {
+t.test('renamed content is reported as not applied; a frame without text is skipped', async (t) => {
   const p = new KimiStreamParser({ mimeType: 'application/connect+json' });
-  t.throws(
-    () => p.push(envelope({ op: 'append', mask: 'block.text', block: { text: { value: '字' } } })),
-    /unrecognised kimi stream format: block.text without content: value/,
-  );
+  p.push(envelope({ op: 'append', mask: 'block.text', block: { text: { value: '字' } } }));
+  t.same(p.report().unplaced, ['block.text with text in "text.value" instead of "content"']);
+  t.equal(p.raw().content, '');
   const q = new KimiStreamParser({ mimeType: 'application/connect+json' });
-  t.throws(
-    () => q.push(envelope({ block: { id: 'x', text: { content: '字' } } })),
-    /unrecognised kimi stream format: a frame with keys block/,
-  );
+  q.push(envelope({ block: { id: 'x', text: { content: '字' } } }));
+  t.same(q.report().unplaced, ['a frame with keys block, text in "block.text.content"']);
+  const r = new KimiStreamParser({ mimeType: 'application/connect+json' });
+  r.push(envelope({}));
+  r.push(envelope({ op: 'append', mask: 'block.text', block: { id: 'x', text: {} } }));
+  t.equal(r.report().unplaced, undefined, 'sentinels: nothing unplaced');
 });
 
 t.test('legacy: the k1 event is the reasoning; model k1.5 asks for it', async (t) => {

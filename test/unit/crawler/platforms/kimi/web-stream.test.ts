@@ -25,6 +25,7 @@ interface Outcome {
   done?: boolean;
   frames?: number;
   raw?: ReturnType<KimiStreamParser['raw']>;
+  report?: ReturnType<KimiStreamParser['report']>;
   error?: { message: string; status: string; retryable: boolean; account?: string };
 }
 
@@ -50,6 +51,7 @@ function run(chunks: Uint8Array[], mimeType?: string): Outcome {
     done: parser.done,
     frames: frames.length,
     raw: parser.raw(),
+    report: parser.report(),
   };
 }
 
@@ -139,25 +141,11 @@ const failures: [string, RegExp, string, boolean, string | undefined][] = [
     'cooling',
   ],
   [
-    'connect-unknown-frame.bin',
-    /^unrecognised kimi stream format: frame mask "block.widget"$/,
-    'failed',
-    false,
-    undefined,
-  ],
-  [
     'legacy-auth-error.txt',
     /session expired or invalid \(auth\.token\.invalid/,
     'failed',
     true,
     'needs_human',
-  ],
-  [
-    'legacy-unknown-event.txt',
-    /^unrecognised kimi stream format: legacy event "k3_toolcall"$/,
-    'failed',
-    false,
-    undefined,
   ],
 ];
 for (const [name, message, status, retryable, account] of failures) {
@@ -170,6 +158,20 @@ for (const [name, message, status, retryable, account] of failures) {
     t.equal(o.error?.account, account);
   });
 }
+
+t.test('unknown frames: skipped without text, reported as not applied with it', async (t) => {
+  const widget = everyCut(t, 'connect-unknown-frame.bin');
+  t.equal(widget.error, undefined, 'a block.widget frame without text: kept and skipped');
+  t.ok(widget.report?.ignored.includes('frame mask "block.widget"'));
+  t.equal(widget.report?.unplaced, undefined);
+  const legacy = everyCut(t, 'legacy-unknown-event.txt', 'text/event-stream');
+  t.equal(legacy.error, undefined);
+  t.same(
+    legacy.report?.unplaced,
+    ['legacy event "k3_toolcall" with text in "text"'],
+    'for the witnesses',
+  );
+});
 
 t.test('refusals: the blocked message and the legacy error without a type', async (t) => {
   t.equal(everyCut(t, 'connect-refusal.bin').raw?.refusal, '抱歉，这个问题我暂时无法回答');
@@ -277,8 +279,7 @@ t.test('frames after the end marker are kept, never applied: the answer stays ex
     'data: {"event":"all_done"}',
     'data: {"event":"finish","text":"字"}\n\ndata: {"event":"all_done"}',
   );
-  t.match(run([new TextEncoder().encode(withText)], 'text/event-stream').error, {
-    message: /unrecognised kimi stream format: legacy event "finish"/,
-    retryable: false,
-  });
+  t.same(run([new TextEncoder().encode(withText)], 'text/event-stream').report?.unplaced, [
+    'legacy event "finish" with text in "text"',
+  ]);
 });
