@@ -4,13 +4,19 @@
  *   1) brandFields per sub task: a ~10 KB Markdown answer, 10 keyword groups
  *      of 3 aliases (some CJK), 20 references; p50 and p90 over --runs runs
  *      after --warmup runs (target: p50 under 1 ms);
- *   2) visibilityOf over --subtasks sub tasks (total ms).
+ *   2) visibilityOf over --subtasks sub tasks (total ms);
+ *   3) discovered brands (issue 36) on the labeled corpus
+ *      (test/fixtures/brand-corpus): precision and recall (targets 0.9, 0.8);
+ *   4) what discovery adds to 1): answerBrandFields (brand fields and
+ *      discovered brands, as recorded) against brandFields, p50 over the
+ *      same runs, interleaved.
  * Options: --runs (default 2000), --warmup (300), --subtasks (2500),
  * --answer-chars (10000).
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { brandFields } from '../services/shared/brand/mentions.js';
+import { answerBrandFields, brandFields } from '../services/shared/brand/mentions.js';
+import { scoreCorpus } from '../test/fixtures/brand-corpus/score.js';
 import { visibilityOf } from '../services/shared/brand/visibility.js';
 import { benchAnswer, benchGroups, benchSubTasks } from './brand/fixture.js';
 import { percentile } from './common.js';
@@ -82,4 +88,35 @@ const total = performance.now() - started;
 console.log(
   `2) visibilityOf over ${subtasks} sub tasks: ${total.toFixed(1)} ms total (${fmt(total / subtasks)} ms per sub task); ` +
     `${visibility.rows.length} rows, ${visibility.domains.length} platform domain lists`,
+);
+
+const score = scoreCorpus();
+const PRECISION_TARGET = 0.9;
+const RECALL_TARGET = 0.8;
+console.log(
+  `3) discovered brands on the labeled corpus (${score.answers} answers, ${score.labels} labels): ` +
+    `precision ${score.precision.toFixed(3)}, recall ${score.recall.toFixed(3)} ` +
+    `(${score.right} right of ${score.found} found; targets ${PRECISION_TARGET}, ${RECALL_TARGET}) ` +
+    `${score.precision >= PRECISION_TARGET && score.recall >= RECALL_TARGET ? 'PASS' : 'FAIL'}`,
+);
+
+// Interleaved, so both sides see the same load.
+const plain: number[] = [];
+const withDiscovery: number[] = [];
+let discovered = answerBrandFields(groups, answer).discovered;
+for (let i = 0; i < runs; i++) {
+  let started = performance.now();
+  brandFields(groups, answer);
+  plain.push(performance.now() - started);
+  started = performance.now();
+  discovered = answerBrandFields(groups, answer).discovered;
+  withDiscovery.push(performance.now() - started);
+}
+plain.sort((a, b) => a - b);
+withDiscovery.sort((a, b) => a - b);
+const plainP50 = percentile(plain, 50);
+const discoveryP50 = percentile(withDiscovery, 50);
+console.log(
+  `4) discovery per sub task: answerBrandFields p50 ${fmt(discoveryP50)} ms against brandFields p50 ${fmt(plainP50)} ms ` +
+    `(+${(((discoveryP50 - plainP50) / plainP50) * 100).toFixed(1)} %); ${discovered.length} brands discovered in the answer`,
 );

@@ -130,3 +130,14 @@ export interface Visibility {
   rows: VisibilityRow[];
   domains: PlatformDomains[];
 }
+
+/**
+ * A brand or product one answer recommends that matches none of the task's
+ * groups (services/shared/brand/discovered.ts), stored with the answer.
+ */
+export interface DiscoveredEntry {
+  /** As first written, Markdown removed. */
+  name: string;
+  /** Its place among all the brands or products the answer recommends (1 = first). */
+  position: number;
+}
