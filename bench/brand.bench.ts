@@ -9,7 +9,10 @@
  *      (test/fixtures/brand-corpus): precision and recall (targets 0.9, 0.8);
  *   4) what discovery adds to 1): answerBrandFields (brand fields and
  *      discovered brands, as recorded) against brandFields, p50 over the
- *      same runs, interleaved.
+ *      same runs, interleaved;
+ *   5) what the insights add to 2): the Insights pass alone over the same
+ *      sub tasks, watching half the brands (so the other half are
+ *      discovered), against visibilityOf, medians of 15 rounds.
  * Options: --runs (default 2000), --warmup (300), --subtasks (2500),
  * --answer-chars (10000).
  */
@@ -17,7 +20,8 @@ import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { answerBrandFields, brandFields } from '../services/shared/brand/mentions.js';
 import { scoreCorpus } from '../test/fixtures/brand-corpus/score.js';
-import { visibilityOf } from '../services/shared/brand/visibility.js';
+import { Insights } from '../services/shared/brand/insights.js';
+import { countedMode, visibilityOf } from '../services/shared/brand/visibility.js';
 import { benchAnswer, benchGroups, benchSubTasks } from './brand/fixture.js';
 import { percentile } from './common.js';
 
@@ -119,4 +123,41 @@ const discoveryP50 = percentile(withDiscovery, 50);
 console.log(
   `4) discovery per sub task: answerBrandFields p50 ${fmt(discoveryP50)} ms against brandFields p50 ${fmt(plainP50)} ms ` +
     `(+${(((discoveryP50 - plainP50) / plainP50) * 100).toFixed(1)} %); ${discovered.length} brands discovered in the answer`,
+);
+
+const halfGroups = groups.slice(0, groups.length / 2);
+const halfInputs = benchSubTasks(halfGroups, subtasks);
+const insightsOnly = (): void => {
+  const insights = new Insights(halfGroups);
+  const bucket = {};
+  for (const s of halfInputs) if (s.status === 'completed') insights.add(s, bucket);
+  insights.result([{ bucket, place: { platform: 'all' }, answers: subtasks }]);
+};
+// countedMode keeps the import honest: the pass above counts what visibilityOf counts.
+void countedMode;
+const whole: number[] = [];
+const alone: number[] = [];
+for (let round = 0; round < 17; round++) {
+  let started = performance.now();
+  const v = visibilityOf(halfGroups, halfInputs);
+  whole.push(performance.now() - started);
+  started = performance.now();
+  insightsOnly();
+  alone.push(performance.now() - started);
+  if (round === 0) {
+    console.log(
+      `5) insights watching ${halfGroups.length} of ${groups.length} brands: ${v.discovered.length} discovered brands, ${v.opportunities.length} opportunity domains`,
+    );
+  }
+}
+// The first two rounds warm up.
+whole.splice(0, 2);
+alone.splice(0, 2);
+whole.sort((a, b) => a - b);
+alone.sort((a, b) => a - b);
+const wholeP50 = percentile(whole, 50);
+const aloneP50 = percentile(alone, 50);
+console.log(
+  `   visibilityOf over ${subtasks} sub tasks ${wholeP50.toFixed(1)} ms, of which the insights ${aloneP50.toFixed(1)} ms: ` +
+    `+${((aloneP50 / (wholeP50 - aloneP50)) * 100).toFixed(1)} % over the rest (medians of ${whole.length} rounds)`,
 );

@@ -72,7 +72,6 @@ interface BrandTally {
 
 interface DomainTally {
   answers: number;
-  userAnswers: number;
   retrievedAnswers: number;
   competitors: Counts;
   pages: Map<string, { title: string; n: number }>;
@@ -92,6 +91,9 @@ export class Insights {
   private readonly brands = new Map<string, BrandTally>();
   private readonly domains = new Map<string, DomainTally>();
   private readonly domainOfUrl = new Map<string, string | null>();
+  /** Per domain, the answers naming the first group that cite it (the contrast). */
+  private readonly userCited = new Map<string, number>();
+  private readonly keys = new Map<string, string>();
   private answers = 0;
 
   constructor(private readonly groups: readonly KeywordGroup[]) {}
@@ -99,27 +101,30 @@ export class Insights {
   /** One completed sub task, counted under `bucket` (its place, resolved by `result`). */
   add(s: InsightInput, bucket: object): void {
     this.answers++;
-    const subTaskId = String(s.subTaskId ?? s._id ?? '');
-    const prompt = s.prompt ?? '';
-    const named = new Set<string>();
-    for (const d of s.discovered ?? []) {
-      const key = brandKey(d.name);
-      if (!key || named.has(key)) continue;
-      named.add(key);
-      this.addBrand(key, d, bucket, { subTaskId, platform: s.platform, prompt });
-    }
+    const discovered = s.discovered ?? [];
+    if (discovered.length) this.addDiscovered(s, discovered, bucket);
     const mentions = s.mentions ?? [];
-    const userNamed = (mentions[0]?.count ?? 0) > 0;
-    const competitors = new Counts();
-    mentions.forEach((m, i) => {
-      if (i > 0 && m.count > 0) competitors.add(m.keyword);
-    });
-    for (const d of s.discovered ?? []) competitors.add(d.name);
-    const competitorAnswer = !userNamed && competitors.map.size > 0;
-    if (!userNamed && !competitorAnswer) return;
+    const citations = s.citationList ?? [];
+    if ((mentions[0]?.count ?? 0) > 0) {
+      // The first group is named: only the contrast counts, once per domain.
+      const domains = new Set<string>();
+      for (const c of citations) {
+        const domain = this.domainOf(c.url);
+        if (domain) domains.add(domain);
+      }
+      for (const d of domains) this.userCited.set(d, (this.userCited.get(d) ?? 0) + 1);
+      return;
+    }
+    const competitors: string[] = [];
+    for (let i = 1; i < mentions.length; i++) {
+      if (mentions[i]!.count > 0) competitors.push(mentions[i]!.keyword);
+    }
+    for (const d of discovered) competitors.push(d.name);
+    if (!competitors.length) return;
+    const prompt = s.prompt ?? '';
     const cited = new Map<string, Reference[]>();
     const citedUrls = new Set<string>();
-    for (const c of s.citationList ?? []) {
+    for (const c of citations) {
       citedUrls.add(c.url);
       const domain = this.domainOf(c.url);
       if (!domain) continue;
@@ -129,17 +134,14 @@ export class Insights {
     }
     for (const [domain, refs] of cited) {
       const t = this.tally(domain);
-      if (userNamed) {
-        t.userAnswers++;
-        continue;
-      }
       t.answers++;
       this.seenIn(t, competitors, bucket, prompt);
       for (const r of refs) addPage(t.pages, r);
     }
-    if (!competitorAnswer) return;
+    const references = s.referenceList ?? [];
+    if (references.length <= citedUrls.size) return;
     const retrieved = new Map<string, Reference[]>();
-    for (const r of s.referenceList ?? []) {
+    for (const r of references) {
       if (citedUrls.has(r.url)) continue;
       const domain = this.domainOf(r.url);
       if (!domain) continue;
@@ -152,6 +154,22 @@ export class Insights {
       t.retrievedAnswers++;
       if (!cited.has(domain)) this.seenIn(t, competitors, bucket, prompt);
       for (const r of refs) addPage(t.retrieved, r);
+    }
+  }
+
+  private addDiscovered(s: InsightInput, discovered: DiscoveredEntry[], bucket: object): void {
+    const example = {
+      subTaskId: String(s.subTaskId ?? s._id ?? ''),
+      platform: s.platform,
+      prompt: s.prompt ?? '',
+    };
+    const named = new Set<string>();
+    for (const d of discovered) {
+      let key = this.keys.get(d.name);
+      if (key === undefined) this.keys.set(d.name, (key = brandKey(d.name)));
+      if (!key || named.has(key)) continue;
+      named.add(key);
+      this.addBrand(key, d, bucket, example);
     }
   }
 
@@ -184,8 +202,13 @@ export class Insights {
     }
   }
 
-  private seenIn(t: DomainTally, competitors: Counts, bucket: object, prompt: string): void {
-    for (const [name, n] of competitors.map) t.competitors.add(name, n);
+  private seenIn(
+    t: DomainTally,
+    competitors: readonly string[],
+    bucket: object,
+    prompt: string,
+  ): void {
+    for (const name of competitors) t.competitors.add(name);
     if (prompt) t.prompts.add(prompt);
     t.buckets.add(bucket);
   }
@@ -201,7 +224,6 @@ export class Insights {
     if (!t) {
       t = {
         answers: 0,
-        userAnswers: 0,
         retrievedAnswers: 0,
         competitors: new Counts(),
         pages: new Map(),
@@ -256,7 +278,7 @@ export class Insights {
         domain,
         ...tagDomain(domain, this.groups),
         answers: t.answers,
-        userAnswers: t.userAnswers,
+        userAnswers: this.userCited.get(domain) ?? 0,
         retrievedAnswers: t.retrievedAnswers,
         competitors: t.competitors.top(LIST_LIMIT),
         pages: pagesOf(t.pages),
