@@ -4,14 +4,24 @@
  *   1) brandFields per sub task: a ~10 KB Markdown answer, 10 keyword groups
  *      of 3 aliases (some CJK), 20 references; p50 and p90 over --runs runs
  *      after --warmup runs (target: p50 under 1 ms);
- *   2) visibilityOf over --subtasks sub tasks (total ms).
+ *   2) visibilityOf over --subtasks sub tasks (total ms);
+ *   3) discovered brands (issue 36) on the labeled corpus
+ *      (test/fixtures/brand-corpus): precision and recall (targets 0.9, 0.8);
+ *   4) what discovery adds to 1): answerBrandFields (brand fields and
+ *      discovered brands, as recorded) against brandFields, p50 over the
+ *      same runs, interleaved;
+ *   5) what the insights add to 2): the Insights pass alone over the same
+ *      sub tasks, watching half the brands (so the other half are
+ *      discovered), against visibilityOf, medians of 15 rounds.
  * Options: --runs (default 2000), --warmup (300), --subtasks (2500),
  * --answer-chars (10000).
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { brandFields } from '../services/shared/brand/mentions.js';
-import { visibilityOf } from '../services/shared/brand/visibility.js';
+import { answerBrandFields, brandFields } from '../services/shared/brand/mentions.js';
+import { scoreCorpus } from '../test/fixtures/brand-corpus/score.js';
+import { Insights } from '../services/shared/brand/insights.js';
+import { countedMode, visibilityOf } from '../services/shared/brand/visibility.js';
 import { benchAnswer, benchGroups, benchSubTasks } from './brand/fixture.js';
 import { percentile } from './common.js';
 
@@ -82,4 +92,72 @@ const total = performance.now() - started;
 console.log(
   `2) visibilityOf over ${subtasks} sub tasks: ${total.toFixed(1)} ms total (${fmt(total / subtasks)} ms per sub task); ` +
     `${visibility.rows.length} rows, ${visibility.domains.length} platform domain lists`,
+);
+
+const score = scoreCorpus();
+const PRECISION_TARGET = 0.9;
+const RECALL_TARGET = 0.8;
+console.log(
+  `3) discovered brands on the labeled corpus (${score.answers} answers, ${score.labels} labels): ` +
+    `precision ${score.precision.toFixed(3)}, recall ${score.recall.toFixed(3)} ` +
+    `(${score.right} right of ${score.found} found; targets ${PRECISION_TARGET}, ${RECALL_TARGET}) ` +
+    `${score.precision >= PRECISION_TARGET && score.recall >= RECALL_TARGET ? 'PASS' : 'FAIL'}`,
+);
+
+// Interleaved, so both sides see the same load.
+const plain: number[] = [];
+const withDiscovery: number[] = [];
+let discovered = answerBrandFields(groups, answer).discovered;
+for (let i = 0; i < runs; i++) {
+  let started = performance.now();
+  brandFields(groups, answer);
+  plain.push(performance.now() - started);
+  started = performance.now();
+  discovered = answerBrandFields(groups, answer).discovered;
+  withDiscovery.push(performance.now() - started);
+}
+plain.sort((a, b) => a - b);
+withDiscovery.sort((a, b) => a - b);
+const plainP50 = percentile(plain, 50);
+const discoveryP50 = percentile(withDiscovery, 50);
+console.log(
+  `4) discovery per sub task: answerBrandFields p50 ${fmt(discoveryP50)} ms against brandFields p50 ${fmt(plainP50)} ms ` +
+    `(+${(((discoveryP50 - plainP50) / plainP50) * 100).toFixed(1)} %); ${discovered.length} brands discovered in the answer`,
+);
+
+const halfGroups = groups.slice(0, groups.length / 2);
+const halfInputs = benchSubTasks(halfGroups, subtasks);
+const insightsOnly = (): void => {
+  const insights = new Insights(halfGroups);
+  const bucket = {};
+  for (const s of halfInputs) if (s.status === 'completed') insights.add(s, bucket);
+  insights.result([{ bucket, place: { platform: 'all' }, answers: subtasks }]);
+};
+// countedMode keeps the import honest: the pass above counts what visibilityOf counts.
+void countedMode;
+const whole: number[] = [];
+const alone: number[] = [];
+for (let round = 0; round < 17; round++) {
+  let started = performance.now();
+  const v = visibilityOf(halfGroups, halfInputs);
+  whole.push(performance.now() - started);
+  started = performance.now();
+  insightsOnly();
+  alone.push(performance.now() - started);
+  if (round === 0) {
+    console.log(
+      `5) insights watching ${halfGroups.length} of ${groups.length} brands: ${v.discovered.length} discovered brands, ${v.opportunities.length} opportunity domains`,
+    );
+  }
+}
+// The first two rounds warm up.
+whole.splice(0, 2);
+alone.splice(0, 2);
+whole.sort((a, b) => a - b);
+alone.sort((a, b) => a - b);
+const wholeP50 = percentile(whole, 50);
+const aloneP50 = percentile(alone, 50);
+console.log(
+  `   visibilityOf over ${subtasks} sub tasks ${wholeP50.toFixed(1)} ms, of which the insights ${aloneP50.toFixed(1)} ms: ` +
+    `+${((aloneP50 / (wholeP50 - aloneP50)) * 100).toFixed(1)} % over the rest (medians of ${whole.length} rounds)`,
 );

@@ -8,7 +8,7 @@
 import type { Answer, Reference } from '../../services/shared/contracts/answer.js';
 import type { KeywordGroup } from '../../services/shared/contracts/brand.js';
 import { keywordGroups } from '../../services/shared/brand/groups.js';
-import { brandFields } from '../../services/shared/brand/mentions.js';
+import { answerBrandFields } from '../../services/shared/brand/mentions.js';
 import type { VisibilityInput } from '../../services/shared/brand/visibility.js';
 
 export type BenchAnswer = Pick<
@@ -91,13 +91,18 @@ const VARIANTS = 25;
 
 /**
  * `count` sub tasks across 5 platforms, two of them on both channels, one in
- * ten failed, with the mentions brandFields gives their answers (25 answer
- * variants, computed once) and their citations.
+ * ten failed, with the mentions and discovered brands answerBrandFields
+ * gives their answers (25 answer variants, computed once), their prompts,
+ * references and citations.
  */
 export function benchSubTasks(groups: readonly KeywordGroup[], count: number): VisibilityInput[] {
   const answers = Array.from({ length: VARIANTS }, (_, v) => {
     const answer = benchAnswer(3_000, v);
-    return { ...brandFields(groups, answer), citationList: answer.citationList };
+    return {
+      ...answerBrandFields(groups, answer),
+      citationList: answer.citationList,
+      referenceList: answer.referenceList,
+    };
   });
   return Array.from({ length: count }, (_, i) => {
     const platform = PLATFORMS[i % PLATFORMS.length]!;
@@ -107,8 +112,12 @@ export function benchSubTasks(groups: readonly KeywordGroup[], count: number): V
       channel: platform === 'deepseek' || platform === 'kimi' ? (i % 2 ? 'web' : 'api') : 'api',
       mode: 'standard',
       status: i % 10 === 9 ? 'failed' : 'completed',
+      subTaskId: `sub-${i}`,
+      prompt: `prompt ${i % 50}`,
       mentions: answer.mentions,
+      discovered: answer.discovered,
       citationList: answer.citationList,
+      referenceList: answer.referenceList,
     };
   });
 }

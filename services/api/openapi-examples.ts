@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import { keywordGroups } from '../shared/brand/groups.js';
-import { brandFields } from '../shared/brand/mentions.js';
+import { answerBrandFields, brandFields } from '../shared/brand/mentions.js';
 import { visibilityOf } from '../shared/brand/visibility.js';
 import { subTaskIdFor } from '../shared/ids.js';
 import { parseKeywords } from '../shared/brand/keywords.js';
@@ -105,7 +105,7 @@ const reference = {
 
 const ANSWER = {
   answerContent:
-    'For a team of ten, **Acme CRM** is the usual pick [1]; Globex suits larger teams.',
+    'For a team of ten, **Acme CRM** is the usual pick [1]; Globex suits larger teams, and **Initech** costs least.',
   referenceList: [reference],
   citationList: [reference],
   reasoningProcess: null,
@@ -161,8 +161,14 @@ const failedSubTask = {
   mentioned: false,
 } satisfies Out<typeof subTaskResultSchema>;
 
+/** The example answer as stored: with its discovered brands, which the result does not show per sub task. */
+const storedExample = {
+  ...subTaskResultExample,
+  discovered: answerBrandFields(GROUPS, ANSWER).discovered,
+};
+
 export const visibilityExample: Out<typeof visibilitySchema> = visibilityOf(GROUPS, [
-  subTaskResultExample,
+  storedExample,
   failedSubTask,
 ]);
 
@@ -175,7 +181,7 @@ const UNSEARCHED = {
 
 /** Two search sub tasks on one platform, one of which silently ran without the search. */
 export const fallbackVisibilityExample: Out<typeof visibilitySchema> = visibilityOf(GROUPS, [
-  subTaskResultExample,
+  storedExample,
   {
     ...subTaskResultExample,
     ...UNSEARCHED,

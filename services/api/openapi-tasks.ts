@@ -127,7 +127,7 @@ export function taskPaths(set: SchemaSet): Json {
       resultExample,
     ),
     [openApiPath(PATHS.TASK_VISIBILITY)]: taskRead(
-      'Brand visibility: per monitorKeywords group and platform, mention rate, position among all the brands the answers recommend (average, best, top-1 and top-3 shares), rank among the groups, share of voice, citation share, and the top cited domains; rows by group, then platform name, then channel, then the mode that ran (the visibility of the full result, alone)',
+      'Brand visibility: per monitorKeywords group and platform, mention rate, position among all the brands the answers recommend (average, best, top-1 and top-3 shares), rank among the groups, share of voice, citation share, the top cited domains, the discovered brands (recommended, not watched) and the citation opportunities (domains cited where competitors are named and the first group is not); rows by group, then platform name, then channel, then the mode that ran (the visibility of the full result, alone)',
       visibilitySchema,
       visibilityExample,
       [],

@@ -105,7 +105,17 @@ export function visibilityView(
   subtasks: Iterable<
     Pick<
       SubTaskDoc,
-      'platform' | 'channel' | 'mode' | 'effectiveMode' | 'status' | 'mentions' | 'citationList'
+      | '_id'
+      | 'platform'
+      | 'channel'
+      | 'mode'
+      | 'effectiveMode'
+      | 'status'
+      | 'prompt'
+      | 'mentions'
+      | 'discovered'
+      | 'citationList'
+      | 'referenceList'
     >
   >,
 ) {

@@ -211,7 +211,10 @@ export class TaskStore {
     return { task, summaries: unwritten(task) ? withPlanned(task, stored) : stored };
   }
 
-  /** What the visibility summary reads of each sub task: no answers, only their brand fields. */
+  /**
+   * What the visibility summary reads of each sub task: no answers, only their
+   * brand fields, discovered brands and sources, and the prompt (insights.ts).
+   */
   async visibilityInputs(taskId: string): Promise<SubTaskDoc[]> {
     return this.models.SubTask.find(
       { taskId },
@@ -221,8 +224,11 @@ export class TaskStore {
         mode: 1,
         effectiveMode: 1,
         status: 1,
+        prompt: 1,
         mentions: 1,
+        discovered: 1,
         citationList: 1,
+        referenceList: 1,
       },
     ).lean<SubTaskDoc[]>();
   }

@@ -157,7 +157,7 @@ const taskVisibility = tool({
   name: 'task_visibility',
   title: 'Brand visibility',
   description:
-    "Per monitored brand and platform: mention rate, positions, share of voice, citation share, and each platform's most cited domains.",
+    "Per monitored brand and platform: mention rate, positions, share of voice, citation share, and each platform's most cited domains; the brands the answers recommend that nobody watched (discovered) and the domains cited where a competitor is named and the first brand is not (opportunities).",
   readOnly: true,
   idempotent: true,
   input: taskArgs,
@@ -167,6 +167,16 @@ const taskVisibility = tool({
       (r) =>
         `${r.keyword} on ${placeName(r)}: ${Math.round(r.mentionRate * 100)} % of ${r.answers}`,
     );
+    const discovered = v.discovered
+      .slice(0, 5)
+      .map((d) => `${d.name} (${d.answers} answers)`)
+      .join(', ');
+    const opportunities = v.opportunities
+      .slice(0, 5)
+      .map((o) => `${o.domain} (${o.answers} answers without the first brand)`)
+      .join(', ');
+    if (discovered) lines.push(`not watched: ${discovered}`);
+    if (opportunities) lines.push(`sources to act on: ${opportunities}`);
     return { data: v, summary: lines.join('; ') || 'no monitored brand, or no answer yet' };
   },
 });

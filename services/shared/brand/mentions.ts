@@ -5,10 +5,11 @@
  * the cited sources name it.
  */
 import type { Answer, Reference } from '../contracts/answer.js';
-import type { KeywordGroup, Mention } from '../contracts/brand.js';
+import type { DiscoveredEntry, KeywordGroup, Mention } from '../contracts/brand.js';
 import { domainOf, isWithin } from './domains.js';
 import { compileGroups, foldText, matchFolded, type CompiledGroups } from './matcher.js';
-import { positionsOf, type MentionAt } from './recommended.js';
+import { discoveredIn } from './discovered.js';
+import { entryLists, positionsOf, type MentionAt } from './recommended.js';
 
 /** Groups that `text` (plain text) names, by index. */
 function namedIn(compiled: CompiledGroups, text: string | undefined, into: Set<number>): void {
@@ -69,6 +70,31 @@ export function brandFields(
   answer: Pick<Answer, 'answerContent' | 'referenceList' | 'citationList' | 'reasoningProcess'>,
 ): { mentions: Mention[]; mentioned: boolean } {
   if (!groups.length) return { mentions: [], mentioned: false };
+  return readBrands(groups, answer).fields;
+}
+
+/**
+ * What is stored with an answer: its brand fields and its discovered brands
+ * (discovered.ts), the answer's lists read once for both.
+ */
+export function answerBrandFields(
+  groups: readonly KeywordGroup[],
+  answer: Pick<Answer, 'answerContent' | 'referenceList' | 'citationList' | 'reasoningProcess'>,
+): { mentions: Mention[]; mentioned: boolean; discovered: DiscoveredEntry[] } {
+  const content = answer.answerContent ?? '';
+  const lists = entryLists(content);
+  if (!groups.length) {
+    return { mentions: [], mentioned: false, discovered: discoveredIn(content, [], lists) };
+  }
+  const { fields, found } = readBrands(groups, answer, lists);
+  return { ...fields, discovered: discoveredIn(content, found, lists) };
+}
+
+function readBrands(
+  groups: readonly KeywordGroup[],
+  answer: Pick<Answer, 'answerContent' | 'referenceList' | 'citationList' | 'reasoningProcess'>,
+  lists?: ReturnType<typeof entryLists>,
+): { fields: { mentions: Mention[]; mentioned: boolean }; found: MentionAt[] } {
   const compiled = compileGroups(groups);
   const counts = new Array<number>(groups.length).fill(0);
   const firsts = new Array<number | null>(groups.length).fill(null);
@@ -85,7 +111,7 @@ export function brandFields(
       }
     });
   }
-  const positions = positionsOf(groups.length, answer.answerContent ?? '', found);
+  const positions = positionsOf(groups.length, answer.answerContent ?? '', found, lists);
   const inReasoning = new Set<number>();
   namedIn(compiled, answer.reasoningProcess?.summary, inReasoning);
   namedIn(compiled, answer.reasoningProcess?.content, inReasoning);
@@ -101,5 +127,5 @@ export function brandFields(
     inReferences: inReferences.has(i),
     inCitations: inCitations.has(i),
   }));
-  return { mentions, mentioned: order.length > 0 };
+  return { fields: { mentions, mentioned: order.length > 0 }, found };
 }

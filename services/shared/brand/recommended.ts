@@ -192,12 +192,13 @@ const nameKey = (name: string): string =>
  * brands or products the answer recommends (see above); null for a group
  * the answer does not name. `mentions`: every mention in the answer, in text
  * order, as brandFields finds them (an entry names a group when a mention
- * lies inside its name).
+ * lies inside its name); `lists`: `entryLists(answer)` when the caller has it.
  */
 export function positionsOf(
   groups: number,
   answer: string,
   mentions: readonly MentionAt[],
+  lists: readonly EntryList[] = entryLists(answer),
 ): (number | null)[] {
   const positions = new Array<number | null>(groups).fill(null);
   if (!mentions.length) return positions;
@@ -218,7 +219,7 @@ export function positionsOf(
   };
   const seen = new Set<string>();
   let entries = 0;
-  for (const list of entryLists(answer)) {
+  for (const list of lists) {
     const read = list.map((e) => ({
       key: nameKey(answer.slice(e.start, e.end)),
       names: namedIn(e.start, e.end),

@@ -3,8 +3,9 @@
  * the platform on both channels, × the mode that ran when it holds the
  * platform's channel in more than one), the mention rate, positions (top-1
  * and top-3 shares), group ranks, share of voice and citation share over its
- * completed sub tasks, and per platform the most cited domains. One pass over
- * the sub tasks.
+ * completed sub tasks, per platform the most cited domains, and the
+ * insights (insights.ts: discovered brands, citation opportunities). One pass
+ * over the sub tasks.
  */
 import type { Reference } from '../contracts/answer.js';
 import type {
@@ -17,9 +18,10 @@ import type {
 } from '../contracts/brand.js';
 import { CHANNELS, MODES, type Channel, type Mode } from '../platforms/definition.js';
 import { domainOf, tagDomain } from './domains.js';
+import { Insights, type InsightInput } from './insights.js';
 import type { Place } from './place.js';
 
-export interface VisibilityInput {
+export interface VisibilityInput extends InsightInput {
   platform: string;
   channel?: Channel;
   /** The requested mode. */
@@ -113,6 +115,7 @@ export function visibilityOf(
   const groupIndex = new Map(groups.map((g, i) => [g.keyword, i]));
   const platforms = new Map<string, Map<Channel, Map<Mode, Bucket>>>();
   const domainOfUrl = new Map<string, string | null>();
+  const insights = new Insights(groups);
 
   for (const s of subTasks) {
     const channel: Channel = s.channel ?? 'api';
@@ -125,6 +128,7 @@ export function visibilityOf(
     if (!bucket) modes.set(mode, (bucket = new Bucket(groups.length)));
     if (s.status !== 'completed') continue;
     bucket.answers++;
+    insights.add(s, bucket);
     for (const m of s.mentions ?? []) {
       const tally = bucket.tallies[groupIndex.get(m.keyword) ?? -1];
       if (!tally) continue;
@@ -204,5 +208,8 @@ export function visibilityOf(
     })),
     rows,
     domains,
+    ...insights.result(
+      buckets.map(({ place, bucket }) => ({ bucket, place, answers: bucket.answers })),
+    ),
   };
 }

@@ -129,4 +129,83 @@ export interface Visibility {
   groups: KeywordGroup[];
   rows: VisibilityRow[];
   domains: PlatformDomains[];
+  /** The brands the answers recommend that no group watches, most named first (at most 50). */
+  discovered: DiscoveredBrand[];
+  /** Cited domains where competitors are named and the first group is not, most such answers first (at most 30). */
+  opportunities: CitationOpportunity[];
+}
+
+/**
+ * A brand or product one answer recommends that matches none of the task's
+ * groups (services/shared/brand/discovered.ts), stored with the answer.
+ */
+export interface DiscoveredEntry {
+  /** As first written, Markdown removed. */
+  name: string;
+  /** Its place among all the brands or products the answer recommends (1 = first). */
+  position: number;
+}
+
+/** One place (as in VisibilityRow) where a discovered brand is recommended. */
+export interface DiscoveredPlace {
+  platform: string;
+  channel?: Channel;
+  mode?: Mode;
+  /** The place's answers that name the brand. */
+  answers: number;
+  /** Those answers / the place's answers (0..1). */
+  share: number;
+}
+
+/**
+ * A brand or product the answers recommend that no group watches, over a
+ * task or a monitor run (services/shared/brand/insights.ts).
+ */
+export interface DiscoveredBrand {
+  /** As most often written (Markdown removed); names merge by brandKey. */
+  name: string;
+  /** Completed answers that name it. */
+  answers: number;
+  /** Those answers / all completed answers (0..1). */
+  share: number;
+  /** Mean and best place among all the brands each of those answers recommends (1 = first). */
+  averagePosition: number;
+  bestPosition: number;
+  places: DiscoveredPlace[];
+  /** One sub task that names it: the one placing it best (ties: the lowest id). */
+  example: { subTaskId: string; platform: string; prompt: string };
+}
+
+/** A page of a domain, as an answer lists it. */
+export interface SourcePage {
+  url: string;
+  title: string;
+}
+
+/**
+ * A domain cited in answers that name a competitor (a watched group other
+ * than the first, or a discovered brand) and not the user's first group: where
+ * the team is missing from the sources that shape the answer.
+ */
+export interface CitationOpportunity {
+  domain: string;
+  /** Whose domain it is, as in CitedDomain. */
+  tag: DomainTag;
+  keyword?: string;
+  /** Answers naming a competitor and not the first group that cite the domain (the rank). */
+  answers: number;
+  /** Answers naming the first group that cite it, for contrast. */
+  userAnswers: number;
+  /** Answers naming a competitor and not the first group that retrieved a page of it without citing it. */
+  retrievedAnswers: number;
+  /** The competitors those answers name (groups' keywords, discovered names), most named first, at most 10. */
+  competitors: string[];
+  /** The cited pages, most cited first, at most 10. */
+  pages: SourcePage[];
+  /** Pages of the domain retrieved and not cited in those answers (where the platform separates them), at most 10. */
+  retrieved: SourcePage[];
+  /** The prompts of those answers, most frequent first, at most 10. */
+  prompts: string[];
+  /** Where those answers come from, as in VisibilityRow. */
+  places: { platform: string; channel?: Channel; mode?: Mode }[];
 }

@@ -75,6 +75,93 @@ const visibilityMode = () =>
       "The mode that ran (a completed sub task's effectiveMode: a silent fallback counts where it ran; the requested mode for the others). Present only when the task holds the platform's channel in more than one mode",
   });
 
+const sourcePageSchema = z
+  .object({ url: z.string(), title: z.string() })
+  .strict()
+  .meta({ id: 'SourcePage' });
+
+export const discoveredBrandSchema = z
+  .object({
+    name: z.string().meta({
+      description:
+        'As most often written, Markdown removed; names merge by case, full and half width, punctuation and Markdown',
+    }),
+    answers: int().meta({ description: 'Completed answers that name it' }),
+    share: ratio().meta({ description: 'Those answers / all completed answers' }),
+    averagePosition: z.number().meta({
+      description:
+        'Mean place among all the brands or products each of those answers recommends (1 = first)',
+    }),
+    bestPosition: int(),
+    places: z
+      .array(
+        z
+          .object({
+            platform: z.string(),
+            channel: visibilityChannel(),
+            mode: visibilityMode(),
+            answers: int().meta({ description: "The place's answers that name it" }),
+            share: ratio().meta({ description: "Those answers / the place's answers" }),
+          })
+          .strict(),
+      )
+      .meta({ description: 'Where it is recommended, as in the rows' }),
+    example: z
+      .object({ subTaskId: z.string(), platform: z.string(), prompt: z.string() })
+      .strict()
+      .meta({ description: 'One sub task naming it: the one placing it best' }),
+  })
+  .strict()
+  .meta({
+    id: 'DiscoveredBrand',
+    description:
+      'A brand or product the answers recommend that no monitorKeywords group watches: an entry of a recommendation list or table, a numbered heading, or a bold or linked name; considerations, steps and headings (Pricing, Step 1, 总结) are not brands',
+  });
+
+export const citationOpportunitySchema = z
+  .object({
+    domain: z.string(),
+    tag: z.enum(['owned', 'competitor', 'other']),
+    keyword: z.string().optional(),
+    answers: int().meta({
+      description:
+        'Answers that name a competitor (a group other than the first, or a discovered brand) and not the first group, and cite the domain: the rank',
+    }),
+    userAnswers: int().meta({
+      description: 'Answers naming the first group that cite the domain, for contrast',
+    }),
+    retrievedAnswers: int().meta({
+      description:
+        'Answers naming a competitor and not the first group that retrieved a page of the domain without citing it',
+    }),
+    competitors: z
+      .array(z.string())
+      .meta({ description: 'The competitors those answers name, most named first (at most 10)' }),
+    pages: z
+      .array(sourcePageSchema)
+      .meta({ description: 'The cited pages, most cited first (at most 10)' }),
+    retrieved: z.array(sourcePageSchema).meta({
+      description:
+        'Pages of the domain retrieved and not cited in those answers, where the platform separates them (at most 10)',
+    }),
+    prompts: z
+      .array(z.string())
+      .meta({ description: 'The prompts of those answers, most frequent first (at most 10)' }),
+    places: z
+      .array(
+        z
+          .object({ platform: z.string(), channel: visibilityChannel(), mode: visibilityMode() })
+          .strict(),
+      )
+      .meta({ description: 'Where those answers come from, as in the rows' }),
+  })
+  .strict()
+  .meta({
+    id: 'CitationOpportunity',
+    description:
+      "A domain cited where competitors are named and the team's own brand (the first group) is not: where to act",
+  });
+
 export const visibilitySchema = z
   .object({
     keywords: z.array(z.string()).meta({ description: 'The groups, in monitorKeywords order' }),
@@ -148,6 +235,14 @@ export const visibilitySchema = z
         })
         .strict(),
     ),
+    discovered: z.array(discoveredBrandSchema).meta({
+      description:
+        'Brands the answers recommend that no group watches, most named first (at most 50)',
+    }),
+    opportunities: z.array(citationOpportunitySchema).meta({
+      description:
+        'Cited domains where competitors are named and the first group is not, most such answers first (at most 30)',
+    }),
   })
   .strict()
   .meta({ id: 'Visibility' });

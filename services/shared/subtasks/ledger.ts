@@ -19,7 +19,7 @@ import {
 } from '../contracts/status.js';
 import { counterFor, decideRetry, finalTaskStatus } from './state.js';
 import { TaskGroups } from './task-groups.js';
-import { brandFields } from '../brand/mentions.js';
+import { answerBrandFields } from '../brand/mentions.js';
 import type { CompletedResult, SettleReport } from '../contracts/report.js';
 import type { Finished, Settled } from '../contracts/events.js';
 
@@ -210,7 +210,7 @@ export class Ledger {
     result: CompletedResult,
   ): Promise<Settled | undefined> {
     const col = this.m.SubTask.collection;
-    const brand = brandFields(await this.groups.of(r.taskId), result);
+    const brand = answerBrandFields(await this.groups.of(r.taskId), result);
     const doc = (await col.findOneAndUpdate(
       held(r.subTaskId, r.token),
       {

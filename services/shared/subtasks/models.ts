@@ -6,7 +6,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { Channel, Mode } from '../platforms.js';
 import type { Reference } from '../contracts/answer.js';
-import type { Mention, SentimentVerdict } from '../contracts/brand.js';
+import type { DiscoveredEntry, Mention, SentimentVerdict } from '../contracts/brand.js';
 import type { TaskStatus, SubTaskStatus } from '../contracts/status.js';
 
 export interface TaskDoc {
@@ -95,6 +95,8 @@ export interface SubTaskDoc {
   /** Set with the answer: each keyword group's mentions (absent: none, or stored before). */
   mentions?: Mention[];
   mentioned?: boolean;
+  /** Set with the answer: the brands it recommends that match no group (absent: stored before). */
+  discovered?: DiscoveredEntry[];
   /** The judge's verdicts per mentioned group; absent or null: no judge (yet). */
   sentiment?: SentimentVerdict[] | null;
   /** Set while the judge (services/tasks/judge.ts) owes verdicts; unset once it answered or gave up. */
@@ -186,6 +188,7 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     effectiveMode: String,
     mentions: [Schema.Types.Mixed],
     mentioned: Boolean,
+    discovered: [Schema.Types.Mixed],
     sentiment: { type: Schema.Types.Mixed, default: null },
     sentimentPending: Boolean,
     sentimentNotBefore: Number,

@@ -110,6 +110,19 @@ t.test('a batch submitted, waited for and read through the tools', async (t) => 
 
   const visibility = await call(asAlice, 'task_visibility', { taskId });
   t.strictSame(visibility.structuredContent!.keywords, ['Acme', 'Globex']);
+  const rest = await svc.client.get(`/api/business/monitor/task/${taskId}/visibility`, alice.token);
+  t.strictSame(
+    visibility.structuredContent!.discovered,
+    rest.body.data.discovered,
+    'the discovered brands, as REST gives them',
+  );
+  t.strictSame(visibility.structuredContent!.opportunities, rest.body.data.opportunities);
+  const discovered = rest.body.data.discovered as { name: string; answers: number }[];
+  t.ok(discovered.length > 0, 'the sandbox recommends brands nobody watched');
+  t.match(
+    text(visibility),
+    `not watched: ${discovered[0]!.name} (${discovered[0]!.answers} answers)`,
+  );
 
   const link = await call(asAlice, 'export_link', { taskId, format: 'csv' });
   const url = link.structuredContent!.url as string;

@@ -78,6 +78,31 @@ t.test('a visibility summary', async (t) => {
         top: [{ domain: 'acme.com', count: 1, tag: 'owned', keyword: 'Acme' }],
       },
     ],
+    discovered: [
+      {
+        name: 'Initech',
+        answers: 1,
+        share: 0.5,
+        averagePosition: 1,
+        bestPosition: 1,
+        places: [{ platform: 'sandbox', channel: 'web', answers: 1, share: 0.5 }],
+        example: { subTaskId: TASK_ID, platform: 'sandbox', prompt: 'Best CRM?' },
+      },
+    ],
+    opportunities: [
+      {
+        domain: 'reviews.example',
+        tag: 'other',
+        answers: 1,
+        userAnswers: 0,
+        retrievedAnswers: 0,
+        competitors: ['Initech'],
+        pages: [{ url: 'https://reviews.example/crm', title: 'CRM compared' }],
+        retrieved: [],
+        prompts: ['Best CRM?'],
+        places: [{ platform: 'sandbox', channel: 'web' }],
+      },
+    ],
   };
   const read: Visibility = built;
   const back: brand.Visibility = visibilitySchema.parse(read);

@@ -441,6 +441,8 @@ t.test('no sub tasks, no groups', async (t) => {
     ],
     rows: [],
     domains: [],
+    discovered: [],
+    opportunities: [],
   });
   const v = visibilityOf(
     [],
@@ -458,6 +460,8 @@ t.test('no sub tasks, no groups', async (t) => {
     groups: [],
     rows: [],
     domains: [{ platform: 'p', top: [{ domain: 'acme.com', count: 1, tag: 'other' }] }],
+    discovered: [],
+    opportunities: [],
   });
 });
 

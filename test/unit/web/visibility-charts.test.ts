@@ -48,6 +48,8 @@ const v: Visibility = {
       ],
     },
   ],
+  discovered: [],
+  opportunities: [],
 };
 
 t.test('one dataset per keyword over the platform columns; rates in percent', async (t) => {
