@@ -130,14 +130,20 @@ t.test('kill -9 of a crawler node, restarted at once', async (t) => {
   const conn = await c.db();
   let held: string[] = [];
   let finalAfterMs = 0;
+  let finalAt = 0;
+  let expiry = 0;
   await batchThrough(t, c, 'crawler-kill', async () => {
     await c.kill('crawler-1');
-    held = (
-      await conn
-        .collection('subtasks')
-        .find({ status: 'processing', leaseNode: 'crawler-1' }, { projection: { _id: 1 } })
-        .toArray()
-    ).map((d) => String(d._id));
+    const leases = await conn
+      .collection('subtasks')
+      .find(
+        { status: 'processing', leaseNode: 'crawler-1' },
+        { projection: { _id: 1, leaseExpiresAt: 1 } },
+      )
+      .toArray();
+    held = leases.map((d) => String(d._id));
+    // When the last of them would have expired: waiting for that is what this test rules out.
+    expiry = Math.max(...leases.map((d) => d.leaseExpiresAt as number));
     await c.start('crawler-1', 'crawler');
     const back = Date.now();
     await until(
@@ -150,12 +156,17 @@ t.test('kill -9 of a crawler node, restarted at once', async (t) => {
       60_000,
       50,
     );
-    finalAfterMs = Date.now() - back;
+    finalAt = Date.now();
+    finalAfterMs = finalAt - back;
   });
   t.ok(held.length > 0, `the killed node held ${held.length} leases`);
   t.ok(
     finalAfterMs <= LATENCY_MS + 5_000,
     `they were final ${finalAfterMs} ms after the node was back (target: latency + 5 s)`,
+  );
+  t.ok(
+    finalAt < expiry,
+    `final ${expiry - finalAt} ms before the last of their leases would have expired`,
   );
 });
 
