@@ -5,6 +5,7 @@
 import type { BrokerOptions } from 'moleculer';
 import type { Config } from './services/shared/config.js';
 import { logFormatter } from './services/shared/log-format.js';
+import { stopOrder } from './services/shared/stop-order.js';
 
 export function brokerOptions(
   config: Config,
@@ -33,6 +34,8 @@ export function brokerOptions(
     registry: { strategy: 'RoundRobin', preferLocal: true },
     metadata,
     skipProcessEventRegistration: true,
+    // A node stops in one order: no new work, then what runs settles, then the connection closes.
+    middlewares: [stopOrder],
     // Moleculer's own metrics (calls, events, transit, process) on every node that sets a port.
     metrics:
       config.metrics.port === undefined

@@ -9,6 +9,7 @@
  */
 import type { Service, ServiceBroker } from 'moleculer';
 import type { Config } from '../services/shared/config.js';
+import { countUnhandledRejections } from '../services/shared/unhandled-rejections.js';
 
 /** A service that holds work to finish or hand back before its node stops. */
 interface Draining {
@@ -49,6 +50,7 @@ export async function runNode(
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
 
+  countUnhandledRejections(broker);
   try {
     await broker.start();
   } catch (err) {

@@ -136,6 +136,15 @@ export function crawlerService(config: Config, clock: Clock = systemClock): Serv
 
     methods: {
       /**
+       * Stop order, step 1 (services/shared/stop-order.ts): no more leases, no
+       * more port checks; the leases held are handed back in `stopped`.
+       */
+      quiesce() {
+        clearInterval(checkTimer);
+        clearInterval(sweepTimer);
+        executor?.refuseNew();
+      },
+      /**
        * A graceful stop (bin/lifecycle.ts calls it before stopping the broker,
        * so reports and hand-backs still travel): the node tells the cluster it
        * is draining, so the scheduler places nothing more here, then lets its

@@ -195,6 +195,11 @@ export class Executor {
     await Promise.all(this.outgoing);
   }
 
+  /** Takes no more leases from now on (the node is stopping); what it holds runs on. */
+  refuseNew(): void {
+    this.drainingSince ??= Date.now();
+  }
+
   /** Stops at once: every lease held goes back uncharged. */
   async stop(): Promise<void> {
     await this.drain(0, AbortSignal.abort());
@@ -244,7 +249,10 @@ export class Executor {
     while (this.runningCount < this.d.capacity && this.waiting.length > 0) {
       const h = this.waiting.shift()!;
       this.runningCount += 1;
-      void this.execute(h);
+      // Nobody awaits a run: what it could not report is logged (its lease then expires).
+      this.execute(h).catch((err: unknown) =>
+        this.d.log.warn(`running ${h.lease.subTaskId} failed:`, err),
+      );
     }
   }
 
@@ -363,7 +371,9 @@ export class Executor {
   /** Work on its way out (reports, hand-backs, account releases): stopping waits for it. */
   private track(work: Promise<void>): Promise<void> {
     this.outgoing.add(work);
-    void work.finally(() => this.outgoing.delete(work));
+    // Both ways, so this bookkeeping never makes a rejection of its own; the caller gets `work`.
+    const forget = () => void this.outgoing.delete(work);
+    work.then(forget, forget);
     return work;
   }
 }

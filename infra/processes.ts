@@ -1,9 +1,11 @@
 /** Runs the project's entry points as real child processes. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { channel } from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../services/shared/project-root.js';
 import { DEFAULT_CHROMIUM_PATH } from '../services/shared/config.js';
+import { UNHANDLED_REJECTION_MARK } from '../services/shared/unhandled-rejections.js';
 
 /** The project root, also when this module runs from var/build (as the compiled tests do). */
 export const ROOT = PROJECT_ROOT;
@@ -50,6 +52,17 @@ export interface Running {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/**
+ * Where a child's unhandled rejection is told (its node logged UNHANDLED_REJECTION_MARK):
+ * the test processes listen (test/helpers/test-process.mjs) and fail their file.
+ */
+export const CHILD_REJECTIONS = channel('aimon:child-unhandled-rejection');
+
+/** The lines of `text` that report an unhandled rejection. */
+export function rejectionLines(text: string): string[] {
+  return text.split('\n').filter((line) => line.includes(UNHANDLED_REJECTION_MARK));
+}
+
 /** How long an exited process's output is waited for when a grandchild holds its pipes. */
 const OUTPUT_GRACE_MS = 2_000;
 
@@ -61,8 +74,18 @@ export function startProcess(script: string, args: string[], env: Record<string,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  /** How much of `out` was looked at for rejections: whole lines only, each once. */
+  let scanned = 0;
+  const append = (d: Buffer) => {
+    out += d.toString();
+    const end = out.lastIndexOf('\n') + 1;
+    if (end <= scanned) return;
+    for (const line of rejectionLines(out.slice(scanned, end)))
+      CHILD_REJECTIONS.publish({ script, pid: child.pid, line });
+    scanned = end;
+  };
+  child.stdout!.on('data', append);
+  child.stderr!.on('data', append);
   // 'exit' can come before the last output is read; 'close' comes after the
   // pipes end, but a grandchild that inherited them would hold it back.
   const closed = new Promise((resolve) => child.once('close', resolve));

@@ -32,7 +32,10 @@ export async function createBroker(
   const metadata = names.includes('crawler')
     ? { crawler: (await import('../crawler/advert.js')).crawlerAdvert(config) }
     : {};
-  const broker = new ServiceBroker({ ...brokerOptions(config, metadata), ...extra });
+  const base = brokerOptions(config, metadata);
+  // Extra middlewares come after the project's own (the stop order stays first).
+  const middlewares = [...(base.middlewares ?? []), ...(extra.middlewares ?? [])];
+  const broker = new ServiceBroker({ ...base, ...extra, middlewares });
   for (const name of names) broker.createService((await FACTORIES[name]())(config, clock));
   return broker;
 }

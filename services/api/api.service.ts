@@ -9,6 +9,7 @@ import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { TokenVerifier, type VerificationMaterial } from '../shared/tokens.js';
 import { acquireConnection, releaseConnection } from '../shared/mongo.js';
+import { STOP_SETTLE_MS, settleWithin } from '../shared/stop-order.js';
 import { ScreenshotStore } from '../shared/screenshots.js';
 import { EvidenceStore } from '../shared/evidence.js';
 import { EvidenceKeys } from '../shared/evidence-keys.js';
@@ -42,6 +43,8 @@ const STATUS_CACHE_BYTES = 32 * 1024 * 1024;
 
 export function apiService(config: Config, clock: Clock = systemClock): ServiceSchema {
   let server: Server | undefined;
+  /** Resolves once the server closed (set when it stops listening). */
+  let closing: Promise<void> | undefined;
   let screenshots: ScreenshotStore | undefined;
   let evidence: EvidenceStore | undefined;
   let evidenceKeys: EvidenceKeys | undefined;
@@ -75,6 +78,17 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
     },
 
     methods: {
+      /**
+       * Stop order, step 1 (services/shared/stop-order.ts): no new connection, the
+       * events streams end and idle keep-alive connections close; requests under way
+       * finish in `stopped`.
+       */
+      quiesce() {
+        progress?.close();
+        if (!server?.listening) return;
+        closing = new Promise<void>((resolve) => server!.close(() => resolve()));
+        server.closeIdleConnections();
+      },
       changed(taskIds: string[]) {
         statusCache.invalidate(taskIds);
         progress?.changed(taskIds);
@@ -185,14 +199,11 @@ export function apiService(config: Config, clock: Clock = systemClock): ServiceS
     },
 
     async stopped() {
-      progress?.close();
-      const s = server;
-      if (s?.listening) {
-        await new Promise<void>((resolve) => {
-          s.close(() => resolve());
-          s.closeAllConnections();
-        });
-      }
+      this.quiesce();
+      // Requests under way get their answer, within the bound; then what is left is cut.
+      if (closing) await settleWithin(STOP_SETTLE_MS, closing);
+      server?.closeAllConnections();
+      closing = undefined;
       if (screenshots) await releaseConnection(config.mongoUrl, config.mongoDb);
       screenshots = undefined;
       evidence = undefined;

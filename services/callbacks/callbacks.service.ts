@@ -50,6 +50,9 @@ export function callbacksService(config: Config, clock: Clock = systemClock): Se
   let intake: Intake;
   let worker: Worker | undefined;
   const timers: NodeJS.Timeout[] = [];
+  /** The first sweep, once started (see `sweepFirst`). */
+  let firstSweep: Promise<unknown> | undefined;
+  let tasksAreThere = () => false;
 
   return {
     name: 'callbacks',
@@ -107,6 +110,14 @@ export function callbacksService(config: Config, clock: Clock = systemClock): Se
     },
 
     events: {
+      // The first sweep waits for the tasks service: in one process it registers once it has
+      // started (maybe after this service), in a cluster whenever its node comes.
+      '$services.changed'() {
+        this.sweepFirst();
+      },
+      '$broker.started'() {
+        this.sweepFirst();
+      },
       'task.finished': {
         async handler(ctx: Context<TaskFinished>) {
           try {
@@ -121,6 +132,7 @@ export function callbacksService(config: Config, clock: Clock = systemClock): Se
 
     async started() {
       const connection = await acquireConnection(config.mongoUrl, config.mongoDb);
+      tasksAreThere = () => this.broker.registry.actions.isAvailable('tasks.finishedPage');
       deliveries = new DeliveryStore(deliveryModel(connection));
       const sources = ownerSources(this.broker);
       intake = new Intake(sources, deliveries, clock);
@@ -157,14 +169,33 @@ export function callbacksService(config: Config, clock: Clock = systemClock): Se
       };
       every(c.pollMs, 'poll', () => worker!.pump());
       every(c.sweepMs, 'sweep', async () => {
+        if (!tasksAreThere()) return;
         await intake.sweep();
         await deliveries.purgeFinished(clock.now() - config.retentionDays * 86_400_000);
       });
-      await intake.sweep().catch((err: unknown) => this.logger.warn('callbacks sweep:', err));
+      this.sweepFirst();
+    },
+
+    methods: {
+      /**
+       * Once, as soon as the tasks service answers: the tasks that finished while no
+       * callbacks node ran get their deliveries (the periodic sweep repeats it).
+       */
+      sweepFirst() {
+        if (firstSweep || !worker || !tasksAreThere()) return;
+        firstSweep = intake
+          .sweep()
+          .catch((err: unknown) => this.logger.warn('callbacks sweep:', err));
+      },
+      /** Stop order, step 1 (services/shared/stop-order.ts): no more polls or sweeps. */
+      quiesce() {
+        for (const t of timers.splice(0)) clearInterval(t);
+      },
     },
 
     async stopped() {
       for (const t of timers.splice(0)) clearInterval(t);
+      await firstSweep;
       const w = worker;
       worker = undefined;
       if (!w) return;

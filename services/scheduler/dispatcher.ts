@@ -82,12 +82,18 @@ export interface DispatcherDeps extends AccountDeps {
   giveBack: (lease: LeaseMessage, message: string) => Promise<void>;
   /** Fails a pending sub task that cannot be placed (no node runs its pair or serves its region). */
   failPending: (item: QueueItem, message: string) => Promise<void>;
+  /** A pass's claims and sends failed (MongoDB gone a moment): its leases expire and run again. */
+  warn: (message: string, err: unknown) => void;
 }
 
 export class Dispatcher {
   readonly queue: FairQueue;
   private readonly slots: Slots;
-  private pending: Promise<number> = Promise.resolve(0);
+  /**
+   * The claims and sends of passes still under way. Nobody awaits a pass's sends but
+   * `settled()`, so each is caught where it is made: a rejection here would be unhandled.
+   */
+  private readonly sending = new Set<Promise<number>>();
   /**
    * Nodes that refused a (platform, channel) pair they advertise (a node of
    * another build, or one whose driver set changed), until when they are not
@@ -202,13 +208,22 @@ export class Dispatcher {
       ),
     );
     if (webPicks.length > 0) batches.push(this.leaseWeb(webPicks, nodes, accounts!, now));
-    this.pending = Promise.all(batches).then((sent) => sent.reduce((a, b) => a + b, 0));
+    const sending = Promise.all(batches).then(
+      (sent) => sent.reduce((a, b) => a + b, 0),
+      (err: unknown) => {
+        this.d.warn('sending leases failed', err);
+        return 0;
+      },
+    );
+    this.sending.add(sending);
+    void sending.finally(() => this.sending.delete(sending));
     return picks.length + webPicks.length;
   }
 
-  /** How many leases the latest pass sent, once its claims and sends are done. */
-  settled(): Promise<number> {
-    return this.pending;
+  /** How many leases the passes under way sent, once their claims and sends are done. */
+  async settled(): Promise<number> {
+    const sent = await Promise.all(this.sending);
+    return sent.reduce((a, b) => a + b, 0);
   }
 
   /**

@@ -22,6 +22,7 @@ import { Dispatcher, refusalsOf } from './dispatcher.js';
 import { type AcceptAnswer, type AcceptRequest } from '../shared/contracts/lease.js';
 import { QUEUE_FIELDS, toQueueItem } from '../shared/subtasks/queue-item.js';
 import { LeaderLock } from '../shared/leader.js';
+import { STOP_SETTLE_MS, settleWithin } from '../shared/stop-order.js';
 import { placeableNodes } from './nodes.js';
 import { crawlerNodes } from '../shared/contracts/advert.js';
 import { accountStates, type AccountRow } from './account-capacity.js';
@@ -58,6 +59,13 @@ const PURGE_EVERY_MS = 60_000;
  */
 const ACCOUNTS_CALL_MS = 2_000;
 
+/** A node as the registry's events carry it. */
+interface RegistryNode {
+  id: string;
+  instanceID?: string;
+  metadata?: unknown;
+}
+
 /** A leased sub task as the in-flight resync reads it. */
 type Leased = Pick<SubTaskDoc, '_id' | 'leaseNode' | 'platform' | 'regionCode' | 'channel'>;
 
@@ -74,12 +82,18 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
   const loops = new Set<string>();
   let electionTimer: NodeJS.Timeout | undefined;
   let stopping = false;
+  /** Work started by events and timers that nobody awaits but the stop (see `background`). */
+  const inFlight = new Set<Promise<unknown>>();
+  /** Each crawler node's incarnation as last seen (Moleculer's instanceID, new at every start). */
+  const instances = new Map<string, string>();
 
   /** A gathered dispatch pass is due (see DISPATCH_GATHER_MS). */
   let dispatchQueued = false;
+  /** The active scheduler, and not stopping: it takes work (events, passes). */
+  const active = () => leader && !stopping;
   /** Runs a periodic job without overlapping itself. */
   const guarded = (name: string, job: () => Promise<unknown>) => async () => {
-    if (loops.has(name) || !leader) return;
+    if (loops.has(name) || !active()) return;
     loops.add(name);
     try {
       await job();
@@ -93,7 +107,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
 
     events: {
       'task.created'(ctx: Context<TaskCreated>) {
-        if (!leader) return;
+        if (!active()) return;
         const { taskId, items } = ctx.params;
         // The event carries the new sub tasks, so there is nothing to read back.
         if (items) {
@@ -107,7 +121,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
         }
       },
       'subtasks.settled'(ctx: Context<SubTasksSettled>) {
-        if (!leader) return;
+        if (!active()) return;
         for (const { subTaskId, outcome } of ctx.params.settled) {
           dispatcher.release(subTaskId);
           if (outcome === 'retry') {
@@ -119,11 +133,20 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
       // Every instance listens, so a standby that takes over already knows.
       'proxies.health'(ctx: Context<ProxyHealthReport>) {
         regionHealth.update(ctx.params);
-        if (leader) this.dispatchSoon();
+        if (active()) this.dispatchSoon();
+      },
+      // A node restarted under the same ID is seen again (INFO) before its old self is missed
+      // (heartbeats): the old incarnation's leases would wait out their expiry.
+      '$node.connected'(ctx: Context<{ node: RegistryNode }>) {
+        this.noticeInstance(ctx.params.node);
+      },
+      '$node.updated'(ctx: Context<{ node: RegistryNode }>) {
+        this.noticeInstance(ctx.params.node);
       },
       '$node.disconnected'(ctx: Context<{ node: { id: string } }>) {
         regionHealth.forget(ctx.params.node.id);
-        if (leader) {
+        instances.delete(ctx.params.node.id);
+        if (active()) {
           const node = ctx.params.node.id;
           this.background(
             `expiring the leases of ${node} failed`,
@@ -134,6 +157,13 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
     },
 
     methods: {
+      /** Stop order, step 1 (services/shared/stop-order.ts): no more passes, events or elections. */
+      quiesce() {
+        stopping = true;
+        clearInterval(electionTimer);
+        for (const t of timers.splice(0)) clearInterval(t);
+      },
+
       async loadPending(filter: Record<string, unknown> = {}) {
         const docs = await models.SubTask.find({ ...filter, status: 'pending' }, QUEUE_FIELDS).lean<
           SubTaskDoc[]
@@ -168,9 +198,29 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
         );
       },
 
-      /** Leases of a vanished node, or past their expiry: a retryable failure of that attempt. */
-      async expireLeases(node: string | undefined, reason?: string) {
-        const leases = await ledger.staleLeases(node);
+      /**
+       * A crawler node seen with another instanceID than before restarted: the leases its
+       * old incarnation held can never be reported, and go back now. The old one's late
+       * report, if any, is fenced off by the lease token that the expiry clears.
+       */
+      noticeInstance(node: RegistryNode) {
+        if (!node.instanceID || crawlerNodes([node]).length === 0) return;
+        const before = instances.get(node.id);
+        instances.set(node.id, node.instanceID);
+        if (before === undefined || before === node.instanceID || !active()) return;
+        this.logger.info(`crawler node ${node.id} restarted: its old leases go back`);
+        this.background(
+          `expiring the leases of ${node.id}'s old incarnation failed`,
+          this.expireLeases(node.id, `crawler node ${node.id} restarted`, node.instanceID),
+        );
+      },
+
+      /**
+       * Leases of a vanished node (or of its incarnations other than `butInstance`), or past
+       * their expiry: a retryable failure of that attempt.
+       */
+      async expireLeases(node: string | undefined, reason?: string, butInstance?: string) {
+        const leases = await ledger.staleLeases(node, butInstance);
         const settled = await ledger.settle(
           leases.map((lease) => ({
             subTaskId: lease._id,
@@ -189,16 +239,18 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
       },
 
       /**
-       * Work started by an event or a timer, which nobody awaits: a failure (MongoDB
-       * unreachable a moment) is logged, never an unhandled rejection that ends the
-       * process; the periodic passes (expiry, reload, dispatch) make it good.
+       * Work started by an event or a timer, which nobody awaits but the stop: a failure
+       * (MongoDB unreachable a moment) is logged, never an unhandled rejection that ends
+       * the process; the periodic passes (expiry, reload, dispatch) make it good.
        */
       background(what: string, work: Promise<unknown>) {
-        work.catch((err: unknown) => this.logger.warn(`${what}:`, err));
+        const caught = work.catch((err: unknown) => this.logger.warn(`${what}:`, err));
+        inFlight.add(caught);
+        void caught.finally(() => inFlight.delete(caught));
       },
 
       dispatchSoon() {
-        if (dispatchQueued) return;
+        if (dispatchQueued || stopping) return;
         dispatchQueued = true;
         setTimeout(() => {
           dispatchQueued = false;
@@ -278,7 +330,9 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
           leaseMs: s.leaseMs,
           regionWaitMs: s.regionWaitMs,
           claim: async (items, nodeId, token, expiresAt) => {
-            const claimed = new Set(await ledger.claim(items, nodeId, token, expiresAt));
+            const instance = (this.broker.registry.nodes.get(nodeId) as RegistryNode | undefined)
+              ?.instanceID;
+            const claimed = new Set(await ledger.claim(items, nodeId, token, expiresAt, instance));
             announceLeased(
               this.broker,
               items.filter((item) => claimed.has(item.id)),
@@ -299,6 +353,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
             if (await ledger.unclaim(lease.subTaskId, lease.token))
               await this.requeue(lease.subTaskId);
           },
+          warn: (message, err) => this.logger.warn(message, err),
           failPending: async (item, message) => {
             const settled = await ledger.failPending(item.id, {
               status: 'failed',
@@ -366,11 +421,12 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
       );
     },
 
+    /** Step 2: what is under way settles; the lock goes to a standby at once. */
     async stopped() {
       stopping = true;
       clearInterval(electionTimer);
       for (const t of timers.splice(0)) clearInterval(t);
-      await dispatcher.settled().catch(() => 0);
+      await settleWithin(STOP_SETTLE_MS, dispatcher.settled(), ...inFlight);
       if (leader) await lock.release(this.broker.nodeID).catch(() => undefined);
       leader = false;
       await ledger.close();

@@ -100,6 +100,7 @@ export function harness(o: Options = {}) {
     failPending: async (it, message) => {
       calls.failPending.push({ item: it, message });
     },
+    warn: (message) => log.push(`warn ${message}`),
     usableAccounts: async () => {
       await down();
       return pool.usable().counts;

@@ -102,13 +102,19 @@ export class Ledger {
     node: string,
     token: string,
     expiresAt: number,
+    instance?: string,
   ): Promise<string[]> {
     const col = this.m.SubTask.collection;
     const ids = [...new Set(subTasks.map((s) => s.id))];
     const res = await col.updateMany(
       { _id: { $in: ids as never[] }, status: 'pending' },
       {
-        $set: { status: 'processing', ...leases.take(token, node, expiresAt), lastNode: node },
+        $set: {
+          status: 'processing',
+          ...leases.take(token, node, expiresAt),
+          leaseInstance: instance ?? null,
+          lastNode: node,
+        },
         $inc: { attempts: 1 },
       },
     );
@@ -337,11 +343,17 @@ export class Ledger {
   /** Leases past their expiry, or held by the given node (which is gone), with their attempt. */
   async staleLeases(
     node?: string,
+    /** Only the leases of the node's other incarnations (it restarted as this instance). */
+    butInstance?: string,
   ): Promise<Pick<SubTaskDoc, '_id' | 'taskId' | 'leaseToken' | 'leaseNode' | 'attempts'>[]> {
     const filter =
       node === undefined
         ? { status: 'processing' as const, ...leases.lapsed(this.clock.now()) }
-        : { status: 'processing' as const, leaseNode: node };
+        : {
+            status: 'processing' as const,
+            leaseNode: node,
+            ...(butInstance !== undefined && { leaseInstance: { $ne: butInstance } }),
+          };
     return this.m.SubTask.find(filter, {
       taskId: 1,
       leaseToken: 1,

@@ -112,6 +112,11 @@ export interface SubTaskDoc {
   leaseToken?: string | null;
   leaseNode?: string | null;
   leaseExpiresAt?: number | null;
+  /**
+   * The holder node's incarnation (its Moleculer instanceID) when the lease was taken: a node
+   * restarted under the same ID is another instance, and the old one's leases go back at once.
+   */
+  leaseInstance?: string | null;
   /** Node of the latest attempt, so a retry can prefer another one. */
   lastNode?: string | null;
   /** Proxy port (`host:port`) of the latest attempt, so a retry can prefer another one. */
@@ -204,6 +209,7 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     leaseToken: { type: String, default: null },
     leaseNode: { type: String, default: null },
     leaseExpiresAt: { type: Number, default: null },
+    leaseInstance: String,
     lastNode: { type: String, default: null },
     lastProxy: { type: String, default: null },
     lastAccount: { type: String, default: null },

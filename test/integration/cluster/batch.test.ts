@@ -4,6 +4,7 @@
  */
 import t from 'tap';
 import { startCluster } from '../../helpers/cluster-processes.js';
+import { noisyLines } from '../../helpers/log-lines.js';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -16,6 +17,9 @@ t.test(
   `a ${PROMPTS} prompts × 3 platforms batch in mixed modes with screenshots completes`,
   async (t) => {
     const c = await startCluster(t, { crawlers: 2, crawlerCapacity: 4 });
+    // Each role starts without a warning (the front node, the scheduler, the crawler nodes).
+    for (const [id, node] of c.nodes)
+      t.same(noisyLines(node.output()), [], `${id} started without a WARN or ERROR line`);
     const prompts = Array.from(
       { length: PROMPTS },
       (_, i) => `Which CRM should team ${i + 1} pick? 第${i + 1}题`,

@@ -9,6 +9,7 @@ import { Client } from '../../helpers/http.js';
 import { runProcess, startProcess } from '../../../infra/processes.js';
 import { mongoUrl, uniqueDbName } from '../../helpers/servers.js';
 import { until } from '../../helpers/wait.js';
+import { noisyLines } from '../../helpers/log-lines.js';
 
 const sandbox = await startSandboxServer({ latencyMs: 20 });
 t.teardown(() => sandbox.close());
@@ -25,6 +26,8 @@ t.test('json log lines name the request and the task', async (t) => {
   const node = startProcess('bin/serve.ts', [], { ...env, NODE_ID: 'json-1' });
   t.teardown(() => node.stop());
   const [, url] = await node.waitFor(/READY node=json-1 \S+ api=(\S+)/);
+  // The embedded default (every service in one process) starts without a warning.
+  t.same(noisyLines(node.output()), [], 'the start logged no WARN or ERROR line');
   const created = await runProcess(
     'bin/admin.ts',
     ['create-user', '--name', 'logs', '--json'],
