@@ -68,6 +68,7 @@ import {
   sessionExpired,
 } from './signals.js';
 import { witnessPage } from './page-witness.js';
+import { pageReadingLacks } from './page-reading.js';
 import { effectiveModeOf, notApplied, type ModeSet } from '../platforms/common/ran-mode.js';
 import { setModeControls } from './mode-controls.js';
 import type { FrameReader, SiteSpec } from './site-spec.js';
@@ -359,13 +360,19 @@ async function witnessed(
   );
   const read = spec.dom.whole && spec.dom.read ? await spec.dom.read(page) : undefined;
   const fromPage = read && (isAnswer(read) ? read : buildAnswer(read));
-  if (fromPage && fromPage.answerContent.trim() !== '') {
+  // The page's reader stands in only when it reads the whole answer now: a site change can
+  // leave part of it unread too, and a reading that lacks what the stream held is no witness.
+  const lacks = fromPage
+    ? pageReadingLacks({ fromPage, stream: answer, rendered: seen.text ?? '' })
+    : ['no page reader gives the whole answer'];
+  if (fromPage && lacks.length === 0) {
     evidence.note("the answer is the page's (its reader gives the whole answer)");
     return { answer: fromPage, answerSource: 'dom' };
   }
   throw formatDrift(
     spec.site,
-    `(the stream and the page differ: ${difference}; frames not applied: ${notApplied})`,
+    `(the stream and the page differ: ${difference}; frames not applied: ${notApplied}; ` +
+      `the page's reading lacks ${lacks.slice(0, 5).join(', ')})`,
   );
 }
 

@@ -65,18 +65,23 @@ const SNAPSHOT_SCRIPT = `(() => {
   const answers = document.querySelectorAll('[data-testid="receive_message"]');
   const last = answers[answers.length - 1];
   if (!last) return null;
-  const think = last.querySelector('[data-testid="think_block"] .thinking-content');
+  // By structure, not class names (a release renames them): the think block's last part is
+  // its text (its first, the title); a source's footer is the row around its icon, whose
+  // number is the citation and whose other text the site.
+  const think = last.querySelector('[data-testid="think_block"]');
+  const thinkText = think && think.children.length > 1 ? think.children[think.children.length - 1] : null;
   return {
     text: t(last.querySelector('[data-testid="message_content"]')),
-    reasoning: t(think),
+    reasoning: t(thinkText),
     sources: Array.from(document.querySelectorAll('[data-testid="search-reference-ui-v3"] [data-testid="search-text-item"]')).map((item) => {
       const a = item.querySelector('a[href]');
-      const icon = item.querySelector('img[class*="footer-icon"]');
+      const icon = Array.from(item.querySelectorAll('img')).find((img) => !a || !a.contains(img));
+      const bits = icon && icon.parentElement ? Array.from(icon.parentElement.children).filter((c) => c !== icon).map(t) : [];
       return {
-        index: Number(t(item.querySelector('[class*="footer-citation"]'))) || undefined,
+        index: Number(bits.find((b) => /^\\d+$/.test(b))) || undefined,
         title: t(a),
         url: a ? a.getAttribute('href') || '' : '',
-        site: t(item.querySelector('[class*="footer-title"]')),
+        site: bits.find((b) => b && !/^\\d+$/.test(b)) || '',
         icon: icon ? icon.getAttribute('src') || '' : '',
       };
     }),
