@@ -14,12 +14,20 @@
  */
 import { driftsOf, type CallFrom, type Drift } from './drift.js';
 
+/**
+ * Drifts that take part of the answer out of the stream (the page still shows it all): the
+ * answer then comes from the page where the site's reader is whole, else the sub task fails as
+ * `format_drift`. Half the drawn combinations have none, so most runs demand the answer itself.
+ */
+export const STREAM_LOSS: readonly string[] = ['unknown_content_frame', 'renamed_fields'];
+
 /** Drifts a replica can show at most one of at a time. */
 const EXCLUSIVE: readonly (readonly string[])[] = [
   ['call_in_worker', 'call_in_page'],
   // The mode controls drawn one way (mode-drift.ts draws one widget kind in place of the page's own).
   ['other_widget', 'nameless_controls', 'checkbox_controls', 'menu_controls', 'model_name_picker'],
   ['chat_path_redirect', 'chat_path_moved'],
+  STREAM_LOSS,
 ];
 
 /** How likely a drift outside the exclusive groups is drawn into a combination. */
@@ -62,7 +70,8 @@ export function drawDrifts(seed: number, from: CallFrom): Drift[] {
     const out: Drift[] = [];
     for (const group of EXCLUSIVE) {
       const members = all.filter((d) => group.includes(d));
-      const pick = Math.floor(next() * (members.length + 1));
+      if (group === STREAM_LOSS && next() < 0.5) continue;
+      const pick = Math.floor(next() * (members.length + (group === STREAM_LOSS ? 0 : 1)));
       if (pick < members.length) out.push(members[pick]!);
     }
     for (const d of all) if (groupOf(d) < 0 && next() < DRAW_SHARE) out.push(d);
@@ -82,6 +91,8 @@ export const drawSiteDrifts = (seed: number, site: string, from: CallFrom): Drif
  * Combinations in which every compatible pair of drifts meets at least once
  * (greedy: each combination starts from the first pair not yet met and takes
  * every drift that can join it, those that meet the most new pairs first).
+ * The pairs without a STREAM_LOSS drift are met first in combinations
+ * without one, where every ask must answer; the rest after.
  */
 export function pairwiseDrifts(from: CallFrom): Drift[][] {
   const all = driftsFor(from);
@@ -89,20 +100,21 @@ export function pairwiseDrifts(from: CallFrom): Drift[][] {
   const unmet = new Set<string>();
   for (const [i, a] of all.entries())
     for (const b of all.slice(i + 1)) if (compatible(a, b)) unmet.add(key(a, b));
+  const lossless = all.filter((d) => !STREAM_LOSS.includes(d));
   const combos: Drift[][] = [];
-  while (unmet.size > 0) {
-    const [a, b] = [...unmet][0]!.split('+') as [Drift, Drift];
-    const combo: Drift[] = [a, b];
-    const gain = (d: Drift) => combo.filter((c) => unmet.has(key(c, d))).length;
-    const rest = all.filter((d) => !combo.includes(d));
+  for (const pool of [lossless, all])
     for (;;) {
-      const fits = rest.filter((d) => !combo.includes(d) && combo.every((c) => compatible(c, d)));
-      if (fits.length === 0) break;
-      const best = fits.reduce((x, y) => (gain(y) > gain(x) ? y : x));
-      combo.push(best);
+      const first = [...unmet].find((k) => k.split('+').every((d) => pool.includes(d as Drift)));
+      if (first === undefined) break;
+      const combo = first.split('+') as Drift[];
+      const gain = (d: Drift) => combo.filter((c) => unmet.has(key(c, d))).length;
+      for (;;) {
+        const fits = pool.filter((d) => !combo.includes(d) && combo.every((c) => compatible(c, d)));
+        if (fits.length === 0) break;
+        combo.push(fits.reduce((x, y) => (gain(y) > gain(x) ? y : x)));
+      }
+      for (const x of combo) for (const y of combo) if (x < y) unmet.delete(key(x, y));
+      combos.push(all.filter((d) => combo.includes(d)));
     }
-    for (const x of combo) for (const y of combo) if (x < y) unmet.delete(key(x, y));
-    combos.push(all.filter((d) => combo.includes(d)));
-  }
   return combos;
 }

@@ -207,8 +207,12 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
         if (!node.instanceID || crawlerNodes([node]).length === 0) return;
         const before = instances.get(node.id);
         instances.set(node.id, node.instanceID);
-        if (before === undefined || before === node.instanceID || !active()) return;
-        this.logger.info(`crawler node ${node.id} restarted: its old leases go back`);
+        // Only an incarnation already seen here needs no look: one seen first (this scheduler
+        // started after the node, or missed its first INFO) may still hold an old one's leases,
+        // so the ledger, not this memory, tells which leases were taken by another incarnation.
+        if (before === node.instanceID || !active()) return;
+        if (before !== undefined)
+          this.logger.info(`crawler node ${node.id} restarted: its old leases go back`);
         this.background(
           `expiring the leases of ${node.id}'s old incarnation failed`,
           this.expireLeases(node.id, `crawler node ${node.id} restarted`, node.instanceID),

@@ -352,7 +352,8 @@ export class Ledger {
         : {
             status: 'processing' as const,
             leaseNode: node,
-            ...(butInstance !== undefined && { leaseInstance: { $ne: butInstance } }),
+            // A lease taken with no incarnation known is never taken for another one's.
+            ...(butInstance !== undefined && { leaseInstance: { $nin: [butInstance, null] } }),
           };
     return this.m.SubTask.find(filter, {
       taskId: 1,

@@ -70,12 +70,18 @@ t.test('picks no longer pending are left alone and not returned', async (t) => {
 t.test("a restarted node's old leases are found apart from its new ones", async (t) => {
   const old = await seed('R', ['pending', 'pending']);
   const fresh = await seed('S', ['pending']);
+  const unknown = await seed('U', ['pending']);
   await ledger.claim(old, 'node-r', 'tok-old', 111, 'instance-1');
   await ledger.claim(fresh, 'node-r', 'tok-new', 222, 'instance-2');
+  await ledger.claim(unknown, 'node-r', 'tok-unknown', 333);
   const ids = async (instance?: string) =>
     (await ledger.staleLeases('node-r', instance)).map((l) => String(l._id)).sort();
-  t.strictSame(await ids('instance-2'), ['R-0', 'R-1'], 'those of the other incarnation');
-  t.strictSame(await ids(), ['R-0', 'R-1', 'S-0'], 'without an instance: all of the node');
+  t.strictSame(
+    await ids('instance-2'),
+    ['R-0', 'R-1'],
+    'those of the other incarnation (not one taken with no incarnation known)',
+  );
+  t.strictSame(await ids(), ['R-0', 'R-1', 'S-0', 'U-0'], 'without an instance: all of the node');
 });
 
 t.test('claims start their task (the bookkeeping window)', async (t) => {

@@ -27,7 +27,11 @@ import {
 } from '../../../crawler/platforms/types.js';
 import type { Mode } from '../../../services/shared/platforms.js';
 import type { Drift } from '../../../replicas/common/drift.js';
-import { drawSiteDrifts, pairwiseDrifts } from '../../../replicas/common/drift-sample.js';
+import {
+  drawSiteDrifts,
+  pairwiseDrifts,
+  STREAM_LOSS,
+} from '../../../replicas/common/drift-sample.js';
 
 const ALL = process.env.DRIFT_ALL === '1';
 const SEED = Number(process.env.DRIFT_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -38,12 +42,6 @@ if (!ALL) t.comment(`drift seed ${SEED}: replay with DRIFT_SEED=${SEED}`);
 const MODES_IN_TURN: readonly Mode[] = ['reasoning_search', 'standard', 'search', 'reasoning'];
 /** How long one ask may take, a slow first byte and a DOM witness included. */
 const ASK_WITHIN_MS = 25_000;
-/**
- * Drifts that take part of the answer out of the stream: the page still shows
- * it all, so the answer comes from the DOM where the site's reader is whole,
- * else the sub task fails as `format_drift`.
- */
-const STREAM_LOSS: readonly string[] = ['unknown_content_frame', 'renamed_fields'];
 
 const browser: Browser = await testBrowser(t);
 

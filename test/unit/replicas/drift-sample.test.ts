@@ -9,6 +9,7 @@ import {
   drawDrifts,
   driftsFor,
   pairwiseDrifts,
+  STREAM_LOSS,
 } from '../../../replicas/common/drift-sample.js';
 import type { CallFrom } from '../../../replicas/common/drift.js';
 
@@ -57,10 +58,26 @@ t.test(
               combos.some((c) => c.includes(a) && c.includes(b)),
               `${from}: ${a} meets ${b}`,
             );
-      t.ok(combos.length < 20, `${from}: ${combos.length} combinations`);
+      t.ok(combos.length <= 24, `${from}: ${combos.length} combinations`);
+      // Pairs of drifts that keep the stream whole meet where every ask must answer.
+      const lossless = combos.filter((c) => !c.some((d) => STREAM_LOSS.includes(d)));
+      for (const [i, a] of all.entries())
+        for (const b of all.slice(i + 1))
+          if (compatible(a, b) && ![a, b].some((d) => STREAM_LOSS.includes(d)))
+            t.ok(
+              lossless.some((c) => c.includes(a) && c.includes(b)),
+              `${from}: ${a} meets ${b} with the stream whole`,
+            );
     }
   },
 );
+
+t.test('half the drawn combinations keep the stream whole', async (t) => {
+  let whole = 0;
+  for (let seed = 0; seed < 400; seed++)
+    if (!drawDrifts(seed, 'page').some((d) => STREAM_LOSS.includes(d))) whole++;
+  t.ok(whole > 160 && whole < 240, `${whole} of 400`);
+});
 
 t.test('drifts of one exclusive group never go together', async (t) => {
   t.notOk(compatible('call_in_worker', 'call_in_page'));
