@@ -35,6 +35,8 @@ import { Sampler, type Watched } from './soak/sampler.js';
 
 /** After the last batch: how long every task may take to become final and its callback to arrive. */
 const SETTLE_MS = 5 * 60_000;
+/** A node's start, on a machine that other work may crowd (two cores shared, as in CI). */
+const READY_MS = 180_000;
 /** An answer asked of the killed node this long before its kill may be asked again after it. */
 const KILL_WINDOW_MS = 60_000;
 
@@ -90,9 +92,9 @@ await runBench(
     ];
     const apiKey = createUser(cluster);
     apiKey.catch(() => undefined);
-    const base = await cluster.ready(front);
+    const base = await cluster.ready(front, READY_MS);
     if (!base) throw new Error('the api node announced no URL');
-    await Promise.all(rest.map((n) => cluster.ready(n)));
+    await Promise.all(rest.map((n) => cluster.ready(n, READY_MS)));
     const token = await accessToken(base, await apiKey);
     timer.phase('start cluster, user and token');
     console.error(
@@ -125,7 +127,7 @@ await runBench(
       await old.p.stop('SIGKILL');
       cluster.nodes.splice(cluster.nodes.indexOf(old), 1);
       const again: Node = cluster.start('crawler1', crawlerEnv);
-      await cluster.ready(again);
+      await cluster.ready(again, READY_MS);
       readyAfterMs = Date.now() - kills[0]!;
       console.error(`soak: crawler1 killed with -9, ready again under ${again.nodeId}`);
     };
