@@ -2,9 +2,12 @@
  * Samples every process of the soak: RSS and open file descriptors from
  * /proc, and for the Node processes the live heap after a forced collection
  * and the event-loop delay, which the preloaded probe (probe.mjs) writes on
- * SIGUSR2. The MongoDB-wire server's data file size too. Each process
+ * SIGUSR2. The MongoDB-wire server's live heap too, after a full collection
+ * that `jcmd` asks of its JVM (once a minute at most: jcmd starts a JVM of its
+ * own), and its data file size. Each process
  * incarnation (a pid) has its own series, so a restarted node starts afresh.
  */
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,8 +16,8 @@ import { treeMemory } from '../pipeline/procfs.js';
 export interface Watched {
   name: string;
   pid: number;
-  /** A node with the probe preloaded (else only /proc is read: the JVM, NATS). */
-  probed: boolean;
+  /** A node with the probe preloaded, a JVM that jcmd can ask, or only /proc to read (NATS). */
+  probe: 'node' | 'jvm' | 'none';
 }
 
 export interface Sample {
@@ -62,7 +65,12 @@ export class Sampler {
   }
 
   private async sampleOne(w: Watched): Promise<void> {
-    const probe = w.probed ? await this.probe(w.pid) : undefined;
+    const probe =
+      w.probe === 'node'
+        ? await this.probe(w.pid)
+        : w.probe === 'jvm'
+          ? await this.jvmHeap(w.pid)
+          : undefined;
     const rss = statusKb(w.pid, 'VmRSS') * 1024;
     const fds = fdCount(w.pid);
     if (Number.isNaN(rss) || Number.isNaN(fds)) return; // gone (a kill between the list and now)
@@ -83,6 +91,18 @@ export class Sampler {
     });
   }
 
+  private jvmAskedAt = new Map<number, number>();
+
+  /** Once a minute at most; NaN in between (and where jcmd is missing). */
+  private async jvmHeap(pid: number): Promise<ProbeLine | undefined> {
+    const now = Date.now();
+    if (now - (this.jvmAskedAt.get(pid) ?? -Infinity) < JVM_EVERY_MS) return undefined;
+    this.jvmAskedAt.set(pid, now);
+    await jcmd(pid, 'GC.run');
+    const heapUsed = jvmHeapUsed(await jcmd(pid, 'GC.heap_info'));
+    return { heapUsed, gcMs: NaN, loopP99Ms: NaN, loopMaxMs: NaN };
+  }
+
   /** Signals the probe and waits for its new line. */
   private async probe(pid: number): Promise<ProbeLine | undefined> {
     const file = join(this.probeDir, `${pid}.jsonl`);
@@ -100,6 +120,24 @@ export class Sampler {
     }
     return undefined;
   }
+}
+
+const JVM_EVERY_MS = 60_000;
+
+/** The live heap of a JVM after a full collection: young plus tenured `used` of `jcmd GC.heap_info`. */
+export function jvmHeapUsed(heapInfo: string): number {
+  const used = [...heapInfo.matchAll(/generation\s+total \d+K, used (\d+)K/g)].map((m) =>
+    Number(m[1]),
+  );
+  return used.length === 0 ? NaN : used.reduce((a, b) => a + b, 0) * 1024;
+}
+
+function jcmd(pid: number, command: string): Promise<string> {
+  return new Promise((resolve) =>
+    execFile('jcmd', [String(pid), command], { timeout: 30_000 }, (err, stdout) =>
+      resolve(err ? '' : stdout),
+    ),
+  );
 }
 
 interface ProbeLine {
