@@ -70,7 +70,8 @@ export function soakOptions(argv: readonly string[], env = process.env): SoakOpt
   if (o.apiPrompts + o.webPrompts < 1 || o.apiPrompts > 50 || o.webPrompts > 50)
     throw new Error(`a batch holds 1 to 50 prompts per platform\n${USAGE}`);
   if (o.failureRate > 1) throw new Error(`--failure-rate is a share, 0 to 1\n${USAGE}`);
-  // Twelve samples at least even in a tiny run; every 10 s in a long one.
-  if (Number.isNaN(o.sampleMs)) o.sampleMs = Math.min(10_000, Math.max(1_000, o.runMs / 12));
+  // Twelve samples at least even in a tiny run; every 30 s in a long one (each forces a full
+  // collection in every node, which on a crowded machine takes a second).
+  if (Number.isNaN(o.sampleMs)) o.sampleMs = Math.min(30_000, Math.max(1_000, o.runMs / 12));
   return o;
 }

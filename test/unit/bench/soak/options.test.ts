@@ -17,7 +17,7 @@ t.test('defaults: an hour, a batch every 5 s, 300 ms answers, 2 % failures', asy
     webPrompts: 2,
     latencyMs: 300,
     failureRate: 0.02,
-    sampleMs: 10_000,
+    sampleMs: 30_000,
     dbPids: [],
     dbFile: undefined,
   });
