@@ -64,10 +64,10 @@ export class Cluster {
   }
 
   /** Until the node prints READY; answers its api URL if it serves one. */
-  async ready(node: Node): Promise<string | undefined> {
+  async ready(node: Node, timeoutMs = 60_000): Promise<string | undefined> {
     const m = await node.p.waitFor(
       new RegExp(`READY node=${node.nodeId} \\S+(?: api=(\\S+))?`),
-      60_000,
+      timeoutMs,
     );
     return m[1];
   }

@@ -12,6 +12,11 @@
  *
  * An answer is keyed by task and kept with its owner's user id; a poll by
  * anyone else goes to the tasks service (which refuses it), never to the cache.
+ *
+ * Memory: an answer past `maxAgeMs` is never served again, so it is dropped
+ * (a sweep at most once per `maxAgeMs`, when an answer is kept). Without that,
+ * every task ever polled stayed until `maxBytes` was full: a finished task's
+ * answer grew the api node's memory for hours (the soak measured it).
  */
 import type { Clock } from '../shared/clock.js';
 
@@ -41,6 +46,7 @@ export class StatusCache {
   private readonly entries = new Map<string, Entry>();
   private readonly fills = new Map<string, Fill>();
   private bytes = 0;
+  private sweptAt = -Infinity;
 
   constructor(private readonly o: StatusCacheOptions) {}
 
@@ -89,6 +95,7 @@ export class StatusCache {
   }
 
   private keep(taskId: string, entry: Entry): void {
+    this.dropExpired();
     this.drop(taskId);
     if (entry.body.length > this.o.maxBytes) return;
     this.entries.set(taskId, entry);
@@ -98,6 +105,15 @@ export class StatusCache {
       this.entries.delete(oldest);
       this.bytes -= e.body.length;
     }
+  }
+
+  /** Answers too old to be served; the whole map at most once per maxAgeMs, so amortised O(1). */
+  private dropExpired(): void {
+    const now = this.o.clock.now();
+    if (now - this.sweptAt < this.o.maxAgeMs) return;
+    this.sweptAt = now;
+    for (const [taskId, e] of this.entries)
+      if (now - e.readAt >= this.o.maxAgeMs) this.drop(taskId);
   }
 
   private drop(taskId: string): void {

@@ -124,3 +124,17 @@ t.test('the least recently used answers go first past maxBytes', async (t) => {
   await cache.get('big', 1, async () => body('x'.repeat(11)));
   t.equal(String(await cache.get('big', 1, async () => body('small'))), 'small', 'too big to keep');
 });
+
+t.test('answers past maxAgeMs are dropped, so finished tasks do not pile up', async (t) => {
+  const { clock, cache } = setup();
+  for (let i = 0; i < 100; i++) await cache.get(`done-${i}`, 1, async () => body('final'));
+  t.equal(cache.size, 100, 'kept while they may be served');
+  clock.t += 249;
+  await cache.get('fresh', 1, async () => body('x'));
+  t.equal(cache.size, 101, 'none is old enough yet');
+  clock.t += 1;
+  await cache.get('newer', 1, async () => body('y'));
+  t.equal(cache.size, 2, 'only the answers younger than maxAgeMs stay');
+  clock.t += 100;
+  t.equal(String(await cache.get('newer', 1, async () => body('read'))), 'y', 'a young one serves');
+});
