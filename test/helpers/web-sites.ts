@@ -3,11 +3,13 @@
  * the driver, its replica started with any composed drift, and the exact
  * answer the replica holds for a prompt and mode (replicas/<site>/expected.ts).
  */
+import type { Browser, BrowserContext } from 'playwright';
 import type { WebDriver } from '../../crawler/platforms/types.js';
 import type { Answer } from '../../services/shared/contracts/answer.js';
 import type { Mode } from '../../services/shared/platforms.js';
 import type { StorageState } from '../../services/shared/contracts/accounts.js';
 import type { CallFrom, Drifts } from '../../replicas/common/drift.js';
+import type { Asked } from '../../replicas/common/site.js';
 import { deepseekWeb } from '../../crawler/platforms/deepseek/web/index.js';
 import { doubaoWeb } from '../../crawler/platforms/doubao/web/index.js';
 import { kimiWeb } from '../../crawler/platforms/kimi/web/index.js';
@@ -32,6 +34,8 @@ export const fieldsOf = (a: Answer) => ({
 
 export interface RunningReplica {
   url: string;
+  /** The mode each chat call the replica received asked for, in order. */
+  asked: Asked[];
   storageState(): StorageState;
   close(): Promise<void>;
 }
@@ -76,3 +80,21 @@ export const WEB_SITES: readonly WebSite[] = [
     callFrom: 'page',
   },
 ];
+
+/**
+ * A browser context as an account's page sees a replica: logged in with the given storage
+ * state, in Chinese, a desktop viewport; nothing leaves this machine (the answers' icons live
+ * on the real CDNs).
+ */
+export async function replicaContext(
+  browser: Browser,
+  state: StorageState,
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    storageState: state as never,
+    locale: 'zh-CN',
+    viewport: { width: 1280, height: 900 },
+  });
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (r) => r.abort());
+  return context;
+}

@@ -84,7 +84,12 @@ t.test('an answer: every field, the files, and the account released healthy', as
     'the crawler attempt opened it',
   );
   t.match(lines[1], { kind: 'note', text: CHAT_PAGE_READY });
-  t.match(lines[2], { kind: 'request', url: /ChatService\/Chat/ });
+  // Then the mode controls' notes, then the chat call: the first request after the page was ready.
+  t.match(
+    lines.find((l) => l.kind === 'request'),
+    { kind: 'request', url: /ChatService\/Chat/ },
+    'the chat call is the first request the evidence holds',
+  );
   t.equal(lines.filter((l) => l.kind === 'frame').length, r.frames);
   t.ok(r.frames > 2, 'every frame saved');
   t.same(readFileSync(r.files.screenshot!).subarray(0, 4), Buffer.from([0x89, 0x50, 0x4e, 0x47]));

@@ -69,6 +69,7 @@ t.test('full result has every sub task field of spec 2.3', async (t) => {
   const sub = data.subTaskList[0]!;
   t.same(Object.keys(sub).sort(), [
     'answerContent',
+    'answerSource',
     'channel',
     'citationList',
     'effectiveMode',

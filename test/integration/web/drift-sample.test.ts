@@ -18,7 +18,7 @@ import t from 'tap';
 import type { Browser } from 'playwright';
 import { testBrowser } from '../../helpers/chromium.js';
 import { webContext } from '../../helpers/web-context.js';
-import { fieldsOf, WEB_SITES, type WebSite } from '../../helpers/web-sites.js';
+import { fieldsOf, replicaContext, WEB_SITES, type WebSite } from '../../helpers/web-sites.js';
 import { EvidenceLog } from '../../../crawler/web/evidence-log.js';
 import {
   PlatformError,
@@ -54,12 +54,7 @@ async function onePage(site: WebSite, drifts: readonly Drift[]) {
   const what = `${site.name} [${drifts.join(', ')}]`;
   const replica = await site.start(drifts);
   const settings: PlatformSettings = { apiBaseUrl: '', webUrl: replica.url, timeoutMs: 30_000 };
-  const context = await browser.newContext({
-    storageState: replica.storageState() as never,
-    locale: 'zh-CN',
-    viewport: { width: 1280, height: 900 },
-  });
-  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (r) => r.abort());
+  const context = await replicaContext(browser, replica.storageState());
   const allowed = mayFail(drifts);
   try {
     const page = await context.newPage();

@@ -10,23 +10,20 @@
  * in the last mode, and the next ask still runs the mode it asks).
  */
 import t from 'tap';
-import type { Browser, BrowserContext, Page } from 'playwright';
+import type { Browser, Page } from 'playwright';
 import { testBrowser } from '../../helpers/chromium.js';
 import { webContext } from '../../helpers/web-context.js';
+import {
+  replicaContext,
+  WEB_SITES,
+  type RunningReplica as Running,
+  type WebSite,
+} from '../../helpers/web-sites.js';
 import { EvidenceLog } from '../../../crawler/web/evidence-log.js';
-import type { PlatformSettings, WebDriver } from '../../../crawler/platforms/types.js';
+import type { PlatformSettings } from '../../../crawler/platforms/types.js';
 import type { Mode } from '../../../services/shared/platforms.js';
 import type { Drift } from '../../../replicas/common/drift.js';
-import type { Asked } from '../../../replicas/common/site.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
-import { deepseekWeb } from '../../../crawler/platforms/deepseek/web/index.js';
-import { doubaoWeb } from '../../../crawler/platforms/doubao/web/index.js';
-import { kimiWeb } from '../../../crawler/platforms/kimi/web/index.js';
-import { yuanbaoWeb } from '../../../crawler/platforms/yuanbao/web/index.js';
-import { startDeepseekReplica } from '../../../replicas/deepseek/server.js';
-import { startDoubaoReplica } from '../../../replicas/doubao/server.js';
-import { startKimiReplica } from '../../../replicas/kimi/server.js';
-import { startYuanbaoReplica } from '../../../replicas/yuanbao/server.js';
 
 // About 130 s alone; a machine busy with other suites may double it.
 t.setTimeout(600_000);
@@ -47,37 +44,8 @@ t.test('the sequence holds every ordered pair of modes once', async (t) => {
   t.equal(new Set(pairs).size, 16, 'no pair twice');
 });
 
-interface Running {
-  url: string;
-  asked: Asked[];
-  storageState(): StorageState;
-  close(): Promise<void>;
-}
-
-interface SiteUnderTest {
-  name: string;
-  driver: WebDriver;
-  start(drift: readonly Drift[]): Promise<Running>;
-}
-
-const SITES: SiteUnderTest[] = [
-  {
-    name: 'deepseek',
-    driver: deepseekWeb,
-    start: (drift) => startDeepseekReplica({ latencyMs: 1, drift }),
-  },
-  {
-    name: 'doubao',
-    driver: doubaoWeb,
-    start: (drift) => startDoubaoReplica({ latencyMs: 1, drift }),
-  },
-  { name: 'kimi', driver: kimiWeb, start: (drift) => startKimiReplica({ latencyMs: 1, drift }) },
-  {
-    name: 'yuanbao',
-    driver: yuanbaoWeb,
-    start: (drift) => startYuanbaoReplica({ latencyMs: 1, drift }),
-  },
-];
+type SiteUnderTest = WebSite;
+const SITES = WEB_SITES;
 
 /**
  * The page drifts the sequence runs on (the other mode drifts, each site's
@@ -89,15 +57,7 @@ const PAGES: readonly (readonly Drift[])[] = [[], ['persisted_mode']];
 const browser: Browser = await testBrowser(t);
 const never = new AbortController().signal;
 
-async function newContext(state: StorageState): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    storageState: state as never,
-    locale: 'zh-CN',
-    viewport: { width: 1280, height: 900 },
-  });
-  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (r) => r.abort());
-  return context;
-}
+const newContext = (state: StorageState) => replicaContext(browser, state);
 
 /** Asks once and checks the mode from the stream and from the request the replica saw. */
 async function askIn(

@@ -35,6 +35,7 @@ import t from 'tap';
 import type { Browser, Page } from 'playwright';
 import { testBrowser } from '../../helpers/chromium.js';
 import { webContext } from '../../helpers/web-context.js';
+import { replicaContext } from '../../helpers/web-sites.js';
 import { EvidenceLog } from '../../../crawler/web/evidence-log.js';
 import { toFailure } from '../../../crawler/executor.js';
 import { CHAT_PAGE_READY } from '../../../crawler/web/site-driver.js';
@@ -241,13 +242,7 @@ async function onOnePage({ site, drift, callFrom, start, cases }: OnePage) {
   const replica = await start();
   t.teardown(() => replica.close());
   const settings: PlatformSettings = { apiBaseUrl: '', webUrl: replica.url, timeoutMs: 30_000 };
-  const context = await browser.newContext({
-    storageState: replica.storageState() as never,
-    locale: 'zh-CN',
-    viewport: { width: 1280, height: 900 },
-  });
-  // The answers' icons live on the real CDNs: nothing leaves this machine.
-  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (r) => r.abort());
+  const context = await replicaContext(browser, replica.storageState());
   try {
     const page = await context.newPage();
     const fromPage = await pageCalls(page, site.driver.chatCall!);
