@@ -6,7 +6,7 @@
  *      after --warmup runs (target: p50 under 1 ms);
  *   2) visibilityOf over --subtasks sub tasks (total ms);
  *   3) discovered brands (issue 36) on the labeled corpus
- *      (test/fixtures/brand-corpus): precision and recall (targets 0.9, 0.8);
+ *      (bench/brand/corpus): precision and recall (targets 0.9, 0.8);
  *   4) what discovery adds to 1): answerBrandFields (brand fields and
  *      discovered brands, as recorded) against brandFields, p50 over the
  *      same runs, interleaved;
@@ -19,7 +19,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { answerBrandFields, brandFields } from '../services/shared/brand/mentions.js';
-import { scoreCorpus } from '../test/fixtures/brand-corpus/score.js';
+import { scoreCorpus } from './brand/corpus/score.js';
 import { Insights } from '../services/shared/brand/insights.js';
 import { countedMode, visibilityOf } from '../services/shared/brand/visibility.js';
 import { benchAnswer, benchGroups, benchSubTasks } from './brand/fixture.js';

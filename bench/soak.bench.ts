@@ -25,7 +25,7 @@ import type { Node } from './pipeline/cluster.js';
 import { accessToken, createUser } from './pipeline/setup.js';
 import { startSandboxServer } from '../sandbox/server.js';
 import { ROOT } from '../infra/processes.js';
-import { startReceiver } from '../test/helpers/receiver.js';
+import { startReceiver } from './webhook-receiver.js';
 import { checkCallbacks, checkDoubles, checkTasks, type Check } from './soak/checks.js';
 import { SoakClient } from './soak/client.js';
 import { mb, warmupMs } from './soak/figures.js';

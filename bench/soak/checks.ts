@@ -8,7 +8,7 @@
 import type mongoose from 'mongoose';
 import { FINAL_SUBTASK_STATUSES } from '../../services/shared/contracts/status.js';
 import type { SandboxRequestRecord } from '../../sandbox/server.js';
-import type { Receiver } from '../../test/helpers/receiver.js';
+import type { Receiver } from '../webhook-receiver.js';
 import type { Submitted } from './client.js';
 import { doubles, type Asked } from './figures.js';
 

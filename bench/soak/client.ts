@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from '../common.js';
 import { PATHS } from '../../services/shared/contracts/http-paths.js';
-import type { Receiver } from '../../test/helpers/receiver.js';
+import type { Receiver } from '../webhook-receiver.js';
 
 /** Final statuses of a task (services/shared/contracts). */
 const FINAL = new Set(['completed', 'partial_completed', 'failed']);

@@ -16,7 +16,7 @@ import { startSandboxServer, type SandboxServer } from '../../sandbox/server.js'
 import { Client } from './http.js';
 import { clusterUserToken } from './cluster-user.js';
 import { ROOT, startProcess, type Running } from '../../infra/processes.js';
-import { freePort, startReceiver, type Receiver } from './receiver.js';
+import { freePort, startReceiver, type Receiver } from '../../bench/webhook-receiver.js';
 import { mongoUrl, natsUrl, uniqueDbName } from './servers.js';
 import type { TapLike } from './cluster.js';
 import { until } from './wait.js';

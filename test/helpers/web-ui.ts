@@ -14,7 +14,7 @@ import { startSandboxServer } from '../../sandbox/server.js';
 import { startEmbedded, type TapLike } from './cluster.js';
 import { startForwardProxy } from './forward-proxy.js';
 import { ROOT } from '../../infra/processes.js';
-import { startReceiver } from './receiver.js';
+import { startReceiver } from '../../bench/webhook-receiver.js';
 
 export const ARTIFACTS = join(ROOT, 'var/artifacts/web');
 

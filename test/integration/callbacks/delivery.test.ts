@@ -21,7 +21,7 @@ import { Digests } from '../../../services/monitors/digest/digests.js';
 import { monitorModels } from '../../../services/monitors/models.js';
 import { nextDue } from '../../../services/monitors/schedule.js';
 import { startEmbedded } from '../../helpers/cluster.js';
-import { freePort, startReceiver, type Received } from '../../helpers/receiver.js';
+import { freePort, startReceiver, type Received } from '../../../bench/webhook-receiver.js';
 import { until } from '../../helpers/wait.js';
 
 const DELAYS = [150, 300, 450, 600, 750, 900, 1050];

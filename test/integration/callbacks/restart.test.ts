@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { startCluster } from '../../helpers/cluster-processes.js';
-import { startReceiver } from '../../helpers/receiver.js';
+import { startReceiver } from '../../../bench/webhook-receiver.js';
 import { until } from '../../helpers/wait.js';
 
 // Long enough for a process start on a busy 2-core machine: with Chromium tests beside it, a CI

@@ -7,7 +7,7 @@ import t from 'tap';
 import { startSandboxServer } from '../../../sandbox/server.js';
 import { callbacksService } from '../../../services/callbacks/callbacks.service.js';
 import { snapshotCounts, startEmbedded } from '../../helpers/cluster.js';
-import { startReceiver } from '../../helpers/receiver.js';
+import { startReceiver } from '../../../bench/webhook-receiver.js';
 import { until } from '../../helpers/wait.js';
 
 const M = '/api/business/monitor';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { aimon } from '../../helpers/aimon.js';
 import { startEmbedded } from '../../helpers/cluster.js';
-import { freePort } from '../../helpers/receiver.js';
+import { freePort } from '../../../bench/webhook-receiver.js';
 
 // Sub tasks stay pending (no crawler): list, platforms and monitor runs need none.
 const svc = await startEmbedded(t, { SERVICES: 'api,tasks,users,monitors' });

@@ -9,7 +9,7 @@ import { startSandboxServer } from '../../../sandbox/server.js';
 import { aimon } from '../../helpers/aimon.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { startForwardProxy } from '../../helpers/forward-proxy.js';
-import { freePort } from '../../helpers/receiver.js';
+import { freePort } from '../../../bench/webhook-receiver.js';
 import { until } from '../../helpers/wait.js';
 
 const sandbox = await startSandboxServer({ latencyMs: 40 });

@@ -8,7 +8,7 @@ import t from 'tap';
 import { startSandboxServer } from '../../../sandbox/server.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { startForwardProxy } from '../../helpers/forward-proxy.js';
-import { freePort, startReceiver } from '../../helpers/receiver.js';
+import { freePort, startReceiver } from '../../../bench/webhook-receiver.js';
 import { until } from '../../helpers/wait.js';
 
 const M = '/api/business/monitor';

@@ -29,6 +29,7 @@ const fieldsOf = ({
   effectiveMode: _m,
   formatVersion: _f,
   modelReported: _r,
+  answerSource: _s,
   ...answer
 }: WebAnswer) => answer;
 

@@ -2,8 +2,8 @@ import t from 'tap';
 import { brandKey, cleanName, isBrandName } from '../../../services/shared/brand/brand-name.js';
 import { keywordGroups } from '../../../services/shared/brand/groups.js';
 import { answerBrandFields, brandFields } from '../../../services/shared/brand/mentions.js';
-import { CORPUS } from '../../fixtures/brand-corpus/index.js';
-import { scoreCorpus } from '../../fixtures/brand-corpus/score.js';
+import { CORPUS } from '../../../bench/brand/corpus/index.js';
+import { scoreCorpus } from '../../../bench/brand/corpus/score.js';
 
 const discovered = (watched: string[], answerContent: string) =>
   answerBrandFields(keywordGroups(watched), {

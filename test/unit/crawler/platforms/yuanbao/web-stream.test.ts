@@ -58,6 +58,8 @@ const expectedFields = (
   const fields: Partial<WebAnswer> = { ...expectedWebAnswer(prompt, mode, model) };
   delete fields.effectiveMode;
   delete fields.formatVersion;
+  // Which witness answered is the kit's, not the parser's.
+  delete fields.answerSource;
   // The stream names no model: the driver reads the page's label.
   delete fields.modelReported;
   return fields;
