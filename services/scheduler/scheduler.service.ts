@@ -211,11 +211,20 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
         // started after the node, or missed its first INFO) may still hold an old one's leases,
         // so the ledger, not this memory, tells which leases were taken by another incarnation.
         if (before === node.instanceID || !active()) return;
-        if (before !== undefined)
-          this.logger.info(`crawler node ${node.id} restarted: its old leases go back`);
         this.background(
           `expiring the leases of ${node.id}'s old incarnation failed`,
-          this.expireLeases(node.id, `crawler node ${node.id} restarted`, node.instanceID),
+          (async () => {
+            const n = await this.expireLeases(
+              node.id,
+              `crawler node ${node.id} restarted`,
+              node.instanceID,
+            );
+            // A warning: the node died without stopping (a clean stop hands its leases back itself).
+            if (n > 0)
+              this.logger.warn(
+                `crawler node ${node.id} restarted: ${n} leases of its old incarnation go back`,
+              );
+          })(),
         );
       },
 
@@ -223,7 +232,11 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
        * Leases of a vanished node (or of its incarnations other than `butInstance`), or past
        * their expiry: a retryable failure of that attempt.
        */
-      async expireLeases(node: string | undefined, reason?: string, butInstance?: string) {
+      async expireLeases(
+        node: string | undefined,
+        reason?: string,
+        butInstance?: string,
+      ): Promise<number> {
         const leases = await ledger.staleLeases(node, butInstance);
         const settled = await ledger.settle(
           leases.map((lease) => ({
@@ -240,6 +253,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
         );
         for (const lease of leases) dispatcher.release(lease._id);
         await announceSettled(this.broker, settled);
+        return leases.length;
       },
 
       /**
