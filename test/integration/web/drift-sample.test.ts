@@ -50,6 +50,27 @@ function mayFail(drifts: readonly Drift[]): string[] {
   return drifts.some((d) => STREAM_LOSS.includes(d)) ? ['format_drift'] : [];
 }
 
+/** How long one page's four asks may take in all; past it the page fails, naming its drifts. */
+const PAGE_WITHIN_MS = 4 * ASK_WITHIN_MS + 30_000;
+
+/**
+ * One page, bounded: a page that does not finish (a step that waits on nothing) fails naming
+ * its combination instead of holding the run; each page's end is printed as it comes, so a
+ * long pairwise run shows its progress.
+ */
+async function boundedPage(site: WebSite, drifts: readonly Drift[], n: string) {
+  const what = `${site.name} [${drifts.join(', ')}]`;
+  let timer: NodeJS.Timeout | undefined;
+  const started = Date.now();
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), PAGE_WITHIN_MS);
+  });
+  const done = await Promise.race([onePage(site, drifts).then(() => 'done' as const), late]);
+  clearTimeout(timer);
+  t.ok(done === 'done', `${what}: the page's asks ended within ${PAGE_WITHIN_MS} ms`);
+  process.stderr.write(`drift page ${n} ${what}: ${done} in ${Date.now() - started} ms\n`);
+}
+
 async function onePage(site: WebSite, drifts: readonly Drift[]) {
   const what = `${site.name} [${drifts.join(', ')}]`;
   const replica = await site.start(drifts);
@@ -99,10 +120,15 @@ async function onePage(site: WebSite, drifts: readonly Drift[]) {
 }
 
 t.test('generated drift: the exact answer in the mode asked, or a named failure', async () => {
-  const pages = WEB_SITES.flatMap((site) =>
+  const combos = WEB_SITES.flatMap((site) =>
     (ALL ? pairwiseDrifts(site.callFrom) : [drawSiteDrifts(SEED, site.name, site.callFrom)]).map(
-      (drifts) => () => onePage(site, drifts),
+      (drifts) => [site, drifts] as const,
     ),
+  );
+  const pages = combos.map(
+    ([site, drifts], i) =>
+      () =>
+        boundedPage(site, drifts, `${i + 1}/${combos.length}`),
   );
   // Two pages at a time: the suite's other files share CI's two cores.
   let next = 0;
