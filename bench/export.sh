@@ -5,14 +5,6 @@
 # the server. Options pass through: --subtasks N (2500), --rounds N (3).
 # BENCH_INFRA_NAME (default export) names the server's state folder under var/.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-bash infra/setup.sh
-
-name="${BENCH_INFRA_NAME:-export}"
-trap 'bash infra/mongo.sh stop "$name" || true' EXIT
-BENCH_MONGO_URL="$(bash infra/mongo.sh start "$name")"
-export BENCH_MONGO_URL
-echo "bench server: mongo $BENCH_MONGO_URL" >&2
+. "$(dirname "$0")/servers.sh" export
 
 node_modules/.bin/tsx bench/export.bench.ts "$@"

@@ -10,21 +10,6 @@
 # the servers' state folders under var/ (its own, so that bench/run.sh or the
 # test suite running at the same time cannot stop this run's servers).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-bash infra/setup.sh
-
-name="${BENCH_INFRA_NAME:-pipeline}"
-trap 'bash infra/nats.sh stop "$name" || true; bash infra/mongo.sh stop "$name" || true' EXIT
-BENCH_NATS_URL="$(bash infra/nats.sh start "$name")"
-BENCH_MONGO_URL="$(bash infra/mongo.sh start "$name")"
-export BENCH_NATS_URL BENCH_MONGO_URL
-
-# The database's processes, so the bench can report their CPU too.
-pids=""
-[ -s "var/mongo-$name/pid" ] && pids="mongo-server:$(cat "var/mongo-$name/pid")"
-pids="$pids nats:$(cat "var/nats-$name/pid" 2>/dev/null || true)"
-export BENCH_DB_PIDS="$pids"
-echo "bench servers: nats $BENCH_NATS_URL, mongo $BENCH_MONGO_URL ($BENCH_DB_PIDS)" >&2
+. "$(dirname "$0")/servers.sh" pipeline nats
 
 node_modules/.bin/tsx bench/pipeline.bench.ts "$@"

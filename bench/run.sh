@@ -3,13 +3,6 @@
 # loopback (as infra/test.sh does), runs bench/api.bench.ts against it and
 # stops the server. Knobs: see the header of bench/api.bench.ts (BENCH_*).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-bash infra/setup.sh
-
-trap 'bash infra/mongo.sh stop bench || true' EXIT
-BENCH_MONGO_URL="$(bash infra/mongo.sh start bench)"
-export BENCH_MONGO_URL
-echo "bench server: mongo $BENCH_MONGO_URL" >&2
+. "$(dirname "$0")/servers.sh" bench
 
 node_modules/.bin/tsx bench/api.bench.ts "$@"

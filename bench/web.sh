@@ -8,15 +8,6 @@
 # (see bench/web/options.ts and docs/benchmarks.md). BENCH_INFRA_NAME (default
 # web) names the servers' state folders under var/.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-bash infra/setup.sh
-
-name="${BENCH_INFRA_NAME:-web}"
-trap 'bash infra/nats.sh stop "$name" || true; bash infra/mongo.sh stop "$name" || true' EXIT
-BENCH_NATS_URL="$(bash infra/nats.sh start "$name")"
-BENCH_MONGO_URL="$(bash infra/mongo.sh start "$name")"
-export BENCH_NATS_URL BENCH_MONGO_URL
-echo "bench servers: nats $BENCH_NATS_URL, mongo $BENCH_MONGO_URL" >&2
+. "$(dirname "$0")/servers.sh" web nats
 
 node_modules/.bin/tsx bench/web.bench.ts "$@"
