@@ -40,8 +40,12 @@ if ! cmp -s infra/chromium-policy.json "$policy"; then
 fi
 
 # npm ci only when the lock file changed since the last install.
+# Never through a link: node_modules linked to another checkout's (a git worktree sharing one
+# install) is that checkout's to install, and npm ci here would empty it under whatever runs there.
 stamp=node_modules/.install-stamp
-if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
+if [ -L node_modules ]; then
+  :
+elif [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
   echo "setup: installing npm packages" >&2
   npm ci --no-audit --no-fund --loglevel=error
   touch "$stamp"
