@@ -1,7 +1,9 @@
 /**
- * The four consumer sites the site kit drives, as the web tests meet them:
- * the driver, its replica started with any composed drift, and the exact
- * answer the replica holds for a prompt and mode (replicas/<site>/expected.ts).
+ * The consumer sites the site kit drives, as the web tests meet them: the
+ * driver, its replica started with any composed drift, the exact answer the
+ * replica holds for a prompt and mode (replicas/<site>/expected.ts), and what
+ * the site contract needs besides: the replica's stream variants, its own
+ * widget drifts, the model label its page shows. Adding a site adds one entry.
  */
 import type { Browser, BrowserContext } from 'playwright';
 import type { WebDriver } from '../../crawler/platforms/types.js';
@@ -10,6 +12,16 @@ import type { Mode } from '../../services/shared/platforms.js';
 import type { StorageState } from '../../services/shared/contracts/accounts.js';
 import type { CallFrom, Drifts } from '../../replicas/common/drift.js';
 import type { Asked } from '../../replicas/common/site.js';
+import type { StreamVariant } from '../../replicas/common/stream-variants.js';
+import { hasReasoning } from '../../crawler/platforms/common/answer.js';
+import { DEEPSEEK } from '../../crawler/platforms/deepseek/web/driver.js';
+import { DOUBAO } from '../../crawler/platforms/doubao/web/driver.js';
+import { KIMI } from '../../crawler/platforms/kimi/web/driver.js';
+import { YUANBAO } from '../../crawler/platforms/yuanbao/web/driver.js';
+import { STREAM_VARIANTS as DEEPSEEK_VARIANTS } from '../../replicas/deepseek/frames.js';
+import { STREAM_VARIANTS as DOUBAO_VARIANTS } from '../../replicas/doubao/frames.js';
+import { STREAM_VARIANTS as KIMI_VARIANTS } from '../../replicas/kimi/frames.js';
+import { STREAM_VARIANTS as YUANBAO_VARIANTS } from '../../replicas/yuanbao/frames.js';
 import { deepseekWeb } from '../../crawler/platforms/deepseek/web/index.js';
 import { doubaoWeb } from '../../crawler/platforms/doubao/web/index.js';
 import { kimiWeb } from '../../crawler/platforms/kimi/web/index.js';
@@ -47,6 +59,18 @@ export interface WebSite {
   expected(prompt: string, mode: Mode, url: string): ReturnType<typeof fieldsOf>;
   /** Where its replica's page makes the chat call, as the replica declares it. */
   callFrom: CallFrom;
+  /** The names of its deep-thinking control, to take it off the page. */
+  thinkingNames: readonly string[];
+  /** The replica's stream variants (`#replica:<name>`). */
+  variants: readonly StreamVariant[];
+  /** The site's own page drifts (its controls drawn as other widgets), by name. */
+  widgets?: Readonly<Record<string, () => Promise<RunningReplica>>>;
+  /** The mode a variant really runs (a silent fallback drops one), when not the one asked. */
+  ran?(prompt: string, mode: Mode, url: string): Mode;
+  /** The model label the page shows after the answer, by the page's drift; null: none. */
+  model(drift: string, mode: Mode): string | null;
+  /** Its DOM reader gives the whole answer (the spec's `dom.whole`): witnesses' disagreements end there. */
+  whole: boolean;
 }
 
 export const WEB_SITES: readonly WebSite[] = [
@@ -56,6 +80,11 @@ export const WEB_SITES: readonly WebSite[] = [
     start: (drift) => startDeepseekReplica({ latencyMs: 2, drift }),
     expected: (prompt, mode, url) => fieldsOf(expectedWebAnswer(prompt, mode, url)),
     callFrom: 'page',
+    whole: DEEPSEEK.dom.whole === true,
+    thinkingNames: DEEPSEEK.controls.thinking!.toggle!.names,
+    variants: DEEPSEEK_VARIANTS,
+    ran: (prompt, mode, url) => expectedWebAnswer(prompt, mode, url).effectiveMode,
+    model: () => null,
   },
   {
     name: 'doubao',
@@ -63,6 +92,16 @@ export const WEB_SITES: readonly WebSite[] = [
     start: (drift) => startDoubaoReplica({ latencyMs: 2, drift }),
     expected: (prompt, mode) => fieldsOf(expectedAnswer(prompt, mode)),
     callFrom: DOUBAO_CALL_FROM,
+    whole: DOUBAO.dom.whole === true,
+    thinkingNames: DOUBAO.controls.thinking!.toggle!.names,
+    variants: DOUBAO_VARIANTS,
+    // Its switches name no model (the 快速 / 专家 picker: doubao-controls.test.ts).
+    model: (drift, mode) =>
+      drift === 'model_name_picker'
+        ? hasReasoning(mode)
+          ? 'Doubao-Seed-1.6-thinking'
+          : 'Doubao-Seed-1.6'
+        : null,
   },
   {
     name: 'kimi',
@@ -71,6 +110,24 @@ export const WEB_SITES: readonly WebSite[] = [
     expected: (prompt, mode, url) =>
       expectedFields(prompt.replace(/ ?#replica:[a-z0-9_]+/g, ''), mode, url),
     callFrom: 'page',
+    whole: KIMI.dom.whole === true,
+    thinkingNames: KIMI.controls.thinking!.toggle!.names,
+    widgets: {
+      model_picker: () => startKimiReplica({ latencyMs: 2, widgets: 'model_picker' }),
+      tools_popover: () => startKimiReplica({ latencyMs: 2, widgets: 'tools_popover' }),
+    },
+    // Every Kimi variant carries the plain stream's answer.
+    variants: KIMI_VARIANTS,
+    model: (drift, mode) =>
+      drift === 'model_picker'
+        ? hasReasoning(mode)
+          ? 'K2.5 思考'
+          : 'K2.5 快速'
+        : drift === 'model_name_picker'
+          ? hasReasoning(mode)
+            ? '长思考 (k1.5)'
+            : 'Kimi'
+          : null,
   },
   {
     name: 'yuanbao',
@@ -78,6 +135,11 @@ export const WEB_SITES: readonly WebSite[] = [
     start: (drift) => startYuanbaoReplica({ latencyMs: 2, drift }),
     expected: (prompt, mode) => fieldsOf(expectedYuanbao(prompt, mode)),
     callFrom: 'page',
+    whole: YUANBAO.dom.whole === true,
+    thinkingNames: YUANBAO.controls.thinking!.toggle!.names,
+    variants: YUANBAO_VARIANTS,
+    // Its model switch shows Hunyuan, the site's default, on every page.
+    model: () => 'Hy3',
   },
 ];
 

@@ -35,7 +35,13 @@ import t from 'tap';
 import type { Browser, Page } from 'playwright';
 import { testBrowser } from '../../helpers/chromium.js';
 import { webContext } from '../../helpers/web-context.js';
-import { replicaContext } from '../../helpers/web-sites.js';
+import {
+  fieldsOf,
+  replicaContext,
+  WEB_SITES,
+  type RunningReplica as Running,
+  type WebSite,
+} from '../../helpers/web-sites.js';
 import { EvidenceLog } from '../../../crawler/web/evidence-log.js';
 import { toFailure } from '../../../crawler/executor.js';
 import { CHAT_PAGE_READY } from '../../../crawler/web/site-driver.js';
@@ -44,11 +50,8 @@ import {
   type PlatformSettings,
   type WebAnswer,
   type WebContext,
-  type WebDriver,
 } from '../../../crawler/platforms/types.js';
-import type { Answer } from '../../../services/shared/contracts/answer.js';
 import { MODES, type Mode } from '../../../services/shared/platforms.js';
-import { hasReasoning } from '../../../crawler/platforms/common/answer.js';
 import {
   callFromUnder,
   driftsOf,
@@ -58,137 +61,11 @@ import {
 } from '../../../replicas/common/drift.js';
 import { WITNESSES_DIFFER } from '../../../crawler/web/site-driver.js';
 import type { StreamVariant } from '../../../replicas/common/stream-variants.js';
-import { STREAM_VARIANTS as DEEPSEEK_VARIANTS } from '../../../replicas/deepseek/frames.js';
-import { STREAM_VARIANTS as DOUBAO_VARIANTS } from '../../../replicas/doubao/frames.js';
-import { STREAM_VARIANTS as KIMI_VARIANTS } from '../../../replicas/kimi/frames.js';
-import { STREAM_VARIANTS as YUANBAO_VARIANTS } from '../../../replicas/yuanbao/frames.js';
-import { deepseekWeb } from '../../../crawler/platforms/deepseek/web/index.js';
-import { doubaoWeb } from '../../../crawler/platforms/doubao/web/index.js';
-import { kimiWeb } from '../../../crawler/platforms/kimi/web/index.js';
-import { yuanbaoWeb } from '../../../crawler/platforms/yuanbao/web/index.js';
-import { DEEPSEEK } from '../../../crawler/platforms/deepseek/web/driver.js';
-import { DOUBAO } from '../../../crawler/platforms/doubao/web/driver.js';
-import { KIMI } from '../../../crawler/platforms/kimi/web/driver.js';
-import { YUANBAO } from '../../../crawler/platforms/yuanbao/web/driver.js';
-import { startDeepseekReplica } from '../../../replicas/deepseek/server.js';
-import {
-  CALL_FROM as DOUBAO_CALL_FROM,
-  startDoubaoReplica,
-} from '../../../replicas/doubao/server.js';
-import { startKimiReplica } from '../../../replicas/kimi/server.js';
-import { startYuanbaoReplica } from '../../../replicas/yuanbao/server.js';
-import { expectedWebAnswer } from '../../../replicas/deepseek/expected.js';
-import { expectedAnswer } from '../../../replicas/doubao/expected.js';
-import { expectedFields } from '../../../replicas/kimi/expected.js';
-import { expectedWebAnswer as expectedYuanbao } from '../../../replicas/yuanbao/expected.js';
-import type { StorageState } from '../../../services/shared/contracts/accounts.js';
 import { startSite } from '../../../replicas/common/site.js';
+import { doubaoWeb } from '../../../crawler/platforms/doubao/web/index.js';
 
 // Room for a busy 2-core machine: about 150 s alone.
 t.setTimeout(300_000);
-
-/** The fields every site's expected answer names. */
-const fieldsOf = (a: Answer) => ({
-  answerContent: a.answerContent,
-  referenceList: a.referenceList,
-  citationList: a.citationList,
-  reasoning: a.reasoningProcess?.content ?? null,
-  recommendedQuestions: a.recommendedQuestions,
-});
-
-interface Running {
-  url: string;
-  storageState(): StorageState;
-  close(): Promise<void>;
-}
-
-interface SiteUnderTest {
-  name: string;
-  driver: WebDriver;
-  /** The names of its deep-thinking control, to take it off the page. */
-  thinkingNames: readonly string[];
-  start(drift: Drift): Promise<Running>;
-  /** The site's own page drifts (its controls drawn as other widgets), by name. */
-  widgets?: Readonly<Record<string, () => Promise<Running>>>;
-  expected(prompt: string, mode: Mode, url: string): ReturnType<typeof fieldsOf>;
-  /** The replica's stream variants (`#replica:<name>`). */
-  variants: readonly StreamVariant[];
-  /** The mode a variant really runs (a silent fallback drops one), when not the one asked. */
-  ran?(prompt: string, mode: Mode, url: string): Mode;
-  /** Where its replica's page makes the chat call, as the replica declares it; else the page. */
-  callFrom?: CallFrom;
-  /** The model label the page shows after the answer, by the page's drift; null: none. */
-  model(drift: string, mode: Mode): string | null;
-  /** Its DOM reader gives the whole answer (the spec's `dom.whole`): witnesses' disagreements end there. */
-  whole: boolean;
-}
-
-const SITES: SiteUnderTest[] = [
-  {
-    name: 'deepseek',
-    whole: DEEPSEEK.dom.whole === true,
-    driver: deepseekWeb,
-    thinkingNames: DEEPSEEK.controls.thinking!.toggle!.names,
-    start: (drift) => startDeepseekReplica({ latencyMs: 2, drift }),
-    expected: (prompt, mode, url) => fieldsOf(expectedWebAnswer(prompt, mode, url)),
-    variants: DEEPSEEK_VARIANTS,
-    ran: (prompt, mode, url) => expectedWebAnswer(prompt, mode, url).effectiveMode,
-    model: () => null,
-  },
-  {
-    name: 'doubao',
-    whole: DOUBAO.dom.whole === true,
-    driver: doubaoWeb,
-    thinkingNames: DOUBAO.controls.thinking!.toggle!.names,
-    start: (drift) => startDoubaoReplica({ latencyMs: 2, drift }),
-    expected: (prompt, mode) => fieldsOf(expectedAnswer(prompt, mode)),
-    variants: DOUBAO_VARIANTS,
-    callFrom: DOUBAO_CALL_FROM,
-    // Its switches name no model (the 快速 / 专家 picker: doubao-controls.test.ts).
-    model: (drift, mode) =>
-      drift === 'model_name_picker'
-        ? hasReasoning(mode)
-          ? 'Doubao-Seed-1.6-thinking'
-          : 'Doubao-Seed-1.6'
-        : null,
-  },
-  {
-    name: 'kimi',
-    whole: KIMI.dom.whole === true,
-    driver: kimiWeb,
-    thinkingNames: KIMI.controls.thinking!.toggle!.names,
-    start: (drift) => startKimiReplica({ latencyMs: 2, drift }),
-    widgets: {
-      model_picker: () => startKimiReplica({ latencyMs: 2, widgets: 'model_picker' }),
-      tools_popover: () => startKimiReplica({ latencyMs: 2, widgets: 'tools_popover' }),
-    },
-    // Every Kimi variant carries the plain stream's answer.
-    expected: (prompt, mode, url) =>
-      expectedFields(prompt.replace(/ ?#replica:[a-z0-9_]+/g, ''), mode, url),
-    variants: KIMI_VARIANTS,
-    model: (drift, mode) =>
-      drift === 'model_picker'
-        ? hasReasoning(mode)
-          ? 'K2.5 思考'
-          : 'K2.5 快速'
-        : drift === 'model_name_picker'
-          ? hasReasoning(mode)
-            ? '长思考 (k1.5)'
-            : 'Kimi'
-          : null,
-  },
-  {
-    name: 'yuanbao',
-    whole: YUANBAO.dom.whole === true,
-    driver: yuanbaoWeb,
-    thinkingNames: YUANBAO.controls.thinking!.toggle!.names,
-    start: (drift) => startYuanbaoReplica({ latencyMs: 2, drift }),
-    expected: (prompt, mode) => fieldsOf(expectedYuanbao(prompt, mode)),
-    variants: YUANBAO_VARIANTS,
-    // Its model switch shows Hunyuan, the site's default, on every page.
-    model: () => 'Hy3',
-  },
-];
 
 const browser: Browser = await testBrowser(t);
 
@@ -229,7 +106,7 @@ interface Outcome {
  * executor closes it). Checks each answer or drift signal as it comes.
  */
 interface OnePage {
-  site: SiteUnderTest;
+  site: WebSite;
   /** The page's drift: a common one (drift.ts) or the site's own widgets. */
   drift: string;
   /** Where the drifted page makes its chat call. */
@@ -312,7 +189,7 @@ async function timed(ask: () => Promise<WebAnswer>, ctx: WebContext): Promise<Ou
 }
 
 function check(
-  site: SiteUnderTest,
+  site: WebSite,
   { url, drift }: { url: string; drift: string },
   c: Case,
   label: string,
@@ -390,7 +267,7 @@ const plain = (mode: Mode): Case => ({
  * sets both controls, with a stream variant each (a drift variant where a
  * plain case has shown the page answers), so every variant runs once.
  */
-function pagesOf(site: SiteUnderTest): OnePage[] {
+function pagesOf(site: WebSite): OnePage[] {
   const answers = site.variants.filter((v) => v.expect === 'answer');
   const drifts = site.variants.filter((v) => v.expect !== 'answer');
   // The stream not trusted: the page's whole answer, or a named format drift.
@@ -408,7 +285,7 @@ function pagesOf(site: SiteUnderTest): OnePage[] {
         : {}),
   });
   const withVariants: Drift[] = ['renamed_classes', 'no_testids', 'other_widget'];
-  const from = site.callFrom ?? 'page';
+  const from = site.callFrom;
   const pages = new Map<Drift, Case[]>(driftsOf(from).map((d) => [d, []]));
   pages.get('none')!.push(...MODES.map(plain), ...withoutThinking(site));
   answers.forEach((v, i) => pages.get(withVariants[i % withVariants.length]!)!.push(variant(v)));
@@ -466,7 +343,7 @@ function pagesOf(site: SiteUnderTest): OnePage[] {
 }
 
 /** Standard mode answers without the deep-thinking control; deep thinking is named drift in < 5 s. */
-function withoutThinking(site: SiteUnderTest): Case[] {
+function withoutThinking(site: WebSite): Case[] {
   const before = async (page: Page) => {
     await page.getByRole('textbox').first().waitFor();
     // Gone for good: a page that draws its controls again (Yuanbao's) does not bring it back.
@@ -521,7 +398,7 @@ t.test(
   'every site, every drift, every stream variant: the exact answer or a named drift signal',
   async () => {
     // The longest pages first, so the last to start is a short one.
-    const pages = SITES.flatMap(pagesOf);
+    const pages = WEB_SITES.flatMap(pagesOf);
     pages.sort((a, b) => b.cases.length - a.cases.length);
     await pool(pages.map((p) => () => onOnePage(p)));
   },
