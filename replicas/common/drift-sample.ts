@@ -118,3 +118,31 @@ export function pairwiseDrifts(from: CallFrom): Drift[][] {
     }
   return combos;
 }
+
+/**
+ * Which sites show each single drift in a run of the site contract that does
+ * not take every site through every drift (CI's): each drift on `each` sites
+ * that can show it (or all that can), in a seeded order, each to the sites
+ * dealt the fewest so far, ties broken by the seed: every site gets its share
+ * and, over runs, meets every drift it can show.
+ */
+export function shareDrifts(
+  seed: number,
+  sites: readonly { name: string; callFrom: CallFrom }[],
+  drifts: readonly Drift[],
+  each: number,
+): Map<string, Set<Drift>> {
+  const next = random(seed);
+  const shuffled = <T>(list: readonly T[]): T[] =>
+    list
+      .map((x) => ({ x, r: next() }))
+      .sort((a, b) => a.r - b.r)
+      .map(({ x }) => x);
+  const dealt = new Map<string, Set<Drift>>(sites.map((s) => [s.name, new Set()]));
+  for (const d of shuffled(drifts)) {
+    const able = shuffled(sites.filter((s) => driftsOf(s.callFrom).includes(d)));
+    able.sort((a, b) => dealt.get(a.name)!.size - dealt.get(b.name)!.size);
+    for (const s of able.slice(0, each)) dealt.get(s.name)!.add(d);
+  }
+  return dealt;
+}

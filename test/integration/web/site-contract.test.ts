@@ -30,6 +30,8 @@
  * where the drift took the control away, or after a failure). The stream
  * variants ride on the drifted pages, so each case tests a DOM drift and a
  * stream drift at once. One browser for the file; three pages at a time.
+ * In CI each drift past the variants' pages runs on two sites a seed deals
+ * (every site with DRIFT_ALL=1: `npm run test:drift`).
  */
 import t from 'tap';
 import type { Browser, Page } from 'playwright';
@@ -62,10 +64,22 @@ import {
 import { WITNESSES_DIFFER } from '../../../crawler/web/site-driver.js';
 import type { StreamVariant } from '../../../replicas/common/stream-variants.js';
 import { startSite } from '../../../replicas/common/site.js';
+import { shareDrifts } from '../../../replicas/common/drift-sample.js';
 import { doubaoWeb } from '../../../crawler/platforms/doubao/web/index.js';
 
 // Room for a busy 2-core machine: about 150 s alone.
 t.setTimeout(300_000);
+
+/**
+ * Every site through every single drift with DRIFT_ALL=1 (`npm run test:drift`). Otherwise (CI)
+ * every site's unchanged page and the pages its stream variants ride on, and each other drift
+ * on SHARED_ON sites dealt by a seed printed first (replayed with `DRIFT_SEED=<seed>`): over
+ * runs every site meets every drift, and the suite stays within its time as sites are added.
+ */
+const ALL = process.env.DRIFT_ALL === '1';
+const SEED = Number(process.env.DRIFT_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const SHARED_ON = 2;
+if (!ALL) t.comment(`drift seed ${SEED}: replay with DRIFT_SEED=${SEED}`);
 
 const browser: Browser = await testBrowser(t);
 
@@ -324,6 +338,10 @@ function pagesOf(site: WebSite): OnePage[] {
       what: `stream drift ${d}`,
       ...(yields === 'witness' ? witness : {}),
     });
+  // Where the variants ride, on every site; the other drifts where the seed dealt them.
+  const mine = SHARED.get(site.name)!;
+  for (const d of pages.keys())
+    if (!ALL && !EVERY_SITE.includes(d) && !mine.has(d)) pages.delete(d);
   return [
     ...[...pages].map(([drift, cases]) => ({
       site,
@@ -341,6 +359,24 @@ function pagesOf(site: WebSite): OnePage[] {
     })),
   ].filter((p) => p.cases.length > 0);
 }
+
+/** The pages every site runs: the unchanged one, and those its stream variants ride on. */
+const EVERY_SITE: readonly Drift[] = [
+  'none',
+  'renamed_classes',
+  'no_testids',
+  'other_widget',
+  'no_new_chat',
+];
+/** Each other drift, and the sites the seed dealt it to. */
+const SHARED = shareDrifts(
+  SEED,
+  WEB_SITES,
+  [...new Set(WEB_SITES.flatMap((s) => driftsOf(s.callFrom)))].filter(
+    (d) => !EVERY_SITE.includes(d),
+  ),
+  SHARED_ON,
+);
 
 /** Standard mode answers without the deep-thinking control; deep thinking is named drift in < 5 s. */
 function withoutThinking(site: WebSite): Case[] {

@@ -9,9 +9,10 @@ import {
   drawDrifts,
   driftsFor,
   pairwiseDrifts,
+  shareDrifts,
   STREAM_LOSS,
 } from '../../../replicas/common/drift-sample.js';
-import type { CallFrom } from '../../../replicas/common/drift.js';
+import { driftsOf, type CallFrom, type Drift } from '../../../replicas/common/drift.js';
 
 const FROMS: CallFrom[] = ['page', 'worker'];
 
@@ -84,3 +85,40 @@ t.test('drifts of one exclusive group never go together', async (t) => {
   t.notOk(compatible('renamed_classes', 'renamed_classes'));
   t.ok(compatible('renamed_classes', 'slow_first_byte'));
 });
+
+t.test(
+  'shared drifts: each on as many sites as asked, dealt evenly, the same for a seed',
+  async (t) => {
+    const sites = [
+      { name: 'a', callFrom: 'page' as const },
+      { name: 'b', callFrom: 'worker' as const },
+      { name: 'c', callFrom: 'page' as const },
+      { name: 'd', callFrom: 'page' as const },
+      { name: 'e', callFrom: 'page' as const },
+    ];
+    const drifts: Drift[] = ['slow_first_byte', 'call_in_worker', 'call_in_page', 'menu_controls'];
+    const met = new Map<string, Set<Drift>>(sites.map((s) => [s.name, new Set()]));
+    for (let seed = 0; seed < 50; seed++) {
+      const dealt = shareDrifts(seed, sites, drifts, 2);
+      t.same(shareDrifts(seed, sites, drifts, 2), dealt, `seed ${seed}: the same again`);
+      for (const d of drifts) {
+        const on = sites.filter((s) => dealt.get(s.name)!.has(d));
+        const able = sites.filter((s) => driftsOf(s.callFrom).includes(d)).length;
+        t.equal(on.length, Math.min(2, able), `seed ${seed}: ${d} on two sites, or all that can`);
+        t.ok(
+          on.every((s) => driftsOf(s.callFrom).includes(d)),
+          `seed ${seed}: ${d} only where it can show`,
+        );
+        for (const s of on) met.get(s.name)!.add(d);
+      }
+      const counts = sites.map((s) => dealt.get(s.name)!.size);
+      t.ok(Math.max(...counts) - Math.min(...counts) <= 2, `seed ${seed}: evenly (${counts})`);
+    }
+    for (const s of sites)
+      t.same(
+        [...met.get(s.name)!].sort(),
+        drifts.filter((d) => driftsOf(s.callFrom).includes(d)).sort(),
+        `over seeds, ${s.name} meets every drift it can show`,
+      );
+  },
+);
