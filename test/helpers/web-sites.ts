@@ -1,5 +1,5 @@
 /**
- * The four consumer sites the site kit drives, as the web tests meet them:
+ * The consumer sites the site kit drives, as the web tests meet them:
  * the driver, its replica started with any composed drift, and the exact
  * answer the replica holds for a prompt and mode (replicas/<site>/expected.ts).
  */
