@@ -70,7 +70,8 @@ await runBench(
 
     const env = {
       SANDBOX_URL: sandbox.url,
-      NODE_OPTIONS: `--import ${join(ROOT, 'bench/soak/probe.mjs')}`,
+      // SOAK_NODE_OPTIONS adds to every node's, e.g. `--cpu-prof --cpu-prof-dir=var/prof`.
+      NODE_OPTIONS: `--import ${join(ROOT, 'bench/soak/probe.mjs')} ${process.env.SOAK_NODE_OPTIONS ?? ''}`,
       SOAK_PROBE_DIR: probeDir,
       ...(process.env.SOAK_SNAPSHOT_DIR
         ? { SOAK_SNAPSHOT_DIR: process.env.SOAK_SNAPSHOT_DIR }

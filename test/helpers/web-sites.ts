@@ -18,22 +18,30 @@ import { DEEPSEEK } from '../../crawler/platforms/deepseek/web/driver.js';
 import { DOUBAO } from '../../crawler/platforms/doubao/web/driver.js';
 import { KIMI } from '../../crawler/platforms/kimi/web/driver.js';
 import { YUANBAO } from '../../crawler/platforms/yuanbao/web/driver.js';
+import { QWEN } from '../../crawler/platforms/qwen/web/driver.js';
 import { STREAM_VARIANTS as DEEPSEEK_VARIANTS } from '../../replicas/deepseek/frames.js';
 import { STREAM_VARIANTS as DOUBAO_VARIANTS } from '../../replicas/doubao/frames.js';
 import { STREAM_VARIANTS as KIMI_VARIANTS } from '../../replicas/kimi/frames.js';
 import { STREAM_VARIANTS as YUANBAO_VARIANTS } from '../../replicas/yuanbao/frames.js';
+import { STREAM_VARIANTS as QWEN_VARIANTS } from '../../replicas/qwen/frames.js';
 import { deepseekWeb } from '../../crawler/platforms/deepseek/web/index.js';
 import { doubaoWeb } from '../../crawler/platforms/doubao/web/index.js';
 import { kimiWeb } from '../../crawler/platforms/kimi/web/index.js';
 import { yuanbaoWeb } from '../../crawler/platforms/yuanbao/web/index.js';
+import { qwenWeb } from '../../crawler/platforms/qwen/web/index.js';
 import { startDeepseekReplica } from '../../replicas/deepseek/server.js';
 import { CALL_FROM as DOUBAO_CALL_FROM, startDoubaoReplica } from '../../replicas/doubao/server.js';
 import { startKimiReplica } from '../../replicas/kimi/server.js';
 import { startYuanbaoReplica } from '../../replicas/yuanbao/server.js';
+import { startQwenReplica } from '../../replicas/qwen/server.js';
 import { expectedWebAnswer } from '../../replicas/deepseek/expected.js';
 import { expectedAnswer } from '../../replicas/doubao/expected.js';
 import { expectedFields } from '../../replicas/kimi/expected.js';
 import { expectedWebAnswer as expectedYuanbao } from '../../replicas/yuanbao/expected.js';
+import {
+  expectedWebAnswer as expectedQwen,
+  MODEL_LABEL as QWEN_MODEL,
+} from '../../replicas/qwen/expected.js';
 
 /** The fields every site's expected answer names. */
 export const fieldsOf = (a: Answer) => ({
@@ -141,7 +149,28 @@ export const WEB_SITES: readonly WebSite[] = [
     // Its model switch shows Hunyuan, the site's default, on every page.
     model: () => 'Hy3',
   },
+  {
+    name: 'qwen',
+    driver: qwenWeb,
+    start: (drift) => startQwenReplica({ latencyMs: 2, drift }),
+    expected: (prompt, mode) => fieldsOf(expectedQwen(prompt, mode)),
+    callFrom: 'page',
+    whole: QWEN.dom.whole === true,
+    thinkingNames: QWEN.controls.thinking!.toggle!.names,
+    variants: QWEN_VARIANTS,
+    // Its model picker shows the site's default model on every page.
+    model: () => QWEN_MODEL,
+  },
 ];
+
+/**
+ * The sites a web test file runs: every one, or those `DRIFT_SITES=a,b` names (a new site's own
+ * runs of the site contract, the generated drift and the mode sequences).
+ */
+export const SITES_UNDER_TEST: readonly WebSite[] = ((only) =>
+  only ? WEB_SITES.filter((s) => only.includes(s.name)) : WEB_SITES)(
+  process.env.DRIFT_SITES?.split(',').filter(Boolean),
+);
 
 /**
  * A browser context as an account's page sees a replica: logged in with the given storage

@@ -6,7 +6,8 @@ export const definition: PlatformDefinition = {
   label: 'Qwen',
   vendor: 'Alibaba (DashScope)',
   aliases: ['tongyi', 'dashscope'],
-  channels: { api: MODES },
+  // The consumer site (chat.qwen.ai; the domestic 千问 site) adds its own search.
+  channels: { api: MODES, web: MODES },
   defaultChannel: 'api',
   api: {
     baseUrl: 'https://dashscope.aliyuncs.com/api/v1',
@@ -17,5 +18,12 @@ export const definition: PlatformDefinition = {
       reasoning_search: 'qwen-plus',
     },
     timeoutMs: 180_000,
+  },
+  web: {
+    url: 'https://chat.qwen.ai',
+    quota: null,
+    gapMs: 20_000,
+    timeoutMs: 180_000,
+    needsAccounts: true,
   },
 };

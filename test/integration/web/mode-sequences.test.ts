@@ -15,7 +15,7 @@ import { testBrowser } from '../../helpers/chromium.js';
 import { webContext } from '../../helpers/web-context.js';
 import {
   replicaContext,
-  WEB_SITES,
+  SITES_UNDER_TEST,
   type RunningReplica as Running,
   type WebSite,
 } from '../../helpers/web-sites.js';
@@ -45,7 +45,7 @@ t.test('the sequence holds every ordered pair of modes once', async (t) => {
 });
 
 type SiteUnderTest = WebSite;
-const SITES = WEB_SITES;
+const SITES = SITES_UNDER_TEST;
 
 /**
  * The page drifts the sequence runs on. A page that remembers the last choices

@@ -40,7 +40,7 @@ import { webContext } from '../../helpers/web-context.js';
 import {
   fieldsOf,
   replicaContext,
-  WEB_SITES,
+  SITES_UNDER_TEST,
   type RunningReplica as Running,
   type WebSite,
 } from '../../helpers/web-sites.js';
@@ -371,8 +371,8 @@ const EVERY_SITE: readonly Drift[] = [
 /** Each other drift, and the sites the seed dealt it to. */
 const SHARED = shareDrifts(
   SEED,
-  WEB_SITES,
-  [...new Set(WEB_SITES.flatMap((s) => driftsOf(s.callFrom)))].filter(
+  SITES_UNDER_TEST,
+  [...new Set(SITES_UNDER_TEST.flatMap((s) => driftsOf(s.callFrom)))].filter(
     (d) => !EVERY_SITE.includes(d),
   ),
   SHARED_ON,
@@ -434,7 +434,7 @@ t.test(
   'every site, every drift, every stream variant: the exact answer or a named drift signal',
   async () => {
     // The longest pages first, so the last to start is a short one.
-    const pages = WEB_SITES.flatMap(pagesOf);
+    const pages = SITES_UNDER_TEST.flatMap(pagesOf);
     pages.sort((a, b) => b.cases.length - a.cases.length);
     await pool(pages.map((p) => () => onOnePage(p)));
   },
