@@ -70,11 +70,13 @@ await runBench(
 
     const env = {
       SANDBOX_URL: sandbox.url,
-      // SOAK_NODE_OPTIONS adds to every node's, e.g. `--cpu-prof --cpu-prof-dir=var/prof`.
-      NODE_OPTIONS: `--import ${join(ROOT, 'bench/soak/probe.mjs')} ${process.env.SOAK_NODE_OPTIONS ?? ''}`,
+      NODE_OPTIONS: `--import ${join(ROOT, 'bench/soak/probe.mjs')}`,
       SOAK_PROBE_DIR: probeDir,
       ...(process.env.SOAK_SNAPSHOT_DIR
         ? { SOAK_SNAPSHOT_DIR: process.env.SOAK_SNAPSHOT_DIR }
+        : {}),
+      ...(process.env.SOAK_CPU_PROFILE_DIR
+        ? { SOAK_CPU_PROFILE_DIR: process.env.SOAK_CPU_PROFILE_DIR }
         : {}),
       RETRY_BASE_MS: '200',
       RETRY_MAX_MS: '1000',

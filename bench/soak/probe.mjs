@@ -9,8 +9,12 @@
  * To find what grows: with $SOAK_SNAPSHOT_DIR set, a file `<pid>.want` there
  * makes the next sample write a heap snapshot `<pid>-<time>.heapsnapshot` first
  * (seconds of a blocked loop: that sample's delay figures show it).
+ * To find where the CPU goes: with $SOAK_CPU_PROFILE_DIR set, the process runs under
+ * V8's sampling profiler from its start and writes `<pid>.cpuprofile` there when it
+ * exits (Node refuses `--cpu-prof` in NODE_OPTIONS; the inspector's own session does it).
  */
-import { appendFileSync, existsSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
@@ -49,5 +53,21 @@ if (dir) {
     // The forced collection blocked the loop; the histogram's timer records that on its next
     // tick. Reset after it, so the next window holds the service's own delays, not ours.
     setTimeout(() => delay.reset(), 50);
+  });
+}
+
+const profiles = process.env.SOAK_CPU_PROFILE_DIR;
+if (profiles) {
+  // A session on this thread answers each post synchronously, so the exit handler can write.
+  const session = new Session();
+  session.connect();
+  session.post('Profiler.enable');
+  session.post('Profiler.setSamplingInterval', { interval: 1000 });
+  session.post('Profiler.start');
+  process.on('exit', () => {
+    session.post('Profiler.stop', (err, result) => {
+      if (!err)
+        writeFileSync(join(profiles, `${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+    });
   });
 }
