@@ -146,3 +146,11 @@ export function shareDrifts(
   }
   return dealt;
 }
+
+/** `n` of the items, drawn by `seed` (the same for the same seed), in their own order. */
+export function drawSome<T>(seed: number, items: readonly T[], n: number): T[] {
+  const next = random(seed);
+  const ranked = items.map((x, i) => ({ i, r: next() })).sort((a, b) => a.r - b.r);
+  const chosen = new Set(ranked.slice(0, n).map(({ i }) => i));
+  return items.filter((_, i) => chosen.has(i));
+}

@@ -8,6 +8,7 @@ import {
   compatible,
   drawDrifts,
   driftsFor,
+  drawSome,
   pairwiseDrifts,
   shareDrifts,
   STREAM_LOSS,
@@ -120,5 +121,25 @@ t.test(
         drifts.filter((d) => driftsOf(s.callFrom).includes(d)).sort(),
         `over seeds, ${s.name} meets every drift it can show`,
       );
+  },
+);
+
+t.test(
+  'drawSome: n of the items in their order, the same for a seed, each drawn over seeds',
+  async (t) => {
+    const items = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    const seen = new Set<string>();
+    for (let seed = 0; seed < 40; seed++) {
+      const some = drawSome(seed, items, 3);
+      t.same(drawSome(seed, items, 3), some);
+      t.equal(some.length, 3);
+      t.same(
+        some,
+        items.filter((x) => some.includes(x)),
+        'in their own order',
+      );
+      some.forEach((x) => seen.add(x));
+    }
+    t.equal(seen.size, items.length, 'every item drawn over seeds');
   },
 );
