@@ -141,7 +141,8 @@ export async function writeXlsx(
   references.commit();
 
   const visibility = book.addWorksheet('visibility');
-  for (const row of visibilityRows(visibilityOf(groups, inputs))) {
+  // The insight sheets come from the tasks service below; this sheet shows no insight.
+  for (const row of visibilityRows(visibilityOf(groups, inputs, { insights: false }))) {
     visibility.addRow(row.map(excelCell)).commit();
   }
   visibility.commit();
