@@ -58,10 +58,15 @@ export interface InsightInput {
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const idOf = (s: InsightInput): string => String(s.subTaskId ?? s._id ?? '');
 
+/** One way a brand is written, and how many answers wrote it so. */
+interface Spelling {
+  name: string;
+  written: number;
+  tally: BrandTally;
+}
+
 interface BrandTally {
-  /** Spellings and how many answers wrote each (answers write one or two). */
-  names: string[];
-  written: number[];
+  spellings: Spelling[];
   answers: number;
   positionSum: number;
   best: number;
@@ -117,8 +122,8 @@ function addPage(pages: Pages, id: number, r: Reference): void {
 }
 
 export class Insights {
-  /** Tallies by spelling as written (null: no key, not a name); spellings of one key share one. */
-  private readonly byName = new Map<string, BrandTally | null>();
+  /** Spellings as written (null: no key, not a name); spellings of one key share a tally. */
+  private readonly byName = new Map<string, Spelling | null>();
   private readonly byKey = new Map<string, BrandTally>();
   /** Per domain id. */
   private readonly domainTallies: (DomainTally | undefined)[] = [];
@@ -193,15 +198,16 @@ export class Insights {
     answer: number,
   ): void {
     for (const d of discovered) {
-      let t = this.byName.get(d.name);
-      if (t === undefined) this.byName.set(d.name, (t = this.brandOf(d.name, s, d.position)));
-      if (t === null || t.stamp === answer) continue;
+      let spelling = this.byName.get(d.name);
+      if (spelling === undefined) {
+        spelling = this.spellingOf(d.name, s, d.position);
+        this.byName.set(d.name, spelling);
+      }
+      if (spelling === null) continue;
+      const t = spelling.tally;
+      if (t.stamp === answer) continue;
       t.stamp = answer;
-      const spelling = t.names[0] === d.name ? 0 : t.names.indexOf(d.name);
-      if (spelling < 0) {
-        t.names.push(d.name);
-        t.written.push(1);
-      } else t.written[spelling]!++;
+      spelling.written++;
       t.answers++;
       t.positionSum += d.position;
       if (d.position < t.best) t.best = d.position;
@@ -220,15 +226,14 @@ export class Insights {
     }
   }
 
-  /** The tally of the key `name` spells (made on first sight), or null when it spells none. */
-  private brandOf(name: string, s: InsightInput, position: number): BrandTally | null {
+  /** `name` as a spelling of its key's tally (made on first sight), or null when it spells no key. */
+  private spellingOf(name: string, s: InsightInput, position: number): Spelling | null {
     const key = brandKey(name);
     if (!key) return null;
     let t = this.byKey.get(key);
     if (!t) {
       t = {
-        names: [],
-        written: [],
+        spellings: [],
         answers: 0,
         positionSum: 0,
         best: position,
@@ -240,7 +245,9 @@ export class Insights {
       };
       this.byKey.set(key, t);
     }
-    return t;
+    const spelling: Spelling = { name, written: 0, tally: t };
+    t.spellings.push(spelling);
+    return spelling;
   }
 
   private tally(domain: number): DomainTally {
@@ -272,14 +279,16 @@ export class Insights {
   } {
     const discovered = [...this.byKey.values()]
       .map((t): DiscoveredBrand => {
-        let most = 0;
-        t.names.forEach((name, i) => {
-          const n = t.written[i]!;
-          const m = t.written[most]!;
-          if (n > m || (n === m && byName(name, t.names[most]!) < 0)) most = i;
-        });
+        let most = t.spellings[0]!;
+        for (const sp of t.spellings) {
+          if (
+            sp.written > most.written ||
+            (sp.written === most.written && byName(sp.name, most.name) < 0)
+          )
+            most = sp;
+        }
         return {
-          name: t.names[most]!,
+          name: most.name,
           answers: t.answers,
           share: this.answers ? t.answers / this.answers : 0,
           averagePosition: t.positionSum / t.answers,
