@@ -175,6 +175,8 @@ export class Insights {
       }
     }
     const references = s.referenceList;
+    // No more references than citations: nothing retrieved was left uncited
+    // (a platform that does not separate them), and no reference is looked up.
     if (!references || references.length <= cited.length) return;
     for (let k = 0; k < references.length; k++) {
       const u = this.urls.id(references[k]!.url);
