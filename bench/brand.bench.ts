@@ -10,9 +10,10 @@
  *   4) what discovery adds to 1): answerBrandFields (brand fields and
  *      discovered brands, as recorded) against brandFields, p50 over the
  *      same runs, interleaved;
- *   5) what the insights add to 2): the Insights pass alone over the same
- *      sub tasks, watching half the brands (so the other half are
- *      discovered), against visibilityOf, medians of 15 rounds.
+ *   5) what the insights add to 2): visibilityOf with the insights against
+ *      visibilityOf without them (`insights: false`) over the same sub
+ *      tasks, watching half the brands (so the other half are discovered);
+ *      CPU time, medians of interleaved rounds (target: under 10 %).
  * Options: --runs (default 2000), --warmup (300), --subtasks (2500),
  * --answer-chars (10000).
  */
@@ -20,8 +21,8 @@ import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { answerBrandFields, brandFields } from '../services/shared/brand/mentions.js';
 import { scoreCorpus } from './brand/corpus/score.js';
-import { Insights } from '../services/shared/brand/insights.js';
-import { countedMode, visibilityOf } from '../services/shared/brand/visibility.js';
+import type { Visibility } from '../services/shared/contracts/brand.js';
+import { visibilityOf } from '../services/shared/brand/visibility.js';
 import { benchAnswer, benchGroups, benchSubTasks } from './brand/fixture.js';
 import { percentile } from './common.js';
 
@@ -127,37 +128,41 @@ console.log(
 
 const halfGroups = groups.slice(0, groups.length / 2);
 const halfInputs = benchSubTasks(halfGroups, subtasks);
-const insightsOnly = (): void => {
-  const insights = new Insights(halfGroups);
-  const bucket = {};
-  for (const s of halfInputs) if (s.status === 'completed') insights.add(s, bucket);
-  insights.result([{ bucket, place: { platform: 'all' }, answers: subtasks }]);
+/** CPU time of `repeat` calls (this process's threads: not stretched by other processes, unlike wall time). */
+const cpuMs = (f: () => void, repeat: number): number => {
+  const before = process.cpuUsage();
+  for (let i = 0; i < repeat; i++) f();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / repeat;
 };
-// countedMode keeps the import honest: the pass above counts what visibilityOf counts.
-void countedMode;
-const whole: number[] = [];
-const alone: number[] = [];
-for (let round = 0; round < 17; round++) {
-  let started = performance.now();
-  const v = visibilityOf(halfGroups, halfInputs);
-  whole.push(performance.now() - started);
-  started = performance.now();
-  insightsOnly();
-  alone.push(performance.now() - started);
-  if (round === 0) {
-    console.log(
-      `5) insights watching ${halfGroups.length} of ${groups.length} brands: ${v.discovered.length} discovered brands, ${v.opportunities.length} opportunity domains`,
-    );
-  }
-}
-// The first two rounds warm up.
-whole.splice(0, 2);
-alone.splice(0, 2);
-whole.sort((a, b) => a - b);
-alone.sort((a, b) => a - b);
-const wholeP50 = percentile(whole, 50);
-const aloneP50 = percentile(alone, 50);
+const withInsights = (): Visibility => visibilityOf(halfGroups, halfInputs);
+const without = (): Visibility => visibilityOf(halfGroups, halfInputs, { insights: false });
+const v = withInsights();
 console.log(
-  `   visibilityOf over ${subtasks} sub tasks ${wholeP50.toFixed(1)} ms, of which the insights ${aloneP50.toFixed(1)} ms: ` +
-    `+${((aloneP50 / (wholeP50 - aloneP50)) * 100).toFixed(1)} % over the rest (medians of ${whole.length} rounds)`,
+  `5) insights watching ${halfGroups.length} of ${groups.length} brands: ${v.discovered.length} discovered brands, ${v.opportunities.length} opportunity domains`,
+);
+const ROUNDS = 25;
+const WARM_ROUNDS = 4;
+const REPEAT = 5;
+const plainRounds: number[] = [];
+const fullRounds: number[] = [];
+// Interleaved, each round in the other order, so both see the same load and the same heap.
+for (let round = 0; round < ROUNDS + WARM_ROUNDS; round++) {
+  const [first, second] = round % 2 ? [without, withInsights] : [withInsights, without];
+  const a = cpuMs(first, REPEAT);
+  const b = cpuMs(second, REPEAT);
+  if (round < WARM_ROUNDS) continue;
+  plainRounds.push(first === without ? a : b);
+  fullRounds.push(first === without ? b : a);
+}
+plainRounds.sort((a, b) => a - b);
+fullRounds.sort((a, b) => a - b);
+const plainMs = percentile(plainRounds, 50);
+const fullMs = percentile(fullRounds, 50);
+const added = ((fullMs - plainMs) / plainMs) * 100;
+const INSIGHTS_TARGET = 10;
+console.log(
+  `   visibilityOf over ${subtasks} sub tasks: ${plainMs.toFixed(2)} ms without the insights, ${fullMs.toFixed(2)} ms with them ` +
+    `(CPU time, medians of ${ROUNDS} interleaved rounds of ${REPEAT}): +${added.toFixed(1)} % (target: < ${INSIGHTS_TARGET} %) ` +
+    `${added < INSIGHTS_TARGET ? 'PASS' : 'FAIL'}`,
 );

@@ -5,4 +5,4 @@
  * the two lists equal.
  */
 export const EXPORT_FORMATS = ['csv', 'ndjson', 'xlsx'] as const;
-export const EXPORT_TABLES = ['subtasks', 'references'] as const;
+export const EXPORT_TABLES = ['subtasks', 'references', 'discovered', 'opportunities'] as const;

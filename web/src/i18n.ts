@@ -5,6 +5,7 @@
  */
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import { insightsEn, insightsZh } from './i18n-insights.js';
 import { monitorsEn, monitorsZh } from './i18n-monitors.js';
 
 export type Lang = 'en' | 'zh';
@@ -115,6 +116,7 @@ const en = {
   language: '中文',
   choosePlatform: 'choose at least one platform',
   ...monitorsEn,
+  ...insightsEn,
 };
 
 const zh: typeof en = {
@@ -221,6 +223,7 @@ const zh: typeof en = {
   language: 'English',
   choosePlatform: '请至少选择一个平台',
   ...monitorsZh,
+  ...insightsZh,
 };
 
 export type TextKey = keyof typeof en;

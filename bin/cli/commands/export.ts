@@ -32,7 +32,7 @@ export function exportCommand(cli: Cli): Command {
     .addOption(
       new Option(
         '--table <table>',
-        'subtasks: a row per sub task; references: a row per reference (xlsx has both)',
+        'subtasks: a row per sub task; references: a row per reference; discovered: a row per unwatched brand the answers recommend; opportunities: a row per domain cited where a competitor is named and you are not (xlsx has every table)',
       )
         .choices(EXPORT_TABLES)
         .default('subtasks'),

@@ -5,7 +5,7 @@ import { isUuid } from '../../shared/ids.js';
 import { zodProblems } from '../../shared/validation.js';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson', 'xlsx'] as const;
-export const EXPORT_TABLES = ['subtasks', 'references'] as const;
+export const EXPORT_TABLES = ['subtasks', 'references', 'discovered', 'opportunities'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export type ExportTable = (typeof EXPORT_TABLES)[number];
 
@@ -22,7 +22,7 @@ export const exportQuerySchema = z.object({
     .optional()
     .meta({
       description:
-        'subtasks (default): one row per sub task; references: one row per reference (csv, ndjson; an xlsx has both sheets)',
+        'subtasks (default): one row per sub task; references: one row per reference; discovered: one row per brand the answers recommend that no group watches; opportunities: one row per domain cited where a competitor is named and the first group is not (csv, ndjson; an xlsx has every table as a sheet)',
     }),
 });
 
@@ -45,8 +45,8 @@ export function checkExportRequest(taskId: unknown, query: Record<string, unknow
   };
 }
 
-/** `<taskId>.csv`, `<taskId>-references.ndjson`; an xlsx holds every table. */
+/** `<taskId>.csv`, `<taskId>-references.ndjson`, `<taskId>-discovered.csv`; an xlsx holds every table. */
 export function exportFileName({ taskId, format, table }: ExportRequest): string {
-  const suffix = table === 'references' && format !== 'xlsx' ? '-references' : '';
+  const suffix = table !== 'subtasks' && format !== 'xlsx' ? `-${table}` : '';
   return `${taskId}${suffix}.${format}`;
 }

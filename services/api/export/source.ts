@@ -7,6 +7,7 @@
  * across NATS and each page is an ordinary call with the ordinary errors.
  */
 import type { Backend } from '../backend.js';
+import type { Visibility } from '../../shared/contracts/brand.js';
 import type { ExportPage } from '../../shared/contracts/export.js';
 import type { Item, SubTaskView } from './tables.js';
 
@@ -48,6 +49,18 @@ export class ExportSource {
       if (!last || page.items.length < this.pageSize) return;
       page = await this.page(last.seq);
     }
+  }
+
+  /**
+   * The task's visibility as `GET …/task/{taskId}/visibility` gives it (the
+   * tasks service sums every sub task without its answer): the insight
+   * tables are sums over the whole task, so they come after every page.
+   */
+  visibility(): Promise<Visibility> {
+    return this.backend.call<Visibility>('tasks.visibility', {
+      userId: this.userId,
+      taskId: this.taskId,
+    });
   }
 
   private page(afterSeq: number): Promise<ExportPage<SubTaskView>> {

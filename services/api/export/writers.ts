@@ -15,6 +15,12 @@ import { csvLine, UTF8_BOM, type Cell } from './csv.js';
 import type { ExportTable } from './query.js';
 import type { ExportSource } from './source.js';
 import {
+  DISCOVERED_HEADER,
+  discoveredRow,
+  OPPORTUNITY_HEADER,
+  opportunityRow,
+} from './insight-tables.js';
+import {
   REFERENCE_HEADER,
   referenceRecords,
   referenceRows,
@@ -22,6 +28,18 @@ import {
   subTaskRow,
   visibilityRows,
 } from './tables.js';
+
+/** The insight tables: sums over the whole task, one read of its visibility. */
+type InsightTable = 'discovered' | 'opportunities';
+const isInsight = (table: ExportTable): table is InsightTable =>
+  table === 'discovered' || table === 'opportunities';
+
+async function insightRows(source: ExportSource, table: InsightTable): Promise<Cell[][]> {
+  const v = await source.visibility();
+  return table === 'discovered'
+    ? [DISCOVERED_HEADER, ...v.discovered.map(discoveredRow)]
+    : [OPPORTUNITY_HEADER, ...v.opportunities.map(opportunityRow)];
+}
 
 export function csvStream(
   source: ExportSource,
@@ -31,6 +49,10 @@ export function csvStream(
 ): Readable {
   return Readable.from(
     (async function* () {
+      if (isInsight(table)) {
+        yield UTF8_BOM + (await insightRows(source, table)).map(csvLine).join('');
+        return;
+      }
       const header = table === 'references' ? REFERENCE_HEADER : subTaskHeader(groups);
       yield UTF8_BOM + csvLine(header);
       for await (const items of source.pages()) {
@@ -53,6 +75,13 @@ export function ndjsonStream(
 ): Readable {
   return Readable.from(
     (async function* () {
+      if (isInsight(table)) {
+        // The visibility's own records (docs/insights.md), each with the task's name as the sub tasks have it.
+        const v = await source.visibility();
+        const records = table === 'discovered' ? v.discovered : v.opportunities;
+        yield records.map((r) => JSON.stringify({ taskName, ...r }) + '\n').join('');
+        return;
+      }
       for await (const items of source.pages()) {
         const records =
           table === 'references'
@@ -70,10 +99,13 @@ const EXCEL_CELL_MAX = 32_767;
 
 /**
  * Writes the workbook into `out`: "sub tasks", then "references", then
- * "visibility". A streamed sheet must be finished before the next one is
- * written (the zip holds one entry at a time), so the references are a
- * second read of the task; the visibility is computed from what the first
- * read kept of each sub task (visibility-inputs.ts).
+ * "visibility", "discovered" and "opportunities". A streamed sheet must be
+ * finished before the next one is written (the zip holds one entry at a
+ * time), so the references are a second read of the task; the visibility is
+ * computed from what the first read kept of each sub task
+ * (visibility-inputs.ts), and the insight sheets are the tasks service's
+ * visibility of the task (what keeps their pages, prompts and names is not
+ * worth keeping here per sub task).
  */
 export async function writeXlsx(
   source: ExportSource,
@@ -109,10 +141,21 @@ export async function writeXlsx(
   references.commit();
 
   const visibility = book.addWorksheet('visibility');
-  for (const row of visibilityRows(visibilityOf(groups, inputs))) {
+  // The insight sheets come from the tasks service below; this sheet shows no insight.
+  for (const row of visibilityRows(visibilityOf(groups, inputs, { insights: false }))) {
     visibility.addRow(row.map(excelCell)).commit();
   }
   visibility.commit();
+
+  const insights = await source.visibility();
+  for (const [name, rows] of [
+    ['discovered', [DISCOVERED_HEADER, ...insights.discovered.map(discoveredRow)]],
+    ['opportunities', [OPPORTUNITY_HEADER, ...insights.opportunities.map(opportunityRow)]],
+  ] as const) {
+    const sheet = book.addWorksheet(name);
+    for (const row of rows) sheet.addRow(row.map(excelCell)).commit();
+    sheet.commit();
+  }
   await book.commit();
 }
 

@@ -14,8 +14,16 @@
  *   that does not separate them lists the same pages in both).
  * Every order is by count, then by name, so the result does not depend on the
  * order the sub tasks are read in. Pure.
+ *
+ * Cost (docs/benchmarks.md, `bench:brand` line 5): the pass shares what
+ * visibilityOf has already read. Citations come as the URL ids visibilityOf
+ * looked up (url-index.ts), so a cited domain is an array index, not a parse
+ * or a hash; a brand name is hashed once per answer naming it; answers are
+ * told apart by a counter stamped on each tally, not by per-answer sets. Only
+ * counts are kept per answer; the lists of the top domains (pages, prompts,
+ * competitors, places) are read from the competitor answers they keep when
+ * `result` is asked for.
  */
-import type { Reference } from '../contracts/answer.js';
 import type {
   CitationOpportunity,
   DiscoveredBrand,
@@ -24,9 +32,11 @@ import type {
   Mention,
   SourcePage,
 } from '../contracts/brand.js';
+import type { Reference } from '../contracts/answer.js';
 import { brandKey } from './brand-name.js';
-import { domainOf, tagDomain } from './domains.js';
+import { tagDomain } from './domains.js';
 import type { Place } from './place.js';
+import type { UrlIndex } from './url-index.js';
 
 export const DISCOVERED_LIMIT = 50;
 export const OPPORTUNITY_LIMIT = 30;
@@ -46,220 +56,256 @@ export interface InsightInput {
 }
 
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const idOf = (s: InsightInput): string => String(s.subTaskId ?? s._id ?? '');
 
-/** Counts of strings, read most counted first (ties by code point order). */
-class Counts {
-  readonly map = new Map<string, number>();
-  add(value: string, n = 1): void {
-    this.map.set(value, (this.map.get(value) ?? 0) + n);
-  }
-  top(limit: number): string[] {
-    return [...this.map]
-      .sort(([a, x], [b, y]) => y - x || byName(a, b))
-      .slice(0, limit)
-      .map(([v]) => v);
-  }
+/** One way a brand is written, and how many answers wrote it so. */
+interface Spelling {
+  name: string;
+  written: number;
+  tally: BrandTally;
 }
 
 interface BrandTally {
-  spellings: Counts;
+  spellings: Spelling[];
   answers: number;
   positionSum: number;
   best: number;
-  perBucket: Map<object, number>;
-  example: { subTaskId: string; platform: string; prompt: string; position: number };
+  /** Answers naming it per bucket index. */
+  perBucket: number[];
+  /** The answer that last counted it (answers are numbered by `add`). */
+  stamp: number;
+  example: InsightInput;
+  exampleId: string;
+  examplePosition: number;
+}
+
+/** A completed answer naming a competitor and not the first group. */
+interface CompetitorAnswer {
+  s: InsightInput;
+  bucket: number;
+  /** The URL id of each citation, in citationList order. */
+  cited: number[];
+  /** Pairs (URL id, referenceList index) of the references not cited. */
+  retrieved: number[];
+  /** Filled by `result` for the answers of the top domains: the ids of its competitors' set and prompt. */
+  competitorSet?: number;
+  promptId?: number;
 }
 
 interface DomainTally {
+  domain: number;
   answers: number;
+  userAnswers: number;
   retrievedAnswers: number;
-  competitors: Counts;
-  pages: Map<string, { title: string; n: number }>;
-  retrieved: Map<string, { title: string; n: number }>;
-  prompts: Counts;
-  buckets: Set<object>;
+  /** The answers that last counted it as cited, as the contrast, as retrieved. */
+  citedStamp: number;
+  userStamp: number;
+  retrievedStamp: number;
+  /** The competitor answers citing or retrieving it, in input order. */
+  seenIn: CompetitorAnswer[];
 }
 
-function pagesOf(pages: Map<string, { title: string; n: number }>): SourcePage[] {
-  return [...pages]
-    .sort(([a, x], [b, y]) => y.n - x.n || byName(a, b))
+/** Pages of a domain: per URL id, its first title and how often it was listed. */
+type Pages = Map<number, { url: string; title: string; n: number }>;
+
+function pagesOf(pages: Pages): SourcePage[] {
+  return [...pages.values()]
+    .sort((x, y) => y.n - x.n || byName(x.url, y.url))
     .slice(0, LIST_LIMIT)
-    .map(([url, { title }]) => ({ url, title }));
+    .map(({ url, title }) => ({ url, title }));
+}
+
+function addPage(pages: Pages, id: number, r: Reference): void {
+  const page = pages.get(id);
+  if (page) page.n++;
+  else pages.set(id, { url: r.url, title: r.title, n: 1 });
 }
 
 export class Insights {
-  private readonly brands = new Map<string, BrandTally>();
-  private readonly domains = new Map<string, DomainTally>();
-  private readonly domainOfUrl = new Map<string, string | null>();
-  /** Per domain, the answers naming the first group that cite it (the contrast). */
-  private readonly userCited = new Map<string, number>();
-  private readonly keys = new Map<string, string>();
+  /** Spellings as written (null: no key, not a name); spellings of one key share a tally. */
+  private readonly byName = new Map<string, Spelling | null>();
+  private readonly byKey = new Map<string, BrandTally>();
+  /** Per domain id. */
+  private readonly domainTallies: (DomainTally | undefined)[] = [];
   private answers = 0;
 
-  constructor(private readonly groups: readonly KeywordGroup[]) {}
+  constructor(
+    private readonly groups: readonly KeywordGroup[],
+    private readonly urls: UrlIndex,
+  ) {}
 
-  /** One completed sub task, counted under `bucket` (its place, resolved by `result`). */
-  add(s: InsightInput, bucket: object): void {
-    this.answers++;
-    const discovered = s.discovered ?? [];
-    if (discovered.length) this.addDiscovered(s, discovered, bucket);
-    const mentions = s.mentions ?? [];
-    const citations = s.citationList ?? [];
-    if ((mentions[0]?.count ?? 0) > 0) {
+  /**
+   * One completed sub task, counted under bucket index `bucket`; `cited`: the
+   * URL id of each of its citations (`urls.id`), in order, as visibilityOf
+   * looked them up. `cited` is read now and not kept.
+   */
+  add(s: InsightInput, bucket: number, cited: readonly number[]): void {
+    const answer = ++this.answers;
+    const discovered = s.discovered;
+    if (discovered && discovered.length) this.addDiscovered(s, discovered, bucket, answer);
+    const mentions = s.mentions;
+    const { domainOfUrl } = this.urls;
+    if (mentions && mentions.length && mentions[0]!.count > 0) {
       // The first group is named: only the contrast counts, once per domain.
-      const domains = new Set<string>();
-      for (const c of citations) {
-        const domain = this.domainOf(c.url);
-        if (domain) domains.add(domain);
+      for (const u of cited) {
+        const d = domainOfUrl[u]!;
+        if (d < 0) continue;
+        const t = this.tally(d);
+        if (t.userStamp !== answer) {
+          t.userStamp = answer;
+          t.userAnswers++;
+        }
       }
-      for (const d of domains) this.userCited.set(d, (this.userCited.get(d) ?? 0) + 1);
       return;
     }
-    const competitors: string[] = [];
-    for (let i = 1; i < mentions.length; i++) {
-      if (mentions[i]!.count > 0) competitors.push(mentions[i]!.keyword);
+    let competitor = discovered !== null && discovered !== undefined && discovered.length > 0;
+    for (let i = 1; !competitor && mentions && i < mentions.length; i++) {
+      competitor = mentions[i]!.count > 0;
     }
-    for (const d of discovered) competitors.push(d.name);
-    if (!competitors.length) return;
-    const prompt = s.prompt ?? '';
-    const cited = new Map<string, Reference[]>();
-    const citedUrls = new Set<string>();
-    for (const c of citations) {
-      citedUrls.add(c.url);
-      const domain = this.domainOf(c.url);
-      if (!domain) continue;
-      const list = cited.get(domain);
-      if (list) list.push(c);
-      else cited.set(domain, [c]);
+    if (!competitor) return;
+    const seen: CompetitorAnswer = { s, bucket, cited: cited.slice(), retrieved: [] };
+    for (const u of cited) {
+      const d = domainOfUrl[u]!;
+      if (d < 0) continue;
+      const t = this.tally(d);
+      if (t.citedStamp !== answer) {
+        t.citedStamp = answer;
+        t.answers++;
+        t.seenIn.push(seen);
+      }
     }
-    for (const [domain, refs] of cited) {
-      const t = this.tally(domain);
-      t.answers++;
-      this.seenIn(t, competitors, bucket, prompt);
-      for (const r of refs) addPage(t.pages, r);
-    }
-    const references = s.referenceList ?? [];
-    if (references.length <= citedUrls.size) return;
-    const retrieved = new Map<string, Reference[]>();
-    for (const r of references) {
-      if (citedUrls.has(r.url)) continue;
-      const domain = this.domainOf(r.url);
-      if (!domain) continue;
-      const list = retrieved.get(domain);
-      if (list) list.push(r);
-      else retrieved.set(domain, [r]);
-    }
-    for (const [domain, refs] of retrieved) {
-      const t = this.tally(domain);
-      t.retrievedAnswers++;
-      if (!cited.has(domain)) this.seenIn(t, competitors, bucket, prompt);
-      for (const r of refs) addPage(t.retrieved, r);
+    const references = s.referenceList;
+    // No more references than citations: nothing retrieved was left uncited
+    // (a platform that does not separate them), and no reference is looked up.
+    if (!references || references.length <= cited.length) return;
+    for (let k = 0; k < references.length; k++) {
+      const u = this.urls.id(references[k]!.url);
+      if (cited.includes(u)) continue;
+      const d = domainOfUrl[u]!;
+      if (d < 0) continue;
+      seen.retrieved.push(u, k);
+      const t = this.tally(d);
+      if (t.retrievedStamp !== answer) {
+        t.retrievedStamp = answer;
+        t.retrievedAnswers++;
+        if (t.citedStamp !== answer) t.seenIn.push(seen);
+      }
     }
   }
 
-  private addDiscovered(s: InsightInput, discovered: DiscoveredEntry[], bucket: object): void {
-    const example = {
-      subTaskId: String(s.subTaskId ?? s._id ?? ''),
-      platform: s.platform,
-      prompt: s.prompt ?? '',
-    };
-    const named = new Set<string>();
-    for (const d of discovered) {
-      let key = this.keys.get(d.name);
-      if (key === undefined) this.keys.set(d.name, (key = brandKey(d.name)));
-      if (!key || named.has(key)) continue;
-      named.add(key);
-      this.addBrand(key, d, bucket, example);
-    }
-  }
-
-  private addBrand(
-    key: string,
-    d: DiscoveredEntry,
-    bucket: object,
-    example: { subTaskId: string; platform: string; prompt: string },
+  private addDiscovered(
+    s: InsightInput,
+    discovered: readonly DiscoveredEntry[],
+    bucket: number,
+    answer: number,
   ): void {
-    let t = this.brands.get(key);
+    for (const d of discovered) {
+      let spelling = this.byName.get(d.name);
+      if (spelling === undefined) {
+        spelling = this.spellingOf(d.name, s, d.position);
+        this.byName.set(d.name, spelling);
+      }
+      if (spelling === null) continue;
+      const t = spelling.tally;
+      if (t.stamp === answer) continue;
+      t.stamp = answer;
+      spelling.written++;
+      t.answers++;
+      t.positionSum += d.position;
+      if (d.position < t.best) t.best = d.position;
+      t.perBucket[bucket] = (t.perBucket[bucket] ?? 0) + 1;
+      if (d.position < t.examplePosition) {
+        t.example = s;
+        t.exampleId = idOf(s);
+        t.examplePosition = d.position;
+      } else if (d.position === t.examplePosition && t.example !== s) {
+        const id = idOf(s);
+        if (id < t.exampleId) {
+          t.example = s;
+          t.exampleId = id;
+        }
+      }
+    }
+  }
+
+  /** `name` as a spelling of its key's tally (made on first sight), or null when it spells no key. */
+  private spellingOf(name: string, s: InsightInput, position: number): Spelling | null {
+    const key = brandKey(name);
+    if (!key) return null;
+    let t = this.byKey.get(key);
     if (!t) {
       t = {
-        spellings: new Counts(),
+        spellings: [],
         answers: 0,
         positionSum: 0,
-        best: d.position,
-        perBucket: new Map(),
-        example: { ...example, position: d.position },
+        best: position,
+        perBucket: [],
+        stamp: 0,
+        example: s,
+        exampleId: idOf(s),
+        examplePosition: position,
       };
-      this.brands.set(key, t);
+      this.byKey.set(key, t);
     }
-    t.spellings.add(d.name);
-    t.answers++;
-    t.positionSum += d.position;
-    if (d.position < t.best) t.best = d.position;
-    t.perBucket.set(bucket, (t.perBucket.get(bucket) ?? 0) + 1);
-    const e = t.example;
-    if (d.position < e.position || (d.position === e.position && example.subTaskId < e.subTaskId)) {
-      t.example = { ...example, position: d.position };
-    }
+    const spelling: Spelling = { name, written: 0, tally: t };
+    t.spellings.push(spelling);
+    return spelling;
   }
 
-  private seenIn(
-    t: DomainTally,
-    competitors: readonly string[],
-    bucket: object,
-    prompt: string,
-  ): void {
-    for (const name of competitors) t.competitors.add(name);
-    if (prompt) t.prompts.add(prompt);
-    t.buckets.add(bucket);
-  }
-
-  private domainOf(url: string): string | null {
-    let domain = this.domainOfUrl.get(url);
-    if (domain === undefined) this.domainOfUrl.set(url, (domain = domainOf(url)));
-    return domain;
-  }
-
-  private tally(domain: string): DomainTally {
-    let t = this.domains.get(domain);
+  private tally(domain: number): DomainTally {
+    let t = this.domainTallies[domain];
     if (!t) {
       t = {
+        domain,
         answers: 0,
+        userAnswers: 0,
         retrievedAnswers: 0,
-        competitors: new Counts(),
-        pages: new Map(),
-        retrieved: new Map(),
-        prompts: new Counts(),
-        buckets: new Set(),
+        citedStamp: 0,
+        userStamp: 0,
+        retrievedStamp: 0,
+        seenIn: [],
       };
-      this.domains.set(domain, t);
+      this.domainTallies[domain] = t;
     }
     return t;
   }
 
   /**
-   * The summed insights; `places`: every bucket `add` was given, with its
-   * place and completed answers, in the visibility's row order.
+   * The summed insights; `places`: every bucket `add` was given (by its
+   * index), with its place and completed answers, in the visibility's row
+   * order.
    */
-  result(places: readonly { bucket: object; place: Place; answers: number }[]): {
+  result(places: readonly { bucket: number; place: Place; answers: number }[]): {
     discovered: DiscoveredBrand[];
     opportunities: CitationOpportunity[];
   } {
-    const discovered = [...this.brands.values()]
+    const discovered = [...this.byKey.values()]
       .map((t): DiscoveredBrand => {
-        const { subTaskId, platform, prompt } = t.example;
+        let most = t.spellings[0]!;
+        for (const sp of t.spellings) {
+          if (
+            sp.written > most.written ||
+            (sp.written === most.written && byName(sp.name, most.name) < 0)
+          )
+            most = sp;
+        }
         return {
-          name: t.spellings.top(1)[0]!,
+          name: most.name,
           answers: t.answers,
           share: this.answers ? t.answers / this.answers : 0,
           averagePosition: t.positionSum / t.answers,
           bestPosition: t.best,
           places: places
-            .filter((p) => t.perBucket.has(p.bucket))
+            .filter((p) => t.perBucket[p.bucket])
             .map((p) => {
-              const answers = t.perBucket.get(p.bucket)!;
+              const answers = t.perBucket[p.bucket]!;
               return { ...p.place, answers, share: p.answers ? answers / p.answers : 0 };
             }),
-          example: { subTaskId, platform, prompt },
+          example: {
+            subTaskId: idOf(t.example),
+            platform: t.example.platform,
+            prompt: t.example.prompt ?? '',
+          },
         };
       })
       .sort(
@@ -267,31 +313,116 @@ export class Insights {
           b.answers - a.answers || a.averagePosition - b.averagePosition || byName(a.name, b.name),
       )
       .slice(0, DISCOVERED_LIMIT);
-    const opportunities = [...this.domains]
-      .filter(([, t]) => t.answers > 0 || t.retrievedAnswers > 0)
+    const domains = this.urls.domains;
+    const top = this.domainTallies
+      .filter((t): t is DomainTally => !!t && (t.answers > 0 || t.retrievedAnswers > 0))
       .sort(
-        ([a, x], [b, y]) =>
-          y.answers - x.answers || y.retrievedAnswers - x.retrievedAnswers || byName(a, b),
+        (x, y) =>
+          y.answers - x.answers ||
+          y.retrievedAnswers - x.retrievedAnswers ||
+          byName(domains[x.domain]!, domains[y.domain]!),
       )
-      .slice(0, OPPORTUNITY_LIMIT)
-      .map(([domain, t]): CitationOpportunity => ({
+      .slice(0, OPPORTUNITY_LIMIT);
+    // Each answer of a top domain is read once, however many top domains it
+    // cites: its pages go to their domains, its competitors become the id of
+    // their set (answers repeat sets, so a domain counts sets, then names),
+    // its prompt an id.
+    const slot = new Map(top.map((t, i) => [t.domain, i]));
+    const pages = top.map(() => ({ cited: new Map() as Pages, retrieved: new Map() as Pages }));
+    const sets = new Interned();
+    const prompts = new Interned();
+    const { domainOfUrl } = this.urls;
+    for (const t of top) {
+      for (const seen of t.seenIn) {
+        if (seen.competitorSet !== undefined) continue;
+        const { s } = seen;
+        seen.competitorSet = sets.id(competitorsOf(s).join('\n'));
+        seen.promptId = s.prompt ? prompts.id(s.prompt) : -1;
+        seen.cited.forEach((u, k) => {
+          const j = slot.get(domainOfUrl[u]!);
+          if (j !== undefined) addPage(pages[j]!.cited, u, s.citationList![k]!);
+        });
+        for (let i = 0; i < seen.retrieved.length; i += 2) {
+          const u = seen.retrieved[i]!;
+          const j = slot.get(domainOfUrl[u]!);
+          if (j !== undefined)
+            addPage(pages[j]!.retrieved, u, s.referenceList![seen.retrieved[i + 1]!]!);
+        }
+      }
+    }
+    const setNames = sets.values.map((set) => (set ? set.split('\n') : []));
+    const opportunities = top.map((t, j): CitationOpportunity => {
+      const domain = domains[t.domain]!;
+      const perSet = new Uint32Array(sets.size);
+      const asked = new Uint32Array(prompts.size);
+      const buckets = new Set<number>();
+      for (const seen of t.seenIn) {
+        perSet[seen.competitorSet!]!++;
+        if (seen.promptId! >= 0) asked[seen.promptId!]!++;
+        buckets.add(seen.bucket);
+      }
+      const competitors = new Map<string, number>();
+      perSet.forEach((n, set) => {
+        for (const name of setNames[set]!) competitors.set(name, (competitors.get(name) ?? 0) + n);
+      });
+      return {
         domain,
         ...tagDomain(domain, this.groups),
         answers: t.answers,
-        userAnswers: this.userCited.get(domain) ?? 0,
+        userAnswers: t.userAnswers,
         retrievedAnswers: t.retrievedAnswers,
-        competitors: t.competitors.top(LIST_LIMIT),
-        pages: pagesOf(t.pages),
-        retrieved: pagesOf(t.retrieved),
-        prompts: t.prompts.top(LIST_LIMIT),
-        places: places.filter((p) => t.buckets.has(p.bucket)).map((p) => p.place),
-      }));
+        competitors: mostFirst(competitors, LIST_LIMIT),
+        pages: pagesOf(pages[j]!.cited),
+        retrieved: pagesOf(pages[j]!.retrieved),
+        prompts: prompts.top(asked, LIST_LIMIT),
+        places: places.filter((p) => buckets.has(p.bucket)).map((p) => p.place),
+      };
+    });
     return { discovered, opportunities };
   }
 }
 
-function addPage(pages: Map<string, { title: string; n: number }>, r: Reference): void {
-  const page = pages.get(r.url);
-  if (page) page.n++;
-  else pages.set(r.url, { title: r.title, n: 1 });
+/** The `limit` most counted keys, most first, ties by code point order. */
+function mostFirst(counts: Map<string, number>, limit: number): string[] {
+  return [...counts]
+    .filter(([, n]) => n > 0)
+    .sort(([a, x], [b, y]) => y - x || byName(a, b))
+    .slice(0, limit)
+    .map(([name]) => name);
+}
+
+/** Strings as ids 0, 1, …, and the most counted of them by a count per id. */
+class Interned {
+  private readonly ids = new Map<string, number>();
+  readonly values: string[] = [];
+  get size(): number {
+    return this.values.length;
+  }
+  id(value: string): number {
+    let id = this.ids.get(value);
+    if (id === undefined) this.ids.set(value, (id = this.values.push(value) - 1));
+    return id;
+  }
+  /** The `limit` most counted, most first, ties by code point order. */
+  top(counts: Uint32Array, limit: number): string[] {
+    const counted: number[] = [];
+    counts.forEach((n, id) => {
+      if (n > 0) counted.push(id);
+    });
+    return counted
+      .sort((a, b) => counts[b]! - counts[a]! || byName(this.values[a]!, this.values[b]!))
+      .slice(0, limit)
+      .map((id) => this.values[id]!);
+  }
+}
+
+/** The competitors a competitor answer names: the groups after the first, then its discovered brands. */
+function competitorsOf(s: InsightInput): string[] {
+  const names: string[] = [];
+  const mentions = s.mentions ?? [];
+  for (let i = 1; i < mentions.length; i++) {
+    if (mentions[i]!.count > 0) names.push(mentions[i]!.keyword);
+  }
+  for (const d of s.discovered ?? []) names.push(d.name);
+  return names;
 }

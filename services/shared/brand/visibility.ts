@@ -17,9 +17,10 @@ import type {
   VisibilityRow,
 } from '../contracts/brand.js';
 import { CHANNELS, MODES, type Channel, type Mode } from '../platforms/definition.js';
-import { domainOf, tagDomain } from './domains.js';
+import { tagDomain } from './domains.js';
 import { Insights, type InsightInput } from './insights.js';
 import type { Place } from './place.js';
+import { UrlIndex } from './url-index.js';
 
 export interface VisibilityInput extends InsightInput {
   platform: string;
@@ -67,14 +68,19 @@ const average = (p: Places): number | null => (p.n ? p.sum / p.n : null);
 class Bucket {
   answers = 0;
   readonly tallies: GroupTally[];
-  readonly domains = new Map<string, number>();
+  /** Citations per domain id (UrlIndex). */
+  readonly domains = new Map<number, number>();
 
   /** All groups' mentions. */
   voice(): number {
     return this.tallies.reduce((sum, t) => sum + t.count, 0);
   }
 
-  constructor(groups: number) {
+  /** `index`: the order it was made in, how the insights name it. */
+  constructor(
+    groups: number,
+    readonly index: number,
+  ) {
     this.tallies = Array.from({ length: groups }, () => ({
       mentioned: 0,
       position: places(),
@@ -106,16 +112,22 @@ function byPlatform([a]: [string, unknown], [b]: [string, unknown]): number {
  * keyword; absent ones count as none. Rows come in one stable order whatever
  * order the sub tasks are read in (`byPlatform`): group order, then platform
  * name, then api before web, then MODES order; `domains` in the same order
- * without the group.
+ * without the group. `insights: false` leaves `discovered` and
+ * `opportunities` empty, for a caller that shows neither (the XLSX
+ * visibility sheet; the benchmark's baseline).
  */
 export function visibilityOf(
   groups: readonly KeywordGroup[],
   subTasks: Iterable<VisibilityInput>,
+  { insights: withInsights = true }: { insights?: boolean } = {},
 ): Visibility {
   const groupIndex = new Map(groups.map((g, i) => [g.keyword, i]));
   const platforms = new Map<string, Map<Channel, Map<Mode, Bucket>>>();
-  const domainOfUrl = new Map<string, string | null>();
-  const insights = new Insights(groups);
+  const urls = new UrlIndex();
+  const insights = withInsights ? new Insights(groups, urls) : null;
+  /** The URL ids of one sub task's citations, handed to the insights (reused). */
+  const cited: number[] = [];
+  let made = 0;
 
   for (const s of subTasks) {
     const channel: Channel = s.channel ?? 'api';
@@ -125,26 +137,34 @@ export function visibilityOf(
     let modes = channels.get(channel);
     if (!modes) channels.set(channel, (modes = new Map()));
     let bucket = modes.get(mode);
-    if (!bucket) modes.set(mode, (bucket = new Bucket(groups.length)));
+    if (!bucket) modes.set(mode, (bucket = new Bucket(groups.length, made++)));
     if (s.status !== 'completed') continue;
     bucket.answers++;
-    insights.add(s, bucket);
-    for (const m of s.mentions ?? []) {
-      const tally = bucket.tallies[groupIndex.get(m.keyword) ?? -1];
-      if (!tally) continue;
-      if (m.count > 0) tally.mentioned++;
-      tally.count += m.count;
-      addPlace(tally.position, m.position);
-      addPlace(tally.groupRank, m.groupRank);
-      if (m.position === 1) tally.top1++;
-      if (m.position !== null && m.position <= 3) tally.top3++;
-      if (m.inCitations) tally.cited++;
+    const mentions = s.mentions;
+    if (mentions) {
+      for (const m of mentions) {
+        const tally = bucket.tallies[groupIndex.get(m.keyword) ?? -1];
+        if (!tally) continue;
+        if (m.count > 0) tally.mentioned++;
+        tally.count += m.count;
+        addPlace(tally.position, m.position);
+        addPlace(tally.groupRank, m.groupRank);
+        if (m.position === 1) tally.top1++;
+        if (m.position !== null && m.position <= 3) tally.top3++;
+        if (m.inCitations) tally.cited++;
+      }
     }
-    for (const c of s.citationList ?? []) {
-      let domain = domainOfUrl.get(c.url);
-      if (domain === undefined) domainOfUrl.set(c.url, (domain = domainOf(c.url)));
-      if (domain) bucket.domains.set(domain, (bucket.domains.get(domain) ?? 0) + 1);
+    cited.length = 0;
+    const citations = s.citationList;
+    if (citations) {
+      for (const c of citations) {
+        const u = urls.id(c.url);
+        cited.push(u);
+        const domain = urls.domainOfUrl[u]!;
+        if (domain >= 0) bucket.domains.set(domain, (bucket.domains.get(domain) ?? 0) + 1);
+      }
     }
+    insights?.add(s, bucket.index, cited);
   }
 
   const buckets: { place: Place; bucket: Bucket }[] = [];
@@ -190,6 +210,7 @@ export function visibilityOf(
   const domains: PlatformDomains[] = buckets.map(({ place, bucket }) => ({
     ...place,
     top: [...bucket.domains]
+      .map(([id, count]) => [urls.domains[id]!, count] as const)
       .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
       .slice(0, TOP_DOMAINS)
       .map(([domain, count]): CitedDomain => {
@@ -208,8 +229,12 @@ export function visibilityOf(
     })),
     rows,
     domains,
-    ...insights.result(
-      buckets.map(({ place, bucket }) => ({ bucket, place, answers: bucket.answers })),
-    ),
+    ...(insights?.result(
+      buckets.map(({ place, bucket }) => ({
+        bucket: bucket.index,
+        place,
+        answers: bucket.answers,
+      })),
+    ) ?? { discovered: [], opportunities: [] }),
   };
 }

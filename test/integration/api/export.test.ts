@@ -295,7 +295,7 @@ t.test(
   },
 );
 
-t.test('XLSX: three sheets read back with exceljs equal the JSON result', async (t) => {
+t.test('XLSX: the first three sheets read back with exceljs equal the JSON result', async (t) => {
   const res = await download(
     svc.client.baseUrl,
     exportPath('format=xlsx&table=references'),
@@ -308,7 +308,8 @@ t.test('XLSX: three sheets read back with exceljs equal the JSON result', async 
   await book.xlsx.load(res.body as unknown as ArrayBuffer);
   t.same(
     book.worksheets.map((w) => w.name),
-    ['sub tasks', 'references', 'visibility'],
+    ['sub tasks', 'references', 'visibility', 'discovered', 'opportunities'],
+    'the three sheets first, then the insights (export-insights.test.ts)',
   );
   const values = (name: string) => {
     const rows: (string | number | boolean | null)[][] = [];
@@ -440,7 +441,7 @@ t.test(
     t.match(param('table'), {
       in: 'query',
       required: false,
-      schema: { enum: ['subtasks', 'references'] },
+      schema: { enum: ['subtasks', 'references', 'discovered', 'opportunities'] },
     });
     t.same(Object.keys(get.responses).sort(), ['200', '400', '401', '404', '429', '500', '503']);
   },

@@ -2,7 +2,8 @@
  * A tiny run of `npm run bench:brand`, so that a benchmark that breaks fails
  * the suite: 50 timed runs of brandFields and visibilityOf over 200 sub
  * tasks, in a child process. It checks that the figures are printed and
- * sane, not that they meet their targets (a busy machine decides those).
+ * sane, not that they meet their targets (a busy machine decides those),
+ * except the corpus precision, which no load changes.
  * Beside it, the other benchmark of pure computation in a child process: the
  * calls adaptive sampling of monitors saves (bench/monitor-sampling.bench.ts).
  */
@@ -41,6 +42,20 @@ t.test('the brand benchmark runs and prints its figures', async (t) => {
   const total = number(out, /^2\) visibilityOf over 200 sub tasks: ([\d.]+) ms total/m);
   t.ok(total > 0 && total < 10_000, `${total} ms`);
   t.match(out, /\d+ ms per sub task\); 70 rows, 7 platform domain lists$/m);
+
+  const precision = number(
+    out,
+    /^3\) discovered brands on the labeled corpus .*: precision ([\d.]+)/m,
+  );
+  t.ok(precision >= 0.9, `corpus precision ${precision}`);
+  t.match(
+    out,
+    /^5\) insights watching 5 of 10 brands: [1-9]\d* discovered brands, [1-9]\d* opportunity domains$/m,
+  );
+  const without = number(out, /: ([\d.]+) ms without the insights/m);
+  const withThem = number(out, /, ([\d.]+) ms with them/m);
+  t.ok(without > 0 && withThem > 0, `${without} ms without, ${withThem} ms with`);
+  t.match(out, /\+[\d.]+ % \(target: < 10 %\) (PASS|FAIL)$/m);
 });
 
 t.test('the adaptive-sampling benchmark prints the calls asked against a fixed max', async (t) => {

@@ -1,10 +1,12 @@
 /**
  * One task: live progress from the events stream, the prompt × platform grid,
- * the brand visibility charts over the answers so far, and the export files.
+ * the brand visibility charts over the answers so far with the insights
+ * (discovered brands, citation opportunities), and the export files.
  */
 import { useState } from 'preact/hooks';
 import { ApiError, download } from '../api.js';
 import { PATHS, pathTo } from '../../../services/shared/contracts/http-paths.js';
+import { InsightTables } from '../components/insight-tables.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { StatusGrid } from '../components/status-grid.js';
 import { VisibilityPanel } from '../components/visibility-panel.js';
@@ -79,6 +81,7 @@ export function TaskView({ taskId }: { taskId: string }) {
         <StatusGrid taskId={taskId} list={view.subTaskList} />
       </section>
       {visibility && <VisibilityPanel visibility={visibility} soFar={!final} />}
+      {visibility && <InsightTables taskId={taskId} visibility={visibility} />}
     </section>
   );
 }
