@@ -14,14 +14,17 @@ import { deepseekWeb } from '../../crawler/platforms/deepseek/web/index.js';
 import { doubaoWeb } from '../../crawler/platforms/doubao/web/index.js';
 import { kimiWeb } from '../../crawler/platforms/kimi/web/index.js';
 import { yuanbaoWeb } from '../../crawler/platforms/yuanbao/web/index.js';
+import { zhipuWeb } from '../../crawler/platforms/zhipu/web/index.js';
 import { startDeepseekReplica } from '../../replicas/deepseek/server.js';
 import { CALL_FROM as DOUBAO_CALL_FROM, startDoubaoReplica } from '../../replicas/doubao/server.js';
 import { startKimiReplica } from '../../replicas/kimi/server.js';
 import { startYuanbaoReplica } from '../../replicas/yuanbao/server.js';
+import { startZhipuReplica } from '../../replicas/zhipu/server.js';
 import { expectedWebAnswer } from '../../replicas/deepseek/expected.js';
 import { expectedAnswer } from '../../replicas/doubao/expected.js';
 import { expectedFields } from '../../replicas/kimi/expected.js';
 import { expectedWebAnswer as expectedYuanbao } from '../../replicas/yuanbao/expected.js';
+import { expectedWebAnswer as expectedZhipu } from '../../replicas/zhipu/expected.js';
 
 /** The fields every site's expected answer names. */
 export const fieldsOf = (a: Answer) => ({
@@ -77,6 +80,13 @@ export const WEB_SITES: readonly WebSite[] = [
     driver: yuanbaoWeb,
     start: (drift) => startYuanbaoReplica({ latencyMs: 2, drift }),
     expected: (prompt, mode) => fieldsOf(expectedYuanbao(prompt, mode)),
+    callFrom: 'page',
+  },
+  {
+    name: 'zhipu',
+    driver: zhipuWeb,
+    start: (drift) => startZhipuReplica({ latencyMs: 2, drift }),
+    expected: (prompt, mode) => fieldsOf(expectedZhipu(prompt, mode)),
     callFrom: 'page',
   },
 ];

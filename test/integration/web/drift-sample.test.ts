@@ -12,7 +12,7 @@
  * failure is replayed with `DRIFT_SEED=<seed>`, and a site's replica drawn
  * for it is served by `npm run replica -- <site> --drift-seed <seed>`. `npm run test:drift`
  * (DRIFT_ALL=1) runs the pairwise set, in which every two drifts that can go
- * together meet at least once.
+ * together meet at least once. `DRIFT_SITES=<site>[,<site>]` limits either run to those sites.
  */
 import t from 'tap';
 import type { Browser } from 'playwright';
@@ -35,6 +35,9 @@ import {
 
 const ALL = process.env.DRIFT_ALL === '1';
 const SEED = Number(process.env.DRIFT_SEED ?? Math.floor(Math.random() * 2 ** 31));
+/** The sites to run; all by default. */
+const ONLY = process.env.DRIFT_SITES?.split(',').filter(Boolean);
+const SITES_RUN = ONLY ? WEB_SITES.filter((s) => ONLY.includes(s.name)) : WEB_SITES;
 t.setTimeout(ALL ? 3_600_000 : 240_000);
 if (!ALL) t.comment(`drift seed ${SEED}: replay with DRIFT_SEED=${SEED}`);
 
@@ -120,7 +123,7 @@ async function onePage(site: WebSite, drifts: readonly Drift[]) {
 }
 
 t.test('generated drift: the exact answer in the mode asked, or a named failure', async () => {
-  const combos = WEB_SITES.flatMap((site) =>
+  const combos = SITES_RUN.flatMap((site) =>
     (ALL ? pairwiseDrifts(site.callFrom) : [drawSiteDrifts(SEED, site.name, site.callFrom)]).map(
       (drifts) => [site, drifts] as const,
     ),

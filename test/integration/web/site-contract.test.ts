@@ -62,14 +62,17 @@ import { STREAM_VARIANTS as DEEPSEEK_VARIANTS } from '../../../replicas/deepseek
 import { STREAM_VARIANTS as DOUBAO_VARIANTS } from '../../../replicas/doubao/frames.js';
 import { STREAM_VARIANTS as KIMI_VARIANTS } from '../../../replicas/kimi/frames.js';
 import { STREAM_VARIANTS as YUANBAO_VARIANTS } from '../../../replicas/yuanbao/frames.js';
+import { STREAM_VARIANTS as ZHIPU_VARIANTS } from '../../../replicas/zhipu/frames.js';
 import { deepseekWeb } from '../../../crawler/platforms/deepseek/web/index.js';
 import { doubaoWeb } from '../../../crawler/platforms/doubao/web/index.js';
 import { kimiWeb } from '../../../crawler/platforms/kimi/web/index.js';
 import { yuanbaoWeb } from '../../../crawler/platforms/yuanbao/web/index.js';
+import { zhipuWeb } from '../../../crawler/platforms/zhipu/web/index.js';
 import { DEEPSEEK } from '../../../crawler/platforms/deepseek/web/driver.js';
 import { DOUBAO } from '../../../crawler/platforms/doubao/web/driver.js';
 import { KIMI } from '../../../crawler/platforms/kimi/web/driver.js';
 import { YUANBAO } from '../../../crawler/platforms/yuanbao/web/driver.js';
+import { ZHIPU } from '../../../crawler/platforms/zhipu/web/driver.js';
 import { startDeepseekReplica } from '../../../replicas/deepseek/server.js';
 import {
   CALL_FROM as DOUBAO_CALL_FROM,
@@ -77,10 +80,16 @@ import {
 } from '../../../replicas/doubao/server.js';
 import { startKimiReplica } from '../../../replicas/kimi/server.js';
 import { startYuanbaoReplica } from '../../../replicas/yuanbao/server.js';
+import { startZhipuReplica } from '../../../replicas/zhipu/server.js';
 import { expectedWebAnswer } from '../../../replicas/deepseek/expected.js';
 import { expectedAnswer } from '../../../replicas/doubao/expected.js';
 import { expectedFields } from '../../../replicas/kimi/expected.js';
 import { expectedWebAnswer as expectedYuanbao } from '../../../replicas/yuanbao/expected.js';
+import {
+  expectedWebAnswer as expectedZhipu,
+  MODEL_LABEL as ZHIPU_MODEL,
+  ranMode as zhipuRan,
+} from '../../../replicas/zhipu/expected.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
 import { startSite } from '../../../replicas/common/site.js';
 
@@ -187,6 +196,19 @@ const SITES: SiteUnderTest[] = [
     variants: YUANBAO_VARIANTS,
     // Its model switch shows Hunyuan, the site's default, on every page.
     model: () => 'Hy3',
+  },
+  {
+    name: 'zhipu',
+    whole: ZHIPU.dom.whole === true,
+    driver: zhipuWeb,
+    thinkingNames: ZHIPU.controls.thinking!.toggle!.names,
+    start: (drift) => startZhipuReplica({ latencyMs: 2, drift }),
+    expected: (prompt, mode) => fieldsOf(expectedZhipu(prompt, mode)),
+    variants: ZHIPU_VARIANTS,
+    // The 2024 format carries no chain of thought.
+    ran: zhipuRan,
+    // Its model label near the composer, on every page.
+    model: () => ZHIPU_MODEL,
   },
 ];
 
