@@ -35,11 +35,7 @@ export const STREAM_VARIANTS = [
 ] as const satisfies readonly StreamVariant[];
 
 export type StreamKind =
-  | (typeof STREAM_VARIANTS)[number]['name']
-  | 'normal'
-  | 'unknown_frame'
-  | 'refusal'
-  | 'no_end';
+  (typeof STREAM_VARIANTS)[number]['name'] | 'normal' | 'unknown_frame' | 'refusal' | 'no_end';
 
 export const REFUSAL = '这个问题我暂时无法回答，换个话题试试吧。';
 export const DRAFT_TAIL = '（草稿：这一段稍后会被改写）';

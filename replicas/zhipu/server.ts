@@ -67,7 +67,13 @@ interface ChatBody {
 export function requestedMode(body: ChatBody): Mode {
   const think = body.meta_data?.chat_mode === 'zero';
   const search = body.meta_data?.is_networking === true;
-  return think && search ? 'reasoning_search' : think ? 'reasoning' : search ? 'search' : 'standard';
+  return think && search
+    ? 'reasoning_search'
+    : think
+      ? 'reasoning'
+      : search
+        ? 'search'
+        : 'standard';
 }
 
 function streamKind(prompt: string): StreamKind {

@@ -59,7 +59,8 @@ export function driftZhipuStream(frames: string[], drifts: Drifts | undefined): 
     out = [sentinel, ...out.flatMap((f) => [f, sentinel])];
     // Nothing after the end: the sentinels ride before it, as frames of the answer.
     const end = out.findIndex((f) => json(f)?.status === 'finish');
-    if (end >= 0) out = [...out.slice(0, end + 1), ...out.slice(end + 1).filter((f) => f !== sentinel)];
+    if (end >= 0)
+      out = [...out.slice(0, end + 1), ...out.slice(end + 1).filter((f) => f !== sentinel)];
   }
   return out;
 }

@@ -37,7 +37,8 @@ export function chatCallFailure(status: number, body: string): PlatformError {
   const { code, message } = said(body);
   const what = [code, message].filter(Boolean).join(' ') || `HTTP ${status}`;
   if (/验证码|安全验证|滑块|captcha/i.test(message)) return needsHuman(SITE, `captcha: ${what}`);
-  if (BUSY.test(message)) return rateLimited(SITE, `one live stream per account: ${what}`, BUSY_COOLING_S);
+  if (BUSY.test(message))
+    return rateLimited(SITE, `one live stream per account: ${what}`, BUSY_COOLING_S);
   if (status === 429 || RATE.test(message) || QUOTA.test(message)) return rateLimited(SITE, what);
   if (status === 401 || code === '401' || code === '40102' || /登录|token/i.test(message))
     return needsHuman(SITE, `login wall: HTTP ${status} on the chat call (${what})`);

@@ -87,7 +87,8 @@ export function readSnapshot(parts: readonly unknown[]): Snapshot {
       const type = str(item.type);
       if (type === 'text') {
         if (typeof item.text === 'string') partText += item.text;
-        else if (textField(item, ['type', 'status'])) snap.unplaced.push('a text item without `text`');
+        else if (textField(item, ['type', 'status']))
+          snap.unplaced.push('a text item without `text`');
       } else if (type === 'think') {
         thoughts.push(str(item.think) || str(item.content));
       } else if (type === 'tool_result') {
@@ -101,7 +102,9 @@ export function readSnapshot(parts: readonly unknown[]): Snapshot {
       } else if (QUIET_ITEMS.has(type)) {
         snap.ignored.push(`a ${type} item`);
       } else if (textField(item, ['type', 'status'])) {
-        snap.unplaced.push(`an item of type "${type}" with text in "${textField(item, ['type', 'status'])}"`);
+        snap.unplaced.push(
+          `an item of type "${type}" with text in "${textField(item, ['type', 'status'])}"`,
+        );
       } else {
         snap.ignored.push(`an item of type "${type}" without content`);
       }

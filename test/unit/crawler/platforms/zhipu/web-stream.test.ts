@@ -71,7 +71,13 @@ t.test('every kind in every mode: the exact answer, the mode that ran, the forma
       t.same(fieldsOf(buildAnswer(p.result())), want(prompt, mode), `${label}: exact`);
       const ran = p.ran();
       t.equal(
-        ran.thinking ? (ran.search ? 'reasoning_search' : 'reasoning') : ran.search ? 'search' : 'standard',
+        ran.thinking
+          ? ran.search
+            ? 'reasoning_search'
+            : 'reasoning'
+          : ran.search
+            ? 'search'
+            : 'standard',
         ranMode(prompt, mode),
         `${label}: the mode that ran`,
       );
@@ -93,36 +99,51 @@ t.test('bytes cut anywhere and CRLF line ends give the same answer', async (t) =
   }
 });
 
-t.test('snapshots are the answer so far: the last one wins, none is added to another', async (t) => {
-  const frames = chatFrames('储能电池', 'reasoning_search', 'normal', CID);
-  const p = parse(frames);
-  t.ok(p.snapshots > 10, `${p.snapshots} snapshots`);
-  // Concatenating the snapshots would repeat the opening many times over.
-  const opening = '「储能电池」概览';
-  t.equal(p.result().content.split(opening).length - 1, 1, 'the opening once');
-  t.equal(p.result().reasoningContent.split('用户想了解').length - 1, 1, 'the thought once');
+t.test(
+  'snapshots are the answer so far: the last one wins, none is added to another',
+  async (t) => {
+    const frames = chatFrames('储能电池', 'reasoning_search', 'normal', CID);
+    const p = parse(frames);
+    t.ok(p.snapshots > 10, `${p.snapshots} snapshots`);
+    // Concatenating the snapshots would repeat the opening many times over.
+    const opening = '「储能电池」概览';
+    t.equal(p.result().content.split(opening).length - 1, 1, 'the opening once');
+    t.equal(p.result().reasoningContent.split('用户想了解').length - 1, 1, 'the thought once');
 
-  const shrinking = parse(chatFrames('储能电池', 'search', 'shrinking_snapshot', CID));
-  t.notOk(shrinking.result().content.includes(DRAFT_TAIL), 'a tail the next snapshot dropped is gone');
+    const shrinking = parse(chatFrames('储能电池', 'search', 'shrinking_snapshot', CID));
+    t.notOk(
+      shrinking.result().content.includes(DRAFT_TAIL),
+      'a tail the next snapshot dropped is gone',
+    );
 
-  const replaced = parse(chatFrames('储能电池', 'search', 'replaced_part', CID));
-  t.notOk(replaced.result().content.includes(DRAFT_PART), 'a part the later snapshots replaced is gone');
+    const replaced = parse(chatFrames('储能电池', 'search', 'replaced_part', CID));
+    t.notOk(
+      replaced.result().content.includes(DRAFT_PART),
+      'a part the later snapshots replaced is gone',
+    );
 
-  const late = parse(chatFrames('储能电池', 'search', 'late_events', CID));
-  t.notOk(late.result().content.includes(LATE_TEXT), 'a snapshot after the finish frame is not applied');
-  t.equal(late.trailing, 1, 'and is counted as trailing');
+    const late = parse(chatFrames('储能电池', 'search', 'late_events', CID));
+    t.notOk(
+      late.result().content.includes(LATE_TEXT),
+      'a snapshot after the finish frame is not applied',
+    );
+    t.equal(late.trailing, 1, 'and is counted as trailing');
 
-  // By hand: a snapshot that replaces a part's text with a shorter one, and drops a part.
-  const frame = (parts: unknown[], status = 'init') =>
-    `data: ${JSON.stringify({ conversation_id: CID, parts, status })}\n\n`;
-  const text = (logic: string, s: string) => ({ logic_id: logic, content: [{ type: 'text', text: s }] });
-  const hand = parse([
-    frame([text('a', '第一版很长的回答'), text('b', '附注')]),
-    frame([text('a', '第二版')]),
-    frame([text('c', '最终回答')], 'finish'),
-  ]);
-  t.equal(hand.result().content, '最终回答', 'the last snapshot alone');
-});
+    // By hand: a snapshot that replaces a part's text with a shorter one, and drops a part.
+    const frame = (parts: unknown[], status = 'init') =>
+      `data: ${JSON.stringify({ conversation_id: CID, parts, status })}\n\n`;
+    const text = (logic: string, s: string) => ({
+      logic_id: logic,
+      content: [{ type: 'text', text: s }],
+    });
+    const hand = parse([
+      frame([text('a', '第一版很长的回答'), text('b', '附注')]),
+      frame([text('a', '第二版')]),
+      frame([text('c', '最终回答')], 'finish'),
+    ]);
+    t.equal(hand.result().content, '最终回答', 'the last snapshot alone');
+  },
+);
 
 t.test('the end, a refusal, a missing end, frames that carry nothing', async (t) => {
   const refusal = parse(chatFrames('x #replica:refusal', 'standard', 'refusal', CID));
@@ -133,7 +154,9 @@ t.test('the end, a refusal, a missing end, frames that carry nothing', async (t)
   const noEnd = parse(chatFrames('储能电池', 'search', 'no_end', CID));
   t.notOk(noEnd.finished, 'no finish frame: not complete');
 
-  const early = parse(chatFrames('储能电池 #replica:early_events', 'standard', 'early_events', CID));
+  const early = parse(
+    chatFrames('储能电池 #replica:early_events', 'standard', 'early_events', CID),
+  );
   t.match(early.report().ignored, ['a frame without parts or status']);
 
   const card = parse(chatFrames('储能电池', 'standard', 'unknown_frame', CID));
@@ -150,7 +173,11 @@ t.test('the generated stream drifts in snapshot frames', async (t) => {
     const p = parse(driftZhipuStream(base, d));
     t.ok(p.finished, `${d}: finished`);
     t.ok(p.report().unplaced?.length, `${d}: text it cannot place is reported`);
-    t.not(buildAnswer(p.result()).answerContent, exact.answerContent, `${d}: the stream alone is short`);
+    t.not(
+      buildAnswer(p.result()).answerContent,
+      exact.answerContent,
+      `${d}: the stream alone is short`,
+    );
   }
 });
 
@@ -172,7 +199,11 @@ t.test('not JSON is format drift; citations by key and by position', async (t) =
   ]).sources;
   t.equal(sources.length, 2, 'a result without a URL is no source');
   t.equal(citeMarks('甲【turn0search1】乙【turn0search9】', sources), '甲[2]乙', 'by match_key');
-  t.equal(citeMarks('甲【1†来源】乙【0†source】丙【7†来源】', sources), '甲[2]乙[1]丙', 'by position');
+  t.equal(
+    citeMarks('甲【1†来源】乙【0†source】丙【7†来源】', sources),
+    '甲[2]乙[1]丙',
+    'by position',
+  );
 });
 
 t.test('the mode the chat call asked for', async (t) => {
@@ -201,7 +232,10 @@ t.test("the chat call's errors, each its signal", async (t) => {
   });
   t.match(of(429, { code: 10029, message: '请求过于频繁' }), { account: 'cooling' });
   t.match(of(200, { code: 10014, message: '今日对话次数已达上限' }), { account: 'cooling' });
-  const busy = chatCallFailure(200, JSON.stringify({ code: 10035, message: '上一个回答正在生成中' }));
+  const busy = chatCallFailure(
+    200,
+    JSON.stringify({ code: 10035, message: '上一个回答正在生成中' }),
+  );
   t.match(busy.message, /one live stream per account/);
   t.equal(busy.account?.state, 'cooling', 'the account cools');
   t.equal(busy.retryAfterSeconds, 60, 'briefly: the other stream ends soon');
