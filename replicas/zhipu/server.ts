@@ -5,9 +5,10 @@
  * `chatglm_refresh_token` cookie exchanged for an access token; 40102 when
  * the site no longer takes it) and `POST /chatglm/backend-api/assistant/stream`
  * (the access token, the page's `X-Sign` / `X-Nonce` / `X-Timestamp`
- * checked, a bad signature HTTP 400; the SSE snapshots of frames.ts). One
- * live stream per account, as the site allows: a second chat call while
- * the first streams is refused.
+ * checked, a bad signature HTTP 400; the SSE snapshots of frames.ts). Each
+ * `storageState()` is a new account's login. One live stream per account,
+ * as the site allows: a second chat call of the account while its first
+ * streams is refused.
  *
  * Misbehaviour by prompt directive (`#replica:<variant>`): the common ones,
  * plus `busy` (the account's one stream taken), `quota` (the daily limit),
@@ -50,7 +51,6 @@ export interface ZhipuReplica {
   close(): Promise<void>;
 }
 
-const USER = 'replica-user';
 /** The page's signing secret (page-script.ts), as the site's own is built into its page. */
 const SECRET = 'replica-sign-secret';
 const SIGNATURE_MS = 5 * 60_000;
@@ -90,12 +90,13 @@ export async function startZhipuReplica(
   const latency = opts.latencyMs ?? 10;
   const drift = opts.drift ?? 'none';
   const asked: Asked[] = [];
-  const refreshToken = randomBytes(24).toString('hex');
+  /** Each login the replica handed out (a storage state is one account): refresh token → user. */
+  const users = new Map<string, string>();
   const expiredToken = randomBytes(24).toString('hex');
-  /** Access tokens the refresh gave out. */
-  const accessTokens = new Set<string>();
+  /** Access tokens the refresh gave out, with the user each belongs to. */
+  const accessTokens = new Map<string, string>();
   const usedNonces = new Set<string>();
-  /** Accounts with a stream running now: the site allows one each. */
+  /** Users with a stream running now: the site allows one each. */
   const live = new Set<string>();
   let refusedBusy = 0;
 
@@ -130,14 +131,15 @@ export async function startZhipuReplica(
       path: '/chatglm/user-api/user/refresh',
       handle: async (req, res) => {
         await readBody(req);
-        if (cookies(req).chatglm_refresh_token !== refreshToken)
-          return sendJson(res, { status: 40102, message: EXPIRED.message }, 401);
+        const refresh = cookies(req).chatglm_refresh_token ?? '';
+        const user = users.get(refresh);
+        if (!user) return sendJson(res, { status: 40102, message: EXPIRED.message }, 401);
         const access = randomBytes(24).toString('hex');
-        accessTokens.add(access);
+        accessTokens.set(access, user);
         sendJson(res, {
           status: 0,
           message: 'success',
-          result: { access_token: access, refresh_token: refreshToken },
+          result: { access_token: access, refresh_token: refresh },
         });
       },
     },
@@ -147,7 +149,8 @@ export async function startZhipuReplica(
       handle: async (req, res) => {
         const raw = await readBody(req);
         const bearer = /^Bearer (\S+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
-        if (!bearer || !accessTokens.has(bearer)) return sendJson(res, EXPIRED, 401);
+        const user = bearer && accessTokens.get(bearer);
+        if (!user) return sendJson(res, EXPIRED, 401);
         const fault = signatureFault(req);
         if (fault) return sendJson(res, { code: 400, message: fault }, 400);
         let body: ChatBody;
@@ -165,7 +168,7 @@ export async function startZhipuReplica(
           return sendJson(res, { code: 10029, message: '请求过于频繁，请稍后再试' }, 429);
         if (/#replica:quota\b/.test(prompt))
           return sendJson(res, { code: 10014, message: '今日对话次数已达上限，请明天再来' });
-        if (live.has(USER) || /#replica:busy\b/.test(prompt)) {
+        if (live.has(user) || /#replica:busy\b/.test(prompt)) {
           refusedBusy++;
           return sendJson(res, BUSY);
         }
@@ -173,7 +176,7 @@ export async function startZhipuReplica(
         asked.push({ prompt, mode });
         const given = typeof body.conversation_id === 'string' ? body.conversation_id : '';
         const conversationId = given || randomBytes(12).toString('hex');
-        live.add(USER);
+        live.add(user);
         try {
           await sendEventStream(
             res,
@@ -182,20 +185,26 @@ export async function startZhipuReplica(
             drift,
           );
         } finally {
-          live.delete(USER);
+          live.delete(user);
         }
       },
     },
   ];
 
   const site = await startSite(routes, opts.port ?? 0);
-  const state = (t: string) =>
-    storageStateFor(site.url, { cookies: { chatglm_refresh_token: t, chatglm_user_id: USER } });
+  const state = (t: string, user: string) =>
+    storageStateFor(site.url, { cookies: { chatglm_refresh_token: t, chatglm_user_id: user } });
   return {
     url: site.url,
     site,
-    storageState: () => state(refreshToken),
-    expiredStorageState: () => state(expiredToken),
+    // A new account's login each time, as each real account has its own refresh token.
+    storageState: () => {
+      const token = randomBytes(24).toString('hex');
+      const user = `replica-user-${users.size + 1}`;
+      users.set(token, user);
+      return state(token, user);
+    },
+    expiredStorageState: () => state(expiredToken, 'replica-user-expired'),
     asked,
     get refusedBusy() {
       return refusedBusy;

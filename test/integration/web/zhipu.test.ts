@@ -128,10 +128,12 @@ t.test(
     // Slow frames, so the first stream is still running when the second page asks.
     const slow = await startZhipuReplica({ latencyMs: 250 });
     t.teardown(() => slow.close());
-    const first = await ask(t, job('空气净化器', 'reasoning_search'), { on: slow });
+    // One account: both pages carry the same login.
+    const state = slow.storageState();
+    const first = await ask(t, job('空气净化器', 'reasoning_search'), { on: slow, state });
     for (const until = Date.now() + 20_000; slow.asked.length === 0 && Date.now() < until;)
       await new Promise((r) => setTimeout(r, 50));
-    const second = await ask(t, job('空气净化器', 'search'), { on: slow });
+    const second = await ask(t, job('空气净化器', 'search'), { on: slow, state });
     const err = await failure(second.result);
     t.match(err, {
       message: /^rate or quota limit on zhipu: one live stream per account/,
