@@ -61,6 +61,13 @@ function sourceOf(v: unknown, key?: string): Source | undefined {
   return s;
 }
 
+/** An item this reader does not apply: unplaced when it holds text, else only ignored. */
+function unread(snap: Snapshot, item: Obj, what: string): void {
+  const field = textField(item, ['type', 'status']);
+  if (field) snap.unplaced.push(`${what} with text in "${field}"`);
+  else snap.ignored.push(`${what} without content`);
+}
+
 /** The snapshot one frame's `parts` hold. */
 export function readSnapshot(parts: readonly unknown[]): Snapshot {
   const snap: Snapshot = {
@@ -87,8 +94,7 @@ export function readSnapshot(parts: readonly unknown[]): Snapshot {
       const type = str(item.type);
       if (type === 'text') {
         if (typeof item.text === 'string') partText += item.text;
-        else if (textField(item, ['type', 'status']))
-          snap.unplaced.push('a text item without `text`');
+        else unread(snap, item, 'a text item without `text`');
       } else if (type === 'think') {
         thoughts.push(str(item.think) || str(item.content));
       } else if (type === 'tool_result') {
@@ -101,12 +107,8 @@ export function readSnapshot(parts: readonly unknown[]): Snapshot {
         for (const r of list(meta.metadata_list)) addSource(sourceOf(r));
       } else if (QUIET_ITEMS.has(type)) {
         snap.ignored.push(`a ${type} item`);
-      } else if (textField(item, ['type', 'status'])) {
-        snap.unplaced.push(
-          `an item of type "${type}" with text in "${textField(item, ['type', 'status'])}"`,
-        );
       } else {
-        snap.ignored.push(`an item of type "${type}" without content`);
+        unread(snap, item, `an item of type "${type}"`);
       }
     }
     if (partText) texts.push(partText);
