@@ -34,6 +34,7 @@ const REPLICAS: Readonly<Record<string, () => Promise<Start>>> = {
   deepseek: async () => (await import('./deepseek/server.js')).startDeepseekReplica,
   yuanbao: async () => (await import('./yuanbao/server.js')).startYuanbaoReplica,
   qwen: async () => (await import('./qwen/server.js')).startQwenReplica,
+  zhipu: async () => (await import('./zhipu/server.js')).startZhipuReplica,
 };
 
 export const REPLICA_PLATFORMS = Object.keys(REPLICAS);
@@ -45,6 +46,7 @@ export const REPLICA_CALL_FROM: Readonly<Record<string, CallFrom>> = {
   deepseek: 'page',
   yuanbao: 'page',
   qwen: 'page',
+  zhipu: 'page',
 };
 
 export async function startReplica(platform: string, opts: ReplicaOptions = {}): Promise<Replica> {

@@ -12,6 +12,7 @@ import { deepseekWeb } from './deepseek/web/index.js';
 import { kimiWeb } from './kimi/web/index.js';
 import { yuanbaoWeb } from './yuanbao/web/index.js';
 import { qwenWeb } from './qwen/web/index.js';
+import { zhipuWeb } from './zhipu/web/index.js';
 import { chatgptApi } from './chatgpt/index.js';
 import { claudeApi } from './claude/index.js';
 import { geminiApi } from './gemini/index.js';
@@ -56,6 +57,7 @@ const WEB_DRIVERS: Readonly<Record<string, WebDriver>> = {
   kimi: kimiWeb,
   yuanbao: yuanbaoWeb,
   qwen: qwenWeb,
+  zhipu: zhipuWeb,
 };
 
 const DRIVERS = new Map<string, PlatformDriver>();

@@ -6,7 +6,8 @@ export const definition: PlatformDefinition = {
   label: 'Zhipu GLM',
   vendor: 'Zhipu AI',
   aliases: ['chatglm', 'glm'],
-  channels: { api: MODES },
+  // The consumer site, ChatGLM (chatglm.cn), adds its own search and deep thinking.
+  channels: { api: MODES, web: MODES },
   defaultChannel: 'api',
   api: {
     baseUrl: 'https://open.bigmodel.cn/api/paas/v4',
@@ -17,5 +18,12 @@ export const definition: PlatformDefinition = {
       reasoning_search: 'glm-4.6',
     },
     timeoutMs: 180_000,
+  },
+  web: {
+    url: 'https://chatglm.cn',
+    quota: null,
+    gapMs: 20_000,
+    timeoutMs: 180_000,
+    needsAccounts: true,
   },
 };
