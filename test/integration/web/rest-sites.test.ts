@@ -4,7 +4,8 @@
  * per site (test/helpers/web-sites.ts), imported with the replica's login:
  * - a batch in standard mode and one with thinking and search, each naming
  *   every site: each answer carries the stream's exact fields, the model the
- *   page shows, the mode that ran and a screenshot;
+ *   page shows, the mode that ran and a screenshot; both batches at once, so
+ *   each account is asked twice together and its pacing holds one live stream;
  * - `driver-check` on each account, as an operator runs it: the answer, the
  *   mode that ran and the stream format that answered, the account released;
  * - an expired session last: every account needs a person within seconds
@@ -120,6 +121,11 @@ t.test('every site: the exact fields, the model, the mode that ran, a screenshot
     t.equal(sub.modelReported ?? null, site.model('none', sub.mode), `${label}: the model`);
     t.match(sub.pageScreenshot, /\/screenshot\/[0-9a-f]{32}\.png$/, `${label}: screenshot`);
   }
+  // Both batches ran at once, one account a site: a site that refuses a second live stream
+  // (ChatGLM's replica counts the refusals) never saw one.
+  for (const [name, replica] of replicas)
+    if ('refusedBusy' in replica)
+      t.equal(replica.refusedBusy, 0, `${name}: no chat call met a live stream of its account`);
 });
 
 t.test('driver-check on every account: the answer, the mode, the format, released', async (t) => {
