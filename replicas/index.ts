@@ -33,6 +33,7 @@ const REPLICAS: Readonly<Record<string, () => Promise<Start>>> = {
   kimi: async () => (await import('./kimi/server.js')).startKimiReplica,
   deepseek: async () => (await import('./deepseek/server.js')).startDeepseekReplica,
   yuanbao: async () => (await import('./yuanbao/server.js')).startYuanbaoReplica,
+  wenxin: async () => (await import('./wenxin/server.js')).startWenxinReplica,
 };
 
 export const REPLICA_PLATFORMS = Object.keys(REPLICAS);
@@ -43,6 +44,7 @@ export const REPLICA_CALL_FROM: Readonly<Record<string, CallFrom>> = {
   kimi: 'page',
   deepseek: 'page',
   yuanbao: 'page',
+  wenxin: 'page',
 };
 
 export async function startReplica(platform: string, opts: ReplicaOptions = {}): Promise<Replica> {

@@ -11,6 +11,7 @@ import { doubaoWeb } from './doubao/web/index.js';
 import { deepseekWeb } from './deepseek/web/index.js';
 import { kimiWeb } from './kimi/web/index.js';
 import { yuanbaoWeb } from './yuanbao/web/index.js';
+import { wenxinWeb } from './wenxin/web/index.js';
 import { chatgptApi } from './chatgpt/index.js';
 import { claudeApi } from './claude/index.js';
 import { geminiApi } from './gemini/index.js';
@@ -54,6 +55,7 @@ const WEB_DRIVERS: Readonly<Record<string, WebDriver>> = {
   deepseek: deepseekWeb,
   kimi: kimiWeb,
   yuanbao: yuanbaoWeb,
+  wenxin: wenxinWeb,
 };
 
 const DRIVERS = new Map<string, PlatformDriver>();

@@ -14,14 +14,17 @@ import { deepseekWeb } from '../../crawler/platforms/deepseek/web/index.js';
 import { doubaoWeb } from '../../crawler/platforms/doubao/web/index.js';
 import { kimiWeb } from '../../crawler/platforms/kimi/web/index.js';
 import { yuanbaoWeb } from '../../crawler/platforms/yuanbao/web/index.js';
+import { wenxinWeb } from '../../crawler/platforms/wenxin/web/index.js';
 import { startDeepseekReplica } from '../../replicas/deepseek/server.js';
 import { CALL_FROM as DOUBAO_CALL_FROM, startDoubaoReplica } from '../../replicas/doubao/server.js';
 import { startKimiReplica } from '../../replicas/kimi/server.js';
 import { startYuanbaoReplica } from '../../replicas/yuanbao/server.js';
+import { startWenxinReplica } from '../../replicas/wenxin/server.js';
 import { expectedWebAnswer } from '../../replicas/deepseek/expected.js';
 import { expectedAnswer } from '../../replicas/doubao/expected.js';
 import { expectedFields } from '../../replicas/kimi/expected.js';
 import { expectedWebAnswer as expectedYuanbao } from '../../replicas/yuanbao/expected.js';
+import { expectedWebAnswer as expectedWenxin } from '../../replicas/wenxin/expected.js';
 
 /** The fields every site's expected answer names. */
 export const fieldsOf = (a: Answer) => ({
@@ -79,7 +82,23 @@ export const WEB_SITES: readonly WebSite[] = [
     expected: (prompt, mode) => fieldsOf(expectedYuanbao(prompt, mode)),
     callFrom: 'page',
   },
+  {
+    name: 'wenxin',
+    driver: wenxinWeb,
+    start: (drift) => startWenxinReplica({ latencyMs: 2, drift }),
+    expected: (prompt, mode) => fieldsOf(expectedWenxin(prompt, mode)),
+    callFrom: 'page',
+  },
 ];
+
+/**
+ * The sites a web test runs: all of them, or those `DRIFT_SITES` names (`DRIFT_SITES=kimi,doubao`),
+ * to run one site's share of the site contract, the generated drift or the mode sequences alone.
+ */
+export function onlySites<S extends { name: string }>(all: readonly S[]): readonly S[] {
+  const names = (process.env.DRIFT_SITES ?? '').split(',').filter(Boolean);
+  return names.length === 0 ? all : all.filter((s) => names.includes(s.name));
+}
 
 /**
  * A browser context as an account's page sees a replica: logged in with the given storage

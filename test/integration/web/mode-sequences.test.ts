@@ -15,6 +15,7 @@ import { testBrowser } from '../../helpers/chromium.js';
 import { webContext } from '../../helpers/web-context.js';
 import {
   replicaContext,
+  onlySites,
   WEB_SITES,
   type RunningReplica as Running,
   type WebSite,
@@ -45,7 +46,7 @@ t.test('the sequence holds every ordered pair of modes once', async (t) => {
 });
 
 type SiteUnderTest = WebSite;
-const SITES = WEB_SITES;
+const SITES = onlySites(WEB_SITES);
 
 /**
  * The page drifts the sequence runs on. A page that remembers the last choices

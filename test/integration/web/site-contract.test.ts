@@ -35,7 +35,7 @@ import t from 'tap';
 import type { Browser, Page } from 'playwright';
 import { testBrowser } from '../../helpers/chromium.js';
 import { webContext } from '../../helpers/web-context.js';
-import { replicaContext } from '../../helpers/web-sites.js';
+import { onlySites, replicaContext } from '../../helpers/web-sites.js';
 import { EvidenceLog } from '../../../crawler/web/evidence-log.js';
 import { toFailure } from '../../../crawler/executor.js';
 import { CHAT_PAGE_READY } from '../../../crawler/web/site-driver.js';
@@ -62,14 +62,17 @@ import { STREAM_VARIANTS as DEEPSEEK_VARIANTS } from '../../../replicas/deepseek
 import { STREAM_VARIANTS as DOUBAO_VARIANTS } from '../../../replicas/doubao/frames.js';
 import { STREAM_VARIANTS as KIMI_VARIANTS } from '../../../replicas/kimi/frames.js';
 import { STREAM_VARIANTS as YUANBAO_VARIANTS } from '../../../replicas/yuanbao/frames.js';
+import { STREAM_VARIANTS as WENXIN_VARIANTS } from '../../../replicas/wenxin/frames.js';
 import { deepseekWeb } from '../../../crawler/platforms/deepseek/web/index.js';
 import { doubaoWeb } from '../../../crawler/platforms/doubao/web/index.js';
 import { kimiWeb } from '../../../crawler/platforms/kimi/web/index.js';
 import { yuanbaoWeb } from '../../../crawler/platforms/yuanbao/web/index.js';
+import { wenxinWeb } from '../../../crawler/platforms/wenxin/web/index.js';
 import { DEEPSEEK } from '../../../crawler/platforms/deepseek/web/driver.js';
 import { DOUBAO } from '../../../crawler/platforms/doubao/web/driver.js';
 import { KIMI } from '../../../crawler/platforms/kimi/web/driver.js';
 import { YUANBAO } from '../../../crawler/platforms/yuanbao/web/driver.js';
+import { WENXIN } from '../../../crawler/platforms/wenxin/web/driver.js';
 import { startDeepseekReplica } from '../../../replicas/deepseek/server.js';
 import {
   CALL_FROM as DOUBAO_CALL_FROM,
@@ -77,10 +80,16 @@ import {
 } from '../../../replicas/doubao/server.js';
 import { startKimiReplica } from '../../../replicas/kimi/server.js';
 import { startYuanbaoReplica } from '../../../replicas/yuanbao/server.js';
+import { startWenxinReplica } from '../../../replicas/wenxin/server.js';
 import { expectedWebAnswer } from '../../../replicas/deepseek/expected.js';
 import { expectedAnswer } from '../../../replicas/doubao/expected.js';
 import { expectedFields } from '../../../replicas/kimi/expected.js';
 import { expectedWebAnswer as expectedYuanbao } from '../../../replicas/yuanbao/expected.js';
+import {
+  expectedWebAnswer as expectedWenxin,
+  modelFor as wenxinModel,
+} from '../../../replicas/wenxin/expected.js';
+import { MODEL_LABELS as WENXIN_MODELS } from '../../../replicas/wenxin/answers.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
 import { startSite } from '../../../replicas/common/site.js';
 
@@ -187,6 +196,21 @@ const SITES: SiteUnderTest[] = [
     variants: YUANBAO_VARIANTS,
     // Its model switch shows Hunyuan, the site's default, on every page.
     model: () => 'Hy3',
+  },
+  {
+    name: 'wenxin',
+    whole: WENXIN.dom.whole === true,
+    driver: wenxinWeb,
+    thinkingNames: WENXIN.controls.thinking!.toggle!.names,
+    start: (drift) => startWenxinReplica({ latencyMs: 2, drift }),
+    expected: (prompt, mode) => fieldsOf(expectedWenxin(prompt, mode)),
+    variants: WENXIN_VARIANTS,
+    // Its model picker names the ERNIE version (文心X1 Turbo while thinking); the mode drifts
+    // that redraw its controls hide the picker with them, a model-name picker shows the same names.
+    model: (drift, mode) =>
+      ['nameless_controls', 'checkbox_controls', 'menu_controls'].includes(drift)
+        ? null
+        : WENXIN_MODELS[wenxinModel(mode)],
   },
 ];
 
@@ -521,7 +545,7 @@ t.test(
   'every site, every drift, every stream variant: the exact answer or a named drift signal',
   async () => {
     // The longest pages first, so the last to start is a short one.
-    const pages = SITES.flatMap(pagesOf);
+    const pages = onlySites(SITES).flatMap(pagesOf);
     pages.sort((a, b) => b.cases.length - a.cases.length);
     await pool(pages.map((p) => () => onOnePage(p)));
   },
