@@ -104,7 +104,7 @@ t.test('isMode', async (t) => {
 t.test('channels: web only where this build has (or the issue adds) a web driver', async (t) => {
   t.same(
     PLATFORMS.filter((p) => p.channels.web).map((p) => p.name),
-    ['deepseek', 'doubao', 'kimi', 'yuanbao', 'sandbox', 'sandbox-web'],
+    ['deepseek', 'doubao', 'kimi', 'yuanbao', 'wenxin', 'sandbox', 'sandbox-web'],
   );
   t.same(channelsOf(findPlatform('deepseek')!), ['api', 'web']);
   t.same(channelsOf(findPlatform('chatgpt')!), ['api']);
@@ -125,17 +125,18 @@ t.test('every definition carries the defaults of the channels it lists', async (
     t.equal(p.web !== undefined, p.channels.web !== undefined, `${p.name}: web defaults iff web`);
   }
   t.same(
-    ['doubao', 'deepseek', 'kimi', 'yuanbao'].map((n) => findPlatform(n)!.web!.url),
+    ['doubao', 'deepseek', 'kimi', 'yuanbao', 'wenxin'].map((n) => findPlatform(n)!.web!.url),
     [
       'https://www.doubao.com',
       'https://chat.deepseek.com',
       'https://www.kimi.com',
       'https://yuanbao.tencent.com',
+      'https://yiyan.baidu.com',
     ],
   );
   t.same(findPlatform('kimi')!.web!.quota, { prompts: 30, perMs: 3 * 3_600_000 }, '30 per 3 h');
   t.equal(findPlatform('deepseek')!.web!.quota, null);
-  for (const n of ['doubao', 'deepseek', 'kimi', 'yuanbao']) {
+  for (const n of ['doubao', 'deepseek', 'kimi', 'yuanbao', 'wenxin']) {
     t.ok(findPlatform(n)!.web!.gapMs >= 10_000, `${n} paces prompts like a person`);
   }
 });
@@ -145,7 +146,7 @@ t.test(
   async (t) => {
     t.same(
       PLATFORMS.filter((p) => p.web?.needsAccounts).map((p) => p.name),
-      ['deepseek', 'doubao', 'kimi', 'yuanbao'],
+      ['deepseek', 'doubao', 'kimi', 'yuanbao', 'wenxin'],
     );
     t.ok(needsAccounts('deepseek'));
     t.ok(needsAccounts('Moonshot'), 'by alias');
