@@ -113,6 +113,10 @@ t.test(
     const page = await openPage(t, replica.storageState());
     const first = await askOn(page, job('文心一言的搜索', 'search'));
     t.same(first.answer, expectedWebAnswer('文心一言的搜索', 'search'), 'the exact answer');
+    t.ok(
+      await page.getByRole('complementary', { name: '参考资料' }).isVisible(),
+      'the sources panel left open for the screenshot',
+    );
     const sent = sentBody(first.ctx);
     t.match(
       sent,
@@ -244,3 +248,26 @@ t.test('every wall is its named outcome, with its evidence', async (t) => {
     "Baidu's passport page",
   );
 });
+
+t.test(
+  'QR login: a logged-out page needs a login until the Baidu app confirms the scan',
+  async (t) => {
+    const context = await replicaContext(browser, { cookies: [], origins: [] });
+    t.teardown(() => context.close());
+    const page = await context.newPage();
+    const s = { settings };
+    await page.goto(wenxinWeb.loginUrl(s));
+    t.match(await wenxinWeb.loginState(page, s), { loggedIn: false, reason: /login wall/ });
+    await page.getByRole('button', { name: '登录', exact: true }).click();
+    await page
+      .frameLocator('iframe[title="百度App扫码登录"]')
+      .getByRole('img', { name: '百度App扫码登录二维码' })
+      .waitFor();
+    t.match(await wenxinWeb.loginState(page, s), { loggedIn: false, reason: /login dialog/ });
+    await fetch(`${replica.url}/__replica/login`, { method: 'POST' });
+    await page.waitForEvent('load');
+    t.same(await wenxinWeb.loginState(page, s), { loggedIn: true });
+    const names = (await context.cookies()).map((c) => c.name).sort();
+    t.same(names, ['BAIDUID', 'BDUSS_BFESS']);
+  },
+);
