@@ -63,11 +63,9 @@ export function citationOf(v: unknown, position: number): RawSearchResult | unde
   return r;
 }
 
-/** One SSE event as the site sent it, for the evidence log. */
+/** One SSE event as the site sent it, for the evidence log (a frame without `event:` is a `message`). */
 export function frameText(e: SseEvent): string {
-  return e.event === 'message' && !e.data.includes('"is_end"')
-    ? `data:${e.data}`
-    : `event:${e.event}\ndata:${e.data}`;
+  return `event:${e.event}\ndata:${e.data}`;
 }
 
 /** `<br>` line breaks as the older format writes them; `^[N]^` citations as `[N]`. */
@@ -156,22 +154,14 @@ export class WenxinStream {
     const sources = list(d?.searchCitations) ?? list(f.searchCitations);
     if (sources) this.setCitations(sources);
     if (!d) return this.contentless(f, 'a message frame without data');
-    const older = typeof d.tokens_all === 'string' && d.is_end !== 1;
-    if (older) this.format = 'yiyan-2024';
-    const said =
-      this.format === 'yiyan-2024' && typeof d.tokens_all === 'string'
-        ? undefined
-        : typeof d.content === 'string'
-          ? d.content
-          : undefined;
-    if (this.format === 'yiyan-2024' && typeof d.tokens_all === 'string') {
-      this.text = plainText(d.tokens_all);
-    } else if (said !== undefined) {
-      if (d.is_sensitive === 1) this.refusal += said;
-      else this.text += plainText(said);
-    } else if (d.is_end !== 1) {
-      this.contentless(d, 'a message frame');
-    }
+    const cumulative = typeof d.tokens_all === 'string' ? d.tokens_all : undefined;
+    // The older format repeats the whole answer in every frame; the newer one only at the end.
+    if (cumulative !== undefined && d.is_end !== 1) this.format = 'yiyan-2024';
+    if (this.format === 'yiyan-2024' && cumulative !== undefined) this.text = cumulative;
+    else if (typeof d.content === 'string') {
+      if (d.is_sensitive === 1) this.refusal += d.content;
+      else this.text += d.content;
+    } else if (d.is_end !== 1) this.contentless(d, 'a message frame');
     if (d.is_end === 1) this.finished = true;
   }
 
@@ -189,7 +179,8 @@ export class WenxinStream {
   /** The answer so far (complete once `finished`). */
   result(): RawAnswer {
     const raw = emptyRaw();
-    raw.content = this.text;
+    // Converted whole: a marker or a <br> may be split across two deltas.
+    raw.content = plainText(this.text);
     raw.reasoningContent = this.thinking.trim();
     raw.refusal = this.refusal;
     raw.searchResults = [...(this.citations ?? [])];

@@ -96,6 +96,16 @@ t.test('a thought frame with is_end ends the thinking, not the reply', async (t)
   t.equal(p.result().reasoningContent, '想一想。');
 });
 
+t.test('a citation marker or a line break split across two deltas still lands', async (t) => {
+  const p = parse([
+    frame('message', { content: '结论^[', is_end: 0 }),
+    frame('message', { content: '2]^。<b', is_end: 0 }),
+    frame('message', { content: 'r>下一行', is_end: 0 }),
+    frame('message', { content: '', is_end: 1 }),
+  ]);
+  t.equal(p.result().content, '结论[2]。\n下一行');
+});
+
 t.test('frames after is_end are recorded, never applied', async (t) => {
   const p = parse(frames('测试', 'standard', 'late_events'));
   t.equal(p.finished, true);
