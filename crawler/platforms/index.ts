@@ -46,7 +46,8 @@ const API_DRIVERS: Readonly<Record<string, ApiDriver>> = {
 /**
  * The consumer-site drivers. The real sites' drivers are registered here too
  * (`crawler/platforms/<p>/web/index.ts`: doubao: doubaoWeb, deepseek:
- * deepseekWeb, kimi: kimiWeb, yuanbao: yuanbaoWeb); their definitions already list the web channel.
+ * deepseekWeb, kimi: kimiWeb, yuanbao: yuanbaoWeb, wenxin: wenxinWeb); their definitions already
+ * list the web channel.
  */
 const WEB_DRIVERS: Readonly<Record<string, WebDriver>> = {
   sandbox: sandboxWeb,
