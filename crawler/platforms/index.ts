@@ -13,6 +13,7 @@ import { kimiWeb } from './kimi/web/index.js';
 import { yuanbaoWeb } from './yuanbao/web/index.js';
 import { qwenWeb } from './qwen/web/index.js';
 import { zhipuWeb } from './zhipu/web/index.js';
+import { wenxinWeb } from './wenxin/web/index.js';
 import { chatgptApi } from './chatgpt/index.js';
 import { claudeApi } from './claude/index.js';
 import { geminiApi } from './gemini/index.js';
@@ -47,7 +48,8 @@ const API_DRIVERS: Readonly<Record<string, ApiDriver>> = {
 /**
  * The consumer-site drivers. The real sites' drivers are registered here too
  * (`crawler/platforms/<p>/web/index.ts`: doubao: doubaoWeb, deepseek:
- * deepseekWeb, kimi: kimiWeb, yuanbao: yuanbaoWeb); their definitions already list the web channel.
+ * deepseekWeb, kimi: kimiWeb, yuanbao: yuanbaoWeb, wenxin: wenxinWeb); their definitions already
+ * list the web channel.
  */
 const WEB_DRIVERS: Readonly<Record<string, WebDriver>> = {
   sandbox: sandboxWeb,
@@ -58,6 +60,7 @@ const WEB_DRIVERS: Readonly<Record<string, WebDriver>> = {
   yuanbao: yuanbaoWeb,
   qwen: qwenWeb,
   zhipu: zhipuWeb,
+  wenxin: wenxinWeb,
 };
 
 const DRIVERS = new Map<string, PlatformDriver>();

@@ -6,7 +6,8 @@ export const definition: PlatformDefinition = {
   label: 'Wenxin (ERNIE)',
   vendor: 'Baidu (Qianfan)',
   aliases: ['ernie', 'qianfan', 'yiyan'],
-  channels: { api: MODES },
+  // The consumer site Yiyan (yiyan.baidu.com) adds Baidu's own search (Baijiahao among the sources).
+  channels: { api: MODES, web: MODES },
   defaultChannel: 'api',
   api: {
     baseUrl: 'https://qianfan.baidubce.com/v2',
@@ -17,5 +18,12 @@ export const definition: PlatformDefinition = {
       reasoning_search: 'ernie-x1-turbo-32k',
     },
     timeoutMs: 180_000,
+  },
+  web: {
+    url: 'https://yiyan.baidu.com',
+    quota: null,
+    gapMs: 20_000,
+    timeoutMs: 180_000,
+    needsAccounts: true,
   },
 };

@@ -17,6 +17,7 @@ import { DoubaoStream } from '../../../crawler/platforms/doubao/web/stream.js';
 import { KimiStreamParser } from '../../../crawler/platforms/kimi/web/stream.js';
 import { YuanbaoStream } from '../../../crawler/platforms/yuanbao/web/stream.js';
 import { QwenStream } from '../../../crawler/platforms/qwen/web/stream.js';
+import { WenxinStream } from '../../../crawler/platforms/wenxin/web/stream.js';
 import { STREAM_DRIFTS, type Drift } from '../../../replicas/common/drift.js';
 import * as deepseek from '../../../replicas/deepseek/frames.js';
 import { driftDeepseekStream } from '../../../replicas/deepseek/stream-drift.js';
@@ -29,6 +30,8 @@ import * as yuanbao from '../../../replicas/yuanbao/frames.js';
 import { driftYuanbaoStream } from '../../../replicas/yuanbao/stream-drift.js';
 import * as qwen from '../../../replicas/qwen/frames.js';
 import { driftQwenStream } from '../../../replicas/qwen/stream-drift.js';
+import * as wenxin from '../../../replicas/wenxin/frames.js';
+import { driftWenxinStream } from '../../../replicas/wenxin/stream-drift.js';
 import { connectEnvelope } from '../../helpers/connect-envelope.js';
 
 const SITE_URL = 'http://127.0.0.1:1';
@@ -70,6 +73,14 @@ const sites: Record<string, (prompt: string, mode: Mode, drift: Drift) => Parsed
   qwen: (prompt, mode, drift) => {
     const p = new QwenStream();
     for (const f of driftQwenStream(qwen.chatFrames(prompt, mode, 'normal'), drift)) p.feed(f);
+    return { content: buildAnswer(p.result()).answerContent, report: p.report(), done: p.finished };
+  },
+  wenxin: (prompt, mode, drift) => {
+    const p = new WenxinStream();
+    const ids = { sessionId: 's', chatId: 'c' };
+    const model = hasReasoning(mode) ? 'X1T' : 'EB45T';
+    const frames = wenxin.chatFrames(prompt, mode, model, 'normal', ids);
+    for (const f of driftWenxinStream(frames, drift)) p.feed(f);
     return { content: buildAnswer(p.result()).answerContent, report: p.report(), done: p.finished };
   },
 };
