@@ -12,7 +12,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { AcceptAnswer, LeaseMessage } from '../services/shared/contracts/lease.js';
 import type { Failure } from '../services/shared/contracts/status.js';
 import { apiAttempt } from './api-attempt.js';
-import type { Channel } from '../services/shared/platforms.js';
+import { findPlatform, type Channel } from '../services/shared/platforms.js';
 import type { BrowserRunner } from './browser.js';
 import type { KeptPages } from './web/kept-pages.js';
 import type { RenderServer } from './render-server.js';
@@ -163,6 +163,9 @@ export class Executor {
    * another pass may place elsewhere.
    */
   private portFor(lease: LeaseMessage): ChosenPort | null | string {
+    // A platform that does not serve mainland China never goes through a (mainland) region port,
+    // an account's or any: it leaves from the node's own egress, placed where it reaches it.
+    if (findPlatform(lease.platform)?.serves === 'outside-mainland') return null;
     const pinned = lease.account?.proxyKey;
     if (lease.account && pinned === null) return null;
     if (pinned) {

@@ -55,6 +55,16 @@ export function checkNew(n: NewAccount): {
       { field: 'regionCode', message: `${regionCode} is not a city-lookup region code` },
     ]);
   }
+  // Every region is a mainland division, which such a site refuses: its accounts have none.
+  const info = findPlatform(platform);
+  if (regionCode !== null && info?.serves === 'outside-mainland') {
+    throw AppError.invalid([
+      {
+        field: 'regionCode',
+        message: `${info.label} does not serve mainland China: its accounts take no region (their pages leave from the node's own egress)`,
+      },
+    ]);
+  }
   return { platform, label, regionCode };
 }
 

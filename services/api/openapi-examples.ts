@@ -233,6 +233,7 @@ export const platformsExample = [
     modes: ['standard', 'reasoning'],
     channel: 'api',
     defaultChannel: 'api',
+    serves: 'everywhere',
     channels: {
       api: ['standard', 'reasoning'],
       web: ['standard', 'reasoning', 'search', 'reasoning_search'],

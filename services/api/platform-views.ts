@@ -28,6 +28,7 @@ export async function platformEntries(
       modes: supportedModes(p, channel),
       channel,
       defaultChannel: p.defaultChannel,
+      serves: p.serves ?? 'everywhere',
       channels: p.channels,
       available: verdicts[channel]!.available,
       availability: verdicts,

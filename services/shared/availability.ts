@@ -4,14 +4,16 @@
  * submission check. A pair is available when a live crawler node runs it (one
  * serving the request's region, when it names one) and, on the web channel of
  * a real site, the platform has an account in working order in a region the
- * request can use: its own region, or any region when it names none. What is
- * missing is named, so work that could only wait and fail is refused at once.
+ * request can use: its own region, or any region when it names none; a
+ * platform that does not serve mainland China is never available in a region
+ * (every region is a mainland division). What is missing is named, so work that
+ * could only wait and fail is refused at once.
  */
 import { runsPair, type CrawlerNode } from './contracts/advert.js';
 import type { CoverageAnswer } from './contracts/accounts.js';
 import { needsAccounts, type Channel, type PlatformInfo } from './platforms.js';
 
-export const MISSING = ['node', 'account'] as const;
+export const MISSING = ['node', 'account', 'region'] as const;
 export type Missing = (typeof MISSING)[number];
 
 /** What the services know, read once per request. */
@@ -45,6 +47,14 @@ export function verdictOf(
   const reasons: string[] = [];
   const unknown: string[] = [];
   const inRegion = regionCode === null ? '' : ` in region ${regionCode}`;
+
+  // Every region is in mainland China: no node or account there could reach such a platform.
+  if (regionCode !== null && platform.serves === 'outside-mainland')
+    return {
+      available: false,
+      missing: ['region'],
+      reason: `${platform.label} does not serve mainland China, where region ${regionCode} is`,
+    };
 
   if (facts.nodes.length === 0) unknown.push('no crawler node is up yet');
   else {

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { DELIVERY_STATUSES } from '../webhooks/schedule.js';
-import { CHANNELS, MODES } from '../platforms/definition.js';
+import { CHANNELS, MODES, SERVES } from '../platforms/definition.js';
 import { MISSING } from '../availability.js';
 import { SUBTASK_STATUSES, TASK_STATUSES } from './status.js';
 import { WEB_OUTCOMES, type WebOutcome } from './web-outcomes.js';
@@ -436,7 +436,7 @@ export const verdictSchema = z
     }),
     missing: z.array(z.enum(MISSING)).meta({
       description:
-        'What is missing: node (no live crawler node runs it there), account (no usable web account there)',
+        'What is missing: node (no live crawler node runs it there), account (no usable web account there), region (the platform does not serve mainland China, where every regionCode is)',
     }),
     reason: z
       .string()
@@ -462,6 +462,10 @@ export const platformsDataSchema = z.array(
     }),
     defaultChannel: z.enum(CHANNELS).meta({
       description: "The platform's own default (the operator may choose another as active)",
+    }),
+    serves: z.enum(SERVES).meta({
+      description:
+        'Where it serves: everywhere, or outside-mainland (its API and site refuse mainland China; a submission with a regionCode is refused)',
     }),
     channels: z.partialRecord(z.enum(CHANNELS), z.array(z.enum(MODES))).meta({
       description: 'Every channel the platform has, with its modes; a configuration may name one',

@@ -8,6 +8,8 @@ export const definition: PlatformDefinition = {
   aliases: ['openai', 'gpt'],
   channels: { api: MODES },
   defaultChannel: 'api',
+  // Neither its API nor its site serves mainland China.
+  serves: 'outside-mainland',
   api: {
     baseUrl: 'https://api.openai.com/v1',
     models: {

@@ -43,6 +43,15 @@ export interface WebDefaults {
   needsAccounts: boolean;
 }
 
+/**
+ * Where a platform serves: everywhere, or only outside mainland China (its API and its
+ * consumer site refuse mainland users, and a Chinese region's proxy reaches neither). Every
+ * `regionCode` is a mainland division (services/shared/divisions.ts), so a request naming one
+ * for an `outside-mainland` platform is refused at submission.
+ */
+export const SERVES = ['everywhere', 'outside-mainland'] as const;
+export type Serves = (typeof SERVES)[number];
+
 export interface PlatformDefinition {
   /** Canonical lowercase name. */
   name: string;
@@ -58,6 +67,8 @@ export interface PlatformDefinition {
   channels: Readonly<Partial<Record<Channel, readonly Mode[]>>>;
   /** The channel used unless the operator (PLATFORM_CHANNELS) or the request chooses another. */
   defaultChannel: Channel;
+  /** Where it serves; absent: everywhere. */
+  serves?: Serves;
   /** A built-in simulation: runs against the local sandbox and needs no credentials. */
   simulated?: true;
   /** Present on vendor platforms with an API channel. */

@@ -8,6 +8,8 @@ export const definition: PlatformDefinition = {
   aliases: ['google', 'bard'],
   channels: { api: MODES },
   defaultChannel: 'api',
+  // Neither its API nor its site serves mainland China.
+  serves: 'outside-mainland',
   api: {
     baseUrl: 'https://generativelanguage.googleapis.com/v1beta',
     models: {

@@ -10,6 +10,7 @@ import t from 'tap';
 import { startCluster } from '../../helpers/cluster-processes.js';
 import { startForwardProxy } from '../../helpers/forward-proxy.js';
 import { until } from '../../helpers/wait.js';
+import { standinEnv, startPlatformStandins } from '../../standins/index.js';
 
 const SH: string[] = ['127.0.0.2', '127.0.0.3'];
 const BJ = '127.0.0.4';
@@ -23,6 +24,10 @@ const ports = (list: { port: number; url: string; localAddress: string }[], code
     list.map((p) => ({ port: p.port, url: p.url, regionCode: code, outIp: p.localAddress })),
   );
 
+// ChatGPT serves no mainland region; DeepSeek does: both vendors' stand-ins see each request's exit.
+const vendors = await startPlatformStandins(['chatgpt', 'deepseek']);
+t.teardown(() => Promise.all([...vendors.values()].map((v) => v.server.close())));
+
 const c = await startCluster(t, {
   crawlers: 2,
   crawlerCapacity: 4,
@@ -32,6 +37,7 @@ const c = await startCluster(t, {
   crawlerEnv: (i, env) => ({
     CRAWLER_PROXIES: i === 1 ? ports([sh1!, sh2!], '310100') : ports([bj!], '110100'),
     PROXY_CHECK_URL: `${env.SANDBOX_URL}/ip`,
+    ...standinEnv(vendors),
   }),
 });
 
@@ -222,3 +228,39 @@ t.test('a region whose only node dies waits, then fails naming it; others comple
     t.match(sub.errorMessage, /region 110000/);
   }
 });
+
+t.test(
+  'a platform that does not serve mainland China: refused in a region, direct without one',
+  async (t) => {
+    const refused = await c.client.post(
+      `${M}/task/batch/shared`,
+      {
+        prompts: ['p'],
+        platforms: [{ platform: 'chatgpt', mode: 'standard' }],
+        regionCode: ['310100'],
+      },
+      c.token,
+    );
+    t.equal(refused.status, 400);
+    t.match(refused.text, /ChatGPT does not serve mainland China, where region 310100 is/);
+
+    const taskId = await c.submit({
+      prompts: ['no region'],
+      platforms: [
+        { platform: 'chatgpt', mode: 'standard' },
+        { platform: 'deepseek', mode: 'standard' },
+      ],
+    });
+    const result = await c.finished(taskId);
+    t.equal(result.status, 'completed');
+    const sub = (p: string) => result.subTaskList.find((s) => s.platform === p)!;
+    t.equal(sub('chatgpt').proxyIp, null, 'ChatGPT: no region port');
+    t.ok([...SH, BJ].includes(sub('deepseek').proxyIp!), 'DeepSeek: through a region port');
+    const from = (p: string) => vendors.get(p)!.server.requests.map((r) => r.remoteAddress);
+    t.same([...new Set(from('chatgpt'))], ['127.0.0.1'], "ChatGPT's requests left from the node");
+    t.ok(
+      from('deepseek').every((ip) => [...SH, BJ].includes(ip)),
+      "DeepSeek's through the ports",
+    );
+  },
+);

@@ -75,6 +75,7 @@ t.test('platforms: channels with their modes and the service’s verdict per cha
       modes: ['standard'],
       channel: 'web',
       defaultChannel: 'api',
+      serves: 'everywhere',
       channels: { api: ['standard', 'search'], web: ['standard'] },
       available: true,
       availability: {

@@ -111,3 +111,19 @@ t.test('what cannot be told yet is null, unless something is known to be missing
     reason: 'no usable account',
   });
 });
+
+t.test('a platform that does not serve mainland China: never in a region', async (t) => {
+  const facts = { nodes: [node('a', ['chatgpt:api', 'deepseek:api'], [SH])], accounts: {} };
+  t.strictSame(judge('chatgpt', 'api', null, facts), yes, 'without a region it runs');
+  for (const platform of ['chatgpt', 'perplexity', 'gemini'])
+    t.strictSame(
+      judge(platform, 'api', SH, facts),
+      {
+        available: false,
+        missing: ['region'],
+        reason: `${findPlatform(platform)!.label} does not serve mainland China, where region ${SH} is`,
+      },
+      `${platform}: refused in ${SH} though a node serves the region`,
+    );
+  t.strictSame(judge('deepseek', 'api', SH, facts), yes, 'a Chinese platform in the same region');
+});
