@@ -7,6 +7,7 @@ import {
   type MonitorDoc,
   type MonitorModels,
   type RunDoc,
+  type RunInsightsDoc,
   type RunRegionDoc,
 } from './models.js';
 import type { FollowUpDoc } from './rounds.js';
@@ -306,6 +307,32 @@ export class MonitorStore {
       { $set: { status: 'finished', finishedAt: now } },
     );
     return modifiedCount === 1;
+  }
+
+  /** Keeps a finished run's insights, once. */
+  async saveInsights(runId: string, insights: RunInsightsDoc): Promise<void> {
+    await this.m.Run.updateOne(
+      { _id: runId, status: 'finished', insights: null },
+      { $set: { insights } },
+    );
+  }
+
+  /**
+   * Adds a keyword group to a monitor, only if its keywords are still the ones
+   * the caller read (`from`): null when another write changed them first.
+   */
+  async setKeywords(
+    userId: number,
+    monitorId: string,
+    from: string,
+    keywords: { monitorKeywords: string; keywords: string[] },
+    updatedAt: number,
+  ): Promise<MonitorDoc | null> {
+    return this.m.Monitor.findOneAndUpdate(
+      { _id: monitorId, userId, monitorKeywords: from },
+      { $set: { ...keywords, updatedAt } },
+      { returnDocument: 'after' },
+    ).lean<MonitorDoc>();
   }
 
   async runs(monitorId: string, page: number, size: number): Promise<Page<RunDoc>> {
