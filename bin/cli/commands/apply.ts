@@ -5,9 +5,7 @@
  * nothing and says so; `--dry-run` prints the difference and changes nothing.
  */
 import { Command } from 'commander';
-import type { MonitorView } from '../../../services/shared/contracts/monitors.js';
 import { PATHS, pathTo } from '../../../services/shared/contracts/http-paths.js';
-import type { ApiClient } from '../api-client.js';
 import type { Cli } from '../context.js';
 import { planApply, planText, readMonitorsFile } from '../monitor-apply.js';
 import { readText } from './monitor.js';
