@@ -263,29 +263,23 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
         return { keywords, items };
       },
 
-      /** A run just finished: its insights kept, then its changes detected. */
-      async runFinished(run: RunDoc) {
-        await this.keepInsights(run);
-        await this.detectChanges(run);
-      },
-
       /**
-       * The run's insights over all its sub tasks (every region and round), as
-       * a task's visibility computes them, kept with the run so that they
-       * outlive the tasks. A failure is logged: the run then has none.
+       * The insights of a run whose regions are all settled, over all its sub
+       * tasks (every region and round) as a task's visibility computes them:
+       * stored as it finishes, so that they outlive the tasks. A failure is
+       * logged, and the run has none.
        */
-      async keepInsights(run: RunDoc) {
+      async insightsOf(run: RunDoc): Promise<RunInsightsDoc | null> {
+        const taskIds = runTaskIds(run);
+        if (taskIds.length === 0) return null;
         try {
-          // Read again: the caller's copy may predate another region's last round.
-          const taskIds = runTaskIds(await store.run(run._id));
-          if (taskIds.length === 0) return;
-          const insights = await this.broker.call<RunInsightsDoc, object>('tasks.insights', {
+          return await this.broker.call<RunInsightsDoc, object>('tasks.insights', {
             userId: run.userId,
             taskIds,
           });
-          await store.saveInsights(run._id, insights);
         } catch (err) {
           this.logger.warn(`monitor run ${run._id}: insights not kept:`, err);
+          return null;
         }
       },
 
@@ -324,8 +318,12 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
           }
           for (const index of run.regions.keys()) await settler.settle(run, index);
           // A region settled in this sweep finishes the run as it is stored (store.saveRegion).
-          if (run.regions.every(isSettled) && (await store.finishIfSettled(run._id, clock.now()))) {
-            await this.runFinished(run);
+          const insightsOf = (r: RunDoc) => this.insightsOf(r);
+          if (
+            run.regions.every(isSettled) &&
+            (await store.finishIfSettled(run._id, clock.now(), insightsOf))
+          ) {
+            await this.detectChanges(run);
           }
         }
         await this.sweepUndetected();
@@ -381,7 +379,8 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
         readTask: (userId, taskId) => this.readTask(userId, taskId),
         statusOf: async (taskId) =>
           (await this.broker.call<TaskBrief, object>('tasks.brief', { taskId })).status,
-        finished: (run) => this.runFinished(run),
+        insightsOf: (run) => this.insightsOf(run),
+        finished: (run) => this.detectChanges(run),
         now: () => clock.now(),
       });
       await this.elect();

@@ -20,6 +20,10 @@ export interface Page<T> {
   items: T[];
 }
 
+/** A settled run's insights over all its sub tasks; null when they could not be computed. */
+export type InsightsOf = (run: RunDoc) => Promise<RunInsightsDoc | null>;
+const noInsights: InsightsOf = async () => null;
+
 /** A start's end: the regions it submitted now, by index, each with its refusal or null. */
 export interface StartMark {
   runId: string;
@@ -268,7 +272,8 @@ export class MonitorStore {
 
   /**
    * Stores a region's figures once, after its last round; the run finishes
-   * with its last region (then true).
+   * with its last region (then true), its insights (`insightsOf`) stored in
+   * the same write.
    */
   async saveRegion(
     runId: string,
@@ -277,6 +282,7 @@ export class MonitorStore {
     cells: CellSnapshot[],
     pools: RegionPools,
     now: number,
+    insightsOf: InsightsOf = noInsights,
   ): Promise<boolean> {
     const run = await this.run(runId);
     const i = run.regions.findIndex((r) => r.taskId === taskId);
@@ -292,29 +298,27 @@ export class MonitorStore {
         },
       },
     );
-    return this.finishIfSettled(runId, now);
+    return this.finishIfSettled(runId, now, insightsOf);
   }
 
   /**
    * A running run whose regions are all settled is finished (a task may finish
-   * before its start does); true for the one call that finished it.
+   * before its start does), with its insights, so that a finished run has
+   * them from the first read; true for the one call that finished it.
    */
-  async finishIfSettled(runId: string, now: number): Promise<boolean> {
+  async finishIfSettled(
+    runId: string,
+    now: number,
+    insightsOf: InsightsOf = noInsights,
+  ): Promise<boolean> {
     const run = await this.run(runId);
     if (run.status !== 'running' || !run.regions.every(isSettled)) return false;
+    const insights = await insightsOf(run);
     const { modifiedCount } = await this.m.Run.updateOne(
       { _id: runId, status: 'running' },
-      { $set: { status: 'finished', finishedAt: now } },
+      { $set: { status: 'finished', finishedAt: now, insights } },
     );
     return modifiedCount === 1;
-  }
-
-  /** Keeps a finished run's insights, once. */
-  async saveInsights(runId: string, insights: RunInsightsDoc): Promise<void> {
-    await this.m.Run.updateOne(
-      { _id: runId, status: 'finished', insights: null },
-      { $set: { insights } },
-    );
   }
 
   /**
