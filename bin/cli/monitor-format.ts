@@ -175,7 +175,9 @@ function rateText(r: Rate): string {
 
 /** One table per series: the mention rate with its interval and the figures beside it per run. */
 export function trendsText(trends: TrendsData): string {
-  if (trends.series.length === 0) return 'no finished runs in this range';
+  if (trends.series.length === 0 && !trends.discovered?.length) {
+    return 'no finished runs in this range';
+  }
   const blocks = trends.series.map((s) => {
     const rows = s.points.map((p) => [
       iso(p.slot),
