@@ -2,7 +2,11 @@
  * Monitors, runs, trends and changes as text (pure). The trend and change
  * shapes are those of `GET …/monitors/{id}/trends` and `…/changes`.
  */
-import type { MonitorView, RunView } from '../../services/shared/contracts/monitors.js';
+import type {
+  MonitorView,
+  RunView,
+  WatchResult,
+} from '../../services/shared/contracts/monitors.js';
 import { platformLabel } from './summary.js';
 import { clip, renderTable } from './table.js';
 
@@ -34,6 +38,16 @@ export interface TrendsData {
   /** The API–web gap per prompt: in the JSON output, not in the tables. */
   channelGap: unknown[];
   series: { group: string; keyword: string; points: TrendPoint[] }[];
+  /** Absent from a service older than the discovered brands. */
+  discovered?: DiscoveredSeries[];
+}
+
+export interface DiscoveredSeries {
+  group: string;
+  name: string;
+  watched: boolean;
+  answers: number;
+  points: { slot: number; share: Rate; position: { mean: number } | null }[];
 }
 
 export interface Change {
@@ -161,7 +175,9 @@ function rateText(r: Rate): string {
 
 /** One table per series: the mention rate with its interval and the figures beside it per run. */
 export function trendsText(trends: TrendsData): string {
-  if (trends.series.length === 0) return 'no finished runs in this range';
+  if (trends.series.length === 0 && !trends.discovered?.length) {
+    return 'no finished runs in this range';
+  }
   const blocks = trends.series.map((s) => {
     const rows = s.points.map((p) => [
       iso(p.slot),
@@ -190,7 +206,41 @@ export function trendsText(trends: TrendsData): string {
       ),
     ].join('\n');
   });
-  return [...blocks, `definitions version ${trends.definitionsVersion}`].join('\n\n');
+  const discovered = trends.discovered?.length ? [discoveredText(trends)] : [];
+  return [...blocks, ...discovered, `definitions version ${trends.definitionsVersion}`].join(
+    '\n\n',
+  );
+}
+
+/** The brands nobody watched: the latest share with its interval, where it came from, and whether it is watched now. */
+function discoveredText(trends: TrendsData): string {
+  const rows = (trends.discovered ?? []).map((s) => {
+    const last = s.points.at(-1);
+    const first = s.points[0];
+    return [
+      s.group,
+      s.name,
+      last ? rateText(last.share) : '-',
+      first && last && s.points.length > 1
+        ? `${pct(first.share.value)} → ${pct(last.share.value)}`
+        : '-',
+      last?.position ? last.position.mean.toFixed(1) : '-',
+      s.watched ? 'yes' : 'no',
+    ];
+  });
+  return [
+    `discovered brands (recommended, not watched) by ${trends.groupBy}`,
+    renderTable(
+      ['group', 'brand', 'share [95 %] last run', 'first → last', 'position', 'watched'],
+      rows,
+    ),
+  ].join('\n');
+}
+
+export function watchText(result: WatchResult): string {
+  return result.added
+    ? `now watching "${result.keyword}" in "${result.monitor.name}": the next run measures it (keywords: ${result.monitor.monitorKeywords})`
+    : `"${result.monitor.name}" watches it already, as the group "${result.keyword}"`;
 }
 
 function scopeText(s: Change['scope']): string {

@@ -13,6 +13,7 @@ import { changesQuerySchema, trendsQuerySchema } from '../shared/requests/monito
 import { CREATED, MONITOR_ID, monitorOperations, RUN_ID } from './openapi-monitors.js';
 import type { Json, SchemaSet } from './openapi-parts.js';
 import type { Reason } from './openapi-errors.js';
+import { visibilityExample } from './openapi-examples.js';
 import { openApiPath, PATHS } from '../shared/contracts/http-paths.js';
 
 const SLOT = CREATED + 3_600_000;
@@ -56,6 +57,37 @@ const trendsExample: Trends = {
       ],
     },
   ],
+  discovered: [
+    {
+      group: 'chatgpt',
+      name: 'Initech',
+      key: 'initech',
+      watched: false,
+      answers: 4,
+      points: [
+        {
+          runId: PREVIOUS_RUN_ID,
+          slot: SLOT - 3_600_000,
+          finishedAt: SLOT - 3_520_000,
+          share: { value: 0, lower: 0, upper: 0.2991, n: 9 },
+          position: null,
+        },
+        {
+          runId: RUN_ID,
+          slot: SLOT,
+          finishedAt: SLOT + 80_000,
+          share: { value: 0.4444, lower: 0.1888, upper: 0.7333, n: 9 },
+          position: { mean: 2.25, sd: 0.5, n: 4 },
+        },
+      ],
+    },
+  ],
+  insights: {
+    runId: RUN_ID,
+    slot: SLOT,
+    discovered: visibilityExample.discovered,
+    opportunities: visibilityExample.opportunities,
+  },
   channelGap: [
     {
       prompt: 0,
@@ -121,7 +153,7 @@ export function monitorFeedPaths(set: SchemaSet): Json {
         "A monitor's trends: per finished run, group and keyword, every figure with its interval",
         {
           description:
-            'Computed from the finished runs’ snapshots whose slot lies in [from, to]. The figures are defined in docs/monitors.md; `definitionsVersion` names the version. `channelGap` lists, for each prompt asked on one platform over both channels, the API minus web mention rate with Newcombe’s 95 % interval.',
+            'Computed from the finished runs’ snapshots whose slot lies in [from, to]. The figures are defined in docs/monitors.md; `definitionsVersion` names the version. `discovered` follows, per group, the brands the answers recommend that no group watches, with their share of answers per run and its Wilson interval (docs/insights.md); `insights` are the newest run’s discovered brands and citation opportunities over all its sub tasks. `channelGap` lists, for each prompt asked on one platform over both channels, the API minus web mention rate with Newcombe’s 95 % interval.',
           parameters: [...byId, ...set.queryParams(trendsQuerySchema)],
           responses: { ...answer('The trends', trendsSchema, trendsExample), ...errors },
         },

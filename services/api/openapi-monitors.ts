@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { monitorInputSchema } from '../shared/requests/monitor.js';
+import { watchInputSchema } from '../shared/requests/monitor-watch.js';
 import { pageQuerySchema } from '../shared/requests/task-queries.js';
 import { envelopeOf } from '../shared/contracts/http.js';
 import {
@@ -11,6 +12,7 @@ import {
   monitorViewSchema,
   runListSchema,
   runViewSchema,
+  watchResultSchema,
   type MonitorView,
   type RunView,
 } from '../shared/contracts/monitors.js';
@@ -252,6 +254,55 @@ export function monitorPaths(set: SchemaSet): Json {
             'run started',
           ),
           ...idErrors,
+        },
+      }),
+    },
+    [openApiPath(PATHS.MONITOR_WATCH)]: {
+      post: op('Watch a brand: add it to the monitor’s keyword groups', {
+        description:
+          'Adds the name to monitorKeywords as a group of its own (the name its one alias), so that the next run measures it like any group: typically a brand of the trends’ `discovered` (docs/insights.md). Idempotent: a name the monitor watches already (an alias with the same key: case, width and punctuation aside) changes nothing and answers 200 with `added` false and the group that watches it. A `PUT` of the monitor with the longer monitorKeywords does the same. Every problem with the body is reported in one 400, before the monitor is looked up.',
+        parameters: byId,
+        requestBody: {
+          required: true,
+          ...set.content(
+            watchInputSchema,
+            example('A discovered brand', { name: 'Initech' }),
+            'input',
+          ),
+        },
+        responses: {
+          ...answer(
+            'Watched (or watched already)',
+            watchResultSchema,
+            {
+              added: true,
+              keyword: 'Initech',
+              monitor: {
+                ...monitorExample,
+                monitorKeywords: `${monitorExample.monitorKeywords}, Initech`,
+                updatedAt: CREATED + 7_200_000,
+              },
+            },
+            'brand watched',
+          ),
+          ...errors(['400', '404', '413', '415', ...PROTECTED], {
+            '400': {
+              text: 'monitorId is not a UUID, or the body breaks a rule (every problem is listed)',
+              example: {
+                message:
+                  'invalid request: name: must not be blank; name: must not contain , ， 、 ; ； or | (they separate keyword entries and aliases)',
+                errors: [
+                  { field: 'name', message: 'must not be blank' },
+                  {
+                    field: 'name',
+                    message:
+                      'must not contain , ， 、 ; ； or | (they separate keyword entries and aliases)',
+                  },
+                ],
+              },
+            },
+            '404': NOT_FOUND,
+          }),
         },
       }),
     },

@@ -22,6 +22,7 @@ import { MonitorStore } from './store.js';
 import { ChangeStore } from './changes/store.js';
 import { ChangeFeed, type Delivery } from './changes/feed.js';
 import { buildTrends } from './trends/series.js';
+import { watchedKeys } from './watch.js';
 
 /** Finished runs per sweep whose changes were never detected. */
 const UNDETECTED_BATCH = 20;
@@ -50,9 +51,15 @@ export function monitorFeedMixin(config: Config, clock: Clock): Partial<ServiceS
         async handler(ctx: Context<FeedParams>) {
           const id = checkMonitorId(ctx.params.monitorId);
           const query = checkTrendsQuery(ctx.params.query ?? {});
-          await monitors.get(ctx.params.userId, id);
-          const runs = await changes.trendRuns(id, query, query.groupBy);
-          return buildTrends(runs, query.groupBy, query);
+          const monitor = await monitors.get(ctx.params.userId, id);
+          const [runs, insights] = await Promise.all([
+            changes.trendRuns(id, query, query.groupBy),
+            changes.latestInsights(id, query),
+          ]);
+          return {
+            ...buildTrends(runs, query.groupBy, query, watchedKeys(monitor.keywords)),
+            insights,
+          };
         },
       },
 

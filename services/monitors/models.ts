@@ -14,6 +14,13 @@ import type { CellSnapshot } from './snapshot.js';
 import type { RegionPools } from './trends/pooled.js';
 import type { TaskStatus } from '../shared/contracts/status.js';
 import type { Change } from '../shared/contracts/monitor-trends.js';
+import type { CitationOpportunity, DiscoveredBrand } from '../shared/contracts/brand.js';
+
+/** A run's insights over all its sub tasks (every region and round), kept when it finishes. */
+export interface RunInsightsDoc {
+  discovered: DiscoveredBrand[];
+  opportunities: CitationOpportunity[];
+}
 
 export interface MonitorDoc extends MonitorInput {
   _id: string;
@@ -70,6 +77,8 @@ export interface RunDoc {
   finishedAt: number | null;
   /** When its changes against the run before were detected (once); null: not yet. */
   changesDetectedAt: number | null;
+  /** Kept when it finishes; absent or null: not (yet) kept, or a run stored before they were. */
+  insights?: RunInsightsDoc | null;
   startToken: string | null;
   startHolder: string | null;
   startExpiresAt: number | null;
@@ -127,6 +136,7 @@ const runSchema = new Schema<RunDoc>(
     createdAt: Number,
     finishedAt: { type: Number, default: null },
     changesDetectedAt: { type: Number, default: null },
+    insights: { type: Schema.Types.Mixed, default: null },
     startToken: { type: String, default: null },
     startHolder: { type: String, default: null },
     startExpiresAt: { type: Number, default: null },

@@ -30,6 +30,11 @@ import { RegionSettler, type TaskRead } from './settle.js';
 import { monitorView, runView } from './view.js';
 import { Digests } from './digest/digests.js';
 import { monitorFeedMixin } from './feed.mixin.js';
+import { watch } from './watch.js';
+import { runTaskIds } from './insights.js';
+import { checkWatchInput } from '../shared/requests/monitor-watch.js';
+import type { WatchResult } from '../shared/contracts/monitors.js';
+import type { RunInsightsDoc } from './models.js';
 
 /** How often the leader looks for due monitors and stalled starts. */
 const TICK_MS = 1_000;
@@ -40,6 +45,8 @@ const START_CLAIM_MS = 60_000;
 /** Running runs checked per tick for a task.finished that was missed. */
 const SWEEP_BATCH = 20;
 const PAGE = 1_000;
+/** Reads and writes of one watch that other edits may overtake before it gives up (503). */
+const WATCH_ATTEMPTS = 10;
 
 interface UserParams {
   userId: number;
@@ -147,6 +154,49 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
         },
       },
 
+      /**
+       * Adds a brand to the monitor's keyword groups (its name the group's one
+       * alias); the next run measures it. Idempotent: a name the monitor
+       * watches already (by its key) changes nothing and names its group.
+       */
+      watch: {
+        params: {
+          userId: 'number',
+          monitorId: 'any',
+          body: { type: 'any', optional: true, nullable: true },
+        },
+        async handler(ctx: Context<MonitorParams & { body: unknown }>): Promise<WatchResult> {
+          // The body first: a malformed request is a 400 whether or not the monitor exists.
+          const id = checkMonitorId(ctx.params.monitorId);
+          const { name } = checkWatchInput(ctx.params.body);
+          // Two watches at once: each writes only over the keywords it read, and the later one reads again.
+          for (let attempt = 0; ; attempt++) {
+            const monitor = await store.get(ctx.params.userId, id);
+            const watching = watch(monitor.monitorKeywords, monitor.keywords, name);
+            if (!watching.added) {
+              return { added: false, keyword: watching.keyword, monitor: monitorView(monitor) };
+            }
+            const { monitorKeywords, keywords } = watching;
+            const saved = await store.setKeywords(
+              ctx.params.userId,
+              id,
+              monitor.monitorKeywords,
+              { monitorKeywords, keywords },
+              clock.now(),
+            );
+            if (saved)
+              return { added: true, keyword: watching.keyword, monitor: monitorView(saved) };
+            if (attempt + 1 >= WATCH_ATTEMPTS) {
+              throw new AppError(
+                'the monitor kept changing meanwhile: try again',
+                503,
+                'UNAVAILABLE',
+              );
+            }
+          }
+        },
+      },
+
       runs: {
         params: {
           userId: 'number',
@@ -213,6 +263,26 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
         return { keywords, items };
       },
 
+      /**
+       * The insights of a run whose regions are all settled, over all its sub
+       * tasks (every region and round) as a task's visibility computes them:
+       * stored as it finishes, so that they outlive the tasks. A failure is
+       * logged, and the run has none.
+       */
+      async insightsOf(run: RunDoc): Promise<RunInsightsDoc | null> {
+        const taskIds = runTaskIds(run);
+        if (taskIds.length === 0) return null;
+        try {
+          return await this.broker.call<RunInsightsDoc, object>('tasks.insights', {
+            userId: run.userId,
+            taskIds,
+          });
+        } catch (err) {
+          this.logger.warn(`monitor run ${run._id}: insights not kept:`, err);
+          return null;
+        }
+      },
+
       async tick() {
         const now = clock.now();
         await starter.resumeStalled(now);
@@ -248,7 +318,11 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
           }
           for (const index of run.regions.keys()) await settler.settle(run, index);
           // A region settled in this sweep finishes the run as it is stored (store.saveRegion).
-          if (run.regions.every(isSettled) && (await store.finishIfSettled(run._id, clock.now()))) {
+          const insightsOf = (r: RunDoc) => this.insightsOf(r);
+          if (
+            run.regions.every(isSettled) &&
+            (await store.finishIfSettled(run._id, clock.now(), insightsOf))
+          ) {
             await this.detectChanges(run);
           }
         }
@@ -305,6 +379,7 @@ export function monitorsService(config: Config, clock: Clock = systemClock): Ser
         readTask: (userId, taskId) => this.readTask(userId, taskId),
         statusOf: async (taskId) =>
           (await this.broker.call<TaskBrief, object>('tasks.brief', { taskId })).status,
+        insightsOf: (run) => this.insightsOf(run),
         finished: (run) => this.detectChanges(run),
         now: () => clock.now(),
       });

@@ -13,7 +13,7 @@ import type { MonitorDoc, RunDoc, RunRegionDoc } from './models.js';
 import type { RunStarter } from './runs.js';
 import type { ResultItem } from './snapshot.js';
 import { cellNeeds, foldRegion, fullGrid, planRound } from './rounds.js';
-import { isSettled, type MonitorStore } from './store.js';
+import { isSettled, type InsightsOf, type MonitorStore } from './store.js';
 import { targetWidthOf } from './figures/sampling.js';
 import { poolRegion } from './trends/pooled.js';
 
@@ -28,6 +28,8 @@ export interface SettlerDeps {
   /** Every sub task of a task (tasks.exportPage, page by page). */
   readTask: (userId: number, taskId: string) => Promise<TaskRead>;
   statusOf: (taskId: string) => Promise<TaskStatus>;
+  /** A run's insights, computed when its last region is stored, to finish it with them. */
+  insightsOf: InsightsOf;
   /** The run finished with the region this settler stored (its changes are detected then). */
   finished: (run: RunDoc) => Promise<void>;
   now: () => number;
@@ -65,7 +67,8 @@ export class RegionSettler {
     if (grids.length === 0) {
       const status = statuses.get(region.taskId)!;
       const pools = poolRegion(region.regionCode, cells, run.promptTags ?? []);
-      if (await this.deps.store.saveRegion(run._id, region.taskId, status, cells, pools, now)) {
+      const { store, insightsOf } = this.deps;
+      if (await store.saveRegion(run._id, region.taskId, status, cells, pools, now, insightsOf)) {
         await this.deps.finished(run);
       }
       return;

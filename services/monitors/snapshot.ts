@@ -6,6 +6,8 @@
  */
 import type { ExportItem } from '../shared/contracts/export.js';
 import type { Reference } from '../shared/contracts/answer.js';
+import type { DiscoveredEntry } from '../shared/contracts/brand.js';
+import { brandKey } from '../shared/brand/brand-name.js';
 import { domainOf } from '../shared/brand/domains.js';
 import { keywordGroups } from '../shared/brand/groups.js';
 import type { PlatformConfig } from '../shared/requests/submission.js';
@@ -27,6 +29,19 @@ export interface GroupCounts {
   droppedAfterReasoning: number;
 }
 
+/**
+ * A brand the cell's answers recommend that no group watches (discovered.ts),
+ * merged by its key (brand-name.ts brandKey): how many answers named it, and
+ * its places among all the brands they recommend.
+ */
+export interface DiscoveredCounts {
+  key: string;
+  /** As first written in the cell. */
+  name: string;
+  mentioned: number;
+  positions: number[];
+}
+
 export interface CellSnapshot {
   prompt: number;
   platform: string;
@@ -42,6 +57,8 @@ export interface CellSnapshot {
    */
   ranOtherMode: number;
   groups: GroupCounts[];
+  /** The brands the answers recommend that no group watches; absent on cells snapshotted before they were kept. */
+  discovered?: DiscoveredCounts[];
   /** Cited domains, each counted once per answer that cites it. */
   citedDomains: Record<string, number>;
   /** Mean pairwise word-set Jaccard of the answers (figures/stability.ts); null under two. */
@@ -100,6 +117,7 @@ function emptyCell(shape: RunShape, cell: number): CellSnapshot {
     answered: 0,
     ranOtherMode: 0,
     groups: keywordGroups(shape.keywords).map(({ keyword }) => emptyGroup(keyword)),
+    discovered: [],
     citedDomains: {},
     stability: null,
     models: [],
@@ -137,6 +155,7 @@ export function snapshotCells(shape: RunShape, items: Iterable<ResultItem>): Cel
       if (mention.inReferences) group.inReferences++;
       if (mention.inCitations) group.inCitations++;
     }
+    addDiscovered(cell, item.discovered ?? []);
     const domains = new Set(
       item.result.citationList.map((c) => domainOf(c.url)).filter((d) => d !== null),
     );
@@ -149,4 +168,19 @@ export function snapshotCells(shape: RunShape, items: Iterable<ResultItem>): Cel
     cell.widthReached = brand ? width(wilson(brand.mentioned, cell.answered)) : null;
   });
   return cells;
+}
+
+/** One answer's discovered brands into its cell, each key once per answer. */
+function addDiscovered(cell: CellSnapshot, entries: readonly DiscoveredEntry[]): void {
+  const named = new Set<string>();
+  for (const d of entries) {
+    const key = brandKey(d.name);
+    if (!key || named.has(key)) continue;
+    named.add(key);
+    let counts = cell.discovered!.find((c) => c.key === key);
+    if (!counts)
+      cell.discovered!.push((counts = { key, name: d.name, mentioned: 0, positions: [] }));
+    counts.mentioned++;
+    counts.positions.push(d.position);
+  }
 }

@@ -7,6 +7,7 @@ import {
   type MonitorDoc,
   type MonitorModels,
   type RunDoc,
+  type RunInsightsDoc,
   type RunRegionDoc,
 } from './models.js';
 import type { FollowUpDoc } from './rounds.js';
@@ -18,6 +19,10 @@ export interface Page<T> {
   total: number;
   items: T[];
 }
+
+/** A settled run's insights over all its sub tasks; null when they could not be computed. */
+export type InsightsOf = (run: RunDoc) => Promise<RunInsightsDoc | null>;
+const noInsights: InsightsOf = async () => null;
 
 /** A start's end: the regions it submitted now, by index, each with its refusal or null. */
 export interface StartMark {
@@ -267,7 +272,8 @@ export class MonitorStore {
 
   /**
    * Stores a region's figures once, after its last round; the run finishes
-   * with its last region (then true).
+   * with its last region (then true), its insights (`insightsOf`) stored in
+   * the same write.
    */
   async saveRegion(
     runId: string,
@@ -276,6 +282,7 @@ export class MonitorStore {
     cells: CellSnapshot[],
     pools: RegionPools,
     now: number,
+    insightsOf: InsightsOf = noInsights,
   ): Promise<boolean> {
     const run = await this.run(runId);
     const i = run.regions.findIndex((r) => r.taskId === taskId);
@@ -291,21 +298,45 @@ export class MonitorStore {
         },
       },
     );
-    return this.finishIfSettled(runId, now);
+    return this.finishIfSettled(runId, now, insightsOf);
   }
 
   /**
    * A running run whose regions are all settled is finished (a task may finish
-   * before its start does); true for the one call that finished it.
+   * before its start does), with its insights, so that a finished run has
+   * them from the first read; true for the one call that finished it.
    */
-  async finishIfSettled(runId: string, now: number): Promise<boolean> {
+  async finishIfSettled(
+    runId: string,
+    now: number,
+    insightsOf: InsightsOf = noInsights,
+  ): Promise<boolean> {
     const run = await this.run(runId);
     if (run.status !== 'running' || !run.regions.every(isSettled)) return false;
+    const insights = await insightsOf(run);
     const { modifiedCount } = await this.m.Run.updateOne(
       { _id: runId, status: 'running' },
-      { $set: { status: 'finished', finishedAt: now } },
+      { $set: { status: 'finished', finishedAt: now, insights } },
     );
     return modifiedCount === 1;
+  }
+
+  /**
+   * Adds a keyword group to a monitor, only if its keywords are still the ones
+   * the caller read (`from`): null when another write changed them first.
+   */
+  async setKeywords(
+    userId: number,
+    monitorId: string,
+    from: string,
+    keywords: { monitorKeywords: string; keywords: string[] },
+    updatedAt: number,
+  ): Promise<MonitorDoc | null> {
+    return this.m.Monitor.findOneAndUpdate(
+      { _id: monitorId, userId, monitorKeywords: from },
+      { $set: { ...keywords, updatedAt } },
+      { returnDocument: 'after' },
+    ).lean<MonitorDoc>();
   }
 
   async runs(monitorId: string, page: number, size: number): Promise<Page<RunDoc>> {

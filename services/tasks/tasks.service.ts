@@ -67,6 +67,8 @@ import { evidenceFacts, type EvidencePage } from '../shared/evidence-facts.js';
 
 /** A submission older than this with unwritten sub tasks was interrupted by a crash. */
 const INTERRUPTED_AFTER_MS = 60_000;
+/** Tasks one `insights` call counts together at most (a monitor run: its regions and their rounds). */
+const INSIGHT_TASKS = 1_000;
 /**
  * How long a task's sub tasks must all have been final before its counters
  * are recounted: a settle adds to the counters a moment (milliseconds) after
@@ -255,6 +257,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
               seq: doc.seq,
               result: subTaskResult(doc),
               brand: storedBrandFields(doc),
+              discovered: doc.discovered ?? [],
             })),
           };
         },
@@ -265,6 +268,27 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
         async handler(ctx: Context<TaskParams>) {
           const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
           return visibilityView(task, await store.visibilityInputs(task._id));
+        },
+      },
+
+      /**
+       * The insights (discovered brands, citation opportunities) of several
+       * tasks' sub tasks counted as one, as a task's visibility computes them:
+       * a monitor run's regions and follow-up rounds. The groups are the first
+       * task's (a run's tasks share them).
+       */
+      insights: {
+        params: {
+          userId: 'number',
+          taskIds: { type: 'array', items: 'string', min: 1, max: INSIGHT_TASKS },
+        },
+        async handler(ctx: Context<{ userId: number; taskIds: string[] }>) {
+          const tasks = await Promise.all(
+            ctx.params.taskIds.map((id) => store.findTask(ctx.params.userId, checkTaskId(id))),
+          );
+          const inputs = await Promise.all(tasks.map((task) => store.visibilityInputs(task._id)));
+          const { discovered, opportunities } = visibilityView(tasks[0]!, inputs.flat());
+          return { discovered, opportunities };
         },
       },
 

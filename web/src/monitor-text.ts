@@ -1,5 +1,5 @@
 /** Pure readings of a monitor and its runs for the pages: schedule, columns, one prompt across regions, a change. */
-import type { Change, Monitor, Rate, Run } from './monitor-types.js';
+import type { Change, DiscoveredSeries, Monitor, Rate, Run } from './monitor-types.js';
 import { platformLabel } from './format.js';
 
 /** `0 9 * * * (Europe/Berlin)` or `every 60 min`. */
@@ -39,14 +39,29 @@ export function promptAcrossRegions(run: Run, prompt: string, keyword: string): 
   };
 }
 
-/** Where a change was seen: `310100 · sandbox · web · search · “best CRM…”`. */
-export function changeScope(c: Change, prompts: readonly string[]): string {
+/** The shares of a discovered brand run by run, oldest first, the last five: `0% → 50% → 75%`. */
+export function shareTrend(points: DiscoveredSeries['points']): string {
+  return points
+    .slice(-5)
+    .map((p) => (p.share.value === null ? '—' : `${Math.round(p.share.value * 1000) / 10}%`))
+    .join(' → ');
+}
+
+/** Where a change was seen: `310100 · sandbox · web · search · “best CRM…”`; a whole run: `all`. */
+export function changeScope(c: Change, prompts: readonly string[], all = 'all'): string {
   const s = c.scope;
+  if (s.level === 'run') return all;
   const prompt = s.prompt === null ? null : `“${prompts[s.prompt] ?? `#${s.prompt + 1}`}”`;
   return [s.regionCode, s.platform, s.channel, s.mode, prompt].filter(Boolean).join(' · ');
 }
 
-const RATE_KINDS: readonly Change['kind'][] = ['brand_gained', 'brand_lost', 'drift'];
+const RATE_KINDS: readonly Change['kind'][] = [
+  'brand_gained',
+  'brand_lost',
+  'drift',
+  'discovered_new',
+  'discovered_rose',
+];
 
 /** The change's before → after, rates in percent and positions as places. */
 export function changeValues(c: Change): string | null {

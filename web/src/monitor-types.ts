@@ -16,10 +16,12 @@ import type {
 export type {
   MonitorView as Monitor,
   RunView as Run,
+  WatchResult,
 } from '../../services/shared/contracts/monitors.js';
 export type {
   Change,
   ChangeKind,
+  DiscoveredSeries,
   GapSeries,
   Rate,
   TrendGroupBy as GroupBy,

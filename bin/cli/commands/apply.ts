@@ -5,28 +5,11 @@
  * nothing and says so; `--dry-run` prints the difference and changes nothing.
  */
 import { Command } from 'commander';
-import type { MonitorView } from '../../../services/shared/contracts/monitors.js';
 import { PATHS, pathTo } from '../../../services/shared/contracts/http-paths.js';
-import type { ApiClient } from '../api-client.js';
 import type { Cli } from '../context.js';
 import { planApply, planText, readMonitorsFile } from '../monitor-apply.js';
 import { readText } from './monitor.js';
-
-/** The API's largest page. */
-const PAGE_SIZE = 100;
-
-async function allMonitors(client: ApiClient): Promise<MonitorView[]> {
-  const monitors: MonitorView[] = [];
-  for (let page = 1; ; page++) {
-    const list = await client.get<{ total: number; monitors: MonitorView[] }>(
-      PATHS.MONITORS,
-      { page, size: PAGE_SIZE },
-      'the monitor list request',
-    );
-    monitors.push(...list.monitors);
-    if (monitors.length >= list.total || list.monitors.length === 0) return monitors;
-  }
-}
+import { allMonitors } from '../monitor-lookup.js';
 
 export function applyCommand(cli: Cli): Command {
   return new Command('apply')

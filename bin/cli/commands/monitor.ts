@@ -1,11 +1,15 @@
 /**
- * `aimon monitor create|list|show|run|trends|changes`: recurring runs of a
+ * `aimon monitor create|list|show|run|trends|changes|watch`: recurring runs of a
  * prompt set (docs/monitors.md). `aimon apply -f` (apply.ts) writes them from a file.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import type { MonitorView, RunView } from '../../../services/shared/contracts/monitors.js';
+import type {
+  MonitorView,
+  RunView,
+  WatchResult,
+} from '../../../services/shared/contracts/monitors.js';
 import { PATHS, pathTo } from '../../../services/shared/contracts/http-paths.js';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -16,12 +20,14 @@ import {
   monitorText,
   runText,
   trendsText,
+  watchText,
   type ChangesData,
   type TrendsData,
 } from '../monitor-format.js';
 import { PLATFORM_SPEC_HELP } from '../platform-spec.js';
 import { promptsOfFile } from '../submission.js';
 import { waitForRun } from '../run-wait.js';
+import { monitorIdOf } from '../monitor-lookup.js';
 
 interface RunList {
   total: number;
@@ -185,6 +191,28 @@ function trendsCommand(cli: Cli): Command {
     );
 }
 
+function watchCommand(cli: Cli): Command {
+  return new Command('watch')
+    .description(
+      "watch a brand (e.g. one of the trends' discovered brands): a keyword group of its own from the next run",
+    )
+    .argument('<monitor>', "the monitor's id or its exact name")
+    .argument('<name>', 'the brand (quote a name with spaces)')
+    .option('--json', 'print {added, keyword, monitor} as JSON')
+    .action(
+      cli.action(async (monitor: string, name: string, o: { json?: boolean }) => {
+        const client = await cli.client();
+        const monitorId = await monitorIdOf(client, monitor);
+        const result = await client.post<WatchResult>(
+          pathTo(PATHS.MONITOR_WATCH, { monitorId }),
+          { name },
+          'the watch request',
+        );
+        print(cli, o.json, result, () => watchText(result));
+      }),
+    );
+}
+
 function changesCommand(cli: Cli): Command {
   return new Command('changes')
     .description('changes larger than the noise between runs, newest first')
@@ -214,7 +242,7 @@ function changesCommand(cli: Cli): Command {
 
 export function monitorCommand(cli: Cli): Command {
   const command = new Command('monitor').description(
-    'recurring runs of a prompt set: create, list, show, run, trends, changes',
+    'recurring runs of a prompt set: create, list, show, run, trends, changes, watch',
   );
   for (const sub of [
     createCommand,
@@ -223,6 +251,7 @@ export function monitorCommand(cli: Cli): Command {
     runCommand,
     trendsCommand,
     changesCommand,
+    watchCommand,
   ]) {
     command.addCommand(sub(cli));
   }

@@ -1,10 +1,11 @@
 /**
  * The MCP tools of monitors (docs/monitors.md): create one, list them, run
- * one now, read its runs, its trends and its changes, through the same
+ * one now, read its runs, its trends and its changes, watch a brand, through the same
  * `monitors` actions as the REST routes, as the caller.
  */
 import { z } from 'zod';
-import type { MonitorView, RunView } from '../../shared/contracts/monitors.js';
+import type { MonitorView, RunView, WatchResult } from '../../shared/contracts/monitors.js';
+import { watchInputSchema } from '../../shared/requests/monitor-watch.js';
 import { monitorInputSchema } from '../../shared/requests/monitor.js';
 import { changesQuerySchema, trendsQuerySchema } from '../../shared/requests/monitor-queries.js';
 import { idSchema, pageQuerySchema } from '../../shared/requests/task-queries.js';
@@ -95,6 +96,7 @@ interface TrendsData {
   definitionsVersion: number;
   groupBy: string;
   series: { points: unknown[] }[];
+  discovered: { watched: boolean }[];
   channelGap: unknown[];
 }
 interface ChangesData {
@@ -106,7 +108,7 @@ const monitorTrends = tool({
   name: 'monitor_trends',
   title: "A monitor's trends",
   description:
-    "Per run and keyword, grouped by platform, region, channel, tag or mode: the mention rate with its 95 % interval, position, share of voice, citation share, top cited domains, answer stability, the funnel from reasoning to answer, the models the platforms reported (a marker where they changed), and the gap between API and web mention rates; each figure's definition is in docs/monitors.md under the response's definitionsVersion.",
+    "Per run and keyword, grouped by platform, region, channel, tag or mode: the mention rate with its 95 % interval, position, share of voice, citation share, top cited domains, answer stability, the funnel from reasoning to answer, the models the platforms reported (a marker where they changed), the brands the answers recommend that no group watches (discovered: share per run with its interval; watch one with monitor_watch), the newest run's discovered brands and citation opportunities (insights), and the gap between API and web mention rates; each figure's definition is in docs/monitors.md under the response's definitionsVersion.",
   readOnly: true,
   idempotent: true,
   input: monitorArgs.extend(trendsQuerySchema.shape),
@@ -115,7 +117,7 @@ const monitorTrends = tool({
     const points = data.series.reduce((n, s) => n + s.points.length, 0);
     return {
       data: data as unknown as Record<string, unknown>,
-      summary: `${data.series.length} series by ${data.groupBy}, ${points} points, ${data.channelGap.length} API–web gap series (definitions v${data.definitionsVersion})`,
+      summary: `${data.series.length} series by ${data.groupBy}, ${points} points, ${data.discovered.length} discovered brand series (${data.discovered.filter((d) => !d.watched).length} not watched), ${data.channelGap.length} API–web gap series (definitions v${data.definitionsVersion})`,
     };
   },
 });
@@ -124,7 +126,7 @@ const monitorChanges = tool({
   name: 'monitor_changes',
   title: "A monitor's changes",
   description:
-    'Changes between consecutive runs larger than the noise (a brand gained or lost, a position moved by 2 or more, a cited domain added or removed, a competitor appeared) and slow drifts, newest first.',
+    'Changes between consecutive runs larger than the noise (a brand gained or lost, a position moved by 2 or more, a cited domain added or removed, a competitor appeared, a discovered brand new to the monitor or risen) and slow drifts, newest first.',
   readOnly: true,
   idempotent: true,
   input: monitorArgs.extend(changesQuerySchema.shape),
@@ -139,6 +141,29 @@ const monitorChanges = tool({
   },
 });
 
+const watchBrand = tool({
+  name: 'monitor_watch',
+  title: 'Watch a brand in a monitor',
+  description:
+    "Adds a brand (typically one of monitor_trends' discovered brands: recommended in the answers, watched by no group) to the monitor's monitorKeywords as a group of its own, so that the next run measures it like any group. Idempotent: a name the monitor watches already (same key: case, width and punctuation aside) changes nothing (added false) and names the group.",
+  readOnly: false,
+  idempotent: true,
+  input: monitorArgs.extend(watchInputSchema.shape),
+  async run({ monitorId, name }, c) {
+    const data = await c.backend.call<WatchResult>('monitors.watch', {
+      userId: c.userId,
+      monitorId,
+      body: { name },
+    });
+    return {
+      data,
+      summary: data.added
+        ? `now watching ${data.keyword} in monitor ${monitorId}; the next run measures it`
+        : `monitor ${monitorId} watches it already, as the group ${data.keyword}`,
+    };
+  },
+});
+
 export const MONITOR_TOOLS: readonly Tool[] = [
   createMonitor,
   listMonitors,
@@ -146,4 +171,5 @@ export const MONITOR_TOOLS: readonly Tool[] = [
   monitorRuns,
   monitorTrends,
   monitorChanges,
+  watchBrand,
 ];

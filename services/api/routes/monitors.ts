@@ -43,6 +43,14 @@ export function monitorRoutes(backend: Backend, maxBodyBytes: number): Router {
     ok(ctx, await backend.call('monitors.runNow', owner(ctx)), 'run started');
   });
 
+  router.post(PATHS.MONITOR_WATCH, jsonBody(maxBodyBytes), async (ctx) => {
+    const data = await backend.call<{ added: boolean }>('monitors.watch', {
+      ...owner(ctx),
+      body: ctx.state.body,
+    });
+    ok(ctx, data, data.added ? 'brand watched' : 'already watched');
+  });
+
   router.get(PATHS.MONITOR_RUNS, async (ctx) => {
     const query = { ...ctx.query };
     ok(ctx, await backend.call('monitors.runs', { ...owner(ctx), query }));

@@ -3,7 +3,8 @@
  * platform, channel, mode) and each platform (its cells pooled) compared with
  * the run before (changes/rules.ts), and a CUSUM over every earlier run per
  * platform and keyword group (figures/cusum.ts) for a slow drift no single
- * step shows. A drift is reported at the run where the sum crosses.
+ * step shows. A drift is reported at the run where the sum crosses. The
+ * discovered brands are compared over the whole run (changes/discovered.ts).
  */
 import type { ChangeScope } from '../../shared/contracts/monitor-trends.js';
 import { cusum } from '../figures/cusum.js';
@@ -11,6 +12,7 @@ import { addCell, emptyPool, type Pool } from '../trends/pool.js';
 import { cellsOf, type RunFigures } from '../trends/runs.js';
 import { poolRun } from '../trends/groups.js';
 import { compare, type ChangeDraft } from './rules.js';
+import { discoveredChanges } from './discovered.js';
 
 function cellPools(run: RunFigures): Map<string, { scope: ChangeScope; pool: Pool }> {
   const pools = new Map<string, { scope: ChangeScope; pool: Pool }>();
@@ -90,5 +92,6 @@ export function detectChanges(history: readonly RunFigures[]): ChangeDraft[] {
     }
   }
   out.push(...drifts(history));
+  out.push(...discoveredChanges(history));
   return out;
 }

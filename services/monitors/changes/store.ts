@@ -5,7 +5,7 @@
  * derives from the run and what changed, so a repeat stores nothing twice.
  */
 import { createHash } from 'node:crypto';
-import type { Change, ChangeKind } from '../../shared/contracts/monitor-trends.js';
+import type { Change, ChangeKind, RunInsights } from '../../shared/contracts/monitor-trends.js';
 import type { ChangeDoc, MonitorModels, RunDoc } from '../models.js';
 import type { TrendGroupBy } from '../../shared/contracts/monitor-trends.js';
 import type { RunFigures } from '../trends/runs.js';
@@ -60,6 +60,22 @@ export class ChangeStore {
       .sort({ slot: 1 })
       .lean<(Omit<PooledRun, 'runId'> & { _id: string })[]>();
     return docs.map(({ _id, ...run }) => ({ runId: _id, ...run }));
+  }
+
+  /** The insights of the monitor's newest finished run in the window that has them. */
+  async latestInsights(monitorId: string, window: Window): Promise<RunInsights | null> {
+    const slot = slotRange(window);
+    const doc = await this.m.Run.findOne({
+      monitorId,
+      status: 'finished',
+      ...(slot ? { slot } : {}),
+      insights: { $ne: null },
+    })
+      .select({ _id: 1, slot: 1, insights: 1 })
+      .sort({ slot: -1 })
+      .lean<Pick<RunDoc, '_id' | 'slot' | 'insights'>>();
+    if (!doc?.insights) return null;
+    return { runId: doc._id, slot: doc.slot, ...doc.insights };
   }
 
   /** A monitor's finished runs with slots in the window with every cell, oldest first. */

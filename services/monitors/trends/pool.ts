@@ -23,6 +23,16 @@ export interface BrandTally {
   droppedAfterReasoning: number;
 }
 
+/** A discovered brand (snapshot.ts DiscoveredCounts) over the pooled cells. */
+export interface DiscoveredTally {
+  /** As first met. */
+  name: string;
+  mentioned: number;
+  positionSum: number;
+  positionSquares: number;
+  positions: number;
+}
+
 export interface Pool {
   cells: number;
   asked: number;
@@ -34,6 +44,8 @@ export interface Pool {
   models: Set<string>;
   /** Per keyword group, in the order first met. */
   brands: Map<string, BrandTally>;
+  /** Per discovered brand's key, in the order first met. */
+  discovered: Map<string, DiscoveredTally>;
 }
 
 export function emptyPool(): Pool {
@@ -46,6 +58,7 @@ export function emptyPool(): Pool {
     domains: new Map(),
     models: new Set(),
     brands: new Map(),
+    discovered: new Map(),
   };
 }
 
@@ -92,6 +105,20 @@ export function addCell(pool: Pool, cell: CellSnapshot): void {
   }
   for (const m of cell.models) pool.models.add(m);
   for (const g of cell.groups) addBrand(pool, g);
+  for (const d of cell.discovered ?? []) {
+    let t = pool.discovered.get(d.key);
+    if (!t) pool.discovered.set(d.key, (t = emptyDiscovered(d.name)));
+    t.mentioned += d.mentioned;
+    for (const p of d.positions) {
+      t.positionSum += p;
+      t.positionSquares += p * p;
+      t.positions++;
+    }
+  }
+}
+
+export function emptyDiscovered(name: string): DiscoveredTally {
+  return { name, mentioned: 0, positionSum: 0, positionSquares: 0, positions: 0 };
 }
 
 /** A Wilson 95 % rate, with nulls when nothing was counted. */
@@ -101,7 +128,9 @@ export function rate(successes: number, n: number): Rate {
 }
 
 /** Mean and sample standard deviation (n − 1; 0 for one place) of the brand's places. */
-export function positionOf(t: BrandTally): { mean: number; sd: number; n: number } | null {
+export function positionOf(
+  t: Pick<BrandTally, 'positionSum' | 'positionSquares' | 'positions'>,
+): { mean: number; sd: number; n: number } | null {
   if (t.positions === 0) return null;
   const mean = t.positionSum / t.positions;
   const squares = t.positionSquares - t.positions * mean * mean;

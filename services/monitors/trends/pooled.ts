@@ -11,7 +11,14 @@
 import type { TrendGroupBy } from '../../shared/contracts/monitor-trends.js';
 import { TREND_GROUPS } from '../../shared/contracts/monitor-trends.js';
 import type { CellSnapshot } from '../snapshot.js';
-import { emptyPool, emptyTally, type BrandTally, type Pool } from './pool.js';
+import {
+  emptyDiscovered,
+  emptyPool,
+  emptyTally,
+  type BrandTally,
+  type DiscoveredTally,
+  type Pool,
+} from './pool.js';
 import { poolRun } from './groups.js';
 import type { RunFigures } from './runs.js';
 
@@ -26,6 +33,8 @@ export interface StoredPool {
   domains: Record<string, number>;
   models: string[];
   brands: (BrandTally & { keyword: string })[];
+  /** The discovered brands by key; absent on pools stored before they were kept. */
+  discovered?: (DiscoveredTally & { key: string })[];
 }
 
 /** One prompt × platform × channel (api or web) of a region, for the gap. */
@@ -61,6 +70,7 @@ function stored(group: string, pool: Pool): StoredPool {
     domains: Object.fromEntries(pool.domains),
     models: [...pool.models].sort(),
     brands: [...pool.brands].map(([keyword, tally]) => ({ keyword, ...tally })),
+    discovered: [...pool.discovered].map(([key, tally]) => ({ key, ...tally })),
   };
 }
 
@@ -126,6 +136,14 @@ export function addStored(pool: Pool, s: StoredPool): void {
       continue;
     }
     for (const k of Object.keys(tally) as (keyof BrandTally)[]) t[k] += tally[k];
+  }
+  for (const { key, name, ...counts } of s.discovered ?? []) {
+    let t = pool.discovered.get(key);
+    if (!t) pool.discovered.set(key, (t = emptyDiscovered(name)));
+    t.mentioned += counts.mentioned;
+    t.positionSum += counts.positionSum;
+    t.positionSquares += counts.positionSquares;
+    t.positions += counts.positions;
   }
 }
 

@@ -13,6 +13,7 @@ import {
 import { positionOf, rate, topDomains, voice, type Pool } from './pool.js';
 import { channelGap } from './gap.js';
 import { runPools, type PooledRun } from './pooled.js';
+import { discoveredSeries } from './discovered.js';
 
 function pointOf(run: PooledRun, pool: Pool, keyword: string): TrendPoint {
   const t = pool.brands.get(keyword)!;
@@ -62,17 +63,23 @@ function markModelChanges(points: TrendPoint[]): void {
 
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** `runs`: the finished runs in the window, in any order, with their entries for `groupBy`. */
+/**
+ * `runs`: the finished runs in the window, in any order, with their entries
+ * for `groupBy`; `watchedNow`: the keys (brandKey) of every alias the monitor
+ * watches today, which marks its discovered brands already watched.
+ */
 export function buildTrends(
   runs: readonly PooledRun[],
   groupBy: TrendGroupBy,
   window: { from: number | null; to: number | null },
-): Trends {
+  watchedNow: ReadonlySet<string> = new Set(),
+): Omit<Trends, 'insights'> {
   const ordered = [...runs].sort((a, b) => a.slot - b.slot);
+  const pooled = ordered.map((run) => ({ run, pools: runPools(run, groupBy) }));
   const series = new Map<string, TrendSeries>();
   const keywordOrder = new Map<string, number>();
-  for (const run of ordered) {
-    for (const [group, pool] of runPools(run, groupBy)) {
+  for (const { run, pools } of pooled) {
+    for (const [group, pool] of pools) {
       for (const keyword of pool.brands.keys()) {
         if (!keywordOrder.has(keyword)) keywordOrder.set(keyword, keywordOrder.size);
         const key = `${group}\n${keyword}`;
@@ -93,6 +100,7 @@ export function buildTrends(
     from: window.from,
     to: window.to,
     series: sorted,
+    discovered: discoveredSeries(pooled, watchedNow),
     channelGap: channelGap(ordered),
   };
 }

@@ -2,7 +2,7 @@
  * `tasks.exportPage`: one page of a task's sub tasks, as the api's export
  * (`GET …/task/{taskId}/export`) reads them, cursor = the last `seq`.
  */
-import type { Mention, SentimentVerdict, SubTaskBrandFields } from './brand.js';
+import type { DiscoveredEntry, Mention, SentimentVerdict, SubTaskBrandFields } from './brand.js';
 
 export interface ExportPageRequest {
   userId: number;
@@ -17,6 +17,11 @@ export interface ExportItem<View = Record<string, unknown>> {
   /** The sub task as the full result shows it (services/shared/task-views.ts subTaskResult). */
   result: View;
   brand: SubTaskBrandFields;
+  /**
+   * The brands the answer recommends that no group watches, as stored ([] on
+   * documents older than them; absent from a tasks service older than this field: none).
+   */
+  discovered?: DiscoveredEntry[];
 }
 
 export interface ExportPage<View = Record<string, unknown>> {

@@ -37,6 +37,7 @@ export const PATHS = {
   MONITOR_RUNS: '/api/business/monitor/monitors/:monitorId/runs',
   MONITOR_TRENDS: '/api/business/monitor/monitors/:monitorId/trends',
   MONITOR_CHANGES: '/api/business/monitor/monitors/:monitorId/changes',
+  MONITOR_WATCH: '/api/business/monitor/monitors/:monitorId/watch',
 
   OPERATOR_NODES: '/api/business/operator/nodes',
   OPERATOR_PORTS: '/api/business/operator/ports',

@@ -4,6 +4,7 @@
  * builds to their types. Pure vocabulary: the dashboard may import it.
  */
 import { z } from 'zod';
+import { citationOpportunitySchema, discoveredBrandSchema } from './http.js';
 
 const int = () => z.int();
 const timestamp = () => z.int().meta({ description: 'Milliseconds since the epoch' });
@@ -19,6 +20,8 @@ export const CHANGE_KINDS = [
   'domain_removed',
   'competitor_appeared',
   'drift',
+  'discovered_new',
+  'discovered_rose',
 ] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
@@ -40,15 +43,21 @@ const differenceSchema = z
   })
   .strict();
 
+const placeSchema = z
+  .object({ mean: z.number(), sd: z.number(), n: int() })
+  .strict()
+  .nullable()
+  .meta({
+    description: 'The place among the brands the answers recommend; null: never placed',
+  });
+
 const pointSchema = z
   .object({
     runId: z.uuid(),
     slot: timestamp(),
     finishedAt: timestamp().nullable(),
     mentionRate: rateSchema,
-    position: z.object({ mean: z.number(), sd: z.number(), n: int() }).strict().nullable().meta({
-      description: 'The place among the brands the answers recommend; null: never placed',
-    }),
+    position: placeSchema,
     shareOfVoice: z.number().nullable(),
     citationShare: z.number().nullable(),
     topDomains: z.array(z.object({ domain: z.string(), count: int() }).strict()),
@@ -69,6 +78,40 @@ const pointSchema = z
   })
   .strict();
 
+const discoveredPointSchema = z
+  .object({
+    runId: z.uuid(),
+    slot: timestamp(),
+    finishedAt: timestamp().nullable(),
+    share: rateSchema.meta({
+      description:
+        "Answers naming the brand / the group's answers in the run (n), Wilson 95 %: as a watched group's mentionRate",
+    }),
+    position: placeSchema,
+  })
+  .strict();
+
+export const discoveredSeriesSchema = z
+  .object({
+    group: z.string(),
+    name: z.string().meta({ description: 'As first written (Markdown removed)' }),
+    key: z.string().meta({
+      description:
+        'The merging key: NFKC, lower case, letters and digits only (docs/insights.md); names with one key are one brand',
+    }),
+    watched: z.boolean().meta({
+      description:
+        'The monitor now watches it (an alias of one of its monitorKeywords groups has its key): from the next run it is a series of its own, and it has no point in runs where it was watched',
+    }),
+    answers: int().meta({ description: 'Answers naming it over the points' }),
+    points: z.array(discoveredPointSchema).meta({
+      description:
+        'One per run in which the group answered and the brand was not watched, oldest first; a run whose answers do not name it is a point at 0',
+    }),
+  })
+  .strict()
+  .meta({ id: 'MonitorDiscoveredSeries' });
+
 export const trendsSchema = z
   .object({
     definitionsVersion: int(),
@@ -78,6 +121,28 @@ export const trendsSchema = z
     series: z.array(
       z.object({ group: z.string(), keyword: z.string(), points: z.array(pointSchema) }).strict(),
     ),
+    discovered: z.array(discoveredSeriesSchema).meta({
+      description:
+        'Per group, the brands the answers recommend that no group watches (docs/insights.md), most named over the window first, at most 20 per group',
+    }),
+    insights: z
+      .object({
+        runId: z.uuid(),
+        slot: timestamp(),
+        discovered: z.array(discoveredBrandSchema).meta({
+          description:
+            "The run's discovered brands, merged over all its sub tasks (every region and round) as a task's visibility.discovered",
+        }),
+        opportunities: z.array(citationOpportunitySchema).meta({
+          description: "The run's citation opportunities, as a task's visibility.opportunities",
+        }),
+      })
+      .strict()
+      .nullable()
+      .meta({
+        description:
+          'The insights of the newest finished run in the window (docs/insights.md); null: none has them',
+      }),
     channelGap: z.array(
       z
         .object({
@@ -113,7 +178,10 @@ export const changeSchema = z
     kind: z.enum(CHANGE_KINDS),
     scope: z
       .object({
-        level: z.enum(['cell', 'group']),
+        level: z.enum(['cell', 'group', 'run']).meta({
+          description:
+            'cell: one region × prompt × platform, channel, mode; group: a platform’s cells pooled; run: every cell of the run (the discovered brands)',
+        }),
         regionCode: z.string().nullable(),
         platform: z.string().nullable(),
         channel: z.string().nullable(),
@@ -121,7 +189,10 @@ export const changeSchema = z
         prompt: int().nullable(),
       })
       .strict(),
-    keyword: z.string().nullable(),
+    keyword: z.string().nullable().meta({
+      description:
+        'The keyword group; for discovered_new and discovered_rose the discovered brand’s name',
+    }),
     domain: z.string().nullable(),
     before: z.number().nullable(),
     after: z.number().nullable(),
@@ -140,8 +211,11 @@ export type Trends = z.output<typeof trendsSchema>;
 export type TrendSeries = Trends['series'][number];
 export type TrendPoint = TrendSeries['points'][number];
 export type GapSeries = Trends['channelGap'][number];
+export type DiscoveredSeries = Trends['discovered'][number];
+export type RunInsights = NonNullable<Trends['insights']>;
+export type DiscoveredPoint = DiscoveredSeries['points'][number];
 export type Change = z.output<typeof changeSchema>;
 export type ChangeScope = Change['scope'];
 
 /** The version of the figure definitions in docs/monitors.md; a changed definition raises it. */
-export const DEFINITIONS_VERSION = 2;
+export const DEFINITIONS_VERSION = 3;

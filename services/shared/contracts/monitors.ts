@@ -156,3 +156,17 @@ export const runListSchema = z
 
 export type MonitorView = z.output<typeof monitorViewSchema>;
 export type RunView = z.output<typeof runViewSchema>;
+
+export const watchResultSchema = z
+  .object({
+    added: z.boolean().meta({
+      description:
+        'true: the name is now a keyword group of its own; false: the monitor watched it already (an alias with the same key), and nothing changed',
+    }),
+    keyword: z.string().meta({ description: 'The group that watches it' }),
+    monitor: monitorViewSchema,
+  })
+  .strict()
+  .meta({ id: 'MonitorWatch' });
+
+export type WatchResult = z.output<typeof watchResultSchema>;

@@ -281,9 +281,18 @@ t.test('monitor_trends and monitor_changes: a finished run, as its owner only', 
   const [point] = data.series[0]!.points;
   t.match(point, { samples: { cells: 1, asked: 2 }, mentionRate: { n: 2 } });
   t.strictSame(data.channelGap, [], 'asked on the API channel only: no gap');
+  t.strictSame(
+    data.discovered.map((s) => [s.name, s.watched, s.points.map((p) => p.share.value)]),
+    [
+      ['Initech', false, [1]],
+      ['Hooli', false, [1]],
+    ],
+    'the brands the answers recommend that no group watches, each named in both samples',
+  );
+  t.match(data.insights, { discovered: [{ name: 'Initech', answers: 2 }, { name: 'Hooli' }] });
   t.equal(
     text(trends),
-    `2 series by platform, 2 points, 0 API–web gap series (definitions v${DEFINITIONS_VERSION})`,
+    `2 series by platform, 2 points, 2 discovered brand series (2 not watched), 0 API–web gap series (definitions v${DEFINITIONS_VERSION})`,
   );
 
   const changes = await call(asAlice, 'monitor_changes', { monitorId, limit: '10' });
@@ -301,6 +310,36 @@ t.test('monitor_trends and monitor_changes: a finished run, as its owner only', 
     t.match(text(foreign), /^404 NOT_FOUND/, `${name}: 404`);
     t.notOk(foreign.structuredContent, `${name}: no data`);
   }
+});
+
+t.test('monitor_watch: a discovered brand becomes a group, once; as its owner only', async (t) => {
+  const watched = await call(asAlice, 'monitor_watch', { monitorId, name: 'Hooli' });
+  t.notOk(watched.isError, text(watched));
+  t.match(watched.structuredContent, {
+    added: true,
+    keyword: 'Hooli',
+    monitor: { monitorId, monitorKeywords: 'Acme, Globex, Hooli' },
+  });
+  t.equal(text(watched), `now watching Hooli in monitor ${monitorId}; the next run measures it`);
+  const again = await call(asAlice, 'monitor_watch', { monitorId, name: 'HOOLI' });
+  t.match(again.structuredContent, { added: false, keyword: 'Hooli' }, 'idempotent');
+  const trends = trendsSchema.parse(
+    (await call(asAlice, 'monitor_trends', { monitorId })).structuredContent,
+  );
+  t.strictSame(
+    trends.discovered.map((s) => [s.name, s.watched]),
+    [
+      ['Initech', false],
+      ['Hooli', true],
+    ],
+  );
+  const foreign = await call(asBob, 'monitor_watch', { monitorId, name: 'Initech' });
+  t.match(text(foreign), /^404 NOT_FOUND/);
+  // Refused by the body's schema (the REST one) before the monitors service is asked.
+  const bad = await call(asAlice, 'monitor_watch', { monitorId: 'x', name: 'Acme, Inc.' });
+  t.equal(bad.isError, true);
+  for (const field of ['monitorId', 'name'])
+    t.match(text(bad), new RegExp(` at ${field}$`, 'm'), `names ${field}`);
 });
 
 t.test('the operator tool needs the operator role', async (t) => {

@@ -195,7 +195,7 @@ t.test('trends and changes after two runs; 400 naming each bad parameter; 404', 
   const trends = trendsSchema.parse(
     (await svc.client.get(`${M}/${id}/trends`, alice.token)).body.data,
   );
-  t.equal(trends.definitionsVersion, 2);
+  t.equal(trends.definitionsVersion, 3);
   t.equal(trends.groupBy, 'platform');
   const acme = trends.series.find((s) => s.group === 'sandbox' && s.keyword === BRAND)!;
   t.strictSame(

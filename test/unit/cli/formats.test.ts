@@ -7,6 +7,7 @@ import {
   monitorText,
   runText,
   trendsText,
+  watchText,
 } from '../../../bin/cli/monitor-format.js';
 import { verdictText, platformsText } from '../../../bin/cli/platforms-format.js';
 import { matchesRegion, regionsText } from '../../../bin/cli/regions-format.js';
@@ -332,3 +333,48 @@ t.test(
     );
   },
 );
+
+t.test('monitor trends list the discovered brands; a watch says what it did', async (t) => {
+  const share = (value: number, lower: number, upper: number, n: number) => ({
+    value,
+    lower,
+    upper,
+    n,
+  });
+  const text = trendsText({
+    definitionsVersion: 3,
+    groupBy: 'platform',
+    from: null,
+    to: null,
+    channelGap: [],
+    series: [],
+    discovered: [
+      {
+        group: 'sandbox',
+        name: 'Initech',
+        watched: false,
+        answers: 3,
+        points: [
+          { slot: 1, share: share(0, 0, 0.66, 2), position: null },
+          { slot: 2, share: share(0.75, 0.3, 0.95, 4), position: { mean: 2 } },
+        ],
+      },
+      { group: 'sandbox', name: 'Hooli', watched: true, answers: 1, points: [] },
+    ],
+  });
+  t.match(text, /^discovered brands \(recommended, not watched\) by platform$/m);
+  t.match(
+    text,
+    /│ sandbox │ Initech │ 75\.0 % \[30\.0 %–95\.0 %\] n=4 │ 0\.0 % → 75\.0 % │ 2\.0 +│ no +│/,
+  );
+  t.match(text, /│ sandbox │ Hooli +│ - +│ - +│ - +│ yes +│/);
+  const monitor = { name: 'CRM daily', monitorKeywords: 'Acme, Initech' } as never;
+  t.equal(
+    watchText({ added: true, keyword: 'Initech', monitor }),
+    'now watching "Initech" in "CRM daily": the next run measures it (keywords: Acme, Initech)',
+  );
+  t.equal(
+    watchText({ added: false, keyword: 'Initech', monitor }),
+    '"CRM daily" watches it already, as the group "Initech"',
+  );
+});

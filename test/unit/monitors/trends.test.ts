@@ -112,7 +112,7 @@ t.test('a point pools its cells: every figure and the funnel by hand', async (t)
     group('Globex', { mentioned: 2, mentionCount: 3 }),
   ];
   const trends = trendsOf([run([a, b])], 'platform');
-  t.equal(trends.definitionsVersion, 2);
+  t.equal(trends.definitionsVersion, 3);
   t.strictSame(
     trends.series.map((s) => [s.group, s.keyword]),
     [

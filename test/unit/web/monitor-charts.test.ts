@@ -18,6 +18,7 @@ import {
   promptAcrossRegions,
   samplesText,
   scheduleText,
+  shareTrend,
 } from '../../../web/src/monitor-text.js';
 import type {
   Change,
@@ -301,6 +302,23 @@ t.test('a change reads as where and how much', async (t) => {
     prompt: null,
   };
   t.equal(changeScope({ ...change, scope: group }, []), 'sandbox');
+  const run = { ...group, level: 'run' as const, platform: null };
+  const found = { ...change, kind: 'discovered_new' as const, keyword: 'Initech', before: 0 };
+  t.equal(changeScope({ ...found, scope: run }, [], 'whole run'), 'whole run');
+  t.equal(changeValues({ ...found, after: 0.5 }), '0% → 50%', 'a discovered share in percent');
+});
+
+t.test("a discovered brand's shares run by run, the last five", async (t) => {
+  const point = (value: number | null) => ({
+    runId: 'r',
+    slot: 1,
+    finishedAt: 2,
+    share: { value, lower: null, upper: null, n: value === null ? 0 : 4 },
+    position: null,
+  });
+  t.equal(shareTrend([0, 0.25, 0.5].map(point)), '0% → 25% → 50%');
+  t.equal(shareTrend([0, 0.1, 0.2, 0.3, 0.4, 0.5].map(point)), '10% → 20% → 30% → 40% → 50%');
+  t.equal(shareTrend([point(null)]), '—');
 });
 
 t.test('schedule and samples as a brand team reads them', async (t) => {

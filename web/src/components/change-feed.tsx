@@ -32,7 +32,7 @@ export function ChangeFeed({ changes, runs, prompts }: Props) {
               {t(`change_${c.kind}`, { keyword: c.keyword ?? '', domain: c.domain ?? '' })}
             </strong>
             {values && <span class="mono"> {values}</span>}
-            <span class="muted"> · {changeScope(c, prompts)}</span>
+            <span class="muted"> · {changeScope(c, prompts, t('wholeRun'))}</span>
             <span class="muted"> · {when(c.detectedAt, lang)}</span>
             {c.detail && <p class="muted">{c.detail}</p>}
             <span class="links">

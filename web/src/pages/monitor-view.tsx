@@ -1,13 +1,14 @@
 /**
  * One monitor: its settings and a run now; the mention-rate trend per platform,
  * region or channel with interval bands and model markers; the funnel; the
- * changes; one prompt across regions and channels; the runs with their tasks.
+ * brands nobody watched, each with a button to watch it; the changes; one prompt across regions and channels; the runs with their tasks.
  * The trends and changes routes answering 404 read as "no data yet".
  */
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, get, post } from '../api.js';
 import { PATHS, pathTo } from '../../../services/shared/contracts/http-paths.js';
 import { ChangeFeed } from '../components/change-feed.js';
+import { DiscoveredBrands } from '../components/monitor-discovered.js';
 import { MonitorRuns } from '../components/monitor-runs.js';
 import { FunnelPanel, TrendChart } from '../components/monitor-trends.js';
 import { PromptCompare } from '../components/prompt-compare.js';
@@ -23,6 +24,7 @@ import {
   type Run,
   type RunPage,
   type Trends,
+  type WatchResult,
 } from '../monitor-types.js';
 import {
   keywordsOfRun,
@@ -57,6 +59,8 @@ export function MonitorPage({ monitorId }: { monitorId: string }) {
   const [keyword, setKeyword] = useState('');
   const [prompt, setPrompt] = useState(0);
   const [note, setNote] = useState<string | null>(null);
+  const [watching, setWatching] = useState<string | null>(null);
+  const [watchNote, setWatchNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const fail = (e: Error) => setError(e.message);
 
@@ -72,7 +76,7 @@ export function MonitorPage({ monitorId }: { monitorId: string }) {
       .catch(orAbsent<Changes>({ definitionsVersion: 0, changes: [] }))
       .then((c) => setChanges(c.changes), fail);
   }, [monitorId]);
-  useEffect(() => {
+  const readTrends = () =>
     get<Trends>(`${base}/trends?groupBy=${groupBy}`)
       .catch(
         orAbsent<Trends>({
@@ -81,10 +85,14 @@ export function MonitorPage({ monitorId }: { monitorId: string }) {
           from: null,
           to: null,
           series: [],
+          discovered: [],
+          insights: null,
           channelGap: [],
         }),
       )
       .then(setTrends, fail);
+  useEffect(() => {
+    void readTrends();
   }, [monitorId, groupBy]);
   const underWay = runs?.some((r) => r.status === 'starting' || r.status === 'running');
   useEffect(() => {
@@ -106,6 +114,18 @@ export function MonitorPage({ monitorId }: { monitorId: string }) {
       setNote(t('runStarted'));
       return readRuns();
     }, fail);
+
+  /** Makes a discovered brand a group of the monitor; the trends then mark it watched. */
+  const watch = (name: string) => {
+    setWatching(name);
+    post<WatchResult>(pathTo(PATHS.MONITOR_WATCH, { monitorId }), { name })
+      .then((r) => {
+        setMonitor(r.monitor);
+        setWatchNote(t(r.added ? 'watchAdded' : 'watchKnown', { name: r.keyword }));
+        return readTrends();
+      }, fail)
+      .finally(() => setWatching(null));
+  };
 
   if (error && !monitor) return <p class="error">{error}</p>;
   if (!monitor) return <p>{t('loading')}</p>;
@@ -176,6 +196,17 @@ export function MonitorPage({ monitorId }: { monitorId: string }) {
             <TrendChart series={trends.series} keyword={shown} />
             <FunnelPanel series={trends.series} keyword={shown} />
           </div>
+        )}
+      </section>
+
+      <section class="card" data-testid="discovered-brands">
+        <h2>{t('discovered')}</h2>
+        <p class="muted">{t('discoveredNote')}</p>
+        {watchNote && <p data-testid="watch-note">{watchNote}</p>}
+        {trends === null ? (
+          <p>{t('loading')}</p>
+        ) : (
+          <DiscoveredBrands series={trends.discovered} pending={watching} onWatch={watch} />
         )}
       </section>
 
