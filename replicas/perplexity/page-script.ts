@@ -28,10 +28,11 @@ export const PAGE_SCRIPT = String.raw`
 
   function renderTools(){
     var m = state.menu;
-    var picker = '<span class="pick"><button type="button" class="pill" aria-haspopup="menu" aria-expanded="' + (m === 'model') +
-      '" data-r="model-picker" data-mode-control="thinking">' + MODELS[state.model][0] + '</button>' +
+    // The wrapper carries the mode hook: a redrawn control goes beside the tools row, not in it.
+    var picker = '<span class="pick" data-mode-control="thinking"><button type="button" class="pill" aria-haspopup="menu" aria-expanded="' + (m === 'model') +
+      '" data-r="model-picker">' + MODELS[state.model][0] + '</button>' +
       (m === 'model' ? '<div class="menu" role="menu">' + MODELS.map(function(it, i){
-        return '<div role="menuitemradio" tabindex="0" aria-checked="' + (i === state.model) + '" data-r="model-item" data-i="' + i + '">' + it[0] + '</div>';
+        return '<button type="button" role="menuitemradio" aria-checked="' + (i === state.model) + '" data-r="model-item" data-i="' + i + '">' + it[0] + '</button>';
       }).join('') + '</div>' : '') + '</span>';
     var sources = '<span class="pick"><button type="button" class="pill" aria-label="Sources" aria-haspopup="menu" aria-expanded="' + (m === 'sources') +
       '" data-r="sources-picker">&#127760;</button>' +

@@ -28,8 +28,8 @@ const STYLE = `
   .tools { display: flex; gap: 8px; align-items: center; }
   .pick { position: relative; }
   .pill { border: 1px solid #ccc; border-radius: 14px; padding: 4px 12px; cursor: pointer; background: #fff; }
-  .menu { position: absolute; bottom: 32px; background: #fff; border: 1px solid #ddd; border-radius: 8px; padding: 4px; min-width: 220px; }
-  .menu [role^="menuitem"] { display: block; padding: 6px 12px; cursor: pointer; white-space: nowrap; }
+  .menu { position: absolute; top: 30px; left: 0; z-index: 5; background: #fff; border: 1px solid #ddd; border-radius: 8px; padding: 4px; min-width: 220px; }
+  .menu [role^="menuitem"] { display: block; width: 100%; text-align: left; border: 0; background: none; padding: 6px 12px; cursor: pointer; white-space: nowrap; }
   .menu .row { display: flex; justify-content: space-between; align-items: center; padding: 6px 12px; }
   [role="switch"] { width: 30px; height: 18px; border-radius: 9px; border: 0; background: #ccc; cursor: pointer; }
   [role="switch"][aria-checked="true"] { background: #20808d; }

@@ -199,11 +199,8 @@ export const WEB_SITES: readonly WebSite[] = [
     expected: (prompt, mode) => fieldsOf(expectedPerplexity(prompt, mode)),
     callFrom: 'page',
     whole: PERPLEXITY.dom.whole === true,
-    // Deep thinking is the model picker: its shown model (Best) takes it off the page too.
-    thinkingNames: [
-      ...PERPLEXITY.controls.thinking!.toggle!.names,
-      ...PERPLEXITY.controls.thinking!.picker!.off!,
-    ],
+    // Deep thinking is the model picker's thinking models: taken off, the picker offers none.
+    thinkingNames: PERPLEXITY.controls.thinking!.toggle!.names,
     variants: PERPLEXITY_VARIANTS,
     // The model picker's label; the redrawn controls hide it, a model-name picker shows its own.
     model: (drift, mode) =>

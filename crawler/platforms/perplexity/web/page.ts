@@ -19,14 +19,14 @@ export const CONTROLS = {
   /** The model picker: a thinking model is deep thinking; its shown choice is the model label. */
   thinking: {
     site: SITE,
-    label: 'reasoning-model',
+    label: 'deep-thinking',
     toggle: { names: ['Reasoning', 'Thinking'] },
     picker: { on: ['Thinking', 'Reasoning'], off: ['Best', 'Sonar', 'Auto'] },
   },
   /** The Web source, a switch in the sources menu beside the composer. */
   search: {
     site: SITE,
-    label: 'web-source',
+    label: 'web-search',
     toggle: { names: ['Web', 'Search the web'] },
   },
 } as const satisfies Record<string, Control>;
