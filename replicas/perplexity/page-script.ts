@@ -65,7 +65,6 @@ export const PAGE_SCRIPT = String.raw`
       if (name === 'thinking') state.model = on ? 3 : 0; else state.search = on;
       renderTools();
     },
-    account: function(){ return user ? user.id : ''; },
   };
 
   function renderHeader(){
