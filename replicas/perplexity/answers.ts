@@ -60,7 +60,11 @@ export function replicaAnswer(prompt: string, mode: Mode): ReplicaAnswer {
   const cite = (n: number): Piece[] => (search ? [{ cite: n }] : []);
   return {
     goals: thinks(mode)
-      ? [`Understanding the question about ${topic}`, 'Weighing what is known', 'Writing the answer']
+      ? [
+          `Understanding the question about ${topic}`,
+          'Weighing what is known',
+          'Writing the answer',
+        ]
       : [],
     results,
     pieces: [

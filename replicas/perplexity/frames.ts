@@ -89,7 +89,11 @@ export function chatFrames(prompt: string, mode: Mode, kind: StreamKind): string
     out.push(
       frame([
         diff('pro_search_steps', 'plan_block', [
-          { op: 'add', path: '/goals/-', value: { id: `goal-${i}`, description: half, final: false } },
+          {
+            op: 'add',
+            path: '/goals/-',
+            value: { id: `goal-${i}`, description: half, final: false },
+          },
         ]),
       ]),
     );
@@ -113,7 +117,13 @@ export function chatFrames(prompt: string, mode: Mode, kind: StreamKind): string
       ]),
     );
   if (kind === 'unknown_frame')
-    out.push(frame([diff('knowledge_cards', 'entity_card_block', [{ op: 'add', path: '/cards', value: [{ id: 'card-1' }] }])]));
+    out.push(
+      frame([
+        diff('knowledge_cards', 'entity_card_block', [
+          { op: 'add', path: '/cards', value: [{ id: 'card-1' }] },
+        ]),
+      ]),
+    );
   out.push(
     frame([
       diff('ask_text', 'markdown_block', [
@@ -123,17 +133,35 @@ export function chatFrames(prompt: string, mode: Mode, kind: StreamKind): string
   );
   a.pieces.forEach((p, i) => {
     if (kind === 'rewritten_chunk' && i === 1) {
-      out.push(frame([diff('ask_text', 'markdown_block', [{ op: 'add', path: '/chunks/-', value: DRAFT_CHUNK }])]));
-      out.push(frame([diff('ask_text', 'markdown_block', [{ op: 'replace', path: `/chunks/${i}`, value: markOf(p) }])]));
+      out.push(
+        frame([
+          diff('ask_text', 'markdown_block', [
+            { op: 'add', path: '/chunks/-', value: DRAFT_CHUNK },
+          ]),
+        ]),
+      );
+      out.push(
+        frame([
+          diff('ask_text', 'markdown_block', [
+            { op: 'replace', path: `/chunks/${i}`, value: markOf(p) },
+          ]),
+        ]),
+      );
       return;
     }
-    out.push(frame([diff('ask_text', 'markdown_block', [{ op: 'add', path: '/chunks/-', value: markOf(p) }])]));
+    out.push(
+      frame([
+        diff('ask_text', 'markdown_block', [{ op: 'add', path: '/chunks/-', value: markOf(p) }]),
+      ]),
+    );
   });
   if (kind === 'no_end') return out;
   out.push(
     frame(
       [
-        diff('pro_search_steps', 'plan_block', [{ op: 'replace', path: '/progress', value: 'DONE' }]),
+        diff('pro_search_steps', 'plan_block', [
+          { op: 'replace', path: '/progress', value: 'DONE' },
+        ]),
         diff('ask_text', 'markdown_block', [{ op: 'replace', path: '/progress', value: 'DONE' }]),
       ],
       'COMPLETED',
@@ -141,7 +169,11 @@ export function chatFrames(prompt: string, mode: Mode, kind: StreamKind): string
     ),
   );
   if (kind === 'late_events')
-    out.push(frame([diff('ask_text', 'markdown_block', [{ op: 'add', path: '/chunks/-', value: LATE_TEXT }])]));
+    out.push(
+      frame([
+        diff('ask_text', 'markdown_block', [{ op: 'add', path: '/chunks/-', value: LATE_TEXT }]),
+      ]),
+    );
   out.push(END_OF_STREAM);
   return out;
 }
@@ -158,11 +190,20 @@ function olderFrames(a: ReturnType<typeof replicaAnswer>, head: object): string[
       },
     },
     ...(a.results.length > 0
-      ? [{ intended_usage: 'web_results', web_result_block: { progress: 'DONE', web_results: a.results } }]
+      ? [
+          {
+            intended_usage: 'web_results',
+            web_result_block: { progress: 'DONE', web_results: a.results },
+          },
+        ]
       : []),
     {
       intended_usage: 'ask_text',
-      markdown_block: { progress: done ? 'DONE' : 'IN_PROGRESS', chunks: text, answer: text.join('') },
+      markdown_block: {
+        progress: done ? 'DONE' : 'IN_PROGRESS',
+        chunks: text,
+        answer: text.join(''),
+      },
     },
   ];
   const frame = (goals: string[], text: string[], done: boolean) =>

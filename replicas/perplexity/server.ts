@@ -84,7 +84,13 @@ export async function startPerplexityReplica(
     sendHtml(res, driftPage(chatPage(), drift));
 
   const routes: Route[] = [
-    ...chatPathRoutes(drift, { entry: ['/'], moved: '/home', page, root: 'page', title: 'Perplexity' }),
+    ...chatPathRoutes(drift, {
+      entry: ['/'],
+      moved: '/home',
+      page,
+      root: 'page',
+      title: 'Perplexity',
+    }),
     { method: 'GET', path: /^\/(?:search\/[^/]+)?$/, handle: page },
     {
       method: 'GET',

@@ -87,7 +87,11 @@ export function driftPerplexityStream(frames: string[], drifts: Drifts | undefin
       const sentinel = message({ backend_uuid: first.backend_uuid, status: 'PENDING', blocks: [] });
       const end = out.findIndex((fr) => isFinal(json(fr)));
       const before = end < 0 ? out : out.slice(0, end);
-      out = [sentinel, ...before.flatMap((fr) => [fr, sentinel]), ...(end < 0 ? [] : out.slice(end))];
+      out = [
+        sentinel,
+        ...before.flatMap((fr) => [fr, sentinel]),
+        ...(end < 0 ? [] : out.slice(end)),
+      ];
     }
   }
   return out;

@@ -47,11 +47,7 @@ export const PERPLEXITY: SiteSpec<ReturnType<typeof perplexityReader>> = {
   // Perplexity's static and Cloudflare hosts **[inferred]**.
   real: {
     host: /^(?:www\.)?perplexity\.ai$/,
-    origins: [
-      'https://*.perplexity.ai',
-      'https://*.pplx.ai',
-      'https://challenges.cloudflare.com',
-    ],
+    origins: ['https://*.perplexity.ai', 'https://*.pplx.ai', 'https://challenges.cloudflare.com'],
   },
   call: {
     url: /\/rest\/sse\/perplexity[._]ask(?:\?|$)/,

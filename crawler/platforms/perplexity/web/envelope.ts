@@ -23,7 +23,11 @@ function said(body: string): string {
       .filter((x) => typeof x === 'string' && x !== '' && x !== '""')
       .join(' ');
   } catch {
-    return body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
+    return body
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 200);
   }
 }
 

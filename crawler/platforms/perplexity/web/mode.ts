@@ -29,8 +29,7 @@ export function askedMode(requestBody: string | undefined): Mode | undefined {
   try {
     const body = JSON.parse(requestBody ?? '') as { params?: unknown };
     const p = body.params as
-      | { model_preference?: unknown; sources?: unknown; search_focus?: unknown }
-      | undefined;
+      { model_preference?: unknown; sources?: unknown; search_focus?: unknown } | undefined;
     if (typeof p !== 'object' || p === null || typeof p.model_preference !== 'string')
       return undefined;
     const search = Array.isArray(p.sources)

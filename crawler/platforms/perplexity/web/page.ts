@@ -49,6 +49,10 @@ export const PAGE = {
   },
   openSources: (page: Page) =>
     openPanel(page, {
+      // Beside the newest answer, never in its text: the composer's sources menu and the
+      // answer's own words may bear the same word.
+      within: (p) =>
+        p.locator('div:has(> [id^="markdown-content-"]) > :not([id^="markdown-content-"])'),
       opener: { names: ['sources'], fallbacks: ['[data-testid="sources-opener"]'] },
       panel: ['[role="complementary"][aria-label="Sources"]', '[data-testid="sources-panel"]'],
     }),

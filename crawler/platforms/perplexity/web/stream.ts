@@ -136,7 +136,9 @@ export class PerplexityStream {
     if (Array.isArray(f.blocks)) for (const b of f.blocks) this.block(b);
     else if (!status) this.ignored.add('a frame without blocks or status');
     if (Array.isArray(f.related_queries))
-      this.related = f.related_queries.map((q) => (isObj(q) ? str(q.text) : str(q))).filter(Boolean);
+      this.related = f.related_queries
+        .map((q) => (isObj(q) ? str(q.text) : str(q)))
+        .filter(Boolean);
     if (status === 'BLOCKED') {
       this.refusal = str(f.text) || markdownText(this.blocks.get(ANSWER_FIELD)) || 'blocked';
       this.finished = true;
@@ -165,7 +167,8 @@ export class PerplexityStream {
     }
     // A whole block: its one field other than the block's own bookkeeping.
     const field = Object.keys(b).find((k) => k.endsWith('_block'));
-    if (!field) return this.ignored.add(`a ${str(b.intended_usage) || 'nameless'} block without a value`);
+    if (!field)
+      return this.ignored.add(`a ${str(b.intended_usage) || 'nameless'} block without a value`);
     this.keep(field, b[field]);
   }
 

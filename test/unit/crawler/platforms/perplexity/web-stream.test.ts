@@ -45,27 +45,43 @@ function run(chunks: readonly string[]): PerplexityStream {
 
 /** The text cut into pieces of `size` characters: frames split anywhere. */
 const cut = (text: string, size: number) =>
-  Array.from({ length: Math.ceil(text.length / size) }, (_v, i) => text.slice(i * size, (i + 1) * size));
+  Array.from({ length: Math.ceil(text.length / size) }, (_v, i) =>
+    text.slice(i * size, (i + 1) * size),
+  );
 
-t.test('every mode and answering kind: the exact answer, the mode that ran, the format', async (t) => {
-  const kinds: StreamKind[] = ['normal', 'old_format', 'rewritten_chunk', 'late_events', 'early_events', 'unknown_frame'];
-  for (const kind of kinds)
-    for (const mode of MODES) {
-      const prompt = `Solid-state batteries #replica:${kind}`;
-      const want = expectedWebAnswer(prompt, mode);
-      const text = chatFrames(prompt, mode, kind).join('');
-      for (const size of [text.length, 7, 1]) {
-        const p = run(cut(text, size));
-        const label = `${kind} ${mode} in pieces of ${size}`;
-        t.ok(p.finished, `${label}: finished`);
-        t.same(fields(buildAnswer(p.result())), fields(want as never), `${label}: the answer`);
-        t.same(p.ran(), { thinking: want.reasoningProcess !== null, search: want.referenceList.length > 0 }, `${label}: what ran`);
-        t.equal(p.formatVersion, want.formatVersion, `${label}: the format`);
-        t.same(p.report().unplaced ?? [], [], `${label}: nothing unplaced`);
-        if (size !== text.length) break;
+t.test(
+  'every mode and answering kind: the exact answer, the mode that ran, the format',
+  async (t) => {
+    const kinds: StreamKind[] = [
+      'normal',
+      'old_format',
+      'rewritten_chunk',
+      'late_events',
+      'early_events',
+      'unknown_frame',
+    ];
+    for (const kind of kinds)
+      for (const mode of MODES) {
+        const prompt = `Solid-state batteries #replica:${kind}`;
+        const want = expectedWebAnswer(prompt, mode);
+        const text = chatFrames(prompt, mode, kind).join('');
+        for (const size of [text.length, 7, 1]) {
+          const p = run(cut(text, size));
+          const label = `${kind} ${mode} in pieces of ${size}`;
+          t.ok(p.finished, `${label}: finished`);
+          t.same(fields(buildAnswer(p.result())), fields(want as never), `${label}: the answer`);
+          t.same(
+            p.ran(),
+            { thinking: want.reasoningProcess !== null, search: want.referenceList.length > 0 },
+            `${label}: what ran`,
+          );
+          t.equal(p.formatVersion, want.formatVersion, `${label}: the format`);
+          t.same(p.report().unplaced ?? [], [], `${label}: nothing unplaced`);
+          if (size !== text.length) break;
+        }
       }
-    }
-});
+  },
+);
 
 t.test('the patched value, never the values concatenated', async (t) => {
   const p = run(chatFrames('Tides #replica:rewritten_chunk', 'search', 'rewritten_chunk'));
@@ -73,9 +89,15 @@ t.test('the patched value, never the values concatenated', async (t) => {
   const late = run(chatFrames('Tides #replica:late_events', 'search', 'late_events'));
   t.notMatch(late.result().content, LATE_TEXT, 'a patch after the final frame is not applied');
   t.equal(late.trailing, 2, 'the late patch and end_of_stream recorded');
-  t.same(applyPatch({ goals: [{ description: 'Plan' }] }, { op: 'replace', path: '/goals/0/description', value: 'Plan it' }), {
-    goals: [{ description: 'Plan it' }],
-  });
+  t.same(
+    applyPatch(
+      { goals: [{ description: 'Plan' }] },
+      { op: 'replace', path: '/goals/0/description', value: 'Plan it' },
+    ),
+    {
+      goals: [{ description: 'Plan it' }],
+    },
+  );
   t.same(applyPatch({ a: [1, 2] }, { op: 'remove', path: '/a/0' }), { a: [2] });
   t.same(applyPatch(undefined, { op: 'add', path: '/chunks/-', value: 'x' }), { chunks: ['x'] });
   t.throws(() => applyPatch({ a: [] }, { op: 'add', path: '/a/5', value: 1 }));
@@ -88,16 +110,53 @@ t.test('frames the replica does not send', async (t) => {
     frame({
       status: 'PENDING',
       blocks: [
-        { intended_usage: 'ask_text', diff_block: { field: 'markdown_block', patches: [{ op: 'replace', path: '', value: { chunks: ['Tides [web:1] and'] } }] } },
-        { intended_usage: 'sources_answer_mode', sources_mode_block: { web_results: [{ name: 'NOAA', url: 'https://noaa.gov/tides' }, { name: 'no url' }] } },
-        { intended_usage: 'widget', diff_block: { field: 'story_block', patches: [{ op: 'replace', path: '', value: { text: 'moved text' } }] } },
+        {
+          intended_usage: 'ask_text',
+          diff_block: {
+            field: 'markdown_block',
+            patches: [{ op: 'replace', path: '', value: { chunks: ['Tides [web:1] and'] } }],
+          },
+        },
+        {
+          intended_usage: 'sources_answer_mode',
+          sources_mode_block: {
+            web_results: [{ name: 'NOAA', url: 'https://noaa.gov/tides' }, { name: 'no url' }],
+          },
+        },
+        {
+          intended_usage: 'widget',
+          diff_block: {
+            field: 'story_block',
+            patches: [{ op: 'replace', path: '', value: { text: 'moved text' } }],
+          },
+        },
       ],
     }),
-    frame({ status: 'COMPLETED', final_sse_message: true, blocks: [{ intended_usage: 'ask_text', diff_block: { field: 'markdown_block', patches: [{ op: 'replace', path: '/answer', value: 'Tides [web:1].' }] } }] }),
+    frame({
+      status: 'COMPLETED',
+      final_sse_message: true,
+      blocks: [
+        {
+          intended_usage: 'ask_text',
+          diff_block: {
+            field: 'markdown_block',
+            patches: [{ op: 'replace', path: '/answer', value: 'Tides [web:1].' }],
+          },
+        },
+      ],
+    }),
   ]);
   t.equal(p.result().content, 'Tides [1].', '`answer` when sent; [web:N] as [N]');
-  t.same(p.result().searchResults, [{ title: 'NOAA', url: 'https://noaa.gov/tides', index: 1 }], 'sources_mode_block read');
-  t.same(p.report().unplaced, ['a story_block with text in "text"'], 'an unknown block with text is unplaced');
+  t.same(
+    p.result().searchResults,
+    [{ title: 'NOAA', url: 'https://noaa.gov/tides', index: 1 }],
+    'sources_mode_block read',
+  );
+  t.same(
+    p.report().unplaced,
+    ['a story_block with text in "text"'],
+    'an unknown block with text is unplaced',
+  );
 
   const bad = (v: unknown) => {
     try {
@@ -107,8 +166,16 @@ t.test('frames the replica does not send', async (t) => {
       return (err as PlatformError).message;
     }
   };
-  t.match(bad({ blocks: [{ diff_block: { field: 'markdown_block' } }] }), /without its field or patches/);
-  t.match(bad({ blocks: [{ diff_block: { field: 'markdown_block', patches: [{ op: 'move', path: '/x' }] } }] }), /patch op "move"/);
+  t.match(
+    bad({ blocks: [{ diff_block: { field: 'markdown_block' } }] }),
+    /without its field or patches/,
+  );
+  t.match(
+    bad({
+      blocks: [{ diff_block: { field: 'markdown_block', patches: [{ op: 'move', path: '/x' }] } }],
+    }),
+    /patch op "move"/,
+  );
   t.match(bad('not an object'), /a frame that is not an object/);
 });
 
@@ -123,7 +190,10 @@ t.test('in-stream outcomes: a refusal, the query limit, no end', async (t) => {
     quota = err;
   }
   t.ok(quota instanceof PlatformError);
-  t.match((quota as PlatformError).message, `rate or quota limit on perplexity: QUERY_LIMIT ${QUOTA_MESSAGE}`);
+  t.match(
+    (quota as PlatformError).message,
+    `rate or quota limit on perplexity: QUERY_LIMIT ${QUOTA_MESSAGE}`,
+  );
   t.equal((quota as PlatformError).account?.state, 'cooling');
   const open = run(chatFrames('x #replica:no_end', 'search', 'no_end'));
   t.notOk(open.finished, 'no final frame: not finished');
@@ -144,13 +214,19 @@ t.test('the chat call failures, each the signal it means', async (t) => {
     account: { state: 'needs_human', kind: 'login_wall' },
   });
   t.match(f(429, '{"detail":"Too many requests, slow down"}'), { account: { state: 'cooling' } });
-  t.match(f(500, '{"detail":"boom"}'), { message: 'perplexity refused the chat call: HTTP 500 boom', account: undefined });
+  t.match(f(500, '{"detail":"boom"}'), {
+    message: 'perplexity refused the chat call: HTTP 500 boom',
+    account: undefined,
+  });
 });
 
 t.test('the mode the request asked', async (t) => {
   const body = (model: string, search: boolean | 'focus') =>
     JSON.stringify({
-      params: search === 'focus' ? { model_preference: model, search_focus: 'internet' } : { model_preference: model, sources: search ? ['web'] : [] },
+      params:
+        search === 'focus'
+          ? { model_preference: model, search_focus: 'internet' }
+          : { model_preference: model, sources: search ? ['web'] : [] },
       query_str: 'x',
     });
   const cases: [string, boolean | 'focus', Mode][] = [
@@ -161,7 +237,8 @@ t.test('the mode the request asked', async (t) => {
     ['r1', 'focus', 'reasoning_search'],
     ['o3', false, 'reasoning'],
   ];
-  for (const [model, search, mode] of cases) t.equal(askedMode(body(model, search)), mode, `${model} ${search}`);
+  for (const [model, search, mode] of cases)
+    t.equal(askedMode(body(model, search)), mode, `${model} ${search}`);
   t.equal(askedMode('{"params":{}}'), undefined);
   t.equal(askedMode('nope'), undefined);
 });
