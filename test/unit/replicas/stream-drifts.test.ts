@@ -17,6 +17,7 @@ import { DoubaoStream } from '../../../crawler/platforms/doubao/web/stream.js';
 import { KimiStreamParser } from '../../../crawler/platforms/kimi/web/stream.js';
 import { YuanbaoStream } from '../../../crawler/platforms/yuanbao/web/stream.js';
 import { QwenStream } from '../../../crawler/platforms/qwen/web/stream.js';
+import { PerplexityStream } from '../../../crawler/platforms/perplexity/web/stream.js';
 import { STREAM_DRIFTS, type Drift } from '../../../replicas/common/drift.js';
 import * as deepseek from '../../../replicas/deepseek/frames.js';
 import { driftDeepseekStream } from '../../../replicas/deepseek/stream-drift.js';
@@ -29,6 +30,8 @@ import * as yuanbao from '../../../replicas/yuanbao/frames.js';
 import { driftYuanbaoStream } from '../../../replicas/yuanbao/stream-drift.js';
 import * as qwen from '../../../replicas/qwen/frames.js';
 import { driftQwenStream } from '../../../replicas/qwen/stream-drift.js';
+import * as perplexity from '../../../replicas/perplexity/frames.js';
+import { driftPerplexityStream } from '../../../replicas/perplexity/stream-drift.js';
 import { connectEnvelope } from '../../helpers/connect-envelope.js';
 
 const SITE_URL = 'http://127.0.0.1:1';
@@ -70,6 +73,12 @@ const sites: Record<string, (prompt: string, mode: Mode, drift: Drift) => Parsed
   qwen: (prompt, mode, drift) => {
     const p = new QwenStream();
     for (const f of driftQwenStream(qwen.chatFrames(prompt, mode, 'normal'), drift)) p.feed(f);
+    return { content: buildAnswer(p.result()).answerContent, report: p.report(), done: p.finished };
+  },
+  perplexity: (prompt, mode, drift) => {
+    const p = new PerplexityStream();
+    const frames = perplexity.chatFrames(prompt, mode, 'normal');
+    for (const f of driftPerplexityStream(frames, drift)) p.feed(f);
     return { content: buildAnswer(p.result()).answerContent, report: p.report(), done: p.finished };
   },
 };
