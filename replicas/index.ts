@@ -36,6 +36,7 @@ const REPLICAS: Readonly<Record<string, () => Promise<Start>>> = {
   qwen: async () => (await import('./qwen/server.js')).startQwenReplica,
   zhipu: async () => (await import('./zhipu/server.js')).startZhipuReplica,
   wenxin: async () => (await import('./wenxin/server.js')).startWenxinReplica,
+  perplexity: async () => (await import('./perplexity/server.js')).startPerplexityReplica,
 };
 
 export const REPLICA_PLATFORMS = Object.keys(REPLICAS);
@@ -49,6 +50,7 @@ export const REPLICA_CALL_FROM: Readonly<Record<string, CallFrom>> = {
   qwen: 'page',
   zhipu: 'page',
   wenxin: 'page',
+  perplexity: 'page',
 };
 
 export async function startReplica(platform: string, opts: ReplicaOptions = {}): Promise<Replica> {

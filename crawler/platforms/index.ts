@@ -14,6 +14,7 @@ import { yuanbaoWeb } from './yuanbao/web/index.js';
 import { qwenWeb } from './qwen/web/index.js';
 import { zhipuWeb } from './zhipu/web/index.js';
 import { wenxinWeb } from './wenxin/web/index.js';
+import { perplexityWeb } from './perplexity/web/index.js';
 import { chatgptApi } from './chatgpt/index.js';
 import { claudeApi } from './claude/index.js';
 import { geminiApi } from './gemini/index.js';
@@ -61,6 +62,7 @@ const WEB_DRIVERS: Readonly<Record<string, WebDriver>> = {
   qwen: qwenWeb,
   zhipu: zhipuWeb,
   wenxin: wenxinWeb,
+  perplexity: perplexityWeb,
 };
 
 const DRIVERS = new Map<string, PlatformDriver>();

@@ -21,6 +21,7 @@ import { YUANBAO } from '../../crawler/platforms/yuanbao/web/driver.js';
 import { QWEN } from '../../crawler/platforms/qwen/web/driver.js';
 import { ZHIPU } from '../../crawler/platforms/zhipu/web/driver.js';
 import { WENXIN } from '../../crawler/platforms/wenxin/web/driver.js';
+import { PERPLEXITY } from '../../crawler/platforms/perplexity/web/driver.js';
 import { STREAM_VARIANTS as DEEPSEEK_VARIANTS } from '../../replicas/deepseek/frames.js';
 import { STREAM_VARIANTS as DOUBAO_VARIANTS } from '../../replicas/doubao/frames.js';
 import { STREAM_VARIANTS as KIMI_VARIANTS } from '../../replicas/kimi/frames.js';
@@ -28,6 +29,7 @@ import { STREAM_VARIANTS as YUANBAO_VARIANTS } from '../../replicas/yuanbao/fram
 import { STREAM_VARIANTS as QWEN_VARIANTS } from '../../replicas/qwen/frames.js';
 import { STREAM_VARIANTS as ZHIPU_VARIANTS } from '../../replicas/zhipu/frames.js';
 import { STREAM_VARIANTS as WENXIN_VARIANTS } from '../../replicas/wenxin/frames.js';
+import { STREAM_VARIANTS as PERPLEXITY_VARIANTS } from '../../replicas/perplexity/frames.js';
 import { deepseekWeb } from '../../crawler/platforms/deepseek/web/index.js';
 import { doubaoWeb } from '../../crawler/platforms/doubao/web/index.js';
 import { kimiWeb } from '../../crawler/platforms/kimi/web/index.js';
@@ -35,6 +37,7 @@ import { yuanbaoWeb } from '../../crawler/platforms/yuanbao/web/index.js';
 import { qwenWeb } from '../../crawler/platforms/qwen/web/index.js';
 import { zhipuWeb } from '../../crawler/platforms/zhipu/web/index.js';
 import { wenxinWeb } from '../../crawler/platforms/wenxin/web/index.js';
+import { perplexityWeb } from '../../crawler/platforms/perplexity/web/index.js';
 import { startDeepseekReplica } from '../../replicas/deepseek/server.js';
 import { CALL_FROM as DOUBAO_CALL_FROM, startDoubaoReplica } from '../../replicas/doubao/server.js';
 import { startKimiReplica } from '../../replicas/kimi/server.js';
@@ -42,6 +45,7 @@ import { startYuanbaoReplica } from '../../replicas/yuanbao/server.js';
 import { startQwenReplica } from '../../replicas/qwen/server.js';
 import { startZhipuReplica } from '../../replicas/zhipu/server.js';
 import { startWenxinReplica } from '../../replicas/wenxin/server.js';
+import { startPerplexityReplica } from '../../replicas/perplexity/server.js';
 import { expectedWebAnswer } from '../../replicas/deepseek/expected.js';
 import { expectedAnswer } from '../../replicas/doubao/expected.js';
 import { expectedFields } from '../../replicas/kimi/expected.js';
@@ -60,6 +64,10 @@ import {
   modelFor as wenxinModel,
 } from '../../replicas/wenxin/expected.js';
 import { MODEL_LABELS as WENXIN_MODELS } from '../../replicas/wenxin/answers.js';
+import {
+  expectedWebAnswer as expectedPerplexity,
+  modelLabelOf as perplexityModel,
+} from '../../replicas/perplexity/expected.js';
 
 /** The fields every site's expected answer names. */
 export const fieldsOf = (a: Answer) => ({
@@ -208,6 +216,26 @@ export const WEB_SITES: readonly WebSite[] = [
       ['nameless_controls', 'checkbox_controls', 'menu_controls'].includes(drift)
         ? null
         : WENXIN_MODELS[wenxinModel(mode)],
+  },
+  {
+    name: 'perplexity',
+    driver: perplexityWeb,
+    start: (drift) => startPerplexityReplica({ latencyMs: 2, drift }),
+    expected: (prompt, mode) => fieldsOf(expectedPerplexity(prompt, mode)),
+    callFrom: 'page',
+    whole: PERPLEXITY.dom.whole === true,
+    // Deep thinking is the model picker's thinking models: taken off, the picker offers none.
+    thinkingNames: PERPLEXITY.controls.thinking!.toggle!.names,
+    variants: PERPLEXITY_VARIANTS,
+    // The model picker's label; the redrawn controls hide it, a model-name picker shows its own.
+    model: (drift, mode) =>
+      drift === 'model_name_picker'
+        ? hasReasoning(mode)
+          ? 'Sonar Reasoning Pro'
+          : 'Sonar'
+        : ['nameless_controls', 'checkbox_controls', 'menu_controls'].includes(drift)
+          ? null
+          : perplexityModel(mode),
   },
 ];
 

@@ -6,7 +6,8 @@ export const definition: PlatformDefinition = {
   label: 'Perplexity',
   vendor: 'Perplexity AI',
   aliases: ['pplx', 'sonar'],
-  channels: { api: MODES },
+  // The consumer site: search is the product; standard turns the Web source off (its web driver).
+  channels: { api: MODES, web: MODES },
   defaultChannel: 'api',
   // Neither its API nor its site serves mainland China.
   serves: 'outside-mainland',
@@ -19,5 +20,12 @@ export const definition: PlatformDefinition = {
       reasoning_search: 'sonar-reasoning-pro',
     },
     timeoutMs: 180_000,
+  },
+  web: {
+    url: 'https://www.perplexity.ai',
+    quota: null,
+    gapMs: 20_000,
+    timeoutMs: 180_000,
+    needsAccounts: true,
   },
 };

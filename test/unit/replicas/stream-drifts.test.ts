@@ -18,6 +18,7 @@ import { KimiStreamParser } from '../../../crawler/platforms/kimi/web/stream.js'
 import { YuanbaoStream } from '../../../crawler/platforms/yuanbao/web/stream.js';
 import { QwenStream } from '../../../crawler/platforms/qwen/web/stream.js';
 import { WenxinStream } from '../../../crawler/platforms/wenxin/web/stream.js';
+import { PerplexityStream } from '../../../crawler/platforms/perplexity/web/stream.js';
 import { STREAM_DRIFTS, type Drift } from '../../../replicas/common/drift.js';
 import * as deepseek from '../../../replicas/deepseek/frames.js';
 import { driftDeepseekStream } from '../../../replicas/deepseek/stream-drift.js';
@@ -32,6 +33,8 @@ import * as qwen from '../../../replicas/qwen/frames.js';
 import { driftQwenStream } from '../../../replicas/qwen/stream-drift.js';
 import * as wenxin from '../../../replicas/wenxin/frames.js';
 import { driftWenxinStream } from '../../../replicas/wenxin/stream-drift.js';
+import * as perplexity from '../../../replicas/perplexity/frames.js';
+import { driftPerplexityStream } from '../../../replicas/perplexity/stream-drift.js';
 import { connectEnvelope } from '../../helpers/connect-envelope.js';
 
 const SITE_URL = 'http://127.0.0.1:1';
@@ -81,6 +84,12 @@ const sites: Record<string, (prompt: string, mode: Mode, drift: Drift) => Parsed
     const model = hasReasoning(mode) ? 'X1T' : 'EB45T';
     const frames = wenxin.chatFrames(prompt, mode, model, 'normal', ids);
     for (const f of driftWenxinStream(frames, drift)) p.feed(f);
+    return { content: buildAnswer(p.result()).answerContent, report: p.report(), done: p.finished };
+  },
+  perplexity: (prompt, mode, drift) => {
+    const p = new PerplexityStream();
+    const frames = perplexity.chatFrames(prompt, mode, 'normal');
+    for (const f of driftPerplexityStream(frames, drift)) p.feed(f);
     return { content: buildAnswer(p.result()).answerContent, report: p.report(), done: p.finished };
   },
 };

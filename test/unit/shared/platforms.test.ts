@@ -104,7 +104,18 @@ t.test('isMode', async (t) => {
 t.test('channels: web only where this build has (or the issue adds) a web driver', async (t) => {
   t.same(
     PLATFORMS.filter((p) => p.channels.web).map((p) => p.name),
-    ['deepseek', 'doubao', 'kimi', 'qwen', 'wenxin', 'yuanbao', 'zhipu', 'sandbox', 'sandbox-web'],
+    [
+      'perplexity',
+      'deepseek',
+      'doubao',
+      'kimi',
+      'qwen',
+      'wenxin',
+      'yuanbao',
+      'zhipu',
+      'sandbox',
+      'sandbox-web',
+    ],
   );
   t.same(channelsOf(findPlatform('deepseek')!), ['api', 'web']);
   t.same(channelsOf(findPlatform('chatgpt')!), ['api']);
@@ -146,7 +157,7 @@ t.test(
   async (t) => {
     t.same(
       PLATFORMS.filter((p) => p.web?.needsAccounts).map((p) => p.name),
-      ['deepseek', 'doubao', 'kimi', 'qwen', 'wenxin', 'yuanbao', 'zhipu'],
+      ['perplexity', 'deepseek', 'doubao', 'kimi', 'qwen', 'wenxin', 'yuanbao', 'zhipu'],
     );
     t.ok(needsAccounts('deepseek'));
     t.ok(needsAccounts('Moonshot'), 'by alias');
