@@ -20,24 +20,28 @@ import { KIMI } from '../../crawler/platforms/kimi/web/driver.js';
 import { YUANBAO } from '../../crawler/platforms/yuanbao/web/driver.js';
 import { QWEN } from '../../crawler/platforms/qwen/web/driver.js';
 import { ZHIPU } from '../../crawler/platforms/zhipu/web/driver.js';
+import { CHATGPT } from '../../crawler/platforms/chatgpt/web/driver.js';
 import { STREAM_VARIANTS as DEEPSEEK_VARIANTS } from '../../replicas/deepseek/frames.js';
 import { STREAM_VARIANTS as DOUBAO_VARIANTS } from '../../replicas/doubao/frames.js';
 import { STREAM_VARIANTS as KIMI_VARIANTS } from '../../replicas/kimi/frames.js';
 import { STREAM_VARIANTS as YUANBAO_VARIANTS } from '../../replicas/yuanbao/frames.js';
 import { STREAM_VARIANTS as QWEN_VARIANTS } from '../../replicas/qwen/frames.js';
 import { STREAM_VARIANTS as ZHIPU_VARIANTS } from '../../replicas/zhipu/frames.js';
+import { STREAM_VARIANTS as CHATGPT_VARIANTS } from '../../replicas/chatgpt/frames.js';
 import { deepseekWeb } from '../../crawler/platforms/deepseek/web/index.js';
 import { doubaoWeb } from '../../crawler/platforms/doubao/web/index.js';
 import { kimiWeb } from '../../crawler/platforms/kimi/web/index.js';
 import { yuanbaoWeb } from '../../crawler/platforms/yuanbao/web/index.js';
 import { qwenWeb } from '../../crawler/platforms/qwen/web/index.js';
 import { zhipuWeb } from '../../crawler/platforms/zhipu/web/index.js';
+import { chatgptWeb } from '../../crawler/platforms/chatgpt/web/index.js';
 import { startDeepseekReplica } from '../../replicas/deepseek/server.js';
 import { CALL_FROM as DOUBAO_CALL_FROM, startDoubaoReplica } from '../../replicas/doubao/server.js';
 import { startKimiReplica } from '../../replicas/kimi/server.js';
 import { startYuanbaoReplica } from '../../replicas/yuanbao/server.js';
 import { startQwenReplica } from '../../replicas/qwen/server.js';
 import { startZhipuReplica } from '../../replicas/zhipu/server.js';
+import { startChatgptReplica } from '../../replicas/chatgpt/server.js';
 import { expectedWebAnswer } from '../../replicas/deepseek/expected.js';
 import { expectedAnswer } from '../../replicas/doubao/expected.js';
 import { expectedFields } from '../../replicas/kimi/expected.js';
@@ -51,6 +55,11 @@ import {
   MODEL_LABEL as ZHIPU_MODEL,
   ranMode as zhipuRan,
 } from '../../replicas/zhipu/expected.js';
+import {
+  expectedWebAnswer as expectedChatgpt,
+  MODEL_LABEL as CHATGPT_MODEL,
+  ranMode as chatgptRan,
+} from '../../replicas/chatgpt/expected.js';
 
 /** The fields every site's expected answer names. */
 export const fieldsOf = (a: Answer) => ({
@@ -183,6 +192,20 @@ export const WEB_SITES: readonly WebSite[] = [
     ran: zhipuRan,
     // Its model label near the composer, on every page.
     model: () => ZHIPU_MODEL,
+  },
+  {
+    name: 'chatgpt',
+    driver: chatgptWeb,
+    start: (drift) => startChatgptReplica({ latencyMs: 2, drift }),
+    expected: (prompt, mode) => fieldsOf(expectedChatgpt(prompt, mode)),
+    callFrom: 'page',
+    whole: CHATGPT.dom.whole === true,
+    thinkingNames: CHATGPT.controls.thinking!.toggle!.names,
+    variants: CHATGPT_VARIANTS,
+    // The older snapshots carry no thoughts.
+    ran: chatgptRan,
+    // Its model picker in the header, on every page.
+    model: () => CHATGPT_MODEL,
   },
 ];
 
