@@ -26,7 +26,7 @@ const SITE = 'chatgpt';
 export const CONTROLS = {
   thinking: {
     site: SITE,
-    label: 'thinking',
+    label: 'deep-thinking',
     toggle: { names: ['Think longer', 'Thinking', 'Think'] },
     // A picker of model names (Instant / Thinking), as the model picker of some builds is.
     picker: { on: ['Thinking'], off: ['Instant'] },
