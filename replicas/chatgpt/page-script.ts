@@ -29,8 +29,23 @@ export const PAGE_SCRIPT = String.raw`
     return '<button type="button" class="composer-pill" aria-pressed="' + state[key] + '" data-r="' + key + '" data-mode-control="' +
       (key === 'think' ? 'thinking' : 'search') + '" data-testid="composer-' + (key === 'think' ? 'reasoning' : 'search') + '-pill">' + label + '</button>';
   }
+  // The 2025-2026 build: a "+" tools menu whose items show as removable pills once chosen.
+  var MENU = document.body.getAttribute('data-widgets') === 'tools_menu';
+  function item(key, label){
+    return '<div role="menuitemcheckbox" tabindex="0" aria-checked="' + state[key] + '" data-r="' + key + '">' + label + '</div>';
+  }
+  function chosen(key, label){
+    return state[key] ? '<button type="button" class="composer-pill" aria-pressed="true" data-r="' + key + '">' + label + '</button>' : '';
+  }
+  function modeControls(){
+    if (!MENU) return pill('think', 'Think longer') + pill('search', 'Web search');
+    var open = state.menu === 'tools';
+    return '<span style="position:relative"><button type="button" class="composer-plus" aria-label="Add files and more" aria-haspopup="menu" aria-expanded="' + open +
+      '" data-r="tools-opener">+</button>' + (open ? '<div class="model-menu" role="menu">' + item('think', 'Think longer') + item('search', 'Web search') + '</div>' : '') +
+      '</span>' + chosen('think', 'Think') + chosen('search', 'Search');
+  }
   function renderTools(){
-    $('tools').innerHTML = pill('think', 'Think longer') + pill('search', 'Web search') +
+    $('tools').innerHTML = modeControls() +
       '<button type="button" class="composer-submit" aria-label="Send prompt" data-testid="send-button" data-r="send"' + (busy ? ' hidden' : '') + '>↑</button>' +
       '<button type="button" class="composer-stop" aria-label="Stop streaming" data-testid="stop-button" data-r="stop"' + (busy ? '' : ' hidden') + '>■</button>';
   }
@@ -45,7 +60,8 @@ export const PAGE_SCRIPT = String.raw`
     var el = e.target.closest('[data-r]');
     if (!el) return;
     var r = el.getAttribute('data-r');
-    if (r === 'think' || r === 'search') state[r] = !state[r];
+    if (r === 'think' || r === 'search') { state[r] = !state[r]; state.menu = null; }
+    else if (r === 'tools-opener') state.menu = state.menu === 'tools' ? null : 'tools';
     else if (r === 'send') return submit();
     else return;
     renderTools();

@@ -42,10 +42,13 @@ const STYLE = `
   .toast-msg { position: fixed; top: 16px; left: 50%; transform: translateX(-50%); background: #ef4444; color: #fff; padding: 8px 16px; border-radius: 8px; }
 `;
 
-export function chatPage(): string {
+/** How the page draws its mode controls: pills, or the "+" tools menu whose choices show as pills. */
+export type Widgets = 'pills' | 'tools_menu';
+
+export function chatPage(widgets: Widgets = 'pills'): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>ChatGPT</title><style>${STYLE}</style></head>
-<body>
+<body data-widgets="${widgets}">
 <div class="layout">
   <nav class="sidebar"><a class="new-chat-link" href="/" aria-label="New chat" data-testid="create-new-chat-button" data-r="new-chat" data-new-chat>New chat</a></nav>
   <main class="main-col">

@@ -39,7 +39,7 @@ import { driftPage, type Drifts } from '../common/drift.js';
 import { streamVariantOf } from '../common/stream-variants.js';
 import { driftChatgptStream } from './stream-drift.js';
 import { chatFrames, serialize, STREAM_VARIANTS, type StreamKind } from './frames.js';
-import { CHALLENGE_PAGE, chatPage } from './pages.js';
+import { CHALLENGE_PAGE, chatPage, type Widgets } from './pages.js';
 
 export interface ChatgptReplica {
   url: string;
@@ -101,7 +101,7 @@ function streamKind(prompt: string): StreamKind {
 }
 
 export async function startChatgptReplica(
-  opts: { port?: number; latencyMs?: number; drift?: Drifts } = {},
+  opts: { port?: number; latencyMs?: number; drift?: Drifts; widgets?: Widgets } = {},
 ): Promise<ChatgptReplica> {
   const latency = opts.latencyMs ?? 10;
   const drift = opts.drift ?? 'none';
@@ -130,7 +130,7 @@ export async function startChatgptReplica(
   };
 
   const page = (_q: IncomingMessage, res: ServerResponse) =>
-    sendHtml(res, driftPage(chatPage(), drift));
+    sendHtml(res, driftPage(chatPage(opts.widgets), drift));
 
   const conversation = async (req: IncomingMessage, res: ServerResponse) => {
     const raw = await readBody(req);

@@ -202,6 +202,8 @@ export const WEB_SITES: readonly WebSite[] = [
     whole: CHATGPT.dom.whole === true,
     thinkingNames: CHATGPT.controls.thinking!.toggle!.names,
     variants: CHATGPT_VARIANTS,
+    // The 2025-2026 page: both modes in the composer's "+" tools menu, shown as pills once chosen.
+    widgets: { tools_menu: () => startChatgptReplica({ latencyMs: 2, widgets: 'tools_menu' }) },
     // The older snapshots carry no thoughts.
     ran: chatgptRan,
     // Its model picker in the header, on every page.
