@@ -236,3 +236,28 @@ t.test('the replica refuses a chat call without the page-computed sentinel proof
   const spent = await call({ 'openai-sentinel-chat-requirements-token': need.token });
   t.match(await spent.json(), { detail: 'missing or spent chat requirements token' }, 'single use');
 });
+
+t.test('the "+" tools menu page: on, then off again on the kept page', async (t) => {
+  const menu = await startChatgptReplica({ latencyMs: 3, widgets: 'tools_menu' });
+  t.teardown(() => menu.close());
+  const s: PlatformSettings = { apiBaseUrl: '', webUrl: menu.url, timeoutMs: 30_000 };
+  const context = await browser.newContext({ storageState: menu.storageState() as never });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  await page.goto(chatgptWeb.startUrl(job('', 'standard'), { settings: s }));
+  for (const mode of ['reasoning_search', 'standard', 'search'] as const) {
+    const prompt = `heat pumps ${mode}`;
+    const ctx = await webContext(page, s);
+    try {
+      t.same(await chatgptWeb.ask(page, job(prompt, mode), ctx), expectedWebAnswer(prompt, mode));
+    } finally {
+      await ctx.capture.close();
+    }
+    t.equal(menu.asked.at(-1)?.mode, mode, `${mode}: the replica was asked it`);
+    t.equal(
+      await page.getByRole('button', { name: 'Think', exact: true }).count(),
+      mode === 'reasoning_search' ? 1 : 0,
+      `${mode}: the Think pill shows what was chosen`,
+    );
+  }
+});

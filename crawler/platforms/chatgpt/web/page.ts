@@ -5,7 +5,9 @@
  * control (`Send prompt`, `[data-testid="send-button"]`), the stop control
  * (`Stop streaming`, `[data-testid="stop-button"]`), the reasoning and
  * search chosen in the composer's "+" tools menu and shown as pills
- * (`Think longer` / `Thinking`, `Web search` / `Search`), the model picker
+ * (`Think longer`, `Web search`: the menu's items are set and read; the
+ * pill a chosen mode shows, `Think` / `Search`, is left alone, since a
+ * click removes it from the page), the model picker
  * in the header (`[data-testid="model-switcher-dropdown-button"]`, showing
  * `ChatGPT 5`), the new-chat link (`New chat`), the answer's turn
  * `[data-message-author-role="assistant"]` with its `.markdown`, and the
@@ -27,7 +29,8 @@ export const CONTROLS = {
   thinking: {
     site: SITE,
     label: 'deep-thinking',
-    toggle: { names: ['Think longer', 'Thinking', 'Think'] },
+    // Not the removable pill a chosen mode shows (`Think`): a click takes it off the page.
+    toggle: { names: ['Think longer'] },
     // A picker of model names (Instant / Thinking), as the model picker of some builds is.
     picker: { on: ['Thinking'], off: ['Instant'] },
     fallbacks: ['[data-testid="composer-reasoning-pill"]'],
@@ -35,7 +38,8 @@ export const CONTROLS = {
   search: {
     site: SITE,
     label: 'web-search',
-    toggle: { names: ['Web search', 'Search the web', 'Search'] },
+    // Not the removable pill (`Search`), as for thinking.
+    toggle: { names: ['Web search', 'Search the web'] },
     fallbacks: ['[data-testid="composer-search-pill"]'],
   },
   /** The model picker in the header; never set, only read. */
