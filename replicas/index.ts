@@ -37,6 +37,7 @@ const REPLICAS: Readonly<Record<string, () => Promise<Start>>> = {
   zhipu: async () => (await import('./zhipu/server.js')).startZhipuReplica,
   wenxin: async () => (await import('./wenxin/server.js')).startWenxinReplica,
   perplexity: async () => (await import('./perplexity/server.js')).startPerplexityReplica,
+  chatgpt: async () => (await import('./chatgpt/server.js')).startChatgptReplica,
 };
 
 export const REPLICA_PLATFORMS = Object.keys(REPLICAS);
@@ -51,6 +52,7 @@ export const REPLICA_CALL_FROM: Readonly<Record<string, CallFrom>> = {
   zhipu: 'page',
   wenxin: 'page',
   perplexity: 'page',
+  chatgpt: 'page',
 };
 
 export async function startReplica(platform: string, opts: ReplicaOptions = {}): Promise<Replica> {

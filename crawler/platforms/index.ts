@@ -15,6 +15,7 @@ import { qwenWeb } from './qwen/web/index.js';
 import { zhipuWeb } from './zhipu/web/index.js';
 import { wenxinWeb } from './wenxin/web/index.js';
 import { perplexityWeb } from './perplexity/web/index.js';
+import { chatgptWeb } from './chatgpt/web/index.js';
 import { chatgptApi } from './chatgpt/index.js';
 import { claudeApi } from './claude/index.js';
 import { geminiApi } from './gemini/index.js';
@@ -63,6 +64,7 @@ const WEB_DRIVERS: Readonly<Record<string, WebDriver>> = {
   zhipu: zhipuWeb,
   wenxin: wenxinWeb,
   perplexity: perplexityWeb,
+  chatgpt: chatgptWeb,
 };
 
 const DRIVERS = new Map<string, PlatformDriver>();

@@ -22,6 +22,7 @@ import { QWEN } from '../../crawler/platforms/qwen/web/driver.js';
 import { ZHIPU } from '../../crawler/platforms/zhipu/web/driver.js';
 import { WENXIN } from '../../crawler/platforms/wenxin/web/driver.js';
 import { PERPLEXITY } from '../../crawler/platforms/perplexity/web/driver.js';
+import { CHATGPT } from '../../crawler/platforms/chatgpt/web/driver.js';
 import { STREAM_VARIANTS as DEEPSEEK_VARIANTS } from '../../replicas/deepseek/frames.js';
 import { STREAM_VARIANTS as DOUBAO_VARIANTS } from '../../replicas/doubao/frames.js';
 import { STREAM_VARIANTS as KIMI_VARIANTS } from '../../replicas/kimi/frames.js';
@@ -30,6 +31,7 @@ import { STREAM_VARIANTS as QWEN_VARIANTS } from '../../replicas/qwen/frames.js'
 import { STREAM_VARIANTS as ZHIPU_VARIANTS } from '../../replicas/zhipu/frames.js';
 import { STREAM_VARIANTS as WENXIN_VARIANTS } from '../../replicas/wenxin/frames.js';
 import { STREAM_VARIANTS as PERPLEXITY_VARIANTS } from '../../replicas/perplexity/frames.js';
+import { STREAM_VARIANTS as CHATGPT_VARIANTS } from '../../replicas/chatgpt/frames.js';
 import { deepseekWeb } from '../../crawler/platforms/deepseek/web/index.js';
 import { doubaoWeb } from '../../crawler/platforms/doubao/web/index.js';
 import { kimiWeb } from '../../crawler/platforms/kimi/web/index.js';
@@ -38,6 +40,7 @@ import { qwenWeb } from '../../crawler/platforms/qwen/web/index.js';
 import { zhipuWeb } from '../../crawler/platforms/zhipu/web/index.js';
 import { wenxinWeb } from '../../crawler/platforms/wenxin/web/index.js';
 import { perplexityWeb } from '../../crawler/platforms/perplexity/web/index.js';
+import { chatgptWeb } from '../../crawler/platforms/chatgpt/web/index.js';
 import { startDeepseekReplica } from '../../replicas/deepseek/server.js';
 import { CALL_FROM as DOUBAO_CALL_FROM, startDoubaoReplica } from '../../replicas/doubao/server.js';
 import { startKimiReplica } from '../../replicas/kimi/server.js';
@@ -46,6 +49,7 @@ import { startQwenReplica } from '../../replicas/qwen/server.js';
 import { startZhipuReplica } from '../../replicas/zhipu/server.js';
 import { startWenxinReplica } from '../../replicas/wenxin/server.js';
 import { startPerplexityReplica } from '../../replicas/perplexity/server.js';
+import { startChatgptReplica } from '../../replicas/chatgpt/server.js';
 import { expectedWebAnswer } from '../../replicas/deepseek/expected.js';
 import { expectedAnswer } from '../../replicas/doubao/expected.js';
 import { expectedFields } from '../../replicas/kimi/expected.js';
@@ -68,6 +72,11 @@ import {
   expectedWebAnswer as expectedPerplexity,
   modelLabelOf as perplexityModel,
 } from '../../replicas/perplexity/expected.js';
+import {
+  expectedWebAnswer as expectedChatgpt,
+  MODEL_LABEL as CHATGPT_MODEL,
+  ranMode as chatgptRan,
+} from '../../replicas/chatgpt/expected.js';
 
 /** The fields every site's expected answer names. */
 export const fieldsOf = (a: Answer) => ({
@@ -236,6 +245,22 @@ export const WEB_SITES: readonly WebSite[] = [
         : ['nameless_controls', 'checkbox_controls', 'menu_controls'].includes(drift)
           ? null
           : perplexityModel(mode),
+  },
+  {
+    name: 'chatgpt',
+    driver: chatgptWeb,
+    start: (drift) => startChatgptReplica({ latencyMs: 2, drift }),
+    expected: (prompt, mode) => fieldsOf(expectedChatgpt(prompt, mode)),
+    callFrom: 'page',
+    whole: CHATGPT.dom.whole === true,
+    thinkingNames: CHATGPT.controls.thinking!.toggle!.names,
+    variants: CHATGPT_VARIANTS,
+    // The 2025-2026 page: both modes in the composer's "+" tools menu, shown as pills once chosen.
+    widgets: { tools_menu: () => startChatgptReplica({ latencyMs: 2, widgets: 'tools_menu' }) },
+    // The older snapshots carry no thoughts.
+    ran: chatgptRan,
+    // Its model picker in the header, on every page.
+    model: () => CHATGPT_MODEL,
   },
 ];
 

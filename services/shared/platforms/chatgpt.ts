@@ -6,7 +6,8 @@ export const definition: PlatformDefinition = {
   label: 'ChatGPT',
   vendor: 'OpenAI',
   aliases: ['openai', 'gpt'],
-  channels: { api: MODES },
+  // The consumer site adds its own search and picks its sources itself.
+  channels: { api: MODES, web: MODES },
   defaultChannel: 'api',
   // Neither its API nor its site serves mainland China.
   serves: 'outside-mainland',
@@ -19,5 +20,12 @@ export const definition: PlatformDefinition = {
       reasoning_search: 'o4-mini',
     },
     timeoutMs: 180_000,
+  },
+  web: {
+    url: 'https://chatgpt.com',
+    quota: null,
+    gapMs: 20_000,
+    timeoutMs: 180_000,
+    needsAccounts: true,
   },
 };

@@ -134,7 +134,7 @@ t.test('the channel rules: every violated one listed, nothing stored', async (t)
       platforms: [
         { platform: 'sandbox', mode: 'standard' },
         { platform: 'deepseek', mode: 'standard', channel: 'browser' },
-        { platform: 'chatgpt', mode: 'standard', channel: 'web' },
+        { platform: 'claude', mode: 'standard', channel: 'web' },
         { platform: 'deepseek', mode: 'search', channel: 'api' },
         { platform: 'kimi', mode: 'search', channel: 'api' },
         { platform: 'sandbox-web', mode: 'standard', channel: 'api' },
@@ -158,7 +158,7 @@ t.test('the channel rules: every violated one listed, nothing stored', async (t)
     [0, 1, 2, 4].map((i) => errors[i]!.message),
     [
       'must be one of api, web',
-      'chatgpt has no web channel; its channels: api',
+      'claude has no web channel; its channels: api',
       'deepseek does not support mode search on the api channel; supported: standard, reasoning',
       'sandbox-web has no api channel; its channels: web',
     ],
@@ -206,11 +206,11 @@ t.test(
       defaultChannel: 'web',
       availability: { web: yes },
     });
-    t.match(of('chatgpt'), {
+    t.match(of('claude'), {
       channels: { api: [] },
       available: false,
       availability: { api: { available: false, missing: ['node'] } },
     });
-    t.equal(of('chatgpt').channels.web, undefined, 'no consumer-site channel is claimed');
+    t.equal(of('claude').channels.web, undefined, 'no consumer-site channel is claimed');
   },
 );

@@ -90,7 +90,7 @@ t.test('add, import, list, disable, enable, remove and check accounts', async (t
   const [dup, refused, check] = await Promise.all([
     admin('add', '--platform', 'kimi', '--label', 'kimi-sh'),
     admin('import', '--platform', 'deepseek', '--label', 'ds-1', '--file', bad),
-    admin('add', '--platform', 'chatgpt', '--label', 'gpt'),
+    admin('add', '--platform', 'claude', '--label', 'claude'),
   ]);
   t.equal(dup.code, 1);
   t.match(dup.output, /kimi already has an account labelled kimi-sh/);
@@ -99,7 +99,7 @@ t.test('add, import, list, disable, enable, remove and check accounts', async (t
   t.equal(check.code, 1);
   t.match(
     check.output,
-    /chatgpt is not a platform with a web channel/,
+    /claude is not a platform with a web channel/,
     'only web-channel platforms',
   );
 

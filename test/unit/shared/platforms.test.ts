@@ -105,20 +105,22 @@ t.test('channels: web only where this build has (or the issue adds) a web driver
   t.same(
     PLATFORMS.filter((p) => p.channels.web).map((p) => p.name),
     [
+      'chatgpt',
       'perplexity',
       'deepseek',
       'doubao',
       'kimi',
       'qwen',
-      'wenxin',
       'yuanbao',
+      'wenxin',
       'zhipu',
       'sandbox',
       'sandbox-web',
     ],
   );
   t.same(channelsOf(findPlatform('deepseek')!), ['api', 'web']);
-  t.same(channelsOf(findPlatform('chatgpt')!), ['api']);
+  t.same(channelsOf(findPlatform('chatgpt')!), ['api', 'web']);
+  t.same(channelsOf(findPlatform('claude')!), ['api']);
   t.same(channelsOf(findPlatform('sandbox-web')!), ['web']);
 });
 
@@ -157,13 +159,13 @@ t.test(
   async (t) => {
     t.same(
       PLATFORMS.filter((p) => p.web?.needsAccounts).map((p) => p.name),
-      ['perplexity', 'deepseek', 'doubao', 'kimi', 'qwen', 'wenxin', 'yuanbao', 'zhipu'],
+      ['chatgpt', 'perplexity', 'deepseek', 'doubao', 'kimi', 'qwen', 'yuanbao', 'wenxin', 'zhipu'],
     );
     t.ok(needsAccounts('deepseek'));
     t.ok(needsAccounts('Moonshot'), 'by alias');
     t.notOk(needsAccounts('sandbox'));
     t.notOk(needsAccounts('sandbox-web'));
-    t.notOk(needsAccounts('chatgpt'), 'no web channel');
+    t.notOk(needsAccounts('claude'), 'no web channel');
     t.notOk(needsAccounts('nope'));
   },
 );
@@ -172,7 +174,7 @@ t.test('activeChannel and effectiveChannel', async (t) => {
   const deepseek = findPlatform('deepseek')!;
   t.equal(activeChannel(deepseek), 'api', 'the default');
   t.equal(activeChannel(deepseek, { deepseek: 'web' }), 'web', 'the operator choice');
-  t.equal(activeChannel(findPlatform('chatgpt')!, { chatgpt: 'web' }), 'api', 'a channel it lacks');
+  t.equal(activeChannel(findPlatform('claude')!, { claude: 'web' }), 'api', 'a channel it lacks');
   t.equal(activeChannel(deepseek, { deepseek: 'constructor' }), 'api', 'no prototype look-ups');
   t.equal(effectiveChannel(deepseek, undefined, { deepseek: 'web' }), 'web');
   t.equal(effectiveChannel(deepseek, null), 'api');

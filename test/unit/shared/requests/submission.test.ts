@@ -496,9 +496,10 @@ t.test('channel: an unknown one names the valid values', async (t) => {
 });
 
 t.test('channel: a pair the catalogue does not have', async (t) => {
-  t.same(rejected(body({ platforms: [{ platform: 'openai', mode: 'search', channel: 'web' }] })), [
-    { field: 'platforms[0].channel', message: 'chatgpt has no web channel; its channels: api' },
-  ]);
+  t.same(
+    rejected(body({ platforms: [{ platform: 'anthropic', mode: 'search', channel: 'web' }] })),
+    [{ field: 'platforms[0].channel', message: 'claude has no web channel; its channels: api' }],
+  );
   t.same(
     rejected(body({ platforms: [{ platform: 'sandbox-web', mode: 'search', channel: 'api' }] })),
     [
@@ -645,7 +646,7 @@ t.test('channel: every violated rule is listed together', async (t) => {
       prompts: ['p'],
       platforms: [
         { platform: 'deepseek', mode: 'standard', channel: 'browser' },
-        { platform: 'chatgpt', mode: 'standard', channel: 'web' },
+        { platform: 'claude', mode: 'standard', channel: 'web' },
         { platform: 'deepseek', mode: 'search', channel: 'api' },
         { platform: 'sandbox', mode: 'search', channel: 'web' },
         { platform: 'sandbox', mode: 'search' },
