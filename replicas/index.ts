@@ -35,6 +35,7 @@ const REPLICAS: Readonly<Record<string, () => Promise<Start>>> = {
   yuanbao: async () => (await import('./yuanbao/server.js')).startYuanbaoReplica,
   qwen: async () => (await import('./qwen/server.js')).startQwenReplica,
   zhipu: async () => (await import('./zhipu/server.js')).startZhipuReplica,
+  gemini: async () => (await import('./gemini/server.js')).startGeminiReplica,
 };
 
 export const REPLICA_PLATFORMS = Object.keys(REPLICAS);
@@ -47,6 +48,7 @@ export const REPLICA_CALL_FROM: Readonly<Record<string, CallFrom>> = {
   yuanbao: 'page',
   qwen: 'page',
   zhipu: 'page',
+  gemini: 'page',
 };
 
 export async function startReplica(platform: string, opts: ReplicaOptions = {}): Promise<Replica> {

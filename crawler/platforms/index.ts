@@ -13,6 +13,7 @@ import { kimiWeb } from './kimi/web/index.js';
 import { yuanbaoWeb } from './yuanbao/web/index.js';
 import { qwenWeb } from './qwen/web/index.js';
 import { zhipuWeb } from './zhipu/web/index.js';
+import { geminiWeb } from './gemini/web/index.js';
 import { chatgptApi } from './chatgpt/index.js';
 import { claudeApi } from './claude/index.js';
 import { geminiApi } from './gemini/index.js';
@@ -58,6 +59,7 @@ const WEB_DRIVERS: Readonly<Record<string, WebDriver>> = {
   yuanbao: yuanbaoWeb,
   qwen: qwenWeb,
   zhipu: zhipuWeb,
+  gemini: geminiWeb,
 };
 
 const DRIVERS = new Map<string, PlatformDriver>();

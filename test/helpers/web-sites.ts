@@ -20,24 +20,28 @@ import { KIMI } from '../../crawler/platforms/kimi/web/driver.js';
 import { YUANBAO } from '../../crawler/platforms/yuanbao/web/driver.js';
 import { QWEN } from '../../crawler/platforms/qwen/web/driver.js';
 import { ZHIPU } from '../../crawler/platforms/zhipu/web/driver.js';
+import { GEMINI } from '../../crawler/platforms/gemini/web/driver.js';
 import { STREAM_VARIANTS as DEEPSEEK_VARIANTS } from '../../replicas/deepseek/frames.js';
 import { STREAM_VARIANTS as DOUBAO_VARIANTS } from '../../replicas/doubao/frames.js';
 import { STREAM_VARIANTS as KIMI_VARIANTS } from '../../replicas/kimi/frames.js';
 import { STREAM_VARIANTS as YUANBAO_VARIANTS } from '../../replicas/yuanbao/frames.js';
 import { STREAM_VARIANTS as QWEN_VARIANTS } from '../../replicas/qwen/frames.js';
 import { STREAM_VARIANTS as ZHIPU_VARIANTS } from '../../replicas/zhipu/frames.js';
+import { STREAM_VARIANTS as GEMINI_VARIANTS } from '../../replicas/gemini/frames.js';
 import { deepseekWeb } from '../../crawler/platforms/deepseek/web/index.js';
 import { doubaoWeb } from '../../crawler/platforms/doubao/web/index.js';
 import { kimiWeb } from '../../crawler/platforms/kimi/web/index.js';
 import { yuanbaoWeb } from '../../crawler/platforms/yuanbao/web/index.js';
 import { qwenWeb } from '../../crawler/platforms/qwen/web/index.js';
 import { zhipuWeb } from '../../crawler/platforms/zhipu/web/index.js';
+import { geminiWeb } from '../../crawler/platforms/gemini/web/index.js';
 import { startDeepseekReplica } from '../../replicas/deepseek/server.js';
 import { CALL_FROM as DOUBAO_CALL_FROM, startDoubaoReplica } from '../../replicas/doubao/server.js';
 import { startKimiReplica } from '../../replicas/kimi/server.js';
 import { startYuanbaoReplica } from '../../replicas/yuanbao/server.js';
 import { startQwenReplica } from '../../replicas/qwen/server.js';
 import { startZhipuReplica } from '../../replicas/zhipu/server.js';
+import { startGeminiReplica } from '../../replicas/gemini/server.js';
 import { expectedWebAnswer } from '../../replicas/deepseek/expected.js';
 import { expectedAnswer } from '../../replicas/doubao/expected.js';
 import { expectedFields } from '../../replicas/kimi/expected.js';
@@ -51,6 +55,11 @@ import {
   MODEL_LABEL as ZHIPU_MODEL,
   ranMode as zhipuRan,
 } from '../../replicas/zhipu/expected.js';
+import {
+  expectedWebAnswer as expectedGemini,
+  ranMode as geminiRan,
+} from '../../replicas/gemini/expected.js';
+import { modelLabel as geminiModel } from '../../replicas/gemini/models.js';
 
 /** The fields every site's expected answer names. */
 export const fieldsOf = (a: Answer) => ({
@@ -183,6 +192,28 @@ export const WEB_SITES: readonly WebSite[] = [
     ran: zhipuRan,
     // Its model label near the composer, on every page.
     model: () => ZHIPU_MODEL,
+  },
+  {
+    name: 'gemini',
+    driver: geminiWeb,
+    start: (drift) => startGeminiReplica({ latencyMs: 2, drift }),
+    expected: (prompt, mode) => fieldsOf(expectedGemini(prompt, mode)),
+    callFrom: 'page',
+    whole: GEMINI.dom.whole === true,
+    thinkingNames: GEMINI.controls.thinking!.toggle!.names,
+    variants: GEMINI_VARIANTS,
+    // The Bard-era layout carries no thoughts.
+    ran: geminiRan,
+    // Thinking is the picker's model (Fast / Thinking); a build that draws thinking as a
+    // toggle shows no picker; one that names models shows the model.
+    model: (drift, mode) =>
+      drift === 'model_name_picker'
+        ? hasReasoning(mode)
+          ? '2.5 Pro (Thinking)'
+          : '2.5 Flash'
+        : ['nameless_controls', 'checkbox_controls', 'menu_controls'].includes(drift)
+          ? null
+          : geminiModel(hasReasoning(mode)),
   },
 ];
 
