@@ -26,20 +26,30 @@ export const PAGE_SCRIPT = String.raw`
     return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]; }); }
   function toast(text){ var t = $('toast'); t.textContent = text; t.hidden = false; }
 
+  // Drawn once and updated in place: a build's own widgets (a drift) may sit beside them.
+  $('tools').innerHTML =
+    '<span class="menu-anchor"><button type="button" class="model-picker" aria-haspopup="menu" aria-expanded="false" data-r="model-picker" data-mode-control="thinking">Fast</button>' +
+    '<div class="model-menu" role="menu" data-r="model-menu" hidden>' +
+    '<button type="button" role="menuitemradio" aria-checked="true" data-r="model-item" data-model="Fast">Fast</button>' +
+    '<button type="button" role="menuitemradio" aria-checked="false" data-r="model-item" data-model="Thinking">Thinking</button></div></span>' +
+    '<span class="menu-anchor"><button type="button" class="toolbox-drawer-button" aria-haspopup="menu" aria-expanded="false" data-r="tools-button">Tools</button>' +
+    '<div class="tools-menu" role="menu" data-r="tools-menu" hidden>' +
+    '<button type="button" role="menuitemcheckbox" aria-checked="false" data-r="search" data-mode-control="search">Google Search</button></div></span>' +
+    '<button type="button" class="send-button" aria-label="Send message" data-r="send">➤</button>' +
+    '<button type="button" class="stop-button" aria-label="Stop response" data-r="stop" hidden>■</button>';
   function renderTools(){
     var model = state.menu === 'model', tools = state.menu === 'tools';
-    var item = function(name, on){
-      return '<button type="button" role="menuitemradio" aria-checked="' + on + '" data-r="model-item" data-model="' + name + '">' + name + '</button>';
-    };
-    $('tools').innerHTML =
-      '<span class="menu-anchor"><button type="button" class="toolbox-drawer-button" aria-haspopup="menu" aria-expanded="' + tools + '" data-r="tools-button">Tools</button>' +
-      '<div class="tools-menu" role="menu" data-r="tools-menu"' + (tools ? '' : ' hidden') + '>' +
-      '<button type="button" role="menuitemcheckbox" aria-checked="' + state.search + '" data-r="search" data-mode-control="search">Google Search</button></div></span>' +
-      '<span class="menu-anchor"><button type="button" class="model-picker" aria-haspopup="menu" aria-expanded="' + model + '" data-r="model-picker" data-mode-control="thinking">' +
-      (state.think ? 'Thinking' : 'Fast') + '</button>' +
-      '<div class="model-menu" role="menu"' + (model ? '' : ' hidden') + '>' + item('Fast', !state.think) + item('Thinking', state.think) + '</div></span>' +
-      '<button type="button" class="send-button" aria-label="Send message" data-r="send"' + (busy ? ' hidden' : '') + '>➤</button>' +
-      '<button type="button" class="stop-button" aria-label="Stop response" data-r="stop"' + (busy ? '' : ' hidden') + '>■</button>';
+    $('model-picker').textContent = state.think ? 'Thinking' : 'Fast';
+    $('model-picker').setAttribute('aria-expanded', String(model));
+    $('model-menu').hidden = !model;
+    Array.prototype.forEach.call(document.querySelectorAll('[data-r="model-item"]'), function(el){
+      el.setAttribute('aria-checked', String((el.getAttribute('data-model') === 'Thinking') === state.think));
+    });
+    $('tools-button').setAttribute('aria-expanded', String(tools));
+    $('tools-menu').hidden = !tools;
+    $('search').setAttribute('aria-checked', String(state.search));
+    $('send').hidden = busy;
+    $('stop').hidden = !busy;
   }
   $('tools').addEventListener('click', function(e){
     var el = e.target.closest('[data-r]');
@@ -177,7 +187,6 @@ export const PAGE_SCRIPT = String.raw`
           var s = snapshot(JSON.parse(e[2]));
           if (!s) return;
           ids = { cid: s.cid || ids.cid, rid: s.rid || ids.rid, rcid: s.rcid };
-          if (ids.cid) history.replaceState(null, '', '/app/' + ids.cid.replace(/^c_/, ''));
           last = s;
           render(turn, s, prefix);
         });

@@ -123,7 +123,7 @@ export async function startGeminiReplica(
     const chunks = driftGeminiStream(chatChunks(prompt, mode, streamKind(prompt), ids), drift);
     await firstByte(drift);
     res.writeHead(200, {
-      'content-type': 'application/json; charset=utf-8',
+      'content-type': 'text/plain; charset=utf-8',
       'cache-control': 'no-cache, no-store, max-age=0, must-revalidate',
     });
     res.write(GUARD);

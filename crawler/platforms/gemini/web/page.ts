@@ -27,14 +27,14 @@ export const CONTROLS = {
   /** Thinking is a model: the picker's Thinking choice, or a toggle a build draws. */
   thinking: {
     site: SITE,
-    label: 'thinking',
+    label: 'deep-thinking',
     toggle: { names: ['Thinking', 'Deep Think', '思考'] },
     picker: { on: ['Thinking', 'Deep Think', '思考'], off: ['Fast', '快速'] },
     fallbacks: ['[data-test-id="bard-mode-menu-button"]'],
   },
   search: {
     site: SITE,
-    label: 'google-search',
+    label: 'web-search',
     toggle: { names: ['Google Search', 'Search with Google', 'Google 搜索'] },
   },
 } as const satisfies Record<string, Control>;
