@@ -45,11 +45,7 @@ export const STREAM_VARIANTS = [
 ] as const satisfies readonly StreamVariant[];
 
 export type StreamKind =
-  | (typeof STREAM_VARIANTS)[number]['name']
-  | 'normal'
-  | 'unknown_frame'
-  | 'no_end'
-  | 'quota';
+  (typeof STREAM_VARIANTS)[number]['name'] | 'normal' | 'unknown_frame' | 'no_end' | 'quota';
 
 export const LATE_TEXT = ' (added after the end)';
 /** The site's error codes inside a 200 stream (HanaokaYuzu/Gemini-API `exceptions.py`). */
@@ -63,8 +59,7 @@ export function rpcChunk(envelopes: readonly unknown[]): string {
 export const GUARD = ")]}'\n\n";
 
 /** A citation mark as the text carries it (2026). */
-export const markOf = (p: Piece) =>
-  typeof p === 'string' ? p : `[cite: ${p.cite.join(', ')}]`;
+export const markOf = (p: Piece) => (typeof p === 'string' ? p : `[cite: ${p.cite.join(', ')}]`);
 
 /** The source entry inside a citation group or the flat list: `[…, […, [[favicon, url, title]]]]`. */
 const entryOf = (s: ReplicaSource) => [null, null, null, [[s.favicon, s.url, s.title]]];
@@ -106,7 +101,13 @@ export function payloadOf(
 ): unknown[] {
   const head = [ids.cid, ids.rid];
   if (layout === 'old_format')
-    return [null, head, null, null, [[ids.rcid, [s.text], sources.map((x) => [entryOf(x), x.title])]]];
+    return [
+      null,
+      head,
+      null,
+      null,
+      [[ids.rcid, [s.text], sources.map((x) => [entryOf(x), x.title])]],
+    ];
   if (layout === 'moved_indexes')
     return [null, null, head, null, null, [candidate2026(ids, s, sources, 3)], ['en']];
   return [null, head, null, null, [candidate2026(ids, s, sources, 0)]];
@@ -122,7 +123,11 @@ const bookkeeping = (n: number) => [
 export function chatChunks(prompt: string, mode: Mode, kind: StreamKind, ids: Ids): string[] {
   const a = replicaAnswer(prompt, mode);
   const layout =
-    kind === 'old_format' ? 'old_format' : kind === 'moved_indexes' ? 'moved_indexes' : 'layout2026';
+    kind === 'old_format'
+      ? 'old_format'
+      : kind === 'moved_indexes'
+        ? 'moved_indexes'
+        : 'layout2026';
   const out: string[] = [];
   const emit = (s: Snap) => out.push(rpcChunk([wrb(payloadOf(ids, s, a.sources, layout))]));
   if (kind === 'early_events') {
@@ -138,7 +143,11 @@ export function chatChunks(prompt: string, mode: Mode, kind: StreamKind, ids: Id
           null,
           null,
           null,
-          [8, null, [['type.googleapis.com/assistant.boq.bard.application.BardErrorInfo', [USAGE_LIMIT]]]],
+          [
+            8,
+            null,
+            [['type.googleapis.com/assistant.boq.bard.application.BardErrorInfo', [USAGE_LIMIT]]],
+          ],
         ],
       ]),
     );

@@ -29,8 +29,7 @@ export class RpcFrames {
   private guardChecked = false;
 
   push(chunk: Uint8Array | string): RpcChunk[] {
-    this.buffer +=
-      typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
+    this.buffer += typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
     return this.drain(false);
   }
 

@@ -84,7 +84,8 @@ export class GeminiStream {
 
   get formatVersion(): string {
     const l = this.latest;
-    const older = l.sourceShape === 'flat' || (this.snapshots === 1 && !l.sourceShape && !l.thinking);
+    const older =
+      l.sourceShape === 'flat' || (this.snapshots === 1 && !l.sourceShape && !l.thinking);
     return older ? FORMATS.older : FORMATS.current;
   }
 
@@ -95,14 +96,18 @@ export class GeminiStream {
       `candidate at ${l.candidateAt ?? 'none'}`,
       `text at ${l.textAt ?? 'none'}`,
       l.thinkingAt && `thinking at ${l.thinkingAt}`,
-      l.sourcesAt && `${l.sourceShape === 'cite' ? 'citation groups' : 'sources'} at ${l.sourcesAt}`,
+      l.sourcesAt &&
+        `${l.sourceShape === 'cite' ? 'citation groups' : 'sources'} at ${l.sourcesAt}`,
     ]
       .filter(Boolean)
       .join(', ');
   }
 
   ran(): { thinking: boolean; search: boolean } {
-    return { thinking: (this.latest.thinking ?? '').trim() !== '', search: this.latest.sources.length > 0 };
+    return {
+      thinking: (this.latest.thinking ?? '').trim() !== '',
+      search: this.latest.sources.length > 0,
+    };
   }
 
   report(): StreamReport {
@@ -123,7 +128,10 @@ export class GeminiStream {
       return;
     }
     if (!Array.isArray(envelope) || typeof envelope[0] !== 'string')
-      throw unrecognisedFormat(SITE, `an envelope without a tag: ${JSON.stringify(envelope).slice(0, 80)}`);
+      throw unrecognisedFormat(
+        SITE,
+        `an envelope without a tag: ${JSON.stringify(envelope).slice(0, 80)}`,
+      );
     const tag = envelope[0];
     if (tag === 'e') {
       this.finished = true;

@@ -77,23 +77,28 @@ for (const kind of KINDS)
       t.equal(p.conversationId, IDS.cid);
     });
 
-t.test('the fields are found wherever the layout puts them, and the shape says where', async (t) => {
-  const prompt = 'solar panels';
-  const now = parse([body(prompt, 'reasoning_search', 'normal')]);
-  t.equal(
-    now.shape,
-    'candidate at [4][0], text at [4][0][1][0], thinking at [4][0][37][0][0], citation groups at [4][0][43]',
-  );
-  const moved = parse([body(`${prompt} #replica:moved_indexes`, 'reasoning_search', 'moved_indexes')]);
-  t.equal(
-    moved.shape,
-    'candidate at [5][0], text at [5][0][4][0], thinking at [5][0][40][0][0], citation groups at [5][0][46]',
-  );
-  t.same(fieldsOf(buildAnswer(moved.result())), fieldsOf(buildAnswer(now.result())));
-  const bard = parse([body(`${prompt} #replica:old_format`, 'search', 'old_format')]);
-  t.equal(bard.shape, 'candidate at [4][0], text at [4][0][1][0], sources at [4][0][2]');
-  t.equal(bard.formatVersion, 'bard-2024');
-});
+t.test(
+  'the fields are found wherever the layout puts them, and the shape says where',
+  async (t) => {
+    const prompt = 'solar panels';
+    const now = parse([body(prompt, 'reasoning_search', 'normal')]);
+    t.equal(
+      now.shape,
+      'candidate at [4][0], text at [4][0][1][0], thinking at [4][0][37][0][0], citation groups at [4][0][43]',
+    );
+    const moved = parse([
+      body(`${prompt} #replica:moved_indexes`, 'reasoning_search', 'moved_indexes'),
+    ]);
+    t.equal(
+      moved.shape,
+      'candidate at [5][0], text at [5][0][4][0], thinking at [5][0][40][0][0], citation groups at [5][0][46]',
+    );
+    t.same(fieldsOf(buildAnswer(moved.result())), fieldsOf(buildAnswer(now.result())));
+    const bard = parse([body(`${prompt} #replica:old_format`, 'search', 'old_format')]);
+    t.equal(bard.shape, 'candidate at [4][0], text at [4][0][1][0], sources at [4][0][2]');
+    t.equal(bard.formatVersion, 'bard-2024');
+  },
+);
 
 t.test('cut at every character, and as bytes inside a UTF-8 character', async (t) => {
   const prompt = '新能源汽车的电池技术';
@@ -125,22 +130,25 @@ t.test('no e envelope: not complete, the last snapshot so far', async (t) => {
   t.equal(p.result().content, want('tides', 'standard').answerContent);
 });
 
-t.test('the stream drifts: content-free chunks skipped, moved text reported unplaced', async (t) => {
-  const prompt = 'coffee';
-  const plain = fieldsOf(buildAnswer(parse([body(prompt, 'search', 'normal')]).result()));
-  const sentinels = parse([body(prompt, 'search', 'normal', 'empty_sentinels')]);
-  t.same(fieldsOf(buildAnswer(sentinels.result())), plain);
-  t.same(sentinels.report().unplaced ?? [], []);
-  t.match(sentinels.report().ignored, ['a "di" envelope']);
+t.test(
+  'the stream drifts: content-free chunks skipped, moved text reported unplaced',
+  async (t) => {
+    const prompt = 'coffee';
+    const plain = fieldsOf(buildAnswer(parse([body(prompt, 'search', 'normal')]).result()));
+    const sentinels = parse([body(prompt, 'search', 'normal', 'empty_sentinels')]);
+    t.same(fieldsOf(buildAnswer(sentinels.result())), plain);
+    t.same(sentinels.report().unplaced ?? [], []);
+    t.match(sentinels.report().ignored, ['a "di" envelope']);
 
-  const unknown = parse([body(prompt, 'search', 'normal', 'unknown_content_frame')]);
-  t.same(unknown.report().unplaced, ['a "wrb.rt" envelope with text']);
-  t.not(buildAnswer(unknown.result()).answerContent, plain.answerContent, 'the stream lost text');
+    const unknown = parse([body(prompt, 'search', 'normal', 'unknown_content_frame')]);
+    t.same(unknown.report().unplaced, ['a "wrb.rt" envelope with text']);
+    t.not(buildAnswer(unknown.result()).answerContent, plain.answerContent, 'the stream lost text');
 
-  const renamed = parse([body(prompt, 'search', 'normal', 'renamed_fields')]);
-  t.same(renamed.report().unplaced, ['an object with text at [4][0][1]']);
-  t.equal(renamed.result().content, '', 'no text placed');
-});
+    const renamed = parse([body(prompt, 'search', 'normal', 'renamed_fields')]);
+    t.same(renamed.report().unplaced, ['an object with text at [4][0][1]']);
+    t.equal(renamed.result().content, '', 'no text placed');
+  },
+);
 
 t.test('errors inside a 200 stream and the chat call refused', async (t) => {
   const quota = new GeminiStream();
@@ -152,7 +160,10 @@ t.test('errors inside a 200 stream and the chat call refused', async (t) => {
     }
   })();
   t.ok(err instanceof PlatformError);
-  t.match((err as PlatformError).message, /rate or quota limit on gemini: usage limit exceeded \(1037\)/);
+  t.match(
+    (err as PlatformError).message,
+    /rate or quota limit on gemini: usage limit exceeded \(1037\)/,
+  );
   t.match((err as PlatformError).account, { state: 'cooling' });
 
   const sorry = chatCallFailure(429, sorryPage());
