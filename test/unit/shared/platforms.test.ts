@@ -104,7 +104,7 @@ t.test('isMode', async (t) => {
 t.test('channels: web only where this build has (or the issue adds) a web driver', async (t) => {
   t.same(
     PLATFORMS.filter((p) => p.channels.web).map((p) => p.name),
-    ['deepseek', 'doubao', 'kimi', 'qwen', 'yuanbao', 'zhipu', 'sandbox', 'sandbox-web'],
+    ['gemini', 'deepseek', 'doubao', 'kimi', 'qwen', 'yuanbao', 'zhipu', 'sandbox', 'sandbox-web'],
   );
   t.same(channelsOf(findPlatform('deepseek')!), ['api', 'web']);
   t.same(channelsOf(findPlatform('chatgpt')!), ['api']);
@@ -146,7 +146,7 @@ t.test(
   async (t) => {
     t.same(
       PLATFORMS.filter((p) => p.web?.needsAccounts).map((p) => p.name),
-      ['deepseek', 'doubao', 'kimi', 'qwen', 'yuanbao', 'zhipu'],
+      ['gemini', 'deepseek', 'doubao', 'kimi', 'qwen', 'yuanbao', 'zhipu'],
     );
     t.ok(needsAccounts('deepseek'));
     t.ok(needsAccounts('Moonshot'), 'by alias');
