@@ -38,6 +38,7 @@ const REPLICAS: Readonly<Record<string, () => Promise<Start>>> = {
   wenxin: async () => (await import('./wenxin/server.js')).startWenxinReplica,
   perplexity: async () => (await import('./perplexity/server.js')).startPerplexityReplica,
   chatgpt: async () => (await import('./chatgpt/server.js')).startChatgptReplica,
+  gemini: async () => (await import('./gemini/server.js')).startGeminiReplica,
 };
 
 export const REPLICA_PLATFORMS = Object.keys(REPLICAS);
@@ -53,6 +54,7 @@ export const REPLICA_CALL_FROM: Readonly<Record<string, CallFrom>> = {
   wenxin: 'page',
   perplexity: 'page',
   chatgpt: 'page',
+  gemini: 'page',
 };
 
 export async function startReplica(platform: string, opts: ReplicaOptions = {}): Promise<Replica> {

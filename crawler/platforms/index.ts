@@ -16,6 +16,7 @@ import { zhipuWeb } from './zhipu/web/index.js';
 import { wenxinWeb } from './wenxin/web/index.js';
 import { perplexityWeb } from './perplexity/web/index.js';
 import { chatgptWeb } from './chatgpt/web/index.js';
+import { geminiWeb } from './gemini/web/index.js';
 import { chatgptApi } from './chatgpt/index.js';
 import { claudeApi } from './claude/index.js';
 import { geminiApi } from './gemini/index.js';
@@ -65,6 +66,7 @@ const WEB_DRIVERS: Readonly<Record<string, WebDriver>> = {
   wenxin: wenxinWeb,
   perplexity: perplexityWeb,
   chatgpt: chatgptWeb,
+  gemini: geminiWeb,
 };
 
 const DRIVERS = new Map<string, PlatformDriver>();

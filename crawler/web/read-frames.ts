@@ -4,7 +4,8 @@
  * (the kit then asks the page), or shortly after the end marker: frames that
  * follow the end (a trailing `finish`, title, close) are still recorded by
  * the reader, and nothing they contain can turn a complete answer into a
- * failure (the failure is noted in the evidence instead).
+ * failure (the failure is noted in the evidence instead), nor can the
+ * connection failing after it.
  */
 import type { Evidence } from '../platforms/types.js';
 import { abortable } from './dom-wait.js';
@@ -41,7 +42,16 @@ export async function readFrames(
     }
   };
   for (;;) {
-    const next = await nextWithin(it, reader.complete ? TRAILER_MS : o.stallMs, o.signal);
+    let next: Awaited<ReturnType<typeof nextWithin<Buffer>>>;
+    try {
+      next = await nextWithin(it, reader.complete ? TRAILER_MS : o.stallMs, o.signal);
+    } catch (err) {
+      // A connection the page or the browser drops after the end marker takes nothing from
+      // the answer the marker completed (a page may cancel its read once it has the end).
+      if (!reader.complete || o.signal.aborted) throw err;
+      o.evidence.note(`after the end marker, the stream failed: ${(err as Error).message}`);
+      return 'trailer-done';
+    }
     if (next === 'idle') {
       if (reader.complete) return 'trailer-done';
       o.evidence.note(`the stream stalled for ${o.stallMs} ms without its end marker`);

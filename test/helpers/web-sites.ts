@@ -23,6 +23,7 @@ import { ZHIPU } from '../../crawler/platforms/zhipu/web/driver.js';
 import { WENXIN } from '../../crawler/platforms/wenxin/web/driver.js';
 import { PERPLEXITY } from '../../crawler/platforms/perplexity/web/driver.js';
 import { CHATGPT } from '../../crawler/platforms/chatgpt/web/driver.js';
+import { GEMINI } from '../../crawler/platforms/gemini/web/driver.js';
 import { STREAM_VARIANTS as DEEPSEEK_VARIANTS } from '../../replicas/deepseek/frames.js';
 import { STREAM_VARIANTS as DOUBAO_VARIANTS } from '../../replicas/doubao/frames.js';
 import { STREAM_VARIANTS as KIMI_VARIANTS } from '../../replicas/kimi/frames.js';
@@ -32,6 +33,7 @@ import { STREAM_VARIANTS as ZHIPU_VARIANTS } from '../../replicas/zhipu/frames.j
 import { STREAM_VARIANTS as WENXIN_VARIANTS } from '../../replicas/wenxin/frames.js';
 import { STREAM_VARIANTS as PERPLEXITY_VARIANTS } from '../../replicas/perplexity/frames.js';
 import { STREAM_VARIANTS as CHATGPT_VARIANTS } from '../../replicas/chatgpt/frames.js';
+import { STREAM_VARIANTS as GEMINI_VARIANTS } from '../../replicas/gemini/frames.js';
 import { deepseekWeb } from '../../crawler/platforms/deepseek/web/index.js';
 import { doubaoWeb } from '../../crawler/platforms/doubao/web/index.js';
 import { kimiWeb } from '../../crawler/platforms/kimi/web/index.js';
@@ -41,6 +43,7 @@ import { zhipuWeb } from '../../crawler/platforms/zhipu/web/index.js';
 import { wenxinWeb } from '../../crawler/platforms/wenxin/web/index.js';
 import { perplexityWeb } from '../../crawler/platforms/perplexity/web/index.js';
 import { chatgptWeb } from '../../crawler/platforms/chatgpt/web/index.js';
+import { geminiWeb } from '../../crawler/platforms/gemini/web/index.js';
 import { startDeepseekReplica } from '../../replicas/deepseek/server.js';
 import { CALL_FROM as DOUBAO_CALL_FROM, startDoubaoReplica } from '../../replicas/doubao/server.js';
 import { startKimiReplica } from '../../replicas/kimi/server.js';
@@ -50,6 +53,7 @@ import { startZhipuReplica } from '../../replicas/zhipu/server.js';
 import { startWenxinReplica } from '../../replicas/wenxin/server.js';
 import { startPerplexityReplica } from '../../replicas/perplexity/server.js';
 import { startChatgptReplica } from '../../replicas/chatgpt/server.js';
+import { startGeminiReplica } from '../../replicas/gemini/server.js';
 import { expectedWebAnswer } from '../../replicas/deepseek/expected.js';
 import { expectedAnswer } from '../../replicas/doubao/expected.js';
 import { expectedFields } from '../../replicas/kimi/expected.js';
@@ -77,6 +81,11 @@ import {
   MODEL_LABEL as CHATGPT_MODEL,
   ranMode as chatgptRan,
 } from '../../replicas/chatgpt/expected.js';
+import {
+  expectedWebAnswer as expectedGemini,
+  ranMode as geminiRan,
+} from '../../replicas/gemini/expected.js';
+import { modelLabel as geminiModel } from '../../replicas/gemini/models.js';
 
 /** The fields every site's expected answer names. */
 export const fieldsOf = (a: Answer) => ({
@@ -261,6 +270,28 @@ export const WEB_SITES: readonly WebSite[] = [
     ran: chatgptRan,
     // Its model picker in the header, on every page.
     model: () => CHATGPT_MODEL,
+  },
+  {
+    name: 'gemini',
+    driver: geminiWeb,
+    start: (drift) => startGeminiReplica({ latencyMs: 2, drift }),
+    expected: (prompt, mode) => fieldsOf(expectedGemini(prompt, mode)),
+    callFrom: 'page',
+    whole: GEMINI.dom.whole === true,
+    thinkingNames: GEMINI.controls.thinking!.toggle!.names,
+    variants: GEMINI_VARIANTS,
+    // The Bard-era layout carries no thoughts.
+    ran: geminiRan,
+    // Thinking is the picker's model (Fast / Thinking); a build that draws thinking as a
+    // toggle shows no picker; one that names models shows the model.
+    model: (drift, mode) =>
+      drift === 'model_name_picker'
+        ? hasReasoning(mode)
+          ? '2.5 Pro (Thinking)'
+          : '2.5 Flash'
+        : ['nameless_controls', 'checkbox_controls', 'menu_controls'].includes(drift)
+          ? null
+          : geminiModel(hasReasoning(mode)),
   },
 ];
 

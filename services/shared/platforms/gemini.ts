@@ -6,7 +6,8 @@ export const definition: PlatformDefinition = {
   label: 'Gemini',
   vendor: 'Google',
   aliases: ['google', 'bard'],
-  channels: { api: MODES },
+  // The consumer app (gemini.google.com) adds its own grounding, thinking models and sources.
+  channels: { api: MODES, web: MODES },
   defaultChannel: 'api',
   // Neither its API nor its site serves mainland China.
   serves: 'outside-mainland',
@@ -19,5 +20,12 @@ export const definition: PlatformDefinition = {
       reasoning_search: 'gemini-2.5-flash',
     },
     timeoutMs: 180_000,
+  },
+  web: {
+    url: 'https://gemini.google.com',
+    quota: null,
+    gapMs: 20_000,
+    timeoutMs: 180_000,
+    needsAccounts: true,
   },
 };

@@ -106,6 +106,7 @@ t.test('channels: web only where this build has (or the issue adds) a web driver
     PLATFORMS.filter((p) => p.channels.web).map((p) => p.name),
     [
       'chatgpt',
+      'gemini',
       'perplexity',
       'deepseek',
       'doubao',
@@ -159,7 +160,18 @@ t.test(
   async (t) => {
     t.same(
       PLATFORMS.filter((p) => p.web?.needsAccounts).map((p) => p.name),
-      ['chatgpt', 'perplexity', 'deepseek', 'doubao', 'kimi', 'qwen', 'yuanbao', 'wenxin', 'zhipu'],
+      [
+        'chatgpt',
+        'gemini',
+        'perplexity',
+        'deepseek',
+        'doubao',
+        'kimi',
+        'qwen',
+        'yuanbao',
+        'wenxin',
+        'zhipu',
+      ],
     );
     t.ok(needsAccounts('deepseek'));
     t.ok(needsAccounts('Moonshot'), 'by alias');
