@@ -281,7 +281,7 @@ const HINTS: Record<Missing, (channel: Channel) => string> = {
       : "a web channel needs a node whose CRAWLER_CHANNELS include web and that has the site's driver",
   account: () => 'an operator adds one: `npm run admin -- account add`',
   region: () =>
-    'submit it without regionCode: it runs on accounts and nodes whose own proxy reaches it (docs/operations.md, "Regions")',
+    'submit it without regionCode: it then leaves from the node itself (docs/operations.md, "Proxy regions")',
 };
 
 /** The region the request names, when it names a well-formed one (else its own problem). */
