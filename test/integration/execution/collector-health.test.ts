@@ -132,7 +132,7 @@ t.test('operators only; bad filters are 400 with every problem', async (t) => {
   t.match(refused.body, { success: false, code: 403, message: /operator role required/ });
 
   const bad = await svc.client.get(
-    `${PATHS.OPERATOR_COLLECTORS}?platform=chatgpt&regionCode=shanghai`,
+    `${PATHS.OPERATOR_COLLECTORS}?platform=claude&regionCode=shanghai`,
     ops.token,
   );
   t.equal(bad.status, 400, bad.text);

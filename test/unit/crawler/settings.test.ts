@@ -50,7 +50,7 @@ t.test(
     });
     t.equal(plain('kimi', 'web')!.webUrl, 'https://www.kimi.com');
     t.equal(plain('doubao', 'web')!.webUrl, 'https://www.doubao.com');
-    t.equal(plain('chatgpt', 'web'), undefined, 'chatgpt has no web channel');
+    t.equal(plain('claude', 'web'), undefined, 'claude has no web channel');
     const replica = settingsResolver(
       sandbox,
       loadConfig({
