@@ -8,7 +8,7 @@ t.test('a node advertises the (platform, channel) pairs it has drivers for', asy
     loadConfig({ DEEPSEEK_API_KEY: 'sk-test', CRAWLER_CHANNELS: 'api,web' }),
   );
   t.ok(advert.platforms.includes('deepseek'), 'credentialed vendor');
-  t.notOk(advert.platforms.includes('chatgpt'), 'vendor without a key');
+  t.notOk(advert.platforms.includes('claude'), 'vendor without a key');
   t.ok(advert.pairs!.includes('deepseek:api'));
   for (const site of ['doubao', 'deepseek', 'kimi']) {
     t.equal(
@@ -25,7 +25,7 @@ t.test('a node advertises the (platform, channel) pairs it has drivers for', asy
   t.ok(advert.pairs!.includes('sandbox:web'));
   t.notOk(advert.pairs!.includes('sandbox-cn:web'), 'sandbox-cn has no web channel');
   t.notOk(advert.pairs!.includes('sandbox-web:api'), 'sandbox-web has no API channel');
-  t.notOk(advert.pairs!.includes('chatgpt:web'), 'chatgpt has no web channel');
+  t.notOk(advert.pairs!.includes('claude:web'), 'claude has no web channel');
   const apiOnly = crawlerAdvert(loadConfig({ CRAWLER_CHANNELS: 'api' }));
   t.notOk(
     apiOnly.pairs!.some((p) => p.endsWith(':web')),
