@@ -105,3 +105,43 @@ export function readerOver<P extends { push(chunk: Buffer): void; end(): void }>
     report: o.report,
   };
 }
+
+/** A site's event parser as the SSE sites write it: events out of bytes, each then applied. */
+export interface EventParser<E> {
+  push(chunk: Buffer): E[];
+  end(): E[];
+  apply(event: E): void;
+  readonly finished: boolean;
+  readonly formatVersion: string | undefined;
+  result(): ReturnType<FrameReader['read']>;
+  report(): StreamReport;
+}
+
+/**
+ * The reader over an event parser: each event into the evidence (as `frameText` prints it)
+ * before it is applied; the format named once `started` says a frame was read.
+ */
+export function eventReader<E, S extends EventParser<E>>(
+  evidence: Evidence,
+  stream: S,
+  frameText: (event: E) => string,
+  started: () => boolean = () => true,
+) {
+  const take = (events: E[]) => {
+    for (const e of events) {
+      evidence.frame(frameText(e));
+      stream.apply(e);
+    }
+  };
+  const feed = {
+    stream,
+    push: (chunk: Buffer) => take(stream.push(chunk)),
+    end: () => take(stream.end()),
+  };
+  return readerOver(feed, {
+    complete: () => stream.finished,
+    formatVersion: () => (started() ? stream.formatVersion : undefined),
+    read: () => stream.result(),
+    report: () => stream.report(),
+  });
+}

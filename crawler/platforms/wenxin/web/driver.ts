@@ -18,8 +18,7 @@
  */
 import type { CapturedStream, Evidence } from '../../types.js';
 import type { SiteSpec } from '../../../web/site-spec.js';
-import { readerOver } from '../../../web/read-frames.js';
-import type { SseEvent } from '../../common/sse.js';
+import { eventReader } from '../../../web/read-frames.js';
 import { chatCallFailure } from './envelope.js';
 import { askedMode, effectiveMode } from './mode.js';
 import { PAGE } from './page.js';
@@ -28,23 +27,7 @@ import { frameText, SITE, WenxinStream } from './stream.js';
 /** The parser as the kit reads with it: each event into the evidence before it is applied. */
 const wenxinReader = (evidence: Evidence) => {
   const stream = new WenxinStream();
-  const take = (events: SseEvent[]) => {
-    for (const e of events) {
-      evidence.frame(frameText(e));
-      stream.apply(e);
-    }
-  };
-  const feed = {
-    stream,
-    push: (chunk: Buffer) => take(stream.push(chunk)),
-    end: () => take(stream.end()),
-  };
-  return readerOver(feed, {
-    complete: () => stream.finished,
-    formatVersion: () => (stream.frames > 0 ? stream.formatVersion : undefined),
-    read: () => stream.result(),
-    report: () => stream.report(),
-  });
+  return eventReader(evidence, stream, frameText, () => stream.frames > 0);
 };
 
 export const WENXIN: SiteSpec<ReturnType<typeof wenxinReader>> = {

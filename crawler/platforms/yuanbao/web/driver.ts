@@ -13,8 +13,7 @@
 import type { Page } from 'playwright';
 import type { CapturedStream, Evidence } from '../../types.js';
 import type { SiteSpec } from '../../../web/site-spec.js';
-import { readerOver } from '../../../web/read-frames.js';
-import type { SseEvent } from '../../common/sse.js';
+import { eventReader } from '../../../web/read-frames.js';
 import { docsOfDetail } from './detail.js';
 import { chatCallFailure } from './envelope.js';
 import { askedMode, effectiveMode } from './mode.js';
@@ -26,23 +25,7 @@ const DETAIL_PATH = '/api/user/agent/conversation/v1/detail';
 /** The parser as the kit reads with it: each event into the evidence before it is applied. */
 const yuanbaoReader = (evidence: Evidence) => {
   const stream = new YuanbaoStream();
-  const take = (events: SseEvent[]) => {
-    for (const e of events) {
-      evidence.frame(frameText(e));
-      stream.apply(e);
-    }
-  };
-  const feed = {
-    stream,
-    push: (chunk: Buffer) => take(stream.push(chunk)),
-    end: () => take(stream.end()),
-  };
-  return readerOver(feed, {
-    complete: () => stream.finished,
-    formatVersion: () => (stream.frames > 0 ? stream.formatVersion : undefined),
-    read: () => stream.result(),
-    report: () => stream.report(),
-  });
+  return eventReader(evidence, stream, frameText, () => stream.frames > 0);
 };
 
 /** The conversation's docs as the site stored them, read with the page's own session. */
