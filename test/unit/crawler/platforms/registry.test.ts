@@ -23,7 +23,8 @@ t.test('a driver is found only for a channel the definition lists', async (t) =>
   t.equal(driverFor('sandbox-web', 'api'), undefined);
   t.type(driverFor('sandbox-web', 'web')?.web?.ask, 'function');
   t.type(driverFor('sandbox', 'web')?.web?.ask, 'function');
-  t.equal(driverFor('chatgpt', 'web'), undefined, 'no consumer-site driver for chatgpt');
+  t.equal(driverFor('claude', 'web'), undefined, 'no consumer-site driver for claude');
+  t.type(driverFor('chatgpt', 'web')?.web?.ask, 'function', 'chatgpt drives its site');
   t.equal(driverFor('openai'), undefined, 'canonical names only');
   t.equal(driverFor('nope'), undefined);
 });
