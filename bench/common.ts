@@ -36,8 +36,9 @@ export async function request(
   path: string,
   token?: string,
   body?: unknown,
+  extraHeaders: Record<string, string> = {},
 ): Promise<Reply> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...extraHeaders };
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(base + path, {

@@ -5,6 +5,7 @@
  * receiver), then its status polled every couple of seconds until final and
  * its result read once. Status round trips are timed.
  */
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from '../common.js';
@@ -92,13 +93,15 @@ export class SoakClient {
   /**
    * A client tries again when the api is unavailable (503, a timeout, a refused
    * connection), for up to SUBMIT_PATIENCE_MS: the soak counts the retries and
-   * goes on. A retried submit whose first try was taken after all leaves a
-   * task the client never heard of; the checks read every sub task stored.
+   * goes on. Every try of a batch carries the batch's Idempotency-Key, so a
+   * retry whose first try was taken after all gets that task, not a second one
+   * (which would answer every prompt twice and call back twice).
    */
   private async submitWithRetries(tag: string, body: unknown) {
     const deadline = Date.now() + SUBMIT_PATIENCE_MS;
+    const key = { 'Idempotency-Key': `soak-${randomUUID()}-${tag}` };
     for (;;) {
-      const res = await this.call('POST', PATHS.TASK_SUBMIT, body);
+      const res = await this.call('POST', PATHS.TASK_SUBMIT, body, key);
       if (res?.status === 200) return res;
       const unavailable = res === undefined || res.status === 503 || res.status === 504;
       if (!unavailable || Date.now() > deadline) throw new Error(`submit ${tag}: ${res?.status}`);
@@ -130,9 +133,14 @@ export class SoakClient {
     }
   }
 
-  private async call(method: 'GET' | 'POST', path: string, body?: unknown) {
+  private async call(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ) {
     try {
-      const res = await request(this.base, method, path, this.token, body);
+      const res = await request(this.base, method, path, this.token, body, headers);
       if (res.status !== 200) this.error(`${method} ${path}: ${res.status}`);
       return res;
     } catch (err) {

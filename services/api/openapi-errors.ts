@@ -8,7 +8,7 @@ import { errorEnvelopeSchema } from '../shared/contracts/http.js';
 import { checkSubmission } from '../shared/requests/submission.js';
 import type { Examples, Json, SchemaSet } from './openapi-parts.js';
 
-export type Status = '400' | '401' | '403' | '404' | '413' | '415' | '429' | '500' | '503';
+export type Status = '400' | '401' | '403' | '404' | '413' | '415' | '422' | '429' | '500' | '503';
 
 interface ErrorKind {
   type: ErrorType;
@@ -75,6 +75,15 @@ export const ERROR_KINDS: readonly ErrorKind[] = [
     example: { message: 'Content-Type must be application/json' },
   },
   {
+    type: 'IDEMPOTENCY_KEY_REUSED',
+    status: '422',
+    when: 'The Idempotency-Key of an earlier submission came with another request body: a new request needs a new key',
+    example: {
+      message:
+        'this Idempotency-Key was sent with another request (task 8f0c1c4e-2b47-8f1e-9d0e-0e8a7c1b2f3a): a new request needs a new key',
+    },
+  },
+  {
     type: 'RATE_LIMITED',
     status: '429',
     when: 'Too many requests (per user, or per client address on public routes); wait Retry-After seconds',
@@ -114,7 +123,11 @@ export const PROTECTED: readonly Status[] = ['401', '429', '500', '503'];
 export const JSON_BODY: readonly Status[] = ['400', '413', '415'];
 
 /** Types only some routes answer with; the others carry the status's first kind. */
-const ROUTE_SPECIFIC = new Set<ErrorType>(['TOO_MANY_UNFINISHED', 'TOO_MANY_STREAMS']);
+const ROUTE_SPECIFIC = new Set<ErrorType>([
+  'TOO_MANY_UNFINISHED',
+  'TOO_MANY_STREAMS',
+  'IDEMPOTENCY_KEY_REUSED',
+]);
 
 const bodyOf = (kind: ErrorKind) => ({
   success: false,

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { submissionSchema } from '../shared/requests/submission.js';
 import { listQuerySchema } from '../shared/requests/task-queries.js';
+import { IDEMPOTENCY_HEADER, MAX_KEY_LENGTH } from '../shared/requests/idempotency.js';
 import {
   envelopeOf,
   listDataSchema,
@@ -48,6 +49,17 @@ export const subTaskIdParam = {
 };
 
 export const SECURITY = [{ bearerAuth: [] }];
+
+/** Spec extension: safe retries of a submission (services/shared/requests/idempotency.ts). */
+const IDEMPOTENCY_KEY_PARAM = {
+  name: IDEMPOTENCY_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'Makes retrying a submission safe: a client that got no answer (a timeout, a 503) sends the same request again with the same key and gets the task the first try created, never a second task. 1 to 255 printable ASCII characters (a UUID per submission is a good key), scoped to the user, kept as long as the task. The same key with another request body is refused with 422.',
+  schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH },
+  example: '8e0c1c4e-2b47-4f1e-9d0e-0e8a7c1b2f3a',
+};
 
 const RAW_EXAMPLE = [
   { t: 0, kind: 'request', url: 'https://chat.example.com/api/chat', method: 'POST' },
@@ -96,6 +108,7 @@ export function taskPaths(set: SchemaSet): Json {
           'Also refused with 400: a regionCode that GET /api/business/eip-edge/ports/city-info does not list with an active port now, a callbackUrl whose host is or resolves to a loopback, private, link-local or reserved address, a channel the platform does not have or a mode its (platform, channel) pair cannot run, and a (platform, channel) pair no live crawler node runs. 429 also when the user has too many unfinished sub tasks (MAX_UNFINISHED_SUBTASKS).',
         tags: ['tasks'],
         security: SECURITY,
+        parameters: [IDEMPOTENCY_KEY_PARAM],
         requestBody: {
           required: true,
           ...set.content(
@@ -106,13 +119,24 @@ export function taskPaths(set: SchemaSet): Json {
         },
         responses: {
           '200': {
-            description: 'Batch task submitted',
+            description:
+              'Batch task submitted; or, to a retry with the Idempotency-Key of an earlier submission, that submission’s answer again (same taskId and sub task ids, nothing new stored), with the Idempotent-Replayed header',
+            headers: {
+              'Idempotent-Replayed': {
+                description:
+                  '`true` when this answers a retry of an earlier submission with the same Idempotency-Key',
+                schema: { type: 'string', enum: ['true'] },
+              },
+            },
             ...set.content(
               envelopeOf(submitDataSchema),
               example('Submitted', envelope(submitExample, 'batch task submitted')),
             ),
           },
-          ...errors([...JSON_BODY, ...PROTECTED], {}, ['TOO_MANY_UNFINISHED']),
+          ...errors([...JSON_BODY, '422', ...PROTECTED], {}, [
+            'TOO_MANY_UNFINISHED',
+            'IDEMPOTENCY_KEY_REUSED',
+          ]),
         },
       },
     },

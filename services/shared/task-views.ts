@@ -4,6 +4,26 @@ import { keywordGroups } from './brand/groups.js';
 import { visibilityOf } from './brand/visibility.js';
 import type { SubTaskSummary, TaskStatusView } from './contracts/task-progress.js';
 import type { Mode } from './platforms/definition.js';
+import { PATHS, pathTo } from './contracts/http-paths.js';
+
+/**
+ * The answer to a submission (spec 4.1). `replayed`: the answer to a retry with
+ * the Idempotency-Key of an earlier one; the api sends it as the
+ * `Idempotent-Replayed` header, not in the body.
+ */
+export function submitAnswer(
+  { task, subtasks }: { task: TaskDoc; subtasks: SubTaskSummaryDoc[] },
+  replayed: boolean,
+) {
+  return {
+    taskId: task._id,
+    totalTask: task.totalItems,
+    status: task.status,
+    pollUrl: pathTo(PATHS.TASK_STATUS, { taskId: task._id }),
+    subTaskList: subtasks.map(subTaskSummary),
+    ...(replayed ? { replayed: true as const } : {}),
+  };
+}
 
 export function subTaskSummary(s: SubTaskSummaryDoc): SubTaskSummary {
   return {

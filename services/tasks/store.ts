@@ -65,13 +65,20 @@ export class TaskStore {
    * same derived ids, so nothing is lost and nothing is doubled; meanwhile
    * reads fill in the sub tasks not written yet from the same plan.
    */
-  async create(taskId: string, userId: number, submission: Submission, samples?: number) {
-    const task = planTask(taskId, userId, submission, this.clock.now(), samples);
+  async create(
+    taskId: string,
+    userId: number,
+    submission: Submission,
+    options: { samples?: number; requestFingerprint?: string } = {},
+  ) {
+    const task = planTask(taskId, userId, submission, this.clock.now(), options.samples);
+    if (options.requestFingerprint) task.requestFingerprint = options.requestFingerprint;
     const subtasks = planSubTasks(task);
     try {
       await this.models.Task.collection.insertOne(task as never);
     } catch (err) {
-      // Only a caller that names the id can collide: a monitor run resubmitting after a crash.
+      // Only a caller that names the id can collide: a monitor run resubmitting after a crash,
+      // or a submission retried with its Idempotency-Key.
       if ((err as { code?: number }).code === 11000) {
         throw new AppError(`task ${taskId} exists`, 409, 'CONFLICT');
       }
@@ -80,8 +87,10 @@ export class TaskStore {
     try {
       await this.writeSubTasks(task, subtasks);
     } catch (err) {
-      // The client gets an error, so the task must not run behind its back.
-      await this.discard(taskId).catch(() => undefined);
+      // The client gets an error, so the task must not run behind its back. A keyed
+      // submission stays: its client retries with the key and gets this task, which
+      // repairUnwritten completes.
+      if (!task.requestFingerprint) await this.discard(taskId).catch(() => undefined);
       throw err;
     }
     return { task: { ...task, subtasksWritten: true }, subtasks };
@@ -116,6 +125,11 @@ export class TaskStore {
       .lean<TaskDoc[]>();
     for (const task of stuck) await this.writeSubTasks(task, planSubTasks(task));
     return stuck.length;
+  }
+
+  /** The task, or undefined: the first answer to a retried keyed submission. */
+  async taskIfAny(userId: number, taskId: string): Promise<TaskDoc | undefined> {
+    return (await this.models.Task.findOne({ _id: taskId, userId }).lean<TaskDoc>()) ?? undefined;
   }
 
   async findTask(userId: number, taskId: string): Promise<TaskDoc> {

@@ -27,6 +27,7 @@ import {
   type SettleAnswer,
 } from '../shared/contracts/report.js';
 import { CounterMender } from './mender.js';
+import { asFirstAnswered, keyedSubmission, replayable } from './idempotent.js';
 import { taskModels } from '../shared/subtasks/models.js';
 import {
   checkListQuery,
@@ -47,7 +48,7 @@ import {
 } from '../shared/requests/submission.js';
 import {
   subTaskResult,
-  subTaskSummary,
+  submitAnswer,
   taskListItem,
   taskResultView,
   visibilityView,
@@ -59,7 +60,6 @@ import {
   type ExportPage,
   type ExportPageRequest,
 } from '../shared/contracts/export.js';
-import { PATHS, pathTo } from '../shared/contracts/http-paths.js';
 import { CollectorStore } from './collectors/store.js';
 import { collectorModels } from './collectors/models.js';
 import { attemptOutcomes } from './collectors/attempts.js';
@@ -131,10 +131,28 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
           body: { type: 'any', optional: true, nullable: true },
           taskId: { type: 'uuid', optional: true },
           samples: { type: 'number', integer: true, min: 1, max: 20, optional: true },
+          /** The request's Idempotency-Key header, as sent (checked here with the body). */
+          idempotencyKey: { type: 'string', optional: true },
         },
         async handler(
-          ctx: Context<UserParams & { body: unknown; taskId?: string; samples?: number }>,
+          ctx: Context<
+            UserParams & {
+              body: unknown;
+              taskId?: string;
+              samples?: number;
+              idempotencyKey?: string;
+            }
+          >,
         ) {
+          const { keyed, problem: keyProblem } = keyedSubmission(
+            ctx.params.userId,
+            ctx.params.idempotencyKey,
+            ctx.params.body,
+          );
+          // A retry is answered before any check: the first try passed them, and its own
+          // sub tasks now count against the user's limit of unfinished ones.
+          const earlier = keyed && (await store.taskIfAny(ctx.params.userId, keyed.taskId));
+          if (earlier) return submitAnswer(asFirstAnswered(replayable(earlier, keyed)), true);
           // A region no proxy port serves is the first cause: availability there says nothing
           // more. The region is looked up only for a request that is otherwise well formed.
           const shape = checkSubmission(ctx.params.body, config.scheduling.platformChannels);
@@ -155,11 +173,12 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
               );
           // Spec 6 / DESIGN: a callback address that reaches internal hosts is refused up front.
           const refused = await refusedCallbackField(ctx.params.body, callbackPolicy);
-          if (!checked.ok || refused || region) {
+          if (!checked.ok || refused || region || keyProblem) {
             throw AppError.invalid([
               ...(checked.ok ? [] : checked.errors),
               ...(refused ? [refused] : []),
               ...(region ? [region] : []),
+              ...(keyProblem ? [keyProblem] : []),
             ]);
           }
           const submission = checked.value;
@@ -173,13 +192,23 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
               'TOO_MANY_UNFINISHED',
             );
           }
-          const taskId = ctx.params.taskId ?? newTaskId();
-          const { task, subtasks } = await store.create(
-            taskId,
-            ctx.params.userId,
-            submission,
-            ctx.params.samples,
-          );
+          const taskId = keyed?.taskId ?? ctx.params.taskId ?? newTaskId();
+          let created;
+          try {
+            created = await store.create(taskId, ctx.params.userId, submission, {
+              samples: ctx.params.samples,
+              requestFingerprint: keyed?.fingerprint,
+            });
+          } catch (err) {
+            // Two tries with one key at once: the other one's task is this one's answer.
+            const other =
+              keyed && (err as AppError).type === 'CONFLICT'
+                ? await store.taskIfAny(ctx.params.userId, keyed.taskId)
+                : undefined;
+            if (other) return submitAnswer(asFirstAnswered(replayable(other, keyed!)), true);
+            throw err;
+          }
+          const { task, subtasks } = created;
           this.logger.info(
             { requestId: ctx.requestID, taskId, userId: ctx.params.userId, subtasks: adding },
             'task submitted',
@@ -188,13 +217,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
             taskId,
             items: subtasks.map(toQueueItem),
           } satisfies TaskCreated);
-          return {
-            taskId,
-            totalTask: task.totalItems,
-            status: task.status,
-            pollUrl: pathTo(PATHS.TASK_STATUS, { taskId }),
-            subTaskList: subtasks.map(subTaskSummary),
-          };
+          return submitAnswer({ task, subtasks }, false);
         },
       },
 

@@ -11,6 +11,10 @@ import { baseUrl } from '../base-url.js';
 import { subTaskResultView, taskResultView } from '../result-views.js';
 import { platformEntries } from '../platform-views.js';
 import { PATHS } from '../../shared/contracts/http-paths.js';
+import { IDEMPOTENCY_HEADER } from '../../shared/requests/idempotency.js';
+import type { submitAnswer } from '../../shared/task-views.js';
+
+type SubmitAnswer = ReturnType<typeof submitAnswer>;
 
 export function taskRoutes(
   backend: Backend,
@@ -24,7 +28,13 @@ export function taskRoutes(
   const views = (ctx: Context) => ({ backend, evidence, base: baseUrl(ctx, publicBaseUrl) });
 
   router.post(PATHS.TASK_SUBMIT, jsonBody(maxBodyBytes), async (ctx) => {
-    const data = await backend.call('tasks.submit', { userId: userId(ctx), body: ctx.state.body });
+    const { replayed, ...data } = await backend.call<SubmitAnswer>('tasks.submit', {
+      userId: userId(ctx),
+      body: ctx.state.body,
+      idempotencyKey: ctx.get(IDEMPOTENCY_HEADER) || undefined,
+    });
+    // A retry with the key of an earlier submission: the same task, said so in a header.
+    if (replayed) ctx.set('Idempotent-Replayed', 'true');
     ok(ctx, data, 'batch task submitted');
   });
 

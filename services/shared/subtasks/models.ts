@@ -35,6 +35,11 @@ export interface TaskDoc {
    * each time its own sub task. Absent: a plain submission, once per cell.
    */
   samples?: number;
+  /**
+   * A submission sent with an Idempotency-Key (its id derived from the key):
+   * the fingerprint of its request body, which a retry with the key must match.
+   */
+  requestFingerprint?: string;
 }
 
 export interface SubTaskDoc {
@@ -152,6 +157,7 @@ const taskSchema = new Schema<TaskDoc>(
     version: Number,
     subtasksWritten: Boolean,
     samples: Number,
+    requestFingerprint: String,
   },
   { versionKey: false, collection: 'tasks' },
 );
