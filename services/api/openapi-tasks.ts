@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { submissionSchema } from '../shared/requests/submission.js';
 import { listQuerySchema } from '../shared/requests/task-queries.js';
-import { IDEMPOTENCY_HEADER, MAX_KEY_LENGTH } from '../shared/requests/idempotency.js';
+import { IDEMPOTENCY_HEADER, KEY_PATTERN, MAX_KEY_LENGTH } from '../shared/requests/idempotency.js';
 import {
   envelopeOf,
   listDataSchema,
@@ -57,7 +57,7 @@ const IDEMPOTENCY_KEY_PARAM = {
   required: false,
   description:
     'Makes retrying a submission safe: a client that got no answer (a timeout, a 503) sends the same request again with the same key and gets the task the first try created, never a second task. 1 to 255 printable ASCII characters (a UUID per submission is a good key), scoped to the user, kept as long as the task. The same key with another request body is refused with 422.',
-  schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH },
+  schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, pattern: KEY_PATTERN },
   example: '8e0c1c4e-2b47-4f1e-9d0e-0e8a7c1b2f3a',
 };
 

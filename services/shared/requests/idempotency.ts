@@ -11,7 +11,8 @@ import type { FieldProblem } from '../errors.js';
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const MAX_KEY_LENGTH = 255;
 /** Printable ASCII without spaces at the ends: what a header carries unchanged. */
-const KEY = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+export const KEY_PATTERN = '^[\\x21-\\x7e]([\\x20-\\x7e]*[\\x21-\\x7e])?$';
+const KEY = new RegExp(KEY_PATTERN);
 
 /** The key, or the problem with it; undefined when the request has none. */
 export function checkIdempotencyKey(
