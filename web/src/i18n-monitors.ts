@@ -72,9 +72,9 @@ export const monitorsEn = {
   prompt: 'Prompt',
   regionRates: 'Mention rate of {keyword} per region (latest run with figures)',
   noFiguresYet: 'No finished run with figures yet.',
-  apiWebGap: 'API–web gap: web minus API mention rate (percentage points)',
+  apiWebGap: 'API–web gap: API minus web mention rate (percentage points)',
   gapNote:
-    'Shaded band: the 95 % interval of the difference. Above 0: the consumer web product names the brand more often than the API.',
+    'Shaded band: the 95 % interval of the difference. Above 0: the API names the brand more often than the consumer web product.',
   noGapYet: 'No API–web gap yet: it needs a platform asked on both channels and a finished run.',
 };
 
@@ -148,7 +148,7 @@ export const monitorsZh: typeof monitorsEn = {
   prompt: '提示词',
   regionRates: '各地区 {keyword} 的提及率（最近一次有数据的运行）',
   noFiguresYet: '还没有带数据的已完成运行。',
-  apiWebGap: 'API 与网页的差距：网页减 API 的提及率（百分点）',
-  gapNote: '阴影带：差值的 95% 置信区间。大于 0：网页版比 API 更常提及该品牌。',
+  apiWebGap: 'API 与网页的差距：API 减网页的提及率（百分点）',
+  gapNote: '阴影带：差值的 95% 置信区间。大于 0：API 比网页版更常提及该品牌。',
   noGapYet: '暂无 API 与网页差距：需要某平台两个渠道都被提问并完成一次运行。',
 };

@@ -5,6 +5,7 @@
  * comes with its tooltip lines, so every number shown carries its interval or n.
  */
 import type { ChartData, ChartOptions } from 'chart.js';
+import { gapPointText, pct, rateText } from '../../services/shared/figure-text.js';
 import type { GapPoint, GapSeries, Rate, Series, TrendPoint } from './monitor-types.js';
 import { colour } from './visibility-charts.js';
 
@@ -12,22 +13,6 @@ import { colour } from './visibility-charts.js';
 export interface Charted<T extends 'line' | 'bar'> {
   data: ChartData<T>;
   tooltips: (string | null)[][];
-}
-
-const pct = (share: number | null): number | null =>
-  share === null ? null : Math.round(share * 1000) / 10;
-
-/** `62% (38–80%, n = 6)`; a rate over no answer is only its n. */
-export function rateText(r: Rate): string {
-  if (r.value === null || r.lower === null || r.upper === null) return `n = ${r.n}`;
-  return `${pct(r.value)}% (${pct(r.lower)}–${pct(r.upper)}%, n = ${r.n})`;
-}
-
-/** A difference of shares in percentage points with its interval: `+12 pp (−5 to +30)`. */
-export function gapText(g: { value: number | null; lower: number | null; upper: number | null }) {
-  if (g.value === null || g.lower === null || g.upper === null) return '—';
-  const signed = (v: number) => `${v > 0 ? '+' : v < 0 ? '−' : ''}${Math.abs(pct(v)!)}`;
-  return `${signed(g.value)} pp (${signed(g.lower)} to ${signed(g.upper)})`;
 }
 
 /** Every run's slot across the series, oldest first: the shared time axis. */
@@ -178,10 +163,14 @@ export function funnelChart(
   };
 }
 
+/** One prompt's and keyword's gap series, one per platform asked on both channels. */
+const gapsOf = (gaps: readonly GapSeries[], prompt: number, keyword: string) =>
+  gaps.filter((g) => g.prompt === prompt && g.keyword === keyword);
+
 /**
- * The API–web gap of one prompt (web minus API mention rate, in percentage
- * points) per platform over time, with its 95 % band; the tooltip names both
- * rates with their intervals.
+ * The API–web gap of one prompt (API minus web mention rate, in percentage
+ * points, as the trends define it) per platform over time, with its 95 %
+ * band; the tooltip names both rates with their intervals.
  */
 export function gapChart(
   gaps: readonly GapSeries[],
@@ -189,14 +178,20 @@ export function gapChart(
   keyword: string,
   label: (slot: number) => string,
 ): Charted<'line'> {
-  const lines = gaps
-    .filter((g) => g.prompt === prompt && g.keyword === keyword)
-    .map((g): BandedLine<GapPoint> => ({
-      name: g.platform,
-      points: g.points,
-      interval: (p) => p.gap,
-      tooltip: (p) =>
-        `${g.platform}: ${gapText(p.gap)} · API ${rateText(p.api)} · web ${rateText(p.web)}`,
-    }));
+  const lines = gapsOf(gaps, prompt, keyword).map((g): BandedLine<GapPoint> => ({
+    name: g.platform,
+    points: g.points,
+    interval: (p) => p.gap,
+    tooltip: (p) => `${g.platform}: ${gapPointText(p)}`,
+  }));
   return bandedLines(lines, label);
 }
+
+/**
+ * Per platform, the newest run's gap of one prompt as text with its interval
+ * and both rates: what the chart shows only on hover, written out.
+ */
+export const latestGaps = (gaps: readonly GapSeries[], prompt: number, keyword: string) =>
+  gapsOf(gaps, prompt, keyword)
+    .filter((g) => g.points.length > 0)
+    .map((g) => `${g.platform}: ${gapPointText(g.points.at(-1)!)}`);

@@ -9,7 +9,9 @@ import { watchInputSchema } from '../../shared/requests/monitor-watch.js';
 import { monitorInputSchema } from '../../shared/requests/monitor.js';
 import { changesQuerySchema, trendsQuerySchema } from '../../shared/requests/monitor-queries.js';
 import { idSchema, pageQuerySchema } from '../../shared/requests/task-queries.js';
+import type { Trends } from '../../shared/contracts/monitor-trends.js';
 import { asQuery, tool, type Caller, type Tool } from './tool-kit.js';
+import { trendsSummary } from './trends-summary.js';
 
 const monitorArgs = z.object({ monitorId: idSchema });
 
@@ -91,14 +93,7 @@ const monitorRuns = tool({
   },
 });
 
-/** What the summaries read of the `monitors.trends` and `monitors.changes` answers. */
-interface TrendsData {
-  definitionsVersion: number;
-  groupBy: string;
-  series: { points: unknown[] }[];
-  discovered: { watched: boolean }[];
-  channelGap: unknown[];
-}
+/** What the summary reads of the `monitors.changes` answer. */
 interface ChangesData {
   definitionsVersion: number;
   changes: { kind: string }[];
@@ -108,17 +103,13 @@ const monitorTrends = tool({
   name: 'monitor_trends',
   title: "A monitor's trends",
   description:
-    "Per run and keyword, grouped by platform, region, channel, tag or mode: the mention rate with its 95 % interval, position, share of voice, citation share, top cited domains, answer stability, the funnel from reasoning to answer, the models the platforms reported (a marker where they changed), the brands the answers recommend that no group watches (discovered: share per run with its interval; watch one with monitor_watch), the newest run's discovered brands and citation opportunities (insights), and the gap between API and web mention rates; each figure's definition is in docs/monitors.md under the response's definitionsVersion.",
+    "Per run and keyword, grouped by platform, region, channel, tag or mode: the mention rate with its 95 % interval, position, share of voice, citation share, top cited domains, answer stability, the funnel from reasoning to answer, the models the platforms reported (a marker where they changed), the brands the answers recommend that no group watches (discovered: share per run with its interval; watch one with monitor_watch), the newest run's discovered brands and citation opportunities (insights), and, per prompt asked on one platform over both channels, the gap between its API and web mention rates (API − web) with its 95 % interval; each figure's definition is in docs/monitors.md under the response's definitionsVersion.",
   readOnly: true,
   idempotent: true,
   input: monitorArgs.extend(trendsQuerySchema.shape),
   async run({ monitorId, ...query }, c) {
-    const data = await readMonitor<TrendsData>('trends', c, monitorId, query);
-    const points = data.series.reduce((n, s) => n + s.points.length, 0);
-    return {
-      data: data as unknown as Record<string, unknown>,
-      summary: `${data.series.length} series by ${data.groupBy}, ${points} points, ${data.discovered.length} discovered brand series (${data.discovered.filter((d) => !d.watched).length} not watched), ${data.channelGap.length} API–web gap series (definitions v${data.definitionsVersion})`,
-    };
+    const data = await readMonitor<Trends>('trends', c, monitorId, query);
+    return { data: data as unknown as Record<string, unknown>, summary: trendsSummary(data) };
   },
 });
 

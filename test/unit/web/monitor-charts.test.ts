@@ -3,10 +3,9 @@ import {
   chartOptions,
   funnelChart,
   gapChart,
-  gapText,
   keywordsOf,
+  latestGaps,
   latestRates,
-  rateText,
   slotsOf,
   trendChart,
 } from '../../../web/src/monitor-charts.js';
@@ -74,14 +73,6 @@ const series: Series[] = [
   { group: 'kimi', keyword: 'Acme', points: [point(3000, NONE)] },
   { group: 'sandbox', keyword: 'Globex', points: [point(1000, rate(0, 0, 0.39, 6))] },
 ];
-
-t.test('intervals and gaps as text: every number with its interval or n', async (t) => {
-  t.equal(rateText(rate(0.625, 0.306, 0.863, 8)), '62.5% (30.6–86.3%, n = 8)');
-  t.equal(rateText(NONE), 'n = 0', 'no answer: only the n');
-  t.equal(gapText({ value: 0.12, lower: -0.05, upper: 0.3 }), '+12 pp (−5 to +30)');
-  t.equal(gapText({ value: 0, lower: -0.1, upper: 0.1 }), '0 pp (−10 to +10)');
-  t.equal(gapText({ value: null, lower: null, upper: null }), '—');
-});
 
 t.test('the trend: per group a band (upper, lower filled to it) and the line', async (t) => {
   t.same(slotsOf(series), [1000, 2000, 3000], 'one time axis over every series');
@@ -171,7 +162,7 @@ t.test(
 );
 
 t.test(
-  'the API–web gap of one prompt: a band per platform, both rates in the tooltip',
+  'the API–web gap of one prompt: a band per platform, both rates in the tooltip and written out',
   async (t) => {
     const gaps: GapSeries[] = [
       {
@@ -182,25 +173,45 @@ t.test(
           {
             runId: 'r1',
             slot: 1000,
-            api: rate(0.4, 0.17, 0.69, 10),
-            web: rate(0.6, 0.31, 0.83, 10),
+            api: rate(0.6, 0.31, 0.83, 10),
+            web: rate(0.4, 0.17, 0.69, 10),
             gap: { value: 0.2, lower: -0.2, upper: 0.52 },
+          },
+          {
+            runId: 'r2',
+            slot: 2000,
+            api: rate(1, 0.72, 1, 10),
+            web: rate(0.1, 0.02, 0.4, 10),
+            gap: { value: 0.9, lower: 0.5, upper: 0.98 },
           },
         ],
       },
+      { prompt: 1, platform: 'sandbox', keyword: 'Globex', points: [] },
       { prompt: 0, platform: 'sandbox', keyword: 'Acme', points: [] },
     ];
     const chart = gapChart(gaps, 1, 'Acme', String);
-    t.same(chart.data.labels, ['1000']);
+    t.same(chart.data.labels, ['1000', '2000']);
     t.same(
       chart.data.datasets.map((d) => d.data),
-      [[52], [-20], [20]],
-      'upper, lower, gap in percentage points',
+      [
+        [52, 98],
+        [-20, 50],
+        [20, 90],
+      ],
+      'upper, lower, gap (API − web) in percentage points',
     );
     t.same(chart.tooltips[2], [
-      'sandbox: +20 pp (−20 to +52) · API 40% (17–69%, n = 10) · web 60% (31–83%, n = 10)',
+      'sandbox: +20 pp (−20 to +52) · API 60% (31–83%, n = 10) · web 40% (17–69%, n = 10)',
+      'sandbox: +90 pp (+50 to +98) · API 100% (72–100%, n = 10) · web 10% (2–40%, n = 10)',
     ]);
+    t.same(
+      latestGaps(gaps, 1, 'Acme'),
+      ['sandbox: +90 pp (+50 to +98) · API 100% (72–100%, n = 10) · web 10% (2–40%, n = 10)'],
+      "the newest run's gap per platform, as its tooltip says it",
+    );
     t.same(gapChart(gaps, 0, 'Acme', String).data.labels, [], 'a prompt without points: empty');
+    t.same(latestGaps(gaps, 0, 'Acme'), [], 'and nothing written');
+    t.same(latestGaps(gaps, 1, 'Globex'), [], 'another keyword: its own series');
   },
 );
 

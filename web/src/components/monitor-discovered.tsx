@@ -5,7 +5,7 @@
  * brand a group of the monitor (POST …/watch), measured from the next run.
  */
 import { useT } from '../i18n.js';
-import { rateText } from '../monitor-charts.js';
+import { rateText } from '../../../services/shared/figure-text.js';
 import type { DiscoveredSeries } from '../monitor-types.js';
 import { shareTrend } from '../monitor-text.js';
 

@@ -3,7 +3,8 @@ import type { ChartOptions } from 'chart.js';
 import { useContext, useMemo } from 'preact/hooks';
 import { whenShort } from '../format.js';
 import { LangContext, useT } from '../i18n.js';
-import { chartOptions, funnelChart, latestRates, rateText, trendChart } from '../monitor-charts.js';
+import { rateText } from '../../../services/shared/figure-text.js';
+import { chartOptions, funnelChart, latestRates, trendChart } from '../monitor-charts.js';
 import type { Series } from '../monitor-types.js';
 import { ChartFigure } from './bar-chart.js';
 

@@ -1,16 +1,20 @@
 /**
  * One prompt across regions and channels: its mention rate per region and
  * platform channel in the latest run with figures, and the API–web gap over
- * time from the trends.
+ * time from the trends, with the newest run's gap per platform written out.
  */
 import type { ChartOptions } from 'chart.js';
 import { useContext, useMemo } from 'preact/hooks';
 import { whenShort } from '../format.js';
 import { LangContext, useT } from '../i18n.js';
-import { chartOptions, gapChart, rateText } from '../monitor-charts.js';
+import { rateText } from '../../../services/shared/figure-text.js';
+import { chartOptions, gapChart, latestGaps } from '../monitor-charts.js';
 import type { GapSeries, Run } from '../monitor-types.js';
 import { promptAcrossRegions, regionLabel } from '../monitor-text.js';
 import { ChartFigure } from './bar-chart.js';
+
+/** A gap of two shares lies within ±100 points: a fixed scale keeps 0 in sight and charts comparable. */
+const GAP_SCALE = { scales: { y: { min: -100, max: 100 } } };
 
 interface Props {
   run: Run | undefined;
@@ -32,9 +36,10 @@ export function PromptCompare({ run, prompts, prompt, keyword, gaps }: Props) {
     [gaps, prompt, keyword, lang],
   );
   const options = useMemo(
-    () => chartOptions<'line'>(gap.tooltips, {} as ChartOptions<'line'>),
+    () => chartOptions<'line'>(gap.tooltips, GAP_SCALE as ChartOptions<'line'>),
     [gap],
   );
+  const latest = useMemo(() => latestGaps(gaps, prompt, keyword), [gaps, prompt, keyword]);
   const drawn = gap.data.datasets.length > 0;
   return (
     <>
@@ -75,7 +80,17 @@ export function PromptCompare({ run, prompts, prompt, keyword, gaps }: Props) {
         testId="chart-gap"
         empty={drawn ? null : t('noGapYet')}
       />
-      {drawn && <p class="muted">{t('gapNote')}</p>}
+      {drawn && (
+        <>
+          <p class="muted">{t('gapNote')}</p>
+          <p>{t('latestRun')}:</p>
+          <ul class="feed" data-testid="latest-gaps">
+            {latest.map((line) => (
+              <li>{line}</li>
+            ))}
+          </ul>
+        </>
+      )}
     </>
   );
 }
