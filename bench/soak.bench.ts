@@ -153,9 +153,23 @@ await runBench(
         }
       }
     };
+    // A line a minute on stderr: a run of an hour shows it is alive and how far the client got.
+    let polledBefore = 0;
+    const progress = async () => {
+      const f = client.figures;
+      const recent = f.statusMs.slice(polledBefore).sort((a, b) => a - b);
+      polledBefore = f.statusMs.length;
+      const p50 = recent.length ? `${recent[recent.length >> 1]!.toFixed(0)} ms` : '-';
+      console.error(
+        `soak: ${((Date.now() - start) / 60_000).toFixed(1)} of ${(o.runMs / 60_000).toFixed(0)} min: ` +
+          `${f.submitted.length} tasks submitted, ${f.seenFinal.size} seen final, ` +
+          `status p50 ${p50} over the last ${recent.length} polls, submits retried ${f.submitRetries}`,
+      );
+    };
     await Promise.all([
       every(o.everyMs, () => client.submitBatch()),
       every(o.sampleMs, () => sampler.sample(watched())),
+      every(60_000, progress),
       restart(),
     ]);
     timer.phase(`soak (${client.figures.submitted.length} tasks submitted)`);
