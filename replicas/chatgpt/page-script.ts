@@ -53,20 +53,14 @@ ${SCRIPT_KIT}${DATA_R_KIT}
       (open ? '<div class="model-menu" role="menu"><div role="menuitemradio" aria-checked="true" tabindex="0" data-r="model-item">Auto</div>' +
         '<div role="menuitemradio" aria-checked="false" tabindex="0" data-r="model-item">Instant</div></div>' : '');
   }
-  $('tools').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    var r = el.getAttribute('data-r');
+  onHook('tools', function(r){
     if (r === 'think' || r === 'search') { state[r] = !state[r]; state.menu = null; }
     else if (r === 'tools-opener') state.menu = state.menu === 'tools' ? null : 'tools';
     else if (r === 'send') return submit();
     else return;
     renderTools();
   });
-  $('model').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    var r = el.getAttribute('data-r');
+  onHook('model', function(r){
     if (r === 'model-picker') state.menu = state.menu ? null : 'model';
     else if (r === 'model-item') state.menu = null;
     renderModel();

@@ -57,6 +57,13 @@ export const DATA_R_KIT = String.raw`
   var $ = function(name, root){ return (root || document).querySelector('[data-r="' + name + '"]'); };
   function toast(text){ var t = $('toast'); t.textContent = text; t.hidden = false; }
   function show(name){ $(name).hidden = false; }
+  // A click on a hooked element inside the named one: its hook, the element and the event.
+  function onHook(name, handle){
+    $(name).addEventListener('click', function(e){
+      var el = e.target.closest('[data-r]');
+      if (el) return handle(el.getAttribute('data-r'), el, e);
+    });
+  }
   function sendOnEnter(input, send){
     input.addEventListener('keydown', function(e){
       if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); send(); }

@@ -49,10 +49,7 @@ ${SCRIPT_KIT}${DATA_R_KIT}
     $('send').hidden = busy;
     $('stop').hidden = !busy;
   }
-  $('tools').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    var r = el.getAttribute('data-r');
+  onHook('tools', function(r, el){
     if (r === 'search') { state.search = !state.search; state.menu = null; }
     else if (r === 'tools-button') state.menu = state.menu === 'tools' ? null : 'tools';
     else if (r === 'model-picker') state.menu = state.menu === 'model' ? null : 'model';

@@ -41,10 +41,7 @@ ${SCRIPT_KIT}${DATA_R_KIT}
       '<button type="button" class="submit" aria-label="Submit" data-r="send"' + (busy ? ' hidden' : '') + '>&#8593;</button>' +
       '<button type="button" class="submit stop" aria-label="Stop" data-r="stop"' + (busy ? '' : ' hidden') + '>&#9632;</button>';
   }
-  $('tools').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    var r = el.getAttribute('data-r');
+  onHook('tools', function(r, el){
     if (r === 'model-picker') state.menu = state.menu === 'model' ? null : 'model';
     else if (r === 'sources-picker') state.menu = state.menu === 'sources' ? null : 'sources';
     else if (r === 'model-item') { state.model = Number(el.getAttribute('data-i')); state.menu = null; }

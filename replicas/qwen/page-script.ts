@@ -43,17 +43,12 @@ ${SCRIPT_KIT}${DATA_R_KIT}
     }).join('') + '</div>';
     $('model').innerHTML = html;
   }
-  $('tools').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    var r = el.getAttribute('data-r');
+  onHook('tools', function(r){
     if (r === 'think' || r === 'search') { state[r] = !state[r]; renderTools(); }
     else if (r === 'send') submit();
   });
-  $('model').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    if (el.getAttribute('data-r') === 'model-picker') state.menu = !state.menu;
+  onHook('model', function(r, el){
+    if (r === 'model-picker') state.menu = !state.menu;
     else { state.model = Number(el.getAttribute('data-value')); state.menu = false; }
     renderModel();
   });

@@ -49,10 +49,7 @@ ${SCRIPT_KIT}${DATA_R_KIT}
       '<div class="markdown-loading" role="button" tabindex="0" aria-label="停止生成" data-r="stop"' + (busy ? '' : ' hidden') + '></div>';
     $('tools').innerHTML = html;
   }
-  $('tools').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    var r = el.getAttribute('data-r');
+  onHook('tools', function(r, el){
     if (r === 'think' || r === 'search') state[r] = !state[r];
     else if (r === 'model-picker') state.menu = !state.menu;
     else if (r === 'model-item') {

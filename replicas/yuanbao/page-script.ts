@@ -52,10 +52,7 @@ ${SCRIPT_KIT}${DATA_R_KIT}
       '<a id="yuanbao-send-btn" class="style__send-btn___RwTm5" role="button" tabindex="0" aria-label="发送" data-r="send"' + (busy ? ' hidden' : '') + '></a>' +
       '<div class="yb-stop-btn" role="button" tabindex="0" aria-label="停止回答" data-r="stop"' + (busy ? '' : ' hidden') + '></div>';
   }
-  $('tools').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    var r = el.getAttribute('data-r');
+  onHook('tools', function(r, el){
     if (r === 'think' || r === 'search') state[r] = !state[r];
     else if (r === 'model-picker' || r === 'think-picker') { var k = r.split('-')[0]; state.menu = state.menu === k ? null : k; }
     else if (r === 'model-item') { state.model = el.getAttribute('data-value'); state.menu = null; }

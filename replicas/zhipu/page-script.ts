@@ -35,10 +35,7 @@ ${SCRIPT_KIT}${DATA_R_KIT}
       '<div class="enter-icon-container" role="button" tabindex="0" aria-label="发送" data-r="send"' + (busy ? ' hidden' : '') + '></div>' +
       '<div class="stop-btn" role="button" tabindex="0" aria-label="停止生成" data-r="stop"' + (busy ? '' : ' hidden') + '></div>';
   }
-  $('tools').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    var r = el.getAttribute('data-r');
+  onHook('tools', function(r){
     if (r === 'think' || r === 'search') state[r] = !state[r];
     else if (r === 'model-picker') state.menu = state.menu ? null : 'model';
     else if (r === 'model-item') state.menu = null;
