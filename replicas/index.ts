@@ -4,27 +4,10 @@
  * stand-in for the real consumer site (its login page, chat page, endpoint,
  * wire format, page-computed signature and misbehaviours).
  */
-import type { StorageState } from '../services/shared/contracts/accounts.js';
-import type { Site } from './common/site.js';
-import type { CallFrom, Drifts } from './common/drift.js';
+import type { CallFrom } from './common/drift.js';
+import type { Replica, ReplicaOptions } from './common/replica.js';
 
-export interface Replica {
-  url: string;
-  site: Site;
-  /** A logged-in test account, as a real browser would export it. */
-  storageState(): StorageState;
-  /** An account whose session the site no longer accepts. */
-  expiredStorageState(): StorageState;
-  close(): Promise<void>;
-}
-
-export interface ReplicaOptions {
-  port?: number;
-  /** Delay between streamed frames, ms. */
-  latencyMs?: number;
-  /** How the site has drifted (replicas/common/drift.ts); none by default. */
-  drift?: Drifts;
-}
+export type { Replica, ReplicaOptions } from './common/replica.js';
 
 type Start = (opts?: ReplicaOptions) => Promise<Replica>;
 

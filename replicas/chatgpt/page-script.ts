@@ -13,17 +13,14 @@
  * `data-r` hooks, so a drifted build changes only what a driver sees. A
  * plain string, so no loader rewrites it.
  */
+import { DATA_R_KIT, SCRIPT_KIT } from '../common/page-kit.js';
+
 export const PAGE_SCRIPT = String.raw`
 (function(){
-  var $ = function(name, root){ return (root || document).querySelector('[data-r="' + name + '"]'); };
+${SCRIPT_KIT}${DATA_R_KIT}
   var state = { think: false, search: false, menu: null };
   var token = null, conversationId = null, parentId = null, busy = false;
-  var enc = new TextEncoder();
 
-  function esc(s){ return String(s).replace(/[&<>"']/g, function(c){
-    return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]; }); }
-  function toast(text){ var t = $('toast'); t.textContent = text; t.hidden = false; }
-  function show(name){ $(name).hidden = false; }
 
   function pill(key, label){
     return '<button type="button" class="composer-pill" aria-pressed="' + state[key] + '" data-r="' + key + '" data-mode-control="' +
@@ -56,31 +53,20 @@ export const PAGE_SCRIPT = String.raw`
       (open ? '<div class="model-menu" role="menu"><div role="menuitemradio" aria-checked="true" tabindex="0" data-r="model-item">Auto</div>' +
         '<div role="menuitemradio" aria-checked="false" tabindex="0" data-r="model-item">Instant</div></div>' : '');
   }
-  $('tools').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    var r = el.getAttribute('data-r');
+  onHook('tools', function(r){
     if (r === 'think' || r === 'search') { state[r] = !state[r]; state.menu = null; }
     else if (r === 'tools-opener') state.menu = state.menu === 'tools' ? null : 'tools';
     else if (r === 'send') return submit();
     else return;
     renderTools();
   });
-  $('model').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    var r = el.getAttribute('data-r');
+  onHook('model', function(r){
     if (r === 'model-picker') state.menu = state.menu ? null : 'model';
     else if (r === 'model-item') state.menu = null;
     renderModel();
   });
 
-  window.__replicaModes = {
-    labels: { thinking: 'Think longer', search: 'Web search' },
-    models: ['GPT-5 Instant', 'GPT-5 Thinking'],
-    get: function(){ return { thinking: state.think, search: state.search }; },
-    set: function(name, on){ state[name === 'thinking' ? 'think' : 'search'] = on; renderTools(); },
-  };
+  exposeModes({ thinking: 'Think longer', search: 'Web search' }, ['GPT-5 Instant', 'GPT-5 Thinking']);
 
   function renderHeader(){
     $('header').innerHTML = token
@@ -97,27 +83,19 @@ export const PAGE_SCRIPT = String.raw`
   renderModel();
 
   var editor = $('editor');
-  editor.addEventListener('keydown', function(e){
-    if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); submit(); }
-  });
-  if ($('new-chat')) $('new-chat').addEventListener('click', function(e){
-    e.preventDefault();
-    if (busy) return;
+  sendOnEnter(editor, submit);
+  onNewChat(function(){ return busy; }, function(){
     conversationId = null; parentId = null;
     $('thread').innerHTML = '';
     $('sources').hidden = true;
     history.replaceState(null, '', '/');
   });
 
-  async function sha256hex(text){
-    var d = await crypto.subtle.digest('SHA-256', enc.encode(text));
-    return Array.from(new Uint8Array(d)).map(function(b){ return b.toString(16).padStart(2, '0'); }).join('');
-  }
   // The page's own proof of work: the first nonce whose hash with the seed is at most the difficulty.
   async function proofOf(pow){
     for (var n = 0; n < 1e6; n++) {
       var answer = btoa(JSON.stringify([n, navigator.hardwareConcurrency || 1]));
-      var h = await sha256hex(pow.seed + answer);
+      var h = await sha256Hex(pow.seed + answer);
       if (h.slice(0, pow.difficulty.length) <= pow.difficulty) return 'gAAAAAB' + answer;
     }
     throw new Error('no proof');
@@ -144,11 +122,7 @@ export const PAGE_SCRIPT = String.raw`
         .replace(/\uE200cite((?:\uE202[^\uE200-\uE202]+)+)\uE201/g, function(m, ids){ return cite.run(m, ids); })
         .replace(/【(\d+)(?::\d+)?†[^】]*】/g, function(m, k, offset){ return cite.old(k); });
     };
-    return text.split('\n').map(function(line){
-      if (/^## /.test(line)) return '<h2>' + inline(line.slice(3)) + '</h2>';
-      if (/^- /.test(line)) return '<li>' + inline(line.slice(2)) + '</li>';
-      return line.trim() ? '<p>' + inline(line) + '</p>' : '';
-    }).join('');
+    return markdownLines(text, inline);
   }
   function openSources(sources){
     var panel = $('sources');
@@ -224,44 +198,33 @@ export const PAGE_SCRIPT = String.raw`
   }
 
   async function readStream(res, turn){
-    var reader = res.body.getReader(), dec = new TextDecoder(), buf = '', done = false;
+    var done = false;
     var env = {}, last = null, order = [], byId = {}, extra = '', blocked = false;
     var keep = function(m){ if (!m) return; var id = m.id || ('#' + order.length); if (!byId[id]) order.push(id); byId[id] = m; };
-    for (;;) {
-      var chunk = await reader.read();
-      if (chunk.done) break;
-      buf += dec.decode(chunk.value, { stream: true });
-      var blocks = buf.split(/\r?\n\r?\n/);
-      buf = blocks.pop();
-      blocks.forEach(function(block){
-        var lines = block.split(/\r?\n/);
-        var ev = (lines.find(function(l){ return l.indexOf('event:') === 0; }) || 'event: message').slice(6).trim();
-        var data = lines.filter(function(l){ return l.indexOf('data:') === 0; })
-          .map(function(l){ return l.slice(5).replace(/^ /, ''); }).join('\n');
-        if (done || !data) return;
-        if (data === '[DONE]') { done = true; return; }
-        var f = JSON.parse(data);
-        if (ev === 'delta_encoding') return;
-        if (f.conversation_id && !conversationId) {
-          conversationId = f.conversation_id;
-          history.replaceState(null, '', '/c/' + conversationId);
-        }
-        if (ev === 'delta' || (f.type === undefined && f.message === undefined && 'v' in f)) {
-          var op = { p: f.p !== undefined ? f.p : last.p, o: f.o !== undefined ? f.o : last.o, v: f.v };
-          if (op.o !== 'patch') last = op;
-          env = applyOp(env, op);
-          keep(env.message);
-        } else if (f.type === 'message_stream_complete') done = true;
-        else if (f.type === 'moderation' && f.moderation_response && f.moderation_response.blocked) blocked = true;
-        else if (f.type === 'text_delta_v2') extra += f.text || '';
-        else if (f.message) keep(f.message);
-        var v = view(order.map(function(id){ return byId[id]; }), extra);
-        render(turn, v);
-        if (blocked) $('answer', turn).textContent = 'This content may violate our usage policies.';
-        var answer = order.map(function(id){ return byId[id]; }).filter(function(m){ return m.author && m.author.role === 'assistant'; }).pop();
-        if (answer) parentId = answer.id;
-      });
-    }
+    await readEvents(res, function(ev, data){
+      if (done || !data) return;
+      if (data === '[DONE]') { done = true; return; }
+      var f = JSON.parse(data);
+      if (ev === 'delta_encoding') return;
+      if (f.conversation_id && !conversationId) {
+        conversationId = f.conversation_id;
+        history.replaceState(null, '', '/c/' + conversationId);
+      }
+      if (ev === 'delta' || (f.type === undefined && f.message === undefined && 'v' in f)) {
+        var op = { p: f.p !== undefined ? f.p : last.p, o: f.o !== undefined ? f.o : last.o, v: f.v };
+        if (op.o !== 'patch') last = op;
+        env = applyOp(env, op);
+        keep(env.message);
+      } else if (f.type === 'message_stream_complete') done = true;
+      else if (f.type === 'moderation' && f.moderation_response && f.moderation_response.blocked) blocked = true;
+      else if (f.type === 'text_delta_v2') extra += f.text || '';
+      else if (f.message) keep(f.message);
+      var v = view(order.map(function(id){ return byId[id]; }), extra);
+      render(turn, v);
+      if (blocked) $('answer', turn).textContent = 'This content may violate our usage policies.';
+      var answer = order.map(function(id){ return byId[id]; }).filter(function(m){ return m.author && m.author.role === 'assistant'; }).pop();
+      if (answer) parentId = answer.id;
+    });
   }
 
   async function submit(){

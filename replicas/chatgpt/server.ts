@@ -19,7 +19,6 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { StorageState } from '../../services/shared/contracts/accounts.js';
 import type { Mode } from '../../services/shared/platforms.js';
 import {
   cookies,
@@ -27,29 +26,26 @@ import {
   sendEventStream,
   sendHtml,
   sendJson,
-  startSite,
   storageStateFor,
   variantOf,
-  type Asked,
   type Route,
-  type Site,
 } from '../common/site.js';
 import { chatPathRoutes } from '../common/chat-path.js';
-import { driftPage, type Drifts } from '../common/drift.js';
-import { streamVariantOf } from '../common/stream-variants.js';
+import { driftPage } from '../common/drift.js';
+import {
+  jsonBody,
+  modeOf,
+  runOf,
+  serveReplica,
+  streamKindOf,
+  type AskingReplica,
+  type ReplicaOptions,
+} from '../common/replica.js';
 import { driftChatgptStream } from './stream-drift.js';
 import { chatFrames, serialize, STREAM_VARIANTS, type StreamKind } from './frames.js';
 import { CHALLENGE_PAGE, chatPage, type Widgets } from './pages.js';
 
-export interface ChatgptReplica {
-  url: string;
-  site: Site;
-  storageState(): StorageState;
-  expiredStorageState(): StorageState;
-  /** The mode each chat call asked for, as the replica read it from the request, in order. */
-  readonly asked: Asked[];
-  close(): Promise<void>;
-}
+export type ChatgptReplica = AskingReplica;
 
 export const SESSION_COOKIE = '__Secure-next-auth.session-token';
 /** The proof's difficulty: a hex prefix the hash must not exceed (about one try in sixteen). */
@@ -73,13 +69,7 @@ export function requestedMode(body: ChatBody): Mode {
   const hints = Array.isArray(body.system_hints) ? body.system_hints : [];
   const think = hints.includes('reason');
   const search = hints.includes('search');
-  return think && search
-    ? 'reasoning_search'
-    : think
-      ? 'reasoning'
-      : search
-        ? 'search'
-        : 'standard';
+  return modeOf(think, search);
 }
 
 /** Whether a proof answers a seed at the difficulty (the page's own computation). */
@@ -92,20 +82,13 @@ export function proofHolds(seed: string, proof: string, difficulty = DIFFICULTY)
   return hash.slice(0, difficulty.length) <= difficulty;
 }
 
-function streamKind(prompt: string): StreamKind {
-  const drift = streamVariantOf(prompt, STREAM_VARIANTS);
-  if (drift) return drift;
-  if (/#replica:no_end\b/.test(prompt)) return 'no_end';
-  const v = variantOf(prompt);
-  return v === 'refusal' || v === 'unknown_frame' ? v : 'normal';
-}
+const streamKind = (prompt: string) =>
+  streamKindOf<StreamKind>(prompt, STREAM_VARIANTS, { no_end: 'no_end' });
 
 export async function startChatgptReplica(
-  opts: { port?: number; latencyMs?: number; drift?: Drifts; widgets?: Widgets } = {},
+  opts: ReplicaOptions & { widgets?: Widgets } = {},
 ): Promise<ChatgptReplica> {
-  const latency = opts.latencyMs ?? 10;
-  const drift = opts.drift ?? 'none';
-  const asked: Asked[] = [];
+  const { latency, drift, asked } = runOf(opts);
   /** Each login the replica handed out (a storage state is one account): session cookie → user. */
   const users = new Map<string, string>();
   const expiredSession = randomBytes(24).toString('hex');
@@ -138,12 +121,8 @@ export async function startChatgptReplica(
     if (!user) return sendJson(res, EXPIRED, 401);
     const fault = sentinelFault(req, user);
     if (fault) return sendJson(res, { detail: fault }, 403);
-    let body: ChatBody;
-    try {
-      body = JSON.parse(raw) as ChatBody;
-    } catch {
-      return sendJson(res, { detail: 'invalid body' }, 400);
-    }
+    const body = jsonBody<ChatBody>(raw);
+    if (body === undefined) return sendJson(res, { detail: 'invalid body' }, 400);
     const part = body.messages?.at(-1)?.content?.parts?.[0];
     const prompt = typeof part === 'string' ? part : '';
     const variant = variantOf(prompt);
@@ -222,23 +201,18 @@ export async function startChatgptReplica(
     { method: 'POST', path: '/backend-api/conversation', handle: conversation },
   ];
 
-  const site = await startSite(routes, opts.port ?? 0);
-  const state = (session: string): StorageState => {
-    const s = storageStateFor(site.url, { cookies: { [SESSION_COOKIE]: session } });
-    // The `__Secure-` prefix needs the Secure flag; the browser keeps it on a loopback address.
-    return { ...s, cookies: s.cookies.map((c) => ({ ...c, secure: true })) };
-  };
-  return {
-    url: site.url,
-    site,
-    // A new account's login each time, as each real account has its own session.
-    storageState: () => {
-      const session = randomBytes(24).toString('hex');
-      users.set(session, `replica-user-${users.size + 1}`);
-      return state(session);
-    },
-    expiredStorageState: () => state(expiredSession),
-    asked,
-    close: () => site.close(),
-  };
+  const served = await serveReplica(routes, opts.port, (url) => {
+    const state = (session: string) =>
+      storageStateFor(url, { cookies: { [SESSION_COOKIE]: session }, secure: true });
+    return {
+      // A new account's login each time, as each real account has its own session.
+      storageState: () => {
+        const session = randomBytes(24).toString('hex');
+        users.set(session, `replica-user-${users.size + 1}`);
+        return state(session);
+      },
+      expiredStorageState: () => state(expiredSession),
+    };
+  });
+  return { ...served, asked };
 }

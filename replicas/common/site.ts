@@ -167,7 +167,12 @@ export function redirect(res: ServerResponse, location: string): void {
  */
 export function storageStateFor(
   siteUrl: string,
-  session: { cookies?: Record<string, string>; localStorage?: Record<string, string> },
+  session: {
+    cookies?: Record<string, string>;
+    localStorage?: Record<string, string>;
+    /** Cookies with the Secure flag (a `__Secure-` name needs it; Chromium keeps it on 127.0.0.1). */
+    secure?: boolean;
+  },
 ): StorageState {
   const { hostname, origin } = new URL(siteUrl);
   return {
@@ -178,7 +183,7 @@ export function storageStateFor(
       path: '/',
       expires: -1,
       httpOnly: true,
-      secure: false,
+      secure: session.secure ?? false,
       sameSite: 'Lax' as const,
     })),
     origins: session.localStorage

@@ -5,8 +5,8 @@
  * the answer cites. DeepSeek shows no follow-up questions and no media, so the
  * replica has none either.
  */
-import { createHash } from 'node:crypto';
 import type { Mode } from '../../services/shared/platforms.js';
+import { answerTag, piecesOf, searches, thinks } from '../common/answer-text.js';
 
 export interface ReplicaSource {
   url: string;
@@ -38,20 +38,12 @@ const SITES = [
   ['baike.baidu.com', '百度百科'],
 ] as const;
 
-const thinks = (mode: Mode) => mode === 'reasoning' || mode === 'reasoning_search';
-const searches = (mode: Mode) => mode === 'search' || mode === 'reasoning_search';
-
 /** Splits text into short pieces, as the site streams it. */
-function chunks(text: string, size = 7): string[] {
-  const chars = Array.from(text);
-  const out: string[] = [];
-  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
-  return out;
-}
+const chunks = (text: string, size = 7): string[] => piecesOf(text, size);
 
 export function replicaAnswer(prompt: string, mode: Mode, siteUrl: string): ReplicaAnswer {
   const topic = prompt.replace(/#replica:[a-z_]+/g, '').trim();
-  const tag = createHash('sha256').update(`${topic}|${mode}`).digest('hex').slice(0, 8);
+  const tag = answerTag(topic, mode);
   const search = searches(mode);
   const results: ReplicaSource[] = search
     ? SITES.map(([host, name], i) => ({

@@ -7,8 +7,11 @@
  * panel, the Markdown answer with its citation chips). A plain string, so no
  * loader rewrites it.
  */
+import { SCRIPT_KIT } from '../common/page-kit.js';
+
 export const CHAT_SCRIPT = String.raw`
 (function(){
+${SCRIPT_KIT}
   var $ = function(s, r){ return (r || document).querySelector(s); };
   var token = null;
   try { token = JSON.parse(localStorage.getItem('userToken') || 'null').value; } catch (e) { token = null; }
@@ -84,8 +87,6 @@ export const CHAT_SCRIPT = String.raw`
   });
 
   function showToast(text){ toast.textContent = text; toast.hidden = false; }
-  function esc(s){ return String(s).replace(/[&<>"']/g, function(c){
-    return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]; }); }
 
   function zeroBits(bytes){
     var bits = 0;
@@ -180,34 +181,22 @@ export const CHAT_SCRIPT = String.raw`
   }
 
   async function readStream(res, turn){
-    var st = new Patches(), reader = res.body.getReader(), dec = new TextDecoder(), buf = '';
-    for (;;) {
-      var chunk = await reader.read();
-      if (chunk.done) break;
-      buf += dec.decode(chunk.value, { stream: true });
-      var blocks = buf.split(/\r?\n\r?\n/);
-      buf = blocks.pop();
-      for (var b = 0; b < blocks.length; b++) {
-        var name = 'message', data = [];
-        blocks[b].split(/\r?\n/).forEach(function(l){
-          if (l.indexOf('event:') === 0) name = l.slice(6).trim();
-          else if (l.indexOf('data:') === 0) data.push(l.slice(5).replace(/^ /, ''));
-        });
-        if (!data.length) continue;
-        var payload = JSON.parse(data.join('\n'));
-        if (name === 'hint') {
-          showToast(payload.content);
-          if (payload.clear_response) turn.remove();
-          continue;
-        }
-        if (name === 'delta') payload = { v: payload.text };
-        else if (name !== 'message') continue;
-        if (payload.v === undefined && typeof payload.content === 'string')
-          payload = { p: payload.p, o: payload.o, v: payload.content };
-        st.apply(payload);
-        render(turn, st);
+    var st = new Patches();
+    await readEvents(res, function(name, data){
+      if (!data) return;
+      var payload = JSON.parse(data);
+      if (name === 'hint') {
+        showToast(payload.content);
+        if (payload.clear_response) turn.remove();
+        return;
       }
-    }
+      if (name === 'delta') payload = { v: payload.text };
+      else if (name !== 'message') return;
+      if (payload.v === undefined && typeof payload.content === 'string')
+        payload = { p: payload.p, o: payload.o, v: payload.content };
+      st.apply(payload);
+      render(turn, st);
+    });
   }
 
   function newTurn(prompt){

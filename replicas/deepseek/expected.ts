@@ -10,6 +10,7 @@ import type { Mode } from '../../services/shared/platforms.js';
 import { replicaAnswer } from './answers.js';
 import { STREAM_VARIANTS, withoutThinking } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
+import { citedFields, reasoningOf } from '../common/expected-answer.js';
 
 export function expectedWebAnswer(
   prompt: string,
@@ -28,15 +29,10 @@ export function expectedWebAnswer(
     site: r.site_name,
     icon: r.site_icon,
   }));
-  const cited = a.pieces.flatMap((p) => (typeof p === 'string' ? [] : [p.cite + 1]));
   const thinking = a.thinking.join('');
   return {
-    answerContent: a.pieces.map((p) => (typeof p === 'string' ? p : `[${p.cite + 1}]`)).join(''),
-    referenceList: refs,
-    citationList: refs.filter((r) => cited.includes(r.index)),
-    reasoningProcess: thinking
-      ? { summary: thinking.split('。')[0] + '。', content: thinking }
-      : null,
+    ...citedFields(a.pieces, refs, (n) => n + 1),
+    reasoningProcess: reasoningOf(thinking),
     recommendedQuestions: [],
     mediaContent: [],
     effectiveMode: ran,

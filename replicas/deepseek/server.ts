@@ -19,31 +19,30 @@ import {
   sendEventStream,
   sendHtml,
   sendJson,
-  startSite,
   storageStateFor,
   variantOf,
   type Variant,
   type Route,
-  type Site,
-  type Asked,
 } from '../common/site.js';
 import { chatPathRoutes } from '../common/chat-path.js';
-import { driftPage, type Drifts } from '../common/drift.js';
+import { driftPage } from '../common/drift.js';
+import {
+  jsonBody,
+  modeOf,
+  runOf,
+  serveReplica,
+  type AskingReplica,
+  type ReplicaOptions,
+} from '../common/replica.js';
 import { driftDeepseekStream } from './stream-drift.js';
 import { chatFrames, STREAM_VARIANTS, type StreamKind } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
 import { chatPage, HCAPTCHA_PAGE, signInPage } from './pages.js';
 import { PowIssuer } from './pow.js';
 
-export interface DeepseekReplica {
-  url: string;
-  site: Site;
+export interface DeepseekReplica extends AskingReplica {
   /** A logged-in session of `user` (default: the replica's own test user); one per user. */
   storageState(user?: string): StorageState;
-  expiredStorageState(): StorageState;
-  /** The mode each chat call asked for, as the replica read it from the request, in order. */
-  readonly asked: Asked[];
-  close(): Promise<void>;
 }
 
 const COMPLETION = '/api/v0/chat/completion';
@@ -57,17 +56,8 @@ const ok = (bizData: unknown) => ({
 const INVALID_TOKEN = { code: 40003, msg: 'Authorization Failed (invalid token)', data: null };
 const MISSING_TOKEN = { code: 40002, msg: 'Missing Token', data: null };
 
-function modeOf(body: { thinking_enabled?: unknown; search_enabled?: unknown }): Mode {
-  const think = body.thinking_enabled === true;
-  const search = body.search_enabled === true;
-  return think && search
-    ? 'reasoning_search'
-    : think
-      ? 'reasoning'
-      : search
-        ? 'search'
-        : 'standard';
-}
+const requestedMode = (body: { thinking_enabled?: unknown; search_enabled?: unknown }): Mode =>
+  modeOf(body.thinking_enabled === true, body.search_enabled === true);
 
 const ICON = (host: string) =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" rx="3" fill="#4d6bfe"/><text x="8" y="12" font-size="10" text-anchor="middle" fill="#fff">${host.replace(/^www\./, '')[0]!.toUpperCase()}</text></svg>`;
@@ -83,10 +73,8 @@ function streamKind(prompt: string, variant: Variant | undefined): StreamKind {
   return '2026';
 }
 
-export async function startDeepseekReplica(
-  opts: { port?: number; latencyMs?: number; drift?: Drifts } = {},
-): Promise<DeepseekReplica> {
-  const latency = opts.latencyMs ?? 10;
+export async function startDeepseekReplica(opts: ReplicaOptions = {}): Promise<DeepseekReplica> {
+  const { latency, drift, asked } = runOf(opts);
   /** Session tokens by user: the test user's, and one per user a test asks a session of. */
   const sessions = new Map<string, string>();
   const sessionOf = (user: string) => {
@@ -119,8 +107,6 @@ export async function startDeepseekReplica(
       await handle(req, res, body);
     };
 
-  const drift = opts.drift ?? 'none';
-  const asked: Asked[] = [];
   const html = (res: ServerResponse, text: string) => sendHtml(res, driftPage(text, drift));
 
   const stream = (res: ServerResponse, frames: string[]) =>
@@ -220,12 +206,13 @@ export async function startDeepseekReplica(
       path: COMPLETION,
       handle: async (req, res) => {
         const raw = await readBody(req);
-        let body: { prompt?: unknown; thinking_enabled?: unknown; search_enabled?: unknown };
-        try {
-          body = JSON.parse(raw) as typeof body;
-        } catch {
+        const body = jsonBody<{
+          prompt?: unknown;
+          thinking_enabled?: unknown;
+          search_enabled?: unknown;
+        }>(raw);
+        if (body === undefined)
           return sendJson(res, { code: 40000, msg: 'Invalid request body', data: null }, 400);
-        }
         const prompt = typeof body.prompt === 'string' ? body.prompt : '';
         const variant = variantOf(prompt);
         if (variant === 'login_wall') return sendJson(res, MISSING_TOKEN, 401);
@@ -249,7 +236,7 @@ export async function startDeepseekReplica(
             data: { biz_code: 40301, biz_msg: 'HCAPTCHA_REQUIRED', biz_data: null },
           });
         }
-        asked.push({ prompt, mode: modeOf(body) });
+        asked.push({ prompt, mode: requestedMode(body) });
         const kind = streamKind(prompt, variant);
         const flags = {
           thinking_enabled: body.thinking_enabled === true,
@@ -257,24 +244,22 @@ export async function startDeepseekReplica(
         };
         await stream(
           res,
-          driftDeepseekStream(chatFrames(prompt, modeOf(body), flags, kind, base), drift),
+          driftDeepseekStream(chatFrames(prompt, requestedMode(body), flags, kind, base), drift),
         );
       },
     },
   ];
 
-  const site = await startSite(routes, opts.port ?? 0);
-  base = site.url;
-  const state = (t: string) =>
-    storageStateFor(site.url, {
-      localStorage: { userToken: JSON.stringify({ value: t, __version: '0' }) },
-    });
-  return {
-    url: site.url,
-    site,
-    storageState: (user = USER) => state(sessionOf(user)),
-    expiredStorageState: () => state(expiredToken),
-    asked,
-    close: () => site.close(),
-  };
+  const served = await serveReplica(routes, opts.port, (url) => {
+    base = url;
+    const state = (t: string) =>
+      storageStateFor(url, {
+        localStorage: { userToken: JSON.stringify({ value: t, __version: '0' }) },
+      });
+    return {
+      storageState: (user = USER) => state(sessionOf(user)),
+      expiredStorageState: () => state(expiredToken),
+    };
+  });
+  return { ...served, asked };
 }

@@ -37,7 +37,6 @@ import {
   startSite,
   storageStateFor,
   variantOf,
-  type Site,
   type Asked,
 } from '../common/site.js';
 import { REFUSAL_TEXT, replicaAnswer, type Flags } from './answers.js';
@@ -51,23 +50,17 @@ import {
 import { streamVariantOf } from '../common/stream-variants.js';
 import { chatPathRoutes } from '../common/chat-path.js';
 import { driftDoubaoStream } from './stream-drift.js';
-import { driftPage, firstByte, type CallFrom, type Drifts } from '../common/drift.js';
+import { driftPage, firstByte, type CallFrom } from '../common/drift.js';
+import { modeOf, type AskingReplica, type ReplicaOptions } from '../common/replica.js';
 import { chatPageHtml, type Controls } from './page.js';
 import { aBogus, signedQuery } from './sign.js';
 import { workerScript } from './worker-script.js';
 
-export interface DoubaoReplica {
-  url: string;
-  site: Site;
-  /** A logged-in test account: the session cookies a real browser would export. */
-  storageState(): StorageState;
+export interface DoubaoReplica extends AskingReplica {
   /** An account whose session the site no longer accepts (710012000 "user invalid"). */
   expiredStorageState(): StorageState;
   /** Chat calls the replica answered, with what the page sent. */
   readonly calls: { path: string; body: string; status: number }[];
-  /** The mode each chat call asked for, as the replica read it from the request, in order. */
-  readonly asked: Asked[];
-  close(): Promise<void>;
 }
 
 /** The page makes its chat call in its SharedWorker, as Doubao's does. */
@@ -75,12 +68,6 @@ export const CALL_FROM: CallFrom = 'worker';
 
 const token = () => randomBytes(16).toString('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The prompt and the switches of a 2026 request body. */
-function modeOfFlags(f: Flags): Asked['mode'] {
-  if (f.deepThink) return f.webSearch ? 'reasoning_search' : 'reasoning';
-  return f.webSearch ? 'search' : 'standard';
-}
 
 function readRequest(body: string): { prompt: string; flags: Flags } {
   const b = JSON.parse(body) as {
@@ -98,7 +85,7 @@ function readRequest(body: string): { prompt: string; flags: Flags } {
 }
 
 export async function startDoubaoReplica(
-  opts: { port?: number; latencyMs?: number; controls?: Controls; drift?: Drifts } = {},
+  opts: ReplicaOptions & { controls?: Controls } = {},
 ): Promise<DoubaoReplica> {
   const latencyMs = opts.latencyMs ?? 5;
   const signKey = token();
@@ -162,7 +149,7 @@ export async function startDoubaoReplica(
       sectionId: '38418988375787010',
       localConversationId: 'local_1241289749163902',
     };
-    asked.push({ prompt, mode: modeOfFlags(flags) });
+    asked.push({ prompt, mode: modeOf(flags.deepThink, flags.webSearch) });
     const answer = replicaAnswer(prompt, flags);
     let frames: string[];
     if (expired.has(sid) || variant === 'expired')

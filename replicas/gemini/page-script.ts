@@ -11,20 +11,18 @@
  * own `data-r` hooks, so a drifted build changes only what a driver sees.
  * A plain string, so no loader rewrites it.
  */
+import { DATA_R_KIT, SCRIPT_KIT } from '../common/page-kit.js';
 import { MODEL_IDS } from './models.js';
 
 export const PAGE_SCRIPT = String.raw`
 (function(){
-  var $ = function(name, root){ return (root || document).querySelector('[data-r="' + name + '"]'); };
+${SCRIPT_KIT}${DATA_R_KIT}
   var WIZ = window.WIZ_global_data || {};
   var AT = WIZ.SNlM0e || null;
   var MODELS = ${JSON.stringify(MODEL_IDS)};
   var state = { think: false, search: false, menu: null };
   var ids = { cid: '', rid: '', rcid: '' }, busy = false, reqid = 100000 + Math.floor(Math.random() * 9000);
 
-  function esc(s){ return String(s).replace(/[&<>"']/g, function(c){
-    return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]; }); }
-  function toast(text){ var t = $('toast'); t.textContent = text; t.hidden = false; }
 
   // Drawn once and updated in place: a build's own widgets (a drift) may sit beside them.
   $('tools').innerHTML =
@@ -51,10 +49,7 @@ export const PAGE_SCRIPT = String.raw`
     $('send').hidden = busy;
     $('stop').hidden = !busy;
   }
-  $('tools').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    var r = el.getAttribute('data-r');
+  onHook('tools', function(r, el){
     if (r === 'search') { state.search = !state.search; state.menu = null; }
     else if (r === 'tools-button') state.menu = state.menu === 'tools' ? null : 'tools';
     else if (r === 'model-picker') state.menu = state.menu === 'model' ? null : 'model';
@@ -64,13 +59,9 @@ export const PAGE_SCRIPT = String.raw`
     renderTools();
   });
 
-  window.__replicaModes = {
-    labels: { thinking: 'Thinking', search: 'Google Search' },
-    models: ['2.5 Flash', '2.5 Pro (Thinking)'],
-    get: function(){ return { thinking: state.think, search: state.search }; },
-    set: function(name, on){ state[name === 'thinking' ? 'think' : 'search'] = on; renderTools(); },
+  exposeModes({ thinking: 'Thinking', search: 'Google Search' }, ['2.5 Flash', '2.5 Pro (Thinking)'], {
     account: function(){ return WIZ.W3Yyqf || ''; },
-  };
+  });
 
   $('header').innerHTML = AT
     ? '<button type="button" class="account-button" aria-label="Google Account: Replica User">R</button>'
@@ -78,11 +69,8 @@ export const PAGE_SCRIPT = String.raw`
   renderTools();
 
   var editor = $('editor');
-  editor.addEventListener('keydown', function(e){
-    if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); submit(); }
-  });
-  if ($('new-chat')) $('new-chat').addEventListener('click', function(){
-    if (busy) return;
+  sendOnEnter(editor, submit);
+  onNewChat(function(){ return busy; }, function(){
     ids = { cid: '', rid: '', rcid: '' };
     $('list').innerHTML = '';
     history.replaceState(null, '', '/app');

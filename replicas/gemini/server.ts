@@ -17,37 +17,31 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { StorageState } from '../../services/shared/contracts/accounts.js';
-import type { Mode } from '../../services/shared/platforms.js';
 import {
   cookies,
   readBody,
   redirect,
   sendHtml,
-  startSite,
   storageStateFor,
   variantOf,
-  type Asked,
   type Route,
-  type Site,
 } from '../common/site.js';
 import { chatPathRoutes } from '../common/chat-path.js';
-import { driftPage, firstByte, type Drifts } from '../common/drift.js';
-import { streamVariantOf } from '../common/stream-variants.js';
+import { driftPage, firstByte } from '../common/drift.js';
+import {
+  modeOf,
+  runOf,
+  serveReplica,
+  streamKindOf,
+  type AskingReplica,
+  type ReplicaOptions,
+} from '../common/replica.js';
 import { driftGeminiStream } from './stream-drift.js';
 import { chatChunks, GUARD, STREAM_VARIANTS, type StreamKind } from './frames.js';
 import { MODEL_IDS } from './models.js';
 import { appPage, signInPage, sorryPage, type Wiz } from './pages.js';
 
-export interface GeminiReplica {
-  url: string;
-  site: Site;
-  storageState(): StorageState;
-  expiredStorageState(): StorageState;
-  /** The mode each chat call asked for, as the replica read it from the request, in order. */
-  readonly asked: Asked[];
-  close(): Promise<void>;
-}
+export type GeminiReplica = AskingReplica;
 
 export const CALL_PATH = '/_/BardChatUi/data/assistant.lamda.BardFrontendService/StreamGenerate';
 const BUILD = 'boq_assistant-bard-web-server_20261201.00_p0';
@@ -65,23 +59,18 @@ export function readRequest(form: string): { prompt: string; search: boolean; at
   };
 }
 
-function streamKind(prompt: string): StreamKind {
-  const drift = streamVariantOf(prompt, STREAM_VARIANTS);
-  if (drift) return drift;
-  if (/#replica:no_end\b/.test(prompt)) return 'no_end';
-  if (/#replica:quota\b/.test(prompt)) return 'quota';
-  const v = variantOf(prompt);
-  return v === 'unknown_frame' ? v : 'normal';
-}
+const streamKind = (prompt: string) =>
+  streamKindOf<StreamKind>(
+    prompt,
+    STREAM_VARIANTS,
+    { no_end: 'no_end', quota: 'quota' },
+    { unknown_frame: 'unknown_frame' },
+  );
 
 const hex = (n: number) => randomBytes(n).toString('hex');
 
-export async function startGeminiReplica(
-  opts: { port?: number; latencyMs?: number; drift?: Drifts } = {},
-): Promise<GeminiReplica> {
-  const latency = opts.latencyMs ?? 10;
-  const drift = opts.drift ?? 'none';
-  const asked: Asked[] = [];
+export async function startGeminiReplica(opts: ReplicaOptions = {}): Promise<GeminiReplica> {
+  const { latency, drift, asked } = runOf(opts);
   /** Each login handed out (a storage state is one account): its 1PSID → its session. */
   const sessions = new Map<string, Wiz>();
 
@@ -110,14 +99,7 @@ export async function startGeminiReplica(
     if (variant === 'rate_limit') return plain(res, 429, 'Too Many Requests');
     const model = String(req.headers['x-goog-ext-525001261-jspb'] ?? '');
     const thinking = model.includes(MODEL_IDS.thinking);
-    const mode: Mode =
-      thinking && request.search
-        ? 'reasoning_search'
-        : thinking
-          ? 'reasoning'
-          : request.search
-            ? 'search'
-            : 'standard';
+    const mode = modeOf(thinking, request.search);
     asked.push({ prompt, mode });
     const ids = { cid: `c_${hex(8)}`, rid: `r_${hex(8)}`, rcid: `rc_${hex(8)}` };
     const chunks = driftGeminiStream(chatChunks(prompt, mode, streamKind(prompt), ids), drift);
@@ -149,32 +131,28 @@ export async function startGeminiReplica(
     { method: 'POST', path: CALL_PATH, handle: streamGenerate },
   ];
 
-  const site = await startSite(routes, opts.port ?? 0);
-  const state = (psid: string) => {
-    const s = storageStateFor(site.url, {
-      cookies: { '__Secure-1PSID': psid, '__Secure-1PSIDTS': `sidts-${hex(12)}` },
-    });
-    // The `__Secure-` prefix demands the Secure flag (Chromium takes it on 127.0.0.1).
-    return { ...s, cookies: s.cookies.map((c) => ({ ...c, secure: true })) };
-  };
-  return {
-    url: site.url,
-    site,
-    // A new account's login each time, as each real account has its own cookies.
-    storageState: () => {
-      const psid = `g.a000${hex(24)}`;
-      sessions.set(psid, {
-        SNlM0e: `AFH${hex(16)}:${Date.now()}`,
-        cfb2h: BUILD,
-        FdrFJe: String(BigInt(`0x${hex(7)}`)),
-        W3Yyqf: `user-${sessions.size + 1}`,
+  const served = await serveReplica(routes, opts.port, (url) => {
+    const state = (psid: string) =>
+      storageStateFor(url, {
+        cookies: { '__Secure-1PSID': psid, '__Secure-1PSIDTS': `sidts-${hex(12)}` },
+        secure: true,
       });
-      return state(psid);
-    },
-    expiredStorageState: () => state(`g.a000${hex(24)}`),
-    asked,
-    close: () => site.close(),
-  };
+    return {
+      // A new account's login each time, as each real account has its own cookies.
+      storageState: () => {
+        const psid = `g.a000${hex(24)}`;
+        sessions.set(psid, {
+          SNlM0e: `AFH${hex(16)}:${Date.now()}`,
+          cfb2h: BUILD,
+          FdrFJe: String(BigInt(`0x${hex(7)}`)),
+          W3Yyqf: `user-${sessions.size + 1}`,
+        });
+        return state(psid);
+      },
+      expiredStorageState: () => state(`g.a000${hex(24)}`),
+    };
+  });
+  return { ...served, asked };
 }
 
 function plain(res: ServerResponse, status: number, text: string): void {

@@ -4,6 +4,7 @@
  * search results (title, URL, site name, icon) and follow-up questions.
  */
 import { createHash } from 'node:crypto';
+import { piecesOf } from '../common/answer-text.js';
 
 export interface ReplicaResult {
   title: string;
@@ -74,9 +75,4 @@ export function replicaAnswer(prompt: string, mode: ReplicaMode, siteUrl: string
 }
 
 /** The text in pieces, as the site streams it. */
-export function pieces(text: string, size = 16): string[] {
-  const chars = Array.from(text);
-  const out: string[] = [];
-  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
-  return out;
-}
+export const pieces = (text: string, size = 16): string[] => piecesOf(text, size);

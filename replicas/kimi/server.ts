@@ -8,7 +8,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import QRCode from 'qrcode';
-import type { StorageState } from '../../services/shared/contracts/accounts.js';
 import {
   cookies,
   sendHtml,
@@ -16,11 +15,10 @@ import {
   startSite,
   storageStateFor,
   variantOf,
-  type Site,
-  type Asked,
 } from '../common/site.js';
 import { chatPathRoutes } from '../common/chat-path.js';
-import { driftPage, firstByte, type Drifts } from '../common/drift.js';
+import { driftPage, firstByte } from '../common/drift.js';
+import { modeOf, runOf, type AskingReplica, type ReplicaOptions } from '../common/replica.js';
 import { driftKimiStream } from './stream-drift.js';
 import { connectMessages, legacyEvents, STREAM_VARIANTS, type ConnectMessage } from './frames.js';
 import { streamVariantOf } from '../common/stream-variants.js';
@@ -32,15 +30,7 @@ export const CHAT_PATH = '/apiv2/kimi.gateway.chat.v1.ChatService/Chat';
 const LEGACY_PATH = /^\/api\/chat\/([a-z0-9]+)\/completion\/stream$/;
 const TEST_USER = 'replica-user';
 
-export interface KimiReplica {
-  url: string;
-  site: Site;
-  storageState(): StorageState;
-  expiredStorageState(): StorageState;
-  /** The mode each chat call asked for, as the replica read it from the request, in order. */
-  readonly asked: Asked[];
-  close(): Promise<void>;
-}
+export type KimiReplica = AskingReplica;
 
 function readBytes(req: IncomingMessage, max = 1 << 20): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -79,9 +69,9 @@ function requestOf(body: Buffer): Record<string, any> | undefined {
 }
 
 export async function startKimiReplica(
-  opts: { port?: number; latencyMs?: number; drift?: Drifts; widgets?: KimiWidgets } = {},
+  opts: ReplicaOptions & { widgets?: KimiWidgets } = {},
 ): Promise<KimiReplica> {
-  const latency = opts.latencyMs ?? 10;
+  const { latency, drift, asked } = runOf(opts);
   const qrCodes = new Map<string, string | undefined>();
   let lastQr = '';
   let url = '';
@@ -102,19 +92,8 @@ export async function startKimiReplica(
     return { claims, body };
   };
 
-  const drift = opts.drift ?? 'none';
-  const asked: Asked[] = [];
   const record = (prompt: string, m: { thinking: boolean; search: boolean }) =>
-    asked.push({
-      prompt,
-      mode: m.thinking
-        ? m.search
-          ? 'reasoning_search'
-          : 'reasoning'
-        : m.search
-          ? 'search'
-          : 'standard',
-    });
+    asked.push({ prompt, mode: modeOf(m.thinking, m.search) });
   const streamConnect = async (res: ServerResponse, messages: ConnectMessage[]) => {
     await firstByte(drift);
     res.writeHead(200, { 'content-type': 'application/connect+json', 'cache-control': 'no-cache' });

@@ -9,6 +9,7 @@ import type { WebAnswer } from '../../crawler/platforms/types.js';
 import type { Reference } from '../../services/shared/contracts/answer.js';
 import type { Mode } from '../../services/shared/platforms.js';
 import { replicaAnswer, thinks } from './answers.js';
+import { citedFields } from '../common/expected-answer.js';
 
 /** The model picker's labels: the site's default, and the thinking model the driver picks. */
 export const MODEL_LABELS = { off: 'Best', on: 'Claude Sonnet 4.5 Thinking' } as const;
@@ -26,12 +27,9 @@ export function expectedWebAnswer(prompt: string, mode: Mode): WebAnswer {
     site: r.meta_data.domain_name,
     icon: '',
   }));
-  const cited = a.pieces.flatMap((p) => (typeof p === 'string' ? [] : [p.cite]));
   const reasoning = a.goals.join('\n');
   return {
-    answerContent: a.pieces.map((p) => (typeof p === 'string' ? p : `[${p.cite}]`)).join(''),
-    referenceList: refs,
-    citationList: refs.filter((r) => cited.includes(r.index)),
+    ...citedFields(a.pieces, refs),
     reasoningProcess: reasoning ? { summary: a.goals[0]!, content: reasoning } : null,
     recommendedQuestions: a.related,
     mediaContent: [],

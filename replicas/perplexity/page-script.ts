@@ -12,18 +12,16 @@
  * own `data-r` hooks, so a drifted build changes only what a driver sees. A
  * plain string, so no loader rewrites it.
  */
+import { DATA_R_KIT, SCRIPT_KIT } from '../common/page-kit.js';
+
 export const PAGE_SCRIPT = String.raw`
 (function(){
-  var $ = function(name, root){ return (root || document).querySelector('[data-r="' + name + '"]'); };
+${SCRIPT_KIT}${DATA_R_KIT}
   var MODELS = [['Best', 'pplx_pro'], ['Sonar', 'experimental'], ['Claude Sonnet 4.5', 'claude45sonnet'],
     ['Claude Sonnet 4.5 Thinking', 'claude45sonnetthinking'], ['GPT-5 Thinking', 'gpt5_thinking']];
   var state = { model: 0, search: true, menu: null };
   var user = null, lastBackend = null, busy = false, answers = 0;
 
-  function esc(s){ return String(s).replace(/[&<>"']/g, function(c){
-    return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]; }); }
-  function toast(text){ var t = $('toast'); t.textContent = text; t.hidden = false; }
-  function show(name){ $(name).hidden = false; }
   var thinking = function(){ return /Thinking/.test(MODELS[state.model][0]); };
 
   function renderTools(){
@@ -43,10 +41,7 @@ export const PAGE_SCRIPT = String.raw`
       '<button type="button" class="submit" aria-label="Submit" data-r="send"' + (busy ? ' hidden' : '') + '>&#8593;</button>' +
       '<button type="button" class="submit stop" aria-label="Stop" data-r="stop"' + (busy ? '' : ' hidden') + '>&#9632;</button>';
   }
-  $('tools').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    var r = el.getAttribute('data-r');
+  onHook('tools', function(r, el){
     if (r === 'model-picker') state.menu = state.menu === 'model' ? null : 'model';
     else if (r === 'sources-picker') state.menu = state.menu === 'sources' ? null : 'sources';
     else if (r === 'model-item') { state.model = Number(el.getAttribute('data-i')); state.menu = null; }
@@ -56,16 +51,14 @@ export const PAGE_SCRIPT = String.raw`
     renderTools();
   });
 
-  // The page's mode, for the mode drifts that redraw its controls (replicas/common/mode-drift.ts).
-  window.__replicaModes = {
-    labels: { thinking: 'Reasoning', search: 'Web' },
-    models: ['Sonar', 'Sonar Reasoning Pro'],
+  // Thinking is a model here, not a switch.
+  exposeModes({ thinking: 'Reasoning', search: 'Web' }, ['Sonar', 'Sonar Reasoning Pro'], {
     get: function(){ return { thinking: thinking(), search: state.search }; },
     set: function(name, on){
       if (name === 'thinking') state.model = on ? 3 : 0; else state.search = on;
       renderTools();
     },
-  };
+  });
 
   function renderHeader(){
     $('header').innerHTML = user
@@ -82,11 +75,8 @@ export const PAGE_SCRIPT = String.raw`
   renderTools();
 
   var editor = $('editor');
-  editor.addEventListener('keydown', function(e){
-    if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); submit(); }
-  });
-  if ($('new-chat')) $('new-chat').addEventListener('click', function(){
-    if (busy) return;
+  sendOnEnter(editor, submit);
+  onNewChat(function(){ return busy; }, function(){
     lastBackend = null;
     $('list').innerHTML = '';
     $('refs').hidden = true;
@@ -131,11 +121,7 @@ export const PAGE_SCRIPT = String.raw`
       return esc(s).replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
         .replace(/\[(?:web:)?(\d+)\]/g, '<span class="citation">$1</span>');
     };
-    return text.split('\n').map(function(line){
-      if (/^## /.test(line)) return '<h2>' + inline(line.slice(3)) + '</h2>';
-      if (/^- /.test(line)) return '<li>' + inline(line.slice(2)) + '</li>';
-      return line.trim() ? '<p>' + inline(line) + '</p>' : '';
-    }).join('');
+    return markdownLines(text, inline);
   }
   function openRefs(results){
     var refs = $('refs');
@@ -163,39 +149,27 @@ export const PAGE_SCRIPT = String.raw`
   }
 
   async function readStream(res, turn){
-    var reader = res.body.getReader(), dec = new TextDecoder(), buf = '', done = false, blocks = {};
-    for (;;) {
-      var chunk = await reader.read();
-      if (chunk.done) break;
-      buf += dec.decode(chunk.value, { stream: true });
-      var events = buf.split(/\r?\n\r?\n/);
-      buf = events.pop();
-      events.forEach(function(ev){
-        var lines = ev.split(/\r?\n/), name = 'message';
-        var data = lines.filter(function(l){
-          if (l.indexOf('event:') === 0) name = l.slice(6).trim();
-          return l.indexOf('data:') === 0;
-        }).map(function(l){ return l.slice(5).replace(/^ /, ''); }).join('\n');
-        if (done || name !== 'message' || !data) return;
-        var f = JSON.parse(data);
-        if (f.backend_uuid) lastBackend = f.backend_uuid;
-        if (f.status === 'FAILED') { toast(f.text || 'Something went wrong'); done = true; return; }
-        if (f.status === 'BLOCKED') { $('answer', turn).textContent = f.text || ''; done = true; return; }
-        (f.blocks || []).forEach(function(b){
-          if (b.diff_block) {
-            var field = b.diff_block.field;
-            b.diff_block.patches.forEach(function(p){ blocks[field] = patch(blocks[field], p); });
-          } else Object.keys(b).forEach(function(k){ if (/_block$/.test(k)) blocks[k] = b[k]; });
-        });
-        render(turn, blocks);
-        if (Array.isArray(f.related_queries)) {
-          var rel = $('related', turn);
-          rel.innerHTML = '<h3>Related</h3>' + f.related_queries.map(function(q){ return '<div>' + esc(q) + '</div>'; }).join('');
-          rel.hidden = false;
-        }
-        if (f.final_sse_message || f.final) done = true;
+    var done = false, blocks = {};
+    await readEvents(res, function(name, data){
+      if (done || name !== 'message' || !data) return;
+      var f = JSON.parse(data);
+      if (f.backend_uuid) lastBackend = f.backend_uuid;
+      if (f.status === 'FAILED') { toast(f.text || 'Something went wrong'); done = true; return; }
+      if (f.status === 'BLOCKED') { $('answer', turn).textContent = f.text || ''; done = true; return; }
+      (f.blocks || []).forEach(function(b){
+        if (b.diff_block) {
+          var field = b.diff_block.field;
+          b.diff_block.patches.forEach(function(p){ blocks[field] = patch(blocks[field], p); });
+        } else Object.keys(b).forEach(function(k){ if (/_block$/.test(k)) blocks[k] = b[k]; });
       });
-    }
+      render(turn, blocks);
+      if (Array.isArray(f.related_queries)) {
+        var rel = $('related', turn);
+        rel.innerHTML = '<h3>Related</h3>' + f.related_queries.map(function(q){ return '<div>' + esc(q) + '</div>'; }).join('');
+        rel.hidden = false;
+      }
+      if (f.final_sse_message || f.final) done = true;
+    });
   }
 
   async function submit(){

@@ -16,7 +16,6 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { StorageState } from '../../services/shared/contracts/accounts.js';
 import type { Mode } from '../../services/shared/platforms.js';
 import {
   cookies,
@@ -24,30 +23,26 @@ import {
   sendEventStream,
   sendHtml,
   sendJson,
-  startSite,
   storageStateFor,
   variantOf,
-  type Asked,
   type Route,
-  type Site,
 } from '../common/site.js';
 import { chatPathRoutes } from '../common/chat-path.js';
-import { driftPage, type Drifts } from '../common/drift.js';
-import { streamVariantOf } from '../common/stream-variants.js';
+import { driftPage } from '../common/drift.js';
+import {
+  jsonBody,
+  runOf,
+  serveReplica,
+  streamKindOf,
+  type AskingReplica,
+  type ReplicaOptions,
+} from '../common/replica.js';
 import { askedMode } from '../../crawler/platforms/perplexity/web/mode.js';
 import { driftPerplexityStream } from './stream-drift.js';
 import { chatFrames, STREAM_VARIANTS, type StreamKind } from './frames.js';
 import { chatPage } from './pages.js';
 
-export interface PerplexityReplica {
-  url: string;
-  site: Site;
-  storageState(): StorageState;
-  expiredStorageState(): StorageState;
-  /** The mode each answer call asked for, as the replica read it from the request, in order. */
-  readonly asked: Asked[];
-  close(): Promise<void>;
-}
+export type PerplexityReplica = AskingReplica;
 
 /**
  * NextAuth's session cookie as a plain-http origin gets it: the site's own is
@@ -60,21 +55,13 @@ export const CHALLENGE_PAGE = `<!DOCTYPE html><html lang="en-US"><head><title>Ju
 <body><h1>www.perplexity.ai</h1><p>Verify you are human by completing the action below.</p>
 <script src="https://challenges.cloudflare.com/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1"></script></body></html>`;
 
-function streamKind(prompt: string): StreamKind {
-  const drift = streamVariantOf(prompt, STREAM_VARIANTS);
-  if (drift) return drift;
-  if (/#replica:no_end\b/.test(prompt)) return 'no_end';
-  if (/#replica:quota\b/.test(prompt)) return 'quota';
-  const v = variantOf(prompt);
-  return v === 'refusal' || v === 'unknown_frame' ? v : 'normal';
-}
+const streamKind = (prompt: string) =>
+  streamKindOf<StreamKind>(prompt, STREAM_VARIANTS, { no_end: 'no_end', quota: 'quota' });
 
 export async function startPerplexityReplica(
-  opts: { port?: number; latencyMs?: number; drift?: Drifts } = {},
+  opts: ReplicaOptions = {},
 ): Promise<PerplexityReplica> {
-  const latency = opts.latencyMs ?? 10;
-  const drift = opts.drift ?? 'none';
-  const asked: Asked[] = [];
+  const { latency, drift, asked } = runOf(opts);
   /** Each login the replica handed out (a storage state is one account): session token → user id. */
   const users = new Map<string, string>();
   const expiredToken = randomBytes(24).toString('hex');
@@ -105,12 +92,8 @@ export async function startPerplexityReplica(
       path: '/rest/sse/perplexity_ask',
       handle: async (req, res) => {
         const raw = await readBody(req);
-        let body: { query_str?: unknown; params?: unknown };
-        try {
-          body = JSON.parse(raw) as typeof body;
-        } catch {
-          return sendJson(res, { detail: 'invalid body' }, 400);
-        }
+        const body = jsonBody<{ query_str?: unknown; params?: unknown }>(raw);
+        if (body === undefined) return sendJson(res, { detail: 'invalid body' }, 400);
         const prompt = typeof body.query_str === 'string' ? body.query_str : '';
         const variant = variantOf(prompt);
         if (variant === 'captcha') return sendHtml(res, CHALLENGE_PAGE, 403);
@@ -131,19 +114,17 @@ export async function startPerplexityReplica(
     },
   ];
 
-  const site = await startSite(routes, opts.port ?? 0);
-  const state = (t: string) => storageStateFor(site.url, { cookies: { [SESSION_COOKIE]: t } });
-  return {
-    url: site.url,
-    site,
-    // A new account's login each time, as each real account has its own session.
-    storageState: () => {
-      const token = randomBytes(24).toString('hex');
-      users.set(token, `replica-user-${users.size + 1}-${randomUUID().slice(0, 8)}`);
-      return state(token);
-    },
-    expiredStorageState: () => state(expiredToken),
-    asked,
-    close: () => site.close(),
-  };
+  const served = await serveReplica(routes, opts.port, (url) => {
+    const state = (t: string) => storageStateFor(url, { cookies: { [SESSION_COOKIE]: t } });
+    return {
+      // A new account's login each time, as each real account has its own session.
+      storageState: () => {
+        const token = randomBytes(24).toString('hex');
+        users.set(token, `replica-user-${users.size + 1}-${randomUUID().slice(0, 8)}`);
+        return state(token);
+      },
+      expiredStorageState: () => state(expiredToken),
+    };
+  });
+  return { ...served, asked };
 }

@@ -4,8 +4,10 @@
  * (url, title, snippet, hostname, hostlogo, date, as chat.qwen.ai lists
  * them) and the answer's `[[N]]` markers naming the N-th source.
  */
-import { createHash } from 'node:crypto';
 import type { Mode } from '../../services/shared/platforms.js';
+import { answerTag, piecesOf, searches, thinks } from '../common/answer-text.js';
+
+export { searches, thinks };
 
 export interface ReplicaSource {
   url: string;
@@ -27,21 +29,14 @@ export interface ReplicaAnswer {
 
 const HOSTS = ['www.zhihu.com', 'baike.baidu.com', 'www.36kr.com', 'news.cctv.com', 'www.sohu.com'];
 
-export const thinks = (mode: Mode) => mode === 'reasoning' || mode === 'reasoning_search';
-export const searches = (mode: Mode) => mode === 'search' || mode === 'reasoning_search';
 export const topicOf = (prompt: string) => prompt.replace(/#replica:[a-z0-9_]+/g, '').trim();
 
 /** Splits text into short pieces, as the site streams it. */
-export function chunks(text: string, size = 6): string[] {
-  const chars = Array.from(text);
-  const out: string[] = [];
-  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
-  return out;
-}
+export const chunks = (text: string, size = 6): string[] => piecesOf(text, size);
 
 export function replicaAnswer(prompt: string, mode: Mode): ReplicaAnswer {
   const topic = topicOf(prompt);
-  const tag = createHash('sha256').update(`${topic}|${mode}`).digest('hex').slice(0, 8);
+  const tag = answerTag(topic, mode);
   const search = searches(mode);
   const sources: ReplicaSource[] = search
     ? HOSTS.map((host, i) => ({

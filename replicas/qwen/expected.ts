@@ -10,6 +10,7 @@ import type { WebAnswer } from '../../crawler/platforms/types.js';
 import type { Reference } from '../../services/shared/contracts/answer.js';
 import type { Mode } from '../../services/shared/platforms.js';
 import { replicaAnswer } from './answers.js';
+import { citedFields, reasoningOf } from '../common/expected-answer.js';
 
 /** The model the replica's picker shows. */
 export const MODEL_LABEL = 'Qwen3-Max';
@@ -29,15 +30,10 @@ export function expectedWebAnswer(
     site: s.hostname,
     icon: formatVersion === 'tongyi-legacy' ? '' : s.hostlogo,
   }));
-  const cited = a.pieces.flatMap((p) => (typeof p === 'string' ? [] : [p.cite]));
   const thinking = a.thinking.join('');
   return {
-    answerContent: a.pieces.map((p) => (typeof p === 'string' ? p : `[${p.cite}]`)).join(''),
-    referenceList: refs,
-    citationList: refs.filter((r) => cited.includes(r.index)),
-    reasoningProcess: thinking
-      ? { summary: thinking.split('。')[0] + '。', content: thinking }
-      : null,
+    ...citedFields(a.pieces, refs),
+    reasoningProcess: reasoningOf(thinking),
     recommendedQuestions: [],
     mediaContent: [],
     modelReported: MODEL_LABEL,

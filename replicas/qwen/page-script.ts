@@ -13,18 +13,17 @@
  * so a drifted build changes only what a driver sees. A plain string, so no
  * loader rewrites it.
  */
+import { DATA_R_KIT, SCRIPT_KIT } from '../common/page-kit.js';
+
 export const PAGE_SCRIPT = String.raw`
 (function(){
-  var $ = function(name, root){ return (root || document).querySelector('[data-r="' + name + '"]'); };
+${SCRIPT_KIT}${DATA_R_KIT}
   var MODELS = [['Qwen3-Max', 'qwen3-max'], ['Qwen3-235B-A22B-2507', 'qwen3-235b-a22b'], ['QwQ-32B', 'qwq-32b']];
   var state = { think: false, search: false, model: 0, menu: false };
-  var chatId = null, busy = false, enc = new TextEncoder();
+  var chatId = null, busy = false;
   var umid = 'T2gA' + crypto.randomUUID().replace(/-/g, '');
   var token = localStorage.getItem('token') || '';
 
-  function esc(s){ return String(s).replace(/[&<>"']/g, function(c){
-    return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]; }); }
-  function toast(text){ var t = $('toast'); t.textContent = text; t.hidden = false; }
 
   function toggle(key, label, cls){
     var on = state[key];
@@ -44,28 +43,17 @@ export const PAGE_SCRIPT = String.raw`
     }).join('') + '</div>';
     $('model').innerHTML = html;
   }
-  $('tools').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    var r = el.getAttribute('data-r');
+  onHook('tools', function(r){
     if (r === 'think' || r === 'search') { state[r] = !state[r]; renderTools(); }
     else if (r === 'send') submit();
   });
-  $('model').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    if (el.getAttribute('data-r') === 'model-picker') state.menu = !state.menu;
+  onHook('model', function(r, el){
+    if (r === 'model-picker') state.menu = !state.menu;
     else { state.model = Number(el.getAttribute('data-value')); state.menu = false; }
     renderModel();
   });
 
-  // The page's mode, for the mode drifts that redraw its controls (replicas/common/mode-drift.ts).
-  window.__replicaModes = {
-    labels: { thinking: '深度思考', search: '联网搜索' },
-    models: ['快速模式', '深度思考模式'],
-    get: function(){ return { thinking: state.think, search: state.search }; },
-    set: function(name, on){ state[name === 'thinking' ? 'think' : 'search'] = on; renderTools(); },
-  };
+  exposeModes({ thinking: '深度思考', search: '联网搜索' }, ['快速模式', '深度思考模式']);
 
   var headers = function(){ return token ? { authorization: 'Bearer ' + token } : {}; };
   fetch('/api/v2/users/status', { headers: headers() }).then(function(r){ return r.json(); }).then(function(b){
@@ -75,11 +63,8 @@ export const PAGE_SCRIPT = String.raw`
   renderTools(); renderModel();
 
   var input = $('input');
-  input.addEventListener('keydown', function(e){
-    if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); submit(); }
-  });
-  if ($('new-chat')) $('new-chat').addEventListener('click', function(){
-    if (busy) return;
+  sendOnEnter(input, submit);
+  onNewChat(function(){ return busy; }, function(){
     chatId = null;
     $('list').innerHTML = '';
     $('sources').hidden = true;
@@ -89,8 +74,7 @@ export const PAGE_SCRIPT = String.raw`
   // The baxia script's signature over the body: fresh, tied to this page's umid token.
   async function sign(body){
     var ts = String(Date.now());
-    var d = await crypto.subtle.digest('SHA-256', enc.encode(ts + umid + body));
-    var hex = Array.from(new Uint8Array(d)).map(function(b){ return b.toString(16).padStart(2, '0'); }).join('');
+    var hex = await sha256Hex(ts + umid + body);
     return { 'bx-ua': '231!' + ts + '.' + hex.slice(0, 40), 'bx-umidtoken': umid, 'bx-v': '2.5.31' };
   }
 
@@ -113,11 +97,7 @@ export const PAGE_SCRIPT = String.raw`
         return '<sup class="citation-chip">' + n + '</sup>';
       });
     };
-    return text.split('\n').map(function(line){
-      if (/^## /.test(line)) return '<h2>' + inline(line.slice(3)) + '</h2>';
-      if (/^- /.test(line)) return '<li>' + inline(line.slice(2)) + '</li>';
-      return line.trim() ? '<p>' + inline(line) + '</p>' : '';
-    }).join('');
+    return markdownLines(text, inline);
   }
   function openSources(list){
     var panel = $('sources');
@@ -160,20 +140,12 @@ export const PAGE_SCRIPT = String.raw`
   }
 
   async function readStream(res, turn){
-    var body = res.body.getReader(), dec = new TextDecoder(), buf = '', r = reader();
-    for (;;) {
-      var chunk = await body.read();
-      if (chunk.done) break;
-      buf += dec.decode(chunk.value, { stream: true });
-      var blocks = buf.split(/\r?\n\r?\n/);
-      buf = blocks.pop();
-      blocks.forEach(function(block){
-        var data = block.split(/\r?\n/).filter(function(l){ return l.indexOf('data:') === 0; })
-          .map(function(l){ return l.slice(5).replace(/^ /, ''); }).join('\n');
-        if (!data) return;
-        if (data === '[DONE]') { r.done = true; return; }
-        if (data.charAt(0) === '{') r.apply(JSON.parse(data));
-      });
+    var r = reader();
+    await readEvents(res, function(name, data){
+      if (!data) return;
+      if (data === '[DONE]') { r.done = true; return; }
+      if (data.charAt(0) === '{') r.apply(JSON.parse(data));
+    }, function(){
       if (r.think) { $('think-text', turn).hidden = false; $('think-text', turn).textContent = r.think; }
       if (r.sources.length) {
         var opener = $('sources-opener', turn), list = r.sources;
@@ -182,7 +154,7 @@ export const PAGE_SCRIPT = String.raw`
         opener.onclick = function(){ openSources(list); };
       }
       $('answer', turn).innerHTML = markdown(r.answer);
-    }
+    });
     if (r.error) toast(r.error);
   }
 

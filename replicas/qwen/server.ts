@@ -20,7 +20,6 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { StorageState } from '../../services/shared/contracts/accounts.js';
 import type { Mode } from '../../services/shared/platforms.js';
 import {
   cookies,
@@ -28,29 +27,26 @@ import {
   sendEventStream,
   sendHtml,
   sendJson,
-  startSite,
   storageStateFor,
   variantOf,
-  type Asked,
   type Route,
-  type Site,
 } from '../common/site.js';
 import { chatPathRoutes } from '../common/chat-path.js';
-import { driftPage, type Drifts } from '../common/drift.js';
-import { streamVariantOf } from '../common/stream-variants.js';
+import { driftPage } from '../common/drift.js';
+import {
+  jsonBody,
+  modeOf,
+  runOf,
+  serveReplica,
+  streamKindOf,
+  type AskingReplica,
+  type ReplicaOptions,
+} from '../common/replica.js';
 import { chatFrames, domesticFrames, STREAM_VARIANTS, type StreamKind } from './frames.js';
 import { chatPage, SIGN_IN_PAGE, WAF_DENIED, WAF_SLIDER, type SiteKind } from './pages.js';
 import { driftQwenStream } from './stream-drift.js';
 
-export interface QwenReplica {
-  url: string;
-  site: Site;
-  storageState(): StorageState;
-  expiredStorageState(): StorageState;
-  /** The mode each chat call asked for, as the replica read it from the request, in order. */
-  readonly asked: Asked[];
-  close(): Promise<void>;
-}
+export type QwenReplica = AskingReplica;
 
 /** How long a signature's timestamp stays good. */
 const SIGNATURE_MS = 5 * 60_000;
@@ -64,9 +60,6 @@ function envelope(res: ServerResponse, status: number, code: string, details: st
   sendJson(res, { success: false, request_id: randomUUID(), data: { code, details } });
 }
 
-const mode = (think: boolean, search: boolean): Mode =>
-  think ? (search ? 'reasoning_search' : 'reasoning') : search ? 'search' : 'standard';
-
 /** The prompt and the mode a chat call's body asks for, in either site's body. */
 export function requestedOf(body: Obj): { prompt: string; mode: Mode } {
   if (Array.isArray(body.contents)) {
@@ -74,7 +67,7 @@ export function requestedOf(body: Obj): { prompt: string; mode: Mode } {
     const p = isObj(body.params) ? body.params : {};
     return {
       prompt: isObj(first) && typeof first.content === 'string' ? first.content : '',
-      mode: mode(p.deepThink === true, p.searchType === 'web'),
+      mode: modeOf(p.deepThink === true, p.searchType === 'web'),
     };
   }
   const list = Array.isArray(body.messages) ? body.messages.filter(isObj) : [];
@@ -82,26 +75,23 @@ export function requestedOf(body: Obj): { prompt: string; mode: Mode } {
   const config = isObj(m.feature_config) ? m.feature_config : {};
   return {
     prompt: typeof m.content === 'string' ? m.content : '',
-    mode: mode(config.thinking_enabled === true, m.chat_type === 'search'),
+    mode: modeOf(config.thinking_enabled === true, m.chat_type === 'search'),
   };
 }
 
-function streamKind(prompt: string): StreamKind {
-  const drift = streamVariantOf(prompt, STREAM_VARIANTS);
-  if (drift) return drift;
-  if (/#replica:no_end\b/.test(prompt)) return 'no_end';
-  const v = variantOf(prompt);
-  if (v === 'old_format') return 'format_2025';
-  return v === 'refusal' || v === 'unknown_frame' ? v : 'normal';
-}
+const streamKind = (prompt: string) =>
+  streamKindOf<StreamKind>(
+    prompt,
+    STREAM_VARIANTS,
+    { no_end: 'no_end' },
+    { old_format: 'format_2025', refusal: 'refusal', unknown_frame: 'unknown_frame' },
+  );
 
 export async function startQwenReplica(
-  opts: { port?: number; latencyMs?: number; drift?: Drifts; site?: SiteKind } = {},
+  opts: ReplicaOptions & { site?: SiteKind } = {},
 ): Promise<QwenReplica> {
-  const latency = opts.latencyMs ?? 10;
-  const drift = opts.drift ?? 'none';
+  const { latency, drift, asked } = runOf(opts);
   const kind = opts.site ?? 'intl';
-  const asked: Asked[] = [];
   const token = `eyJhbGciOiJIUzI1NiJ9.${randomBytes(18).toString('base64url')}.replica`;
   const expiredToken = `eyJhbGciOiJIUzI1NiJ9.${randomBytes(18).toString('base64url')}.expired`;
   const ticket = randomBytes(16).toString('hex');
@@ -130,12 +120,7 @@ export async function startQwenReplica(
 
   const chatCall = async (req: IncomingMessage, res: ServerResponse, chatId: string) => {
     const raw = await readBody(req);
-    let body: unknown;
-    try {
-      body = JSON.parse(raw);
-    } catch {
-      return envelope(res, 400, 'Bad_Request', 'invalid body');
-    }
+    const body = jsonBody<unknown>(raw);
     if (!isObj(body)) return envelope(res, 400, 'Bad_Request', 'invalid body');
     const r = requestedOf(body);
     const variant = variantOf(r.prompt);
@@ -208,18 +193,16 @@ export async function startQwenReplica(
     },
   ];
 
-  const site = await startSite(routes, opts.port ?? 0);
-  const state = (jwt: string, sso: string) =>
-    storageStateFor(site.url, {
-      cookies: kind === 'domestic' ? { token: jwt, tongyi_sso_ticket: sso } : { token: jwt },
-      localStorage: { token: jwt },
-    });
-  return {
-    url: site.url,
-    site,
-    storageState: () => state(token, ticket),
-    expiredStorageState: () => state(expiredToken, 'expired'),
-    asked,
-    close: () => site.close(),
-  };
+  const served = await serveReplica(routes, opts.port, (url) => {
+    const state = (jwt: string, sso: string) =>
+      storageStateFor(url, {
+        cookies: kind === 'domestic' ? { token: jwt, tongyi_sso_ticket: sso } : { token: jwt },
+        localStorage: { token: jwt },
+      });
+    return {
+      storageState: () => state(token, ticket),
+      expiredStorageState: () => state(expiredToken, 'expired'),
+    };
+  });
+  return { ...served, asked };
 }

@@ -9,6 +9,7 @@ import type { WebAnswer } from '../../crawler/platforms/types.js';
 import type { Reference } from '../../services/shared/contracts/answer.js';
 import type { Mode } from '../../services/shared/platforms.js';
 import { MODEL_LABELS, replicaAnswer, thinks, type Model } from './answers.js';
+import { citedFields, reasoningOf } from '../common/expected-answer.js';
 
 /** The model the page runs for a mode, its picker left at the site's default otherwise. */
 export const modelFor = (mode: Mode, picked: Model = 'EB45T'): Model =>
@@ -24,15 +25,10 @@ export function expectedWebAnswer(prompt: string, mode: Mode, picked: Model = 'E
     site: c.site,
     icon: '',
   }));
-  const cited = a.pieces.flatMap((p) => (typeof p === 'string' ? [] : [p.cite]));
   const thinking = a.thinking.join('');
   return {
-    answerContent: a.pieces.map((p) => (typeof p === 'string' ? p : `[${p.cite}]`)).join(''),
-    referenceList: refs,
-    citationList: refs.filter((r) => cited.includes(r.index)),
-    reasoningProcess: thinking
-      ? { summary: thinking.split('。')[0] + '。', content: thinking }
-      : null,
+    ...citedFields(a.pieces, refs),
+    reasoningProcess: reasoningOf(thinking),
     recommendedQuestions: [],
     mediaContent: [],
     modelReported: MODEL_LABELS[model],

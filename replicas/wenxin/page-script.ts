@@ -14,18 +14,15 @@
  * a hashed build changes only what a driver sees. A plain string, so no
  * loader rewrites it.
  */
+import { DATA_R_KIT, SCRIPT_KIT } from '../common/page-kit.js';
+
 export const PAGE_SCRIPT = String.raw`
 (function(){
-  var $ = function(name, root){ return (root || document).querySelector('[data-r="' + name + '"]'); };
+${SCRIPT_KIT}${DATA_R_KIT}
   var LABELS = { EB45T: '文心4.5 Turbo', EB5: '文心5.0', X1T: '文心X1 Turbo' };
   var state = { think: false, search: false, model: 'EB45T', menu: false };
   var user = null, sessionId = null, parentChatId = '0', busy = false;
-  var enc = new TextEncoder();
 
-  function esc(s){ return String(s).replace(/[&<>"']/g, function(c){
-    return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]; }); }
-  function toast(text){ var t = $('toast'); t.textContent = text; t.hidden = false; }
-  function show(name){ $(name).hidden = false; }
   function post(path, body){
     return fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
       .then(function(r){ return r.json(); });
@@ -52,10 +49,7 @@ export const PAGE_SCRIPT = String.raw`
       '<div class="markdown-loading" role="button" tabindex="0" aria-label="停止生成" data-r="stop"' + (busy ? '' : ' hidden') + '></div>';
     $('tools').innerHTML = html;
   }
-  $('tools').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    var r = el.getAttribute('data-r');
+  onHook('tools', function(r, el){
     if (r === 'think' || r === 'search') state[r] = !state[r];
     else if (r === 'model-picker') state.menu = !state.menu;
     else if (r === 'model-item') {
@@ -68,13 +62,7 @@ export const PAGE_SCRIPT = String.raw`
     renderTools();
   });
 
-  // The page's mode, for the mode drifts that redraw its controls (replicas/common/mode-drift.ts).
-  window.__replicaModes = {
-    labels: { thinking: '深度思考', search: '联网搜索' },
-    models: ['文心4.5 Turbo', '文心X1 Turbo'],
-    get: function(){ return { thinking: state.think, search: state.search }; },
-    set: function(name, on){ state[name === 'thinking' ? 'think' : 'search'] = on; renderTools(); },
-  };
+  exposeModes({ thinking: '深度思考', search: '联网搜索' }, ['文心4.5 Turbo', '文心X1 Turbo']);
 
   function renderHeader(){
     $('header').innerHTML = user
@@ -98,11 +86,8 @@ export const PAGE_SCRIPT = String.raw`
   renderTools();
 
   var editor = $('editor');
-  editor.addEventListener('keydown', function(e){
-    if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); submit(); }
-  });
-  if ($('new-chat')) $('new-chat').addEventListener('click', function(){
-    if (busy) return;
+  sendOnEnter(editor, submit);
+  onNewChat(function(){ return busy; }, function(){
     sessionId = null; parentChatId = '0';
     $('list').innerHTML = '';
     $('refs').hidden = true;
@@ -113,14 +98,10 @@ export const PAGE_SCRIPT = String.raw`
     var m = document.cookie.match(new RegExp('(?:^|; )' + name + '=([^;]*)'));
     return m ? decodeURIComponent(m[1]) : '';
   }
-  async function hex(text){
-    var d = await crypto.subtle.digest('SHA-256', enc.encode(text));
-    return Array.from(new Uint8Array(d)).map(function(b){ return b.toString(16).padStart(2, '0'); }).join('');
-  }
   // The Acs-Token: the inputs the site hands out now, the device, the time and the text.
   async function acsToken(ts, text){
     var cfg = (await (await fetch('/eb/acs/config')).json()).data;
-    return cfg.version + ':' + ts + ':' + (await hex(cfg.seed + '|' + cookie('BAIDUID') + '|' + ts + '|' + text));
+    return cfg.version + ':' + ts + ':' + (await sha256Hex(cfg.seed + '|' + cookie('BAIDUID') + '|' + ts + '|' + text));
   }
 
   function newTurn(prompt){
@@ -142,11 +123,7 @@ export const PAGE_SCRIPT = String.raw`
         return '<span class="cite-chip">' + n + '</span>';
       });
     };
-    return text.split('\n').map(function(line){
-      if (/^## /.test(line)) return '<h2>' + inline(line.slice(3)) + '</h2>';
-      if (/^- /.test(line)) return '<li>' + inline(line.slice(2)) + '</li>';
-      return line.trim() ? '<p>' + inline(line) + '</p>' : '';
-    }).join('');
+    return markdownLines(text, inline);
   }
   function openRefs(list){
     var refs = $('refs');
@@ -158,33 +135,21 @@ export const PAGE_SCRIPT = String.raw`
   }
 
   async function readStream(res, turn){
-    var reader = res.body.getReader(), dec = new TextDecoder(), buf = '';
     var think = '', answer = '', cites = [], done = false;
-    for (;;) {
-      var chunk = await reader.read();
-      if (chunk.done) break;
-      buf += dec.decode(chunk.value, { stream: true });
-      var blocks = buf.split(/\r?\n\r?\n/);
-      buf = blocks.pop();
-      blocks.forEach(function(block){
-        var event = 'message', data = '';
-        block.split(/\r?\n/).forEach(function(l){
-          if (l.indexOf('event:') === 0) event = l.slice(6).trim();
-          else if (l.indexOf('data:') === 0) data += l.slice(5);
-        });
-        if (done || !data) return;
-        var f = JSON.parse(data), d = f.data || {};
-        if (f.code) { toast(f.msg || '请求失败'); done = true; return; }
-        var list = (d.searchCitations && d.searchCitations.list) || (f.searchCitations && f.searchCitations.list);
-        if (list) cites = list;
-        if (event === 'thought') think += d.content || '';
-        else if (event === 'markdown') answer += d.text || '';
-        else if (event === 'message') {
-          if (typeof d.tokens_all === 'string' && d.is_end !== 1) answer = d.tokens_all.replace(/<br>/g, '\n');
-          else if (typeof d.tokens_all !== 'string' || answer === '') answer += (d.content !== undefined ? d.content : d.text || '').replace(/<br>/g, '\n');
-          if (d.is_end === 1) done = true;
-        }
-      });
+    await readEvents(res, function(event, data){
+      if (done || !data) return;
+      var f = JSON.parse(data), d = f.data || {};
+      if (f.code) { toast(f.msg || '请求失败'); done = true; return; }
+      var list = (d.searchCitations && d.searchCitations.list) || (f.searchCitations && f.searchCitations.list);
+      if (list) cites = list;
+      if (event === 'thought') think += d.content || '';
+      else if (event === 'markdown') answer += d.text || '';
+      else if (event === 'message') {
+        if (typeof d.tokens_all === 'string' && d.is_end !== 1) answer = d.tokens_all.replace(/<br>/g, '\n');
+        else if (typeof d.tokens_all !== 'string' || answer === '') answer += (d.content !== undefined ? d.content : d.text || '').replace(/<br>/g, '\n');
+        if (d.is_end === 1) done = true;
+      }
+    }, function(){
       if (think) { $('think-text', turn).hidden = false; $('think-text', turn).textContent = think; }
       if (cites.length) {
         var opener = $('refs-opener', turn);
@@ -193,7 +158,7 @@ export const PAGE_SCRIPT = String.raw`
         opener.onclick = (function(list){ return function(){ openRefs(list); }; })(cites);
       }
       $('answer', turn).innerHTML = markdown(answer);
-    }
+    });
   }
 
   function failed(b){

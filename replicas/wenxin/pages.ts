@@ -81,21 +81,3 @@ export function chatPage(variant: PageVariant): string {
 <script>var PAGE_VARIANT = ${JSON.stringify(variant)};${PAGE_SCRIPT}</script>
 </body></html>`;
 }
-
-/** Baidu's QR code in the passport layer's frame, polled until the Baidu app confirms the scan. */
-export function qrPage(qrDataUrl: string, ticket: string): string {
-  return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>扫码登录</title></head>
-<body style="margin:0;text-align:center;font-family:sans-serif">
-<img alt="百度App扫码登录二维码" src="${qrDataUrl}" width="160" height="160"><p>请使用百度App扫码登录</p>
-<script>
-(function(){
-  var ticket = ${JSON.stringify(ticket)};
-  function poll(){
-    fetch('/passport/qr-status?ticket=' + encodeURIComponent(ticket)).then(function(r){ return r.json(); })
-      .then(function(b){ if (b.status === 'confirmed') parent.location.reload(); else setTimeout(poll, 400); },
-        function(){ setTimeout(poll, 1000); });
-  }
-  poll();
-})();
-</script></body></html>`;
-}

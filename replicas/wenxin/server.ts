@@ -21,7 +21,6 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import QRCode from 'qrcode';
 import type { StorageState } from '../../services/shared/contracts/accounts.js';
 import type { Mode } from '../../services/shared/platforms.js';
 import {
@@ -31,34 +30,34 @@ import {
   sendEventStream,
   sendHtml,
   sendJson,
-  startSite,
   storageStateFor,
   variantOf,
   type Route,
-  type Site,
-  type Asked,
 } from '../common/site.js';
 import { chatPathRoutes } from '../common/chat-path.js';
-import { driftPage, type Drifts } from '../common/drift.js';
-import { streamVariantOf } from '../common/stream-variants.js';
+import { driftPage } from '../common/drift.js';
+import { pageVariantRoute } from '../common/page-variant.js';
+import { qrLoginRoutes } from '../common/qr-login.js';
+import {
+  jsonBody,
+  modeOf,
+  runOf,
+  serveReplica,
+  streamKindOf,
+  type AskingReplica,
+  type ReplicaOptions,
+} from '../common/replica.js';
 import { driftWenxinStream } from './stream-drift.js';
 import type { Model } from './answers.js';
 import { chatFrames, STREAM_VARIANTS, type StreamKind } from './frames.js';
-import { chatPage, PAGE_VARIANTS, qrPage, type PageVariant } from './pages.js';
+import { chatPage, PAGE_VARIANTS, type PageVariant } from './pages.js';
 import { passportPage } from './passport.js';
 
-export interface WenxinReplica {
-  url: string;
-  site: Site;
-  storageState(): StorageState;
-  expiredStorageState(): StorageState;
-  /** The mode each chat call asked for, as the replica read it from the request, in order. */
-  readonly asked: Asked[];
+export interface WenxinReplica extends AskingReplica {
   /** Why each refused chat call was refused (an Acs-Token fault), in order. */
   readonly refused: string[];
   /** Changes the Acs-Token's inputs now, as the site does at irregular times. */
   rotateAcs(): void;
-  close(): Promise<void>;
 }
 
 const MODELS: readonly Model[] = ['EB45T', 'EB5', 'X1T'];
@@ -81,18 +80,11 @@ export function requestedOf(body: ChatBody): { model: Model; mode: Mode } {
   const model = MODELS.find((m) => m === body.model) ?? 'EB45T';
   const think = model === 'X1T';
   const search = body.search === 1;
-  const mode: Mode =
-    think && search ? 'reasoning_search' : think ? 'reasoning' : search ? 'search' : 'standard';
-  return { model, mode };
+  return { model, mode: modeOf(think, search) };
 }
 
-function streamKind(prompt: string): StreamKind {
-  const drift = streamVariantOf(prompt, STREAM_VARIANTS);
-  if (drift) return drift;
-  if (/#replica:no_end\b/.test(prompt)) return 'no_end';
-  const v = variantOf(prompt);
-  return v === 'refusal' || v === 'unknown_frame' ? v : 'normal';
-}
+const streamKind = (prompt: string) =>
+  streamKindOf<StreamKind>(prompt, STREAM_VARIANTS, { no_end: 'no_end' });
 
 /** The site's error for a prompt's directive, before any answer; undefined: it answers. */
 function refusalOf(prompt: string): Record<string, unknown> | undefined {
@@ -107,11 +99,9 @@ function refusalOf(prompt: string): Record<string, unknown> | undefined {
 }
 
 export async function startWenxinReplica(
-  opts: { port?: number; latencyMs?: number; drift?: Drifts; passportPage?: boolean } = {},
+  opts: ReplicaOptions & { passportPage?: boolean } = {},
 ): Promise<WenxinReplica> {
-  const latency = opts.latencyMs ?? 10;
-  const drift = opts.drift ?? 'none';
-  const asked: Asked[] = [];
+  const { latency, drift, asked } = runOf(opts);
   const refused: string[] = [];
   const bduss = randomBytes(24).toString('base64url');
   const expiredBduss = randomBytes(24).toString('base64url');
@@ -125,8 +115,6 @@ export async function startWenxinReplica(
     previousAcs = acs;
     acs = { version: acs.version + 1, seed: randomBytes(12).toString('hex') };
   };
-  /** QR tickets: false until the (test-only) login confirms them. */
-  const tickets = new Map<string, boolean>();
   let pageVariant: PageVariant = 'default';
   let base = '';
 
@@ -160,12 +148,8 @@ export async function startWenxinReplica(
 
   const chat = async (req: IncomingMessage, res: ServerResponse) => {
     const raw = await readBody(req);
-    let body: ChatBody;
-    try {
-      body = JSON.parse(raw) as ChatBody;
-    } catch {
-      return sendJson(res, { code: 400, msg: '参数错误', data: null });
-    }
+    const body = jsonBody<ChatBody>(raw);
+    if (body === undefined) return sendJson(res, { code: 400, msg: '参数错误', data: null });
     const prompt = typeof body.text === 'string' ? body.text : '';
     const variant = variantOf(prompt);
     if (!loggedIn(req) || variant === 'login_wall') return sendJson(res, NOT_LOGGED_IN);
@@ -233,71 +217,29 @@ export async function startWenxinReplica(
       },
     },
     { method: 'POST', path: '/eb/chat/conversation/v2', handle: chat },
-    {
-      method: 'GET',
-      path: '/__replica/passport-qr',
-      handle: async (_q, res) => {
-        const ticket = randomUUID();
-        tickets.set(ticket, false);
-        const qr = await QRCode.toDataURL(`${base}/qr/${ticket}`, { margin: 1, width: 160 });
-        sendHtml(res, driftPage(qrPage(qr, ticket), drift));
-      },
-    },
-    {
-      method: 'GET',
-      path: '/passport/qr-status',
-      handle: (_q, res, url) => {
-        const state = tickets.get(url.searchParams.get('ticket') ?? '');
-        if (state === undefined) return sendJson(res, { status: 'expired' });
-        if (!state) return sendJson(res, { status: 'waiting' });
-        res.setHeader('set-cookie', sessionCookies);
-        sendJson(res, { status: 'confirmed' });
-      },
-    },
-    {
-      // Test-only: confirms the newest QR ticket, as a scan in the Baidu app would.
-      method: 'POST',
-      path: '/__replica/login',
-      handle: async (req, res) => {
-        await readBody(req);
-        const ticket = [...tickets.keys()].pop();
-        if (!ticket) return sendJson(res, { ok: false }, 404);
-        tickets.set(ticket, true);
-        sendJson(res, { ok: true });
-      },
-    },
-    {
-      // Test-only: the page build later loads of the chat page get.
-      method: 'POST',
-      path: '/__replica/page-variant',
-      handle: async (req, res) => {
-        const { variant } = JSON.parse((await readBody(req)) || '{}') as { variant?: string };
-        if (!(PAGE_VARIANTS as readonly string[]).includes(variant ?? ''))
-          return sendJson(res, { ok: false, variants: PAGE_VARIANTS }, 400);
-        pageVariant = variant as PageVariant;
-        sendJson(res, { ok: true });
-      },
-    },
+    ...qrLoginRoutes({
+      qrPath: '/__replica/passport-qr',
+      statusPath: '/passport/qr-status',
+      words: { title: '扫码登录', alt: '百度App扫码登录二维码', caption: '请使用百度App扫码登录' },
+      size: 160,
+      sessionCookies,
+      drift,
+      base: () => base,
+    }),
+    pageVariantRoute(PAGE_VARIANTS, (v) => (pageVariant = v)),
   ];
 
-  const site = await startSite(routes, opts.port ?? 0);
-  base = site.url;
-  // BAIDUID is the device's, readable by the page's script; BDUSS_BFESS the session's.
-  const state = (b: string): StorageState => {
-    const s = storageStateFor(site.url, { cookies: { BAIDUID: baiduid, BDUSS_BFESS: b } });
-    return {
-      ...s,
-      cookies: s.cookies.map((c) => (c.name === 'BAIDUID' ? { ...c, httpOnly: false } : c)),
+  const served = await serveReplica(routes, opts.port, (url) => {
+    base = url;
+    // BAIDUID is the device's, readable by the page's script; BDUSS_BFESS the session's.
+    const state = (b: string): StorageState => {
+      const s = storageStateFor(url, { cookies: { BAIDUID: baiduid, BDUSS_BFESS: b } });
+      return {
+        ...s,
+        cookies: s.cookies.map((c) => (c.name === 'BAIDUID' ? { ...c, httpOnly: false } : c)),
+      };
     };
-  };
-  return {
-    url: site.url,
-    site,
-    storageState: () => state(bduss),
-    expiredStorageState: () => state(expiredBduss),
-    asked,
-    refused,
-    rotateAcs,
-    close: () => site.close(),
-  };
+    return { storageState: () => state(bduss), expiredStorageState: () => state(expiredBduss) };
+  });
+  return { ...served, asked, refused, rotateAcs };
 }

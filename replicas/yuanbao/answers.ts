@@ -8,6 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Mode } from '../../services/shared/platforms.js';
+import { piecesOf, searches, thinks } from '../common/answer-text.js';
+
+export { searches, thinks };
 
 export type Model = 'hunyuan' | 'deepseek';
 
@@ -38,17 +41,10 @@ const SOURCES = [
   ['https://baike.baidu.com/item/', '百度百科'],
 ] as const;
 
-export const thinks = (mode: Mode) => mode === 'reasoning' || mode === 'reasoning_search';
-export const searches = (mode: Mode) => mode === 'search' || mode === 'reasoning_search';
 export const topicOf = (prompt: string) => prompt.replace(/#replica:[a-z_]+/g, '').trim();
 
 /** Splits text into short pieces, as the site streams it. */
-export function chunks(text: string, size = 6): string[] {
-  const chars = Array.from(text);
-  const out: string[] = [];
-  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
-  return out;
-}
+export const chunks = (text: string, size = 6): string[] => piecesOf(text, size);
 
 export function replicaAnswer(prompt: string, mode: Mode, model: Model): ReplicaAnswer {
   const topic = topicOf(prompt);

@@ -10,6 +10,7 @@ import type { WebAnswer } from '../../crawler/platforms/types.js';
 import type { Reference } from '../../services/shared/contracts/answer.js';
 import type { Mode } from '../../services/shared/platforms.js';
 import { replicaAnswer, type Model } from './answers.js';
+import { citedFields, reasoningOf } from '../common/expected-answer.js';
 
 export function expectedWebAnswer(prompt: string, mode: Mode, model: Model = 'hunyuan'): WebAnswer {
   const a = replicaAnswer(prompt, mode, model);
@@ -20,15 +21,10 @@ export function expectedWebAnswer(prompt: string, mode: Mode, model: Model = 'hu
     site: d.web_site_name,
     icon: '',
   }));
-  const cited = a.pieces.flatMap((p) => (typeof p === 'string' ? [] : [p.cite]));
   const thinking = a.thinking.join('');
   return {
-    answerContent: a.pieces.map((p) => (typeof p === 'string' ? p : `[${p.cite}]`)).join(''),
-    referenceList: refs,
-    citationList: refs.filter((r) => cited.includes(r.index)),
-    reasoningProcess: thinking
-      ? { summary: thinking.split('。')[0] + '。', content: thinking }
-      : null,
+    ...citedFields(a.pieces, refs),
+    reasoningProcess: reasoningOf(thinking),
     recommendedQuestions: [],
     mediaContent: [],
     modelReported: model === 'deepseek' ? 'DeepSeek' : 'Hy3',

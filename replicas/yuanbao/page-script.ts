@@ -9,17 +9,14 @@
  * found by the replica's own `data-r` hooks, so a hashed build changes only
  * what a driver sees. A plain string, so no loader rewrites it.
  */
+import { DATA_R_KIT, SCRIPT_KIT } from '../common/page-kit.js';
+
 export const PAGE_SCRIPT = String.raw`
 (function(){
-  var $ = function(name, root){ return (root || document).querySelector('[data-r="' + name + '"]'); };
+${SCRIPT_KIT}${DATA_R_KIT}
   var state = { think: false, search: false, model: 'hunyuan', menu: null };
   var user = null, conversationId = null, busy = false;
-  var enc = new TextEncoder();
 
-  function esc(s){ return String(s).replace(/[&<>"']/g, function(c){
-    return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]; }); }
-  function toast(text){ var t = $('toast'); t.textContent = text; t.hidden = false; }
-  function show(name){ $(name).hidden = false; }
 
   // The mode controls as this build draws them.
   function toggle(key, label, extra){
@@ -55,10 +52,7 @@ export const PAGE_SCRIPT = String.raw`
       '<a id="yuanbao-send-btn" class="style__send-btn___RwTm5" role="button" tabindex="0" aria-label="发送" data-r="send"' + (busy ? ' hidden' : '') + '></a>' +
       '<div class="yb-stop-btn" role="button" tabindex="0" aria-label="停止回答" data-r="stop"' + (busy ? '' : ' hidden') + '></div>';
   }
-  $('tools').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    var r = el.getAttribute('data-r');
+  onHook('tools', function(r, el){
     if (r === 'think' || r === 'search') state[r] = !state[r];
     else if (r === 'model-picker' || r === 'think-picker') { var k = r.split('-')[0]; state.menu = state.menu === k ? null : k; }
     else if (r === 'model-item') { state.model = el.getAttribute('data-value'); state.menu = null; }
@@ -68,13 +62,7 @@ export const PAGE_SCRIPT = String.raw`
     renderTools();
   });
 
-  // The page's mode, for the mode drifts that redraw its controls (replicas/common/mode-drift.ts).
-  window.__replicaModes = {
-    labels: { thinking: '深度思考', search: '联网搜索' },
-    models: ['TurboS', 'T1 深度思考'],
-    get: function(){ return { thinking: state.think, search: state.search }; },
-    set: function(name, on){ state[name === 'thinking' ? 'think' : 'search'] = on; renderTools(); },
-  };
+  exposeModes({ thinking: '深度思考', search: '联网搜索' }, ['TurboS', 'T1 深度思考']);
 
   function renderHeader(){
     $('header').innerHTML = user
@@ -92,11 +80,8 @@ export const PAGE_SCRIPT = String.raw`
   renderTools();
 
   var editor = $('editor');
-  editor.addEventListener('keydown', function(e){
-    if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); submit(); }
-  });
-  if ($('new-chat')) $('new-chat').addEventListener('click', function(){
-    if (busy) return;
+  sendOnEnter(editor, submit);
+  onNewChat(function(){ return busy; }, function(){
     conversationId = null;
     $('list').innerHTML = '';
     $('refs').hidden = true;
@@ -106,8 +91,7 @@ export const PAGE_SCRIPT = String.raw`
   async function sign(body){
     var ts = String(Date.now());
     var key = crypto.randomUUID();
-    var d = await crypto.subtle.digest('SHA-256', enc.encode(ts + key + body));
-    var hex = Array.from(new Uint8Array(d)).map(function(b){ return b.toString(16).padStart(2, '0'); }).join('');
+    var hex = await sha256Hex(ts + key + body);
     return { 'x-timestamp': ts, 'x-uskey': key, 'x-bus-params-md5': hex.slice(0, 32) };
   }
 
@@ -130,11 +114,7 @@ export const PAGE_SCRIPT = String.raw`
         return '<span class="hyc-common-markdown__ref">' + n + '</span>';
       });
     };
-    return text.split('\n').map(function(line){
-      if (/^## /.test(line)) return '<h2>' + inline(line.slice(3)) + '</h2>';
-      if (/^- /.test(line)) return '<li>' + inline(line.slice(2)) + '</li>';
-      return line.trim() ? '<p>' + inline(line) + '</p>' : '';
-    }).join('');
+    return markdownLines(text, inline);
   }
   function openRefs(docs){
     var refs = $('refs');
@@ -146,27 +126,18 @@ export const PAGE_SCRIPT = String.raw`
   }
 
   async function readStream(res, turn){
-    var reader = res.body.getReader(), dec = new TextDecoder(), buf = '';
     var think = '', answer = '', docs = [], done = false;
-    for (;;) {
-      var chunk = await reader.read();
-      if (chunk.done) break;
-      buf += dec.decode(chunk.value, { stream: true });
-      var blocks = buf.split(/\r?\n\r?\n/);
-      buf = blocks.pop();
-      blocks.forEach(function(block){
-        var data = block.split(/\r?\n/).filter(function(l){ return l.indexOf('data:') === 0; })
-          .map(function(l){ return l.slice(5).replace(/^ /, ''); }).join('\n');
-        if (done || !data) return;
-        if (data === '[DONE]') { done = true; return; }
-        if (data.charAt(0) !== '{') return;
-        var f = JSON.parse(data);
-        if (f.type === 'think') think += f.content || '';
-        else if (f.type === 'searchGuid') docs = f.docs || [];
-        else if (f.type === 'text') answer += (f.msg !== undefined ? f.msg : f.content || f.message) || '';
-        else if (f.type === 'markdown') answer += f.msg || '';
-        else if (f.type === 'verify') { $('location-text').textContent = f.msg; show('location'); }
-      });
+    await readEvents(res, function(name, data){
+      if (done || !data) return;
+      if (data === '[DONE]') { done = true; return; }
+      if (data.charAt(0) !== '{') return;
+      var f = JSON.parse(data);
+      if (f.type === 'think') think += f.content || '';
+      else if (f.type === 'searchGuid') docs = f.docs || [];
+      else if (f.type === 'text') answer += (f.msg !== undefined ? f.msg : f.content || f.message) || '';
+      else if (f.type === 'markdown') answer += f.msg || '';
+      else if (f.type === 'verify') { $('location-text').textContent = f.msg; show('location'); }
+    }, function(){
       if (think) { $('think-text', turn).hidden = false; $('think-text', turn).textContent = think; }
       if (docs.length) {
         var opener = $('refs-opener', turn);
@@ -175,7 +146,7 @@ export const PAGE_SCRIPT = String.raw`
         opener.onclick = function(){ openRefs(docs); };
       }
       $('answer', turn).innerHTML = markdown(answer, docs);
-    }
+    });
   }
 
   async function submit(){

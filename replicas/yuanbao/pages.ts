@@ -95,23 +95,5 @@ export function chatPage(variant: PageVariant): string {
   return variant === 'hashed' ? hashed(html) : html;
 }
 
-/** The WeChat QR code in the login dialog's frame, polled until scanned. */
-export function qrPage(qrDataUrl: string, ticket: string): string {
-  return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>微信登录</title></head>
-<body style="margin:0;text-align:center;font-family:sans-serif">
-<img alt="微信登录二维码" src="${qrDataUrl}" width="180" height="180"><p>请使用微信扫一扫登录</p>
-<script>
-(function(){
-  var ticket = ${JSON.stringify(ticket)};
-  function poll(){
-    fetch('/api/login/qr-status?ticket=' + encodeURIComponent(ticket)).then(function(r){ return r.json(); })
-      .then(function(b){ if (b.status === 'confirmed') parent.location.reload(); else setTimeout(poll, 400); },
-        function(){ setTimeout(poll, 1000); });
-  }
-  poll();
-})();
-</script></body></html>`;
-}
-
 export const CAPTCHA_PAGE = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>验证码</title></head>
 <body><p>请完成安全验证</p><p>请输入图中的字符</p></body></html>`;

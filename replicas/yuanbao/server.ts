@@ -17,8 +17,6 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import QRCode from 'qrcode';
-import type { StorageState } from '../../services/shared/contracts/accounts.js';
 import type { Mode } from '../../services/shared/platforms.js';
 import {
   cookies,
@@ -26,30 +24,29 @@ import {
   sendEventStream,
   sendHtml,
   sendJson,
-  startSite,
   storageStateFor,
   variantOf,
   type Route,
-  type Site,
-  type Asked,
 } from '../common/site.js';
 import { chatPathRoutes } from '../common/chat-path.js';
-import { driftPage, type Drifts } from '../common/drift.js';
+import { driftPage } from '../common/drift.js';
+import { pageVariantRoute } from '../common/page-variant.js';
+import { qrLoginRoutes } from '../common/qr-login.js';
+import {
+  jsonBody,
+  modeOf,
+  runOf,
+  serveReplica,
+  streamKindOf,
+  type AskingReplica,
+  type ReplicaOptions,
+} from '../common/replica.js';
 import { driftYuanbaoStream } from './stream-drift.js';
 import type { Model } from './answers.js';
 import { chatFrames, conversationDetail, STREAM_VARIANTS, type StreamKind } from './frames.js';
-import { streamVariantOf } from '../common/stream-variants.js';
-import { CAPTCHA_PAGE, chatPage, PAGE_VARIANTS, qrPage, type PageVariant } from './pages.js';
+import { CAPTCHA_PAGE, chatPage, PAGE_VARIANTS, type PageVariant } from './pages.js';
 
-export interface YuanbaoReplica {
-  url: string;
-  site: Site;
-  storageState(): StorageState;
-  expiredStorageState(): StorageState;
-  /** The mode each chat call asked for, as the replica read it from the request, in order. */
-  readonly asked: Asked[];
-  close(): Promise<void>;
-}
+export type YuanbaoReplica = AskingReplica;
 
 const USER = 'replica-user';
 const NOT_REGISTERED = { error: { code: '20003', message: '用户未注册' } };
@@ -69,33 +66,21 @@ export function requestedOf(body: ChatBody): { model: Model; mode: Mode } {
   const think = id === 'deep_seek' || id === 'hunyuan_t1';
   const search =
     Array.isArray(body.supportFunctions) && body.supportFunctions.includes('supportInternetSearch');
-  const mode: Mode =
-    think && search ? 'reasoning_search' : think ? 'reasoning' : search ? 'search' : 'standard';
-  return { model, mode };
+  return { model, mode: modeOf(think, search) };
 }
 
-function streamKind(prompt: string): StreamKind {
-  const drift = streamVariantOf(prompt, STREAM_VARIANTS);
-  if (drift) return drift;
-  const own = /#replica:(location_verify|no_end)\b/.exec(prompt)?.[1];
-  if (own === 'location_verify') return 'location';
-  if (own === 'no_end') return own;
-  const v = variantOf(prompt);
-  return v === 'refusal' || v === 'unknown_frame' ? v : 'normal';
-}
+const streamKind = (prompt: string) =>
+  streamKindOf<StreamKind>(prompt, STREAM_VARIANTS, {
+    location_verify: 'location',
+    no_end: 'no_end',
+  });
 
-export async function startYuanbaoReplica(
-  opts: { port?: number; latencyMs?: number; drift?: Drifts } = {},
-): Promise<YuanbaoReplica> {
-  const latency = opts.latencyMs ?? 10;
-  const drift = opts.drift ?? 'none';
-  const asked: Asked[] = [];
+export async function startYuanbaoReplica(opts: ReplicaOptions = {}): Promise<YuanbaoReplica> {
+  const { latency, drift, asked } = runOf(opts);
   const token = randomBytes(24).toString('base64');
   const expiredToken = randomBytes(24).toString('base64');
   const usedKeys = new Set<string>();
   const conversations = new Map<string, { prompt: string; mode: Mode; model: Model } | null>();
-  /** QR tickets: false until the (test-only) login confirms them. */
-  const tickets = new Map<string, boolean>();
   let pageVariant: PageVariant = 'default';
   let base = '';
 
@@ -166,12 +151,9 @@ export async function startYuanbaoReplica(
       handle: async (req, res, url) => {
         const raw = await readBody(req);
         const id = url.pathname.split('/').pop()!;
-        let body: ChatBody;
-        try {
-          body = JSON.parse(raw) as ChatBody;
-        } catch {
+        const body = jsonBody<ChatBody>(raw);
+        if (body === undefined)
           return sendJson(res, { error: { code: '400', message: 'invalid body' } }, 400);
-        }
         const prompt = typeof body.prompt === 'string' ? body.prompt : '';
         const variant = variantOf(prompt);
         if (!loggedIn(req) || variant === 'expired' || variant === 'login_wall')
@@ -209,64 +191,24 @@ export async function startYuanbaoReplica(
         sendJson(res, conversationDetail(body.conversationId!, conv.prompt, conv.mode, conv.model));
       },
     },
-    {
-      method: 'GET',
-      path: '/__replica/wx-qr',
-      handle: async (_q, res) => {
-        const ticket = randomUUID();
-        tickets.set(ticket, false);
-        const qr = await QRCode.toDataURL(`${base}/qr/${ticket}`, { margin: 1, width: 180 });
-        sendHtml(res, driftPage(qrPage(qr, ticket), drift));
-      },
-    },
-    {
-      method: 'GET',
-      path: '/api/login/qr-status',
-      handle: (_q, res, url) => {
-        const state = tickets.get(url.searchParams.get('ticket') ?? '');
-        if (state === undefined) return sendJson(res, { status: 'expired' });
-        if (!state) return sendJson(res, { status: 'waiting' });
-        res.setHeader('set-cookie', sessionCookies);
-        sendJson(res, { status: 'confirmed' });
-      },
-    },
-    {
-      // Test-only: confirms the newest QR ticket, as a scan in WeChat would.
-      method: 'POST',
-      path: '/__replica/login',
-      handle: async (req, res) => {
-        await readBody(req);
-        const ticket = [...tickets.keys()].pop();
-        if (!ticket) return sendJson(res, { ok: false }, 404);
-        tickets.set(ticket, true);
-        sendJson(res, { ok: true });
-      },
-    },
-    {
-      // Test-only: the page build later loads of the chat page get.
-      method: 'POST',
-      path: '/__replica/page-variant',
-      handle: async (req, res) => {
-        const { variant } = JSON.parse((await readBody(req)) || '{}') as { variant?: string };
-        if (!(PAGE_VARIANTS as readonly string[]).includes(variant ?? ''))
-          return sendJson(res, { ok: false, variants: PAGE_VARIANTS }, 400);
-        pageVariant = variant as PageVariant;
-        sendJson(res, { ok: true });
-      },
-    },
+    ...qrLoginRoutes({
+      qrPath: '/__replica/wx-qr',
+      statusPath: '/api/login/qr-status',
+      words: { title: '微信登录', alt: '微信登录二维码', caption: '请使用微信扫一扫登录' },
+      size: 180,
+      sessionCookies,
+      drift,
+      base: () => base,
+    }),
+    pageVariantRoute(PAGE_VARIANTS, (v) => (pageVariant = v)),
     { method: 'GET', path: '/__replica/captcha', handle: (_q, res) => sendHtml(res, CAPTCHA_PAGE) },
   ];
 
-  const site = await startSite(routes, opts.port ?? 0);
-  base = site.url;
-  const state = (t: string) =>
-    storageStateFor(site.url, { cookies: { hy_user: USER, hy_token: t, hy_source: 'web' } });
-  return {
-    url: site.url,
-    site,
-    storageState: () => state(token),
-    expiredStorageState: () => state(expiredToken),
-    asked,
-    close: () => site.close(),
-  };
+  const served = await serveReplica(routes, opts.port, (url) => {
+    base = url;
+    const state = (t: string) =>
+      storageStateFor(url, { cookies: { hy_user: USER, hy_token: t, hy_source: 'web' } });
+    return { storageState: () => state(token), expiredStorageState: () => state(expiredToken) };
+  });
+  return { ...served, asked };
 }

@@ -5,8 +5,10 @@
  * citation marks. The topic drops every `#replica:` directive, so a
  * variant answers the plain prompt's words.
  */
-import { createHash } from 'node:crypto';
 import type { Mode } from '../../services/shared/platforms.js';
+import { answerTag, piecesOf, searches, thinks, topicOf } from '../common/answer-text.js';
+
+export { searches, thinks, topicOf };
 
 export interface ReplicaSource {
   title: string;
@@ -32,21 +34,12 @@ const SITES = [
   ['https://news.sina.com.cn/c/', '新浪新闻'],
 ] as const;
 
-export const thinks = (mode: Mode) => mode === 'reasoning' || mode === 'reasoning_search';
-export const searches = (mode: Mode) => mode === 'search' || mode === 'reasoning_search';
-export const topicOf = (prompt: string) => prompt.replace(/\s*#replica:[a-z0-9_]+/g, '').trim();
-
 /** Splits text into short pieces, as the site grows its snapshots. */
-export function chunks(text: string, size = 6): string[] {
-  const chars = Array.from(text);
-  const out: string[] = [];
-  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
-  return out;
-}
+export const chunks = (text: string, size = 6): string[] => piecesOf(text, size);
 
 export function replicaAnswer(prompt: string, mode: Mode): ReplicaAnswer {
   const topic = topicOf(prompt);
-  const tag = createHash('sha256').update(`${topic}|${mode}`).digest('hex').slice(0, 8);
+  const tag = answerTag(topic, mode);
   const search = searches(mode);
   const sources: ReplicaSource[] = search
     ? SITES.map(([base, site], i) => ({

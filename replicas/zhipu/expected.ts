@@ -11,6 +11,7 @@ import type { Reference } from '../../services/shared/contracts/answer.js';
 import type { Mode } from '../../services/shared/platforms.js';
 import { modeOf } from '../../crawler/platforms/common/ran-mode.js';
 import { replicaAnswer, searches, thinks } from './answers.js';
+import { citedFields, reasoningOf } from '../common/expected-answer.js';
 
 /** The label the replica's model picker shows. */
 export const MODEL_LABEL = 'GLM-4.6';
@@ -31,15 +32,10 @@ export function expectedWebAnswer(prompt: string, mode: Mode): WebAnswer {
     site: s.site_name,
     icon: '',
   }));
-  const cited = a.pieces.flatMap((p) => (typeof p === 'string' ? [] : [p.cite + 1]));
   const thinking = olderFormat(prompt) ? '' : a.thinking.join('');
   return {
-    answerContent: a.pieces.map((p) => (typeof p === 'string' ? p : `[${p.cite + 1}]`)).join(''),
-    referenceList: refs,
-    citationList: refs.filter((r) => cited.includes(r.index)),
-    reasoningProcess: thinking
-      ? { summary: thinking.split('。')[0] + '。', content: thinking }
-      : null,
+    ...citedFields(a.pieces, refs, (n) => n + 1),
+    reasoningProcess: reasoningOf(thinking),
     recommendedQuestions: [],
     mediaContent: [],
     modelReported: MODEL_LABEL,

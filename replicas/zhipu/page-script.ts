@@ -11,19 +11,15 @@
  * build changes only what a driver sees. A plain string, so no loader
  * rewrites it.
  */
+import { DATA_R_KIT, SCRIPT_KIT } from '../common/page-kit.js';
+
 export const PAGE_SCRIPT = String.raw`
 (function(){
-  var $ = function(name, root){ return (root || document).querySelector('[data-r="' + name + '"]'); };
+${SCRIPT_KIT}${DATA_R_KIT}
   var state = { think: false, search: false, menu: null };
   var token = null, conversationId = '', busy = false;
-  var enc = new TextEncoder();
   // The replica's signing secret; the real page's is its own (glm-free-api names one).
   var SECRET = 'replica-sign-secret';
-
-  function esc(s){ return String(s).replace(/[&<>"']/g, function(c){
-    return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]; }); }
-  function toast(text){ var t = $('toast'); t.textContent = text; t.hidden = false; }
-  function show(name){ $(name).hidden = false; }
 
   function toggle(key, label){
     var on = state[key];
@@ -39,10 +35,7 @@ export const PAGE_SCRIPT = String.raw`
       '<div class="enter-icon-container" role="button" tabindex="0" aria-label="发送" data-r="send"' + (busy ? ' hidden' : '') + '></div>' +
       '<div class="stop-btn" role="button" tabindex="0" aria-label="停止生成" data-r="stop"' + (busy ? '' : ' hidden') + '></div>';
   }
-  $('tools').addEventListener('click', function(e){
-    var el = e.target.closest('[data-r]');
-    if (!el) return;
-    var r = el.getAttribute('data-r');
+  onHook('tools', function(r){
     if (r === 'think' || r === 'search') state[r] = !state[r];
     else if (r === 'model-picker') state.menu = state.menu ? null : 'model';
     else if (r === 'model-item') state.menu = null;
@@ -51,12 +44,7 @@ export const PAGE_SCRIPT = String.raw`
     renderTools();
   });
 
-  window.__replicaModes = {
-    labels: { thinking: '深度思考', search: '联网搜索' },
-    models: ['GLM-4-Flash 快速', 'GLM-Z1 深度思考'],
-    get: function(){ return { thinking: state.think, search: state.search }; },
-    set: function(name, on){ state[name === 'thinking' ? 'think' : 'search'] = on; renderTools(); },
-  };
+  exposeModes({ thinking: '深度思考', search: '联网搜索' }, ['GLM-4-Flash 快速', 'GLM-Z1 深度思考']);
 
   function renderHeader(){
     $('header').innerHTML = token
@@ -75,11 +63,8 @@ export const PAGE_SCRIPT = String.raw`
   renderTools();
 
   var editor = $('editor');
-  editor.addEventListener('keydown', function(e){
-    if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); submit(); }
-  });
-  if ($('new-chat')) $('new-chat').addEventListener('click', function(){
-    if (busy) return;
+  sendOnEnter(editor, submit);
+  onNewChat(function(){ return busy; }, function(){
     conversationId = '';
     $('list').innerHTML = '';
     $('refs').hidden = true;
@@ -89,8 +74,7 @@ export const PAGE_SCRIPT = String.raw`
   async function sign(){
     var ts = String(Date.now());
     var nonce = crypto.randomUUID().replace(/-/g, '');
-    var d = await crypto.subtle.digest('SHA-256', enc.encode(ts + '-' + nonce + '-' + SECRET));
-    var hex = Array.from(new Uint8Array(d)).map(function(b){ return b.toString(16).padStart(2, '0'); }).join('');
+    var hex = await sha256Hex(ts + '-' + nonce + '-' + SECRET);
     return { 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': hex.slice(0, 32) };
   }
 
@@ -118,11 +102,7 @@ export const PAGE_SCRIPT = String.raw`
           return Number(n) < sources.length ? '<sup class="cite-chip">' + (Number(n) + 1) + '</sup>' : '';
         });
     };
-    return text.split('\n').map(function(line){
-      if (/^## /.test(line)) return '<h2>' + inline(line.slice(3)) + '</h2>';
-      if (/^- /.test(line)) return '<li>' + inline(line.slice(2)) + '</li>';
-      return line.trim() ? '<p>' + inline(line) + '</p>' : '';
-    }).join('');
+    return markdownLines(text, inline);
   }
   function openRefs(sources){
     var refs = $('refs');
@@ -161,29 +141,20 @@ export const PAGE_SCRIPT = String.raw`
   }
 
   async function readStream(res, turn){
-    var reader = res.body.getReader(), dec = new TextDecoder(), buf = '', done = false;
-    for (;;) {
-      var chunk = await reader.read();
-      if (chunk.done) break;
-      buf += dec.decode(chunk.value, { stream: true });
-      var blocks = buf.split(/\r?\n\r?\n/);
-      buf = blocks.pop();
-      blocks.forEach(function(block){
-        var data = block.split(/\r?\n/).filter(function(l){ return l.indexOf('data:') === 0; })
-          .map(function(l){ return l.slice(5).replace(/^ /, ''); }).join('\n');
-        if (done || !data) return;
-        var f = JSON.parse(data);
-        if (f.conversation_id && !conversationId) {
-          conversationId = f.conversation_id;
-          history.replaceState(null, '', '/main/alltoolsdetail?cid=' + conversationId);
-        }
-        if (Array.isArray(f.parts)) render(turn, snapshot(f.parts));
-        if (f.status === 'intervene') {
-          $('answer', turn).textContent = (f.last_error && f.last_error.intervene_text) || '';
-          done = true;
-        } else if (f.status === 'finish') done = true;
-      });
-    }
+    var done = false;
+    await readEvents(res, function(name, data){
+      if (done || !data) return;
+      var f = JSON.parse(data);
+      if (f.conversation_id && !conversationId) {
+        conversationId = f.conversation_id;
+        history.replaceState(null, '', '/main/alltoolsdetail?cid=' + conversationId);
+      }
+      if (Array.isArray(f.parts)) render(turn, snapshot(f.parts));
+      if (f.status === 'intervene') {
+        $('answer', turn).textContent = (f.last_error && f.last_error.intervene_text) || '';
+        done = true;
+      } else if (f.status === 'finish') done = true;
+    });
   }
 
   async function submit(){

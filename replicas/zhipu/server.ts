@@ -17,7 +17,6 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { StorageState } from '../../services/shared/contracts/accounts.js';
 import type { Mode } from '../../services/shared/platforms.js';
 import {
   cookies,
@@ -25,30 +24,28 @@ import {
   sendEventStream,
   sendHtml,
   sendJson,
-  startSite,
   storageStateFor,
   variantOf,
-  type Asked,
   type Route,
-  type Site,
 } from '../common/site.js';
 import { chatPathRoutes } from '../common/chat-path.js';
-import { driftPage, type Drifts } from '../common/drift.js';
-import { streamVariantOf } from '../common/stream-variants.js';
+import { driftPage } from '../common/drift.js';
+import {
+  jsonBody,
+  modeOf,
+  runOf,
+  serveReplica,
+  streamKindOf,
+  type AskingReplica,
+  type ReplicaOptions,
+} from '../common/replica.js';
 import { driftZhipuStream } from './stream-drift.js';
 import { chatFrames, STREAM_VARIANTS, type StreamKind } from './frames.js';
 import { chatPage } from './pages.js';
 
-export interface ZhipuReplica {
-  url: string;
-  site: Site;
-  storageState(): StorageState;
-  expiredStorageState(): StorageState;
-  /** The mode each chat call asked for, as the replica read it from the request, in order. */
-  readonly asked: Asked[];
+export interface ZhipuReplica extends AskingReplica {
   /** How many chat calls the one-live-stream rule refused. */
   readonly refusedBusy: number;
-  close(): Promise<void>;
 }
 
 /** The page's signing secret (page-script.ts), as the site's own is built into its page. */
@@ -67,29 +64,14 @@ interface ChatBody {
 export function requestedMode(body: ChatBody): Mode {
   const think = body.meta_data?.chat_mode === 'zero';
   const search = body.meta_data?.is_networking === true;
-  return think && search
-    ? 'reasoning_search'
-    : think
-      ? 'reasoning'
-      : search
-        ? 'search'
-        : 'standard';
+  return modeOf(think, search);
 }
 
-function streamKind(prompt: string): StreamKind {
-  const drift = streamVariantOf(prompt, STREAM_VARIANTS);
-  if (drift) return drift;
-  if (/#replica:no_end\b/.test(prompt)) return 'no_end';
-  const v = variantOf(prompt);
-  return v === 'refusal' || v === 'unknown_frame' ? v : 'normal';
-}
+const streamKind = (prompt: string) =>
+  streamKindOf<StreamKind>(prompt, STREAM_VARIANTS, { no_end: 'no_end' });
 
-export async function startZhipuReplica(
-  opts: { port?: number; latencyMs?: number; drift?: Drifts } = {},
-): Promise<ZhipuReplica> {
-  const latency = opts.latencyMs ?? 10;
-  const drift = opts.drift ?? 'none';
-  const asked: Asked[] = [];
+export async function startZhipuReplica(opts: ReplicaOptions = {}): Promise<ZhipuReplica> {
+  const { latency, drift, asked } = runOf(opts);
   /** Each login the replica handed out (a storage state is one account): refresh token → user. */
   const users = new Map<string, string>();
   const expiredToken = randomBytes(24).toString('hex');
@@ -153,12 +135,8 @@ export async function startZhipuReplica(
         if (!user) return sendJson(res, EXPIRED, 401);
         const fault = signatureFault(req);
         if (fault) return sendJson(res, { code: 400, message: fault }, 400);
-        let body: ChatBody;
-        try {
-          body = JSON.parse(raw) as ChatBody;
-        } catch {
-          return sendJson(res, { code: 400, message: 'invalid body' }, 400);
-        }
+        const body = jsonBody<ChatBody>(raw);
+        if (body === undefined) return sendJson(res, { code: 400, message: 'invalid body' }, 400);
         const item = body.messages?.at(-1)?.content?.find((c) => c.type === 'text');
         const prompt = typeof item?.text === 'string' ? item.text : '';
         const variant = variantOf(prompt);
@@ -191,24 +169,25 @@ export async function startZhipuReplica(
     },
   ];
 
-  const site = await startSite(routes, opts.port ?? 0);
-  const state = (t: string, user: string) =>
-    storageStateFor(site.url, { cookies: { chatglm_refresh_token: t, chatglm_user_id: user } });
+  const served = await serveReplica(routes, opts.port, (url) => {
+    const state = (t: string, user: string) =>
+      storageStateFor(url, { cookies: { chatglm_refresh_token: t, chatglm_user_id: user } });
+    return {
+      // A new account's login each time, as each real account has its own refresh token.
+      storageState: () => {
+        const token = randomBytes(24).toString('hex');
+        const user = `replica-user-${users.size + 1}`;
+        users.set(token, user);
+        return state(token, user);
+      },
+      expiredStorageState: () => state(expiredToken, 'replica-user-expired'),
+    };
+  });
   return {
-    url: site.url,
-    site,
-    // A new account's login each time, as each real account has its own refresh token.
-    storageState: () => {
-      const token = randomBytes(24).toString('hex');
-      const user = `replica-user-${users.size + 1}`;
-      users.set(token, user);
-      return state(token, user);
-    },
-    expiredStorageState: () => state(expiredToken, 'replica-user-expired'),
+    ...served,
     asked,
     get refusedBusy() {
       return refusedBusy;
     },
-    close: () => site.close(),
   };
 }

@@ -29,5 +29,5 @@ export async function failure(p: Promise<unknown>): Promise<PlatformError> {
     if (err instanceof PlatformError) return err;
     throw err;
   }
-  throw new Error('expected a PlatformError');
+  throw new Error('expected a PlatformError, got an answer');
 }

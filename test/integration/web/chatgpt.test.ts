@@ -10,18 +10,23 @@
  * wrong proof, so the driver never makes the call itself.
  */
 import t, { type Test } from 'tap';
-import type { BrowserContext, Page } from 'playwright';
 import { testBrowser } from '../../helpers/chromium.js';
 import { webContext } from '../../helpers/web-context.js';
-import { chatgptWeb } from '../../../crawler/platforms/chatgpt/web/index.js';
 import {
-  PlatformError,
-  type Job,
-  type PlatformSettings,
-  type WebAnswer,
-  type WebContext,
-} from '../../../crawler/platforms/types.js';
-import { MODES, type Mode } from '../../../services/shared/platforms.js';
+  jobOf,
+  settingsOf,
+  type SitePages,
+  askOn,
+  everyMode,
+  checkWalls,
+  sessionWalls,
+  checkRefusal,
+  checkLoginStates,
+  type Wall,
+  type DriverRun,
+} from '../../helpers/driver-runs.js';
+import { chatgptWeb } from '../../../crawler/platforms/chatgpt/web/index.js';
+import type { Job } from '../../../crawler/platforms/types.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
 import { expectedWebAnswer } from '../../../replicas/chatgpt/expected.js';
 import {
@@ -35,59 +40,20 @@ t.setTimeout(240_000);
 const replica = await startChatgptReplica({ latencyMs: 3 });
 t.teardown(() => replica.close());
 const browser = await testBrowser(t, replica);
-const settings: PlatformSettings = { apiBaseUrl: '', webUrl: replica.url, timeoutMs: 30_000 };
-const job = (prompt: string, mode: Mode): Job => ({
-  prompt,
-  mode,
-  signal: AbortSignal.timeout(60_000),
-});
+const settings = settingsOf(replica.url);
 
-interface Run {
-  context: BrowserContext;
-  page: Page;
-  ctx: WebContext;
-  result: Promise<WebAnswer>;
-}
+const site: SitePages = { browser, driver: chatgptWeb, locale: 'en-US' };
+const ask = (t: Test, j: Job, state: StorageState | null = replica.storageState()) =>
+  askOn(t, site, settings, j, state);
 
-async function ask(
-  t: Test,
-  j: Job,
-  state: StorageState | null = replica.storageState(),
-): Promise<Run> {
-  const context = await browser.newContext({
-    storageState: (state ?? undefined) as never,
-    locale: 'en-US',
-    viewport: { width: 1280, height: 900 },
-  });
-  t.teardown(() => context.close());
-  const page = await context.newPage();
-  page.on('pageerror', (e) => t.fail(`page error: ${e.message}`));
-  const ctx = await webContext(page, settings);
-  await page.goto(chatgptWeb.startUrl(j, { settings }));
-  return { context, page, ctx, result: chatgptWeb.ask(page, j, ctx) };
-}
-
-async function failure(p: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof PlatformError) return err;
-    throw err;
-  }
-  throw new Error('expected a PlatformError, got an answer');
-}
-
-const request = (run: Run) =>
+const request = (run: DriverRun) =>
   run.ctx.evidence.list().find((e) => e.kind === 'request') as {
     body: string;
     headers?: Record<string, string>;
   };
 
 t.test('every mode through the page pills: the exact answer, as asked', async (t) => {
-  const prompt = 'smart home brands';
-  for (const mode of MODES) {
-    const run = await ask(t, job(prompt, mode));
-    t.same(await run.result, expectedWebAnswer(prompt, mode), `${mode}: the fields`);
+  await everyMode(t, ask, 'smart home brands', expectedWebAnswer, async (run, mode) => {
     const body = JSON.parse(request(run).body) as {
       system_hints: string[];
       supported_encodings: string[];
@@ -102,8 +68,7 @@ t.test('every mode through the page pills: the exact answer, as asked', async (t
       search,
       `${mode}: the sources panel open for the screenshot`,
     );
-    await run.context.close();
-  }
+  });
 });
 
 t.test('both encodings: v1 deltas and the older snapshots, each recorded', async (t) => {
@@ -114,7 +79,7 @@ t.test('both encodings: v1 deltas and the older snapshots, each recorded', async
     [' #replica:old_endpoint', 'chatgpt-v1'],
   ] as const) {
     const prompt = `electric cars${directive}`;
-    const run = await ask(t, job(prompt, 'reasoning_search'));
+    const run = await ask(t, jobOf(prompt, 'reasoning_search'));
     const answer = await run.result;
     t.same(answer, expectedWebAnswer(prompt, 'reasoning_search'), `${format}${directive}`);
     t.equal(answer.formatVersion, format);
@@ -124,7 +89,7 @@ t.test('both encodings: v1 deltas and the older snapshots, each recorded', async
 
 t.test('a stream without its end: the page judges the end', async (t) => {
   const prompt = 'robot vacuums #replica:no_end';
-  const run = await ask(t, job(prompt, 'search'));
+  const run = await ask(t, jobOf(prompt, 'search'));
   const answer = await run.result;
   t.same(answer.answerContent, expectedWebAnswer(prompt, 'search').answerContent);
   t.ok(
@@ -134,17 +99,9 @@ t.test('a stream without its end: the page judges the end', async (t) => {
 });
 
 t.test('every wall is its named outcome within seconds', async (t) => {
-  const cases: [string, StorageState | null | undefined, RegExp, string | undefined][] = [
-    [
-      '#replica:login_wall',
-      undefined,
-      /^session_expired: HTTP 401 on the chat call/,
-      'needs_human',
-    ],
-    ['#replica:expired', undefined, /^session_expired: HTTP 401 on the chat call/, 'needs_human'],
-    ['', null, /^login wall: /, 'needs_human'],
-    // A session cookie the site no longer takes: /api/auth/session answers {}, the page offers Log in.
-    ['', replica.expiredStorageState(), /^login wall: /, 'needs_human'],
+  const cases: Wall[] = [
+    // The dead session: /api/auth/session answers {} to its cookie, the page offers Log in.
+    ...sessionWalls(replica.expiredStorageState()),
     ['#replica:captcha', undefined, /^captcha: /, 'needs_human'],
     ['#replica:unusual', undefined, /^blocked: Unusual activity/, 'needs_human'],
     [
@@ -155,45 +112,13 @@ t.test('every wall is its named outcome within seconds', async (t) => {
     ],
     ['#replica:quota', undefined, /^rate or quota limit on chatgpt: quota: usage_cap/, 'cooling'],
   ];
-  for (const [directive, state, message, account] of cases) {
-    const started = Date.now();
-    const run = await ask(
-      t,
-      job(`insurance ${directive}`, 'standard'),
-      state === undefined ? undefined : state,
-    );
-    const err = await failure(run.result);
-    t.match(
-      err,
-      { message, account: { state: account } },
-      `${directive || 'logged out'}: ${err.message}`,
-    );
-    t.ok(Date.now() - started < 10_000, `within seconds (${Date.now() - started} ms)`);
-    await run.context.close();
-  }
-  const refusal = await ask(t, job('insurance #replica:refusal', 'standard'));
-  t.match(await failure(refusal.result), {
-    message: /chatgpt refused to answer/,
-    retryable: false,
-    account: undefined,
-  });
+  await checkWalls(t, ask, 'insurance', cases);
+  await checkRefusal(t, ask, 'insurance', /chatgpt refused to answer/);
 });
 
 t.test('a logged-out page needs a person; the imported login is logged in', async (t) => {
-  for (const [state, loggedIn] of [
-    [null, false],
-    [replica.storageState(), true],
-  ] as const) {
-    const context = await browser.newContext({ storageState: (state ?? undefined) as never });
-    t.teardown(() => context.close());
-    const page = await context.newPage();
-    await page.goto(chatgptWeb.startUrl(job('', 'standard'), { settings }));
-    t.match(
-      await chatgptWeb.loginState(page, { settings }),
-      { loggedIn },
-      `logged in: ${loggedIn}`,
-    );
-  }
+  const start = chatgptWeb.startUrl(jobOf('', 'standard'), { settings });
+  await checkLoginStates(t, site, replica.storageState(), start, settings);
 });
 
 t.test('the replica refuses a chat call without the page-computed sentinel proof', async (t) => {
@@ -240,16 +165,16 @@ t.test('the replica refuses a chat call without the page-computed sentinel proof
 t.test('the "+" tools menu page: on, then off again on the kept page', async (t) => {
   const menu = await startChatgptReplica({ latencyMs: 3, widgets: 'tools_menu' });
   t.teardown(() => menu.close());
-  const s: PlatformSettings = { apiBaseUrl: '', webUrl: menu.url, timeoutMs: 30_000 };
+  const s = settingsOf(menu.url);
   const context = await browser.newContext({ storageState: menu.storageState() as never });
   t.teardown(() => context.close());
   const page = await context.newPage();
-  await page.goto(chatgptWeb.startUrl(job('', 'standard'), { settings: s }));
+  await page.goto(chatgptWeb.startUrl(jobOf('', 'standard'), { settings: s }));
   for (const mode of ['reasoning_search', 'standard', 'search'] as const) {
     const prompt = `heat pumps ${mode}`;
     const ctx = await webContext(page, s);
     try {
-      t.same(await chatgptWeb.ask(page, job(prompt, mode), ctx), expectedWebAnswer(prompt, mode));
+      t.same(await chatgptWeb.ask(page, jobOf(prompt, mode), ctx), expectedWebAnswer(prompt, mode));
     } finally {
       await ctx.capture.close();
     }

@@ -9,12 +9,7 @@ import t from 'tap';
 import { testBrowser } from '../../helpers/chromium.js';
 import type { BrowserContext, Page } from 'playwright';
 import { deepseekWeb } from '../../../crawler/platforms/deepseek/web/index.js';
-import {
-  PlatformError,
-  type Job,
-  type PlatformSettings,
-  type WebAnswer,
-} from '../../../crawler/platforms/types.js';
+import type { Job, PlatformSettings, WebAnswer } from '../../../crawler/platforms/types.js';
 import type { WebContext } from '../../../crawler/platforms/types.js';
 import { MODES, type Mode } from '../../../services/shared/platforms.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
@@ -22,6 +17,7 @@ import { expectedWebAnswer } from '../../../replicas/deepseek/expected.js';
 import { chatFrames, type StreamKind } from '../../../replicas/deepseek/frames.js';
 import { startDeepseekReplica } from '../../../replicas/deepseek/server.js';
 import { webContext } from '../../helpers/web-context.js';
+import { failure } from '../../helpers/driver-runs.js';
 
 // A dozen and more Chromium runs: room for a busy 2-core machine.
 t.setTimeout(300_000);
@@ -70,16 +66,6 @@ async function ask(
 /** The fields the replica's stream carries, as the driver must report them. */
 const expected = (prompt: string, mode: Mode, formatVersion: string): WebAnswer =>
   expectedWebAnswer(prompt, mode, replica.url, formatVersion);
-
-async function failure(p: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof PlatformError) return err;
-    throw err;
-  }
-  throw new Error('expected a PlatformError, got an answer');
-}
 
 const bodyOf = (flags: { think: boolean; search: boolean }) => ({
   thinking_enabled: flags.think,

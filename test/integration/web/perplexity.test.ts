@@ -11,18 +11,23 @@
  * answer a refusal.
  */
 import t, { type Test } from 'tap';
-import type { BrowserContext, Page } from 'playwright';
 import { testBrowser } from '../../helpers/chromium.js';
-import { webContext } from '../../helpers/web-context.js';
-import { perplexityWeb } from '../../../crawler/platforms/perplexity/web/index.js';
 import {
-  PlatformError,
-  type Job,
-  type PlatformSettings,
-  type WebAnswer,
-  type WebContext,
-} from '../../../crawler/platforms/types.js';
-import { MODES, type Mode } from '../../../services/shared/platforms.js';
+  jobOf,
+  settingsOf,
+  failure,
+  type SitePages,
+  askOn,
+  sentBody,
+  everyMode,
+  checkWalls,
+  sessionWalls,
+  checkRefusal,
+  checkLoginStates,
+  type Wall,
+} from '../../helpers/driver-runs.js';
+import { perplexityWeb } from '../../../crawler/platforms/perplexity/web/index.js';
+import type { Job } from '../../../crawler/platforms/types.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
 import { expectedWebAnswer, MODEL_IDS } from '../../../replicas/perplexity/expected.js';
 import { startPerplexityReplica } from '../../../replicas/perplexity/server.js';
@@ -33,57 +38,15 @@ t.setTimeout(240_000);
 const replica = await startPerplexityReplica({ latencyMs: 3 });
 t.teardown(() => replica.close());
 const browser = await testBrowser(t, replica);
-const settings: PlatformSettings = { apiBaseUrl: '', webUrl: replica.url, timeoutMs: 30_000 };
-const job = (prompt: string, mode: Mode): Job => ({
-  prompt,
-  mode,
-  signal: AbortSignal.timeout(60_000),
-});
+const settings = settingsOf(replica.url);
 
-interface Run {
-  context: BrowserContext;
-  page: Page;
-  ctx: WebContext;
-  result: Promise<WebAnswer>;
-}
-
-async function ask(
-  t: Test,
-  j: Job,
-  state: StorageState | null = replica.storageState(),
-): Promise<Run> {
-  const context = await browser.newContext({
-    storageState: (state ?? undefined) as never,
-    locale: 'en-US',
-    viewport: { width: 1280, height: 900 },
-  });
-  t.teardown(() => context.close());
-  const page = await context.newPage();
-  page.on('pageerror', (e) => t.fail(`page error: ${e.message}`));
-  const ctx = await webContext(page, settings);
-  await page.goto(perplexityWeb.startUrl(j, { settings }));
-  return { context, page, ctx, result: perplexityWeb.ask(page, j, ctx) };
-}
-
-async function failure(p: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof PlatformError) return err;
-    throw err;
-  }
-  throw new Error('expected a PlatformError, got an answer');
-}
+const site: SitePages = { browser, driver: perplexityWeb, locale: 'en-US' };
+const ask = (t: Test, j: Job, state: StorageState | null = replica.storageState()) =>
+  askOn(t, site, settings, j, state);
 
 t.test('every mode through the model picker and the Web switch, exactly as asked', async (t) => {
-  const prompt = 'Home batteries';
-  for (const mode of MODES) {
-    const run = await ask(t, job(prompt, mode));
-    t.same(await run.result, expectedWebAnswer(prompt, mode), `${mode}: the fields`);
-    const request = run.ctx.evidence.list().find((e) => e.kind === 'request') as { body: string };
-    const { params } = JSON.parse(request.body) as {
-      params: { model_preference: string; sources: string[] };
-    };
+  await everyMode(t, ask, 'Home batteries', expectedWebAnswer, async (run, mode) => {
+    const { params } = sentBody<{ params: { model_preference: string; sources: string[] } }>(run);
     const think = mode === 'reasoning' || mode === 'reasoning_search';
     const search = mode === 'search' || mode === 'reasoning_search';
     t.equal(params.model_preference, think ? MODEL_IDS.on : MODEL_IDS.off, `${mode}: the model`);
@@ -93,22 +56,12 @@ t.test('every mode through the model picker and the Web switch, exactly as asked
       search,
       `${mode}: the sources panel open for the screenshot`,
     );
-    await run.context.close();
-  }
+  });
 });
 
 t.test('every wall is its named outcome within seconds', async (t) => {
-  const cases: [string, StorageState | null | undefined, RegExp, string | undefined][] = [
-    // A 401 after the page showed the logged-in chat: the session died, not a login wall.
-    [
-      '#replica:login_wall',
-      undefined,
-      /^session_expired: HTTP 401 on the chat call/,
-      'needs_human',
-    ],
-    ['#replica:expired', undefined, /^session_expired: HTTP 401 on the chat call/, 'needs_human'],
-    ['', null, /^login wall: /, 'needs_human'],
-    ['', replica.expiredStorageState(), /^login wall: /, 'needs_human'],
+  const cases: Wall[] = [
+    ...sessionWalls(replica.expiredStorageState()),
     [
       '#replica:captcha',
       undefined,
@@ -128,46 +81,18 @@ t.test('every wall is its named outcome within seconds', async (t) => {
       'cooling',
     ],
   ];
-  for (const [directive, state, message, account] of cases) {
-    const started = Date.now();
-    const run = await ask(t, job(`Insurance ${directive}`, 'standard'), state);
-    const err = await failure(run.result);
-    t.match(
-      err,
-      { message, account: { state: account } },
-      `${directive || 'logged out'}: ${err.message}`,
-    );
-    t.ok(Date.now() - started < 10_000, `within seconds (${Date.now() - started} ms)`);
-    await run.context.close();
-  }
-  const captcha = await ask(t, job('Insurance #replica:captcha', 'search'));
+  await checkWalls(t, ask, 'Insurance', cases);
+  const captcha = await ask(t, jobOf('Insurance #replica:captcha', 'search'));
   await failure(captcha.result);
   t.match(
     await captcha.page.getByRole('dialog', { name: 'Security check' }).isVisible(),
     true,
     'the page shows the challenge: never bypassed',
   );
-  const refusal = await ask(t, job('Insurance #replica:refusal', 'standard'));
-  t.match(await failure(refusal.result), {
-    message: /perplexity refused to answer/,
-    retryable: false,
-    account: undefined,
-  });
+  await checkRefusal(t, ask, 'Insurance', /perplexity refused to answer/);
 });
 
 t.test('a logged-out page needs a person; the imported login is logged in', async (t) => {
-  for (const [state, loggedIn] of [
-    [null, false],
-    [replica.storageState(), true],
-  ] as const) {
-    const context = await browser.newContext({ storageState: (state ?? undefined) as never });
-    t.teardown(() => context.close());
-    const page = await context.newPage();
-    await page.goto(perplexityWeb.loginUrl({ settings }));
-    t.match(
-      await perplexityWeb.loginState(page, { settings }),
-      { loggedIn },
-      `logged in: ${loggedIn}`,
-    );
-  }
+  const login = perplexityWeb.loginUrl({ settings });
+  await checkLoginStates(t, site, replica.storageState(), login, settings);
 });

@@ -12,16 +12,11 @@ import t, { type Test } from 'tap';
 import type { Page } from 'playwright';
 import { testBrowser } from '../../helpers/chromium.js';
 import { webContext } from '../../helpers/web-context.js';
+import { jobOf, settingsOf, failure, sentBody } from '../../helpers/driver-runs.js';
 import { replicaContext } from '../../helpers/web-sites.js';
 import { qwenWeb } from '../../../crawler/platforms/qwen/web/index.js';
-import {
-  PlatformError,
-  type Job,
-  type PlatformSettings,
-  type WebAnswer,
-  type WebContext,
-} from '../../../crawler/platforms/types.js';
-import { MODES, type Mode } from '../../../services/shared/platforms.js';
+import type { Job, WebAnswer, WebContext } from '../../../crawler/platforms/types.js';
+import { MODES } from '../../../services/shared/platforms.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
 import { expectedWebAnswer, type Format } from '../../../replicas/qwen/expected.js';
 import { startQwenReplica, type QwenReplica } from '../../../replicas/qwen/server.js';
@@ -31,17 +26,6 @@ t.setTimeout(240_000);
 const intl = await startQwenReplica({ latencyMs: 2 });
 const domestic = await startQwenReplica({ latencyMs: 2, site: 'domestic' });
 const browser = await testBrowser(t, intl, domestic);
-
-const job = (prompt: string, mode: Mode): Job => ({
-  prompt,
-  mode,
-  signal: AbortSignal.timeout(60_000),
-});
-const settingsOf = (r: QwenReplica): PlatformSettings => ({
-  apiBaseUrl: '',
-  webUrl: r.url,
-  timeoutMs: 30_000,
-});
 
 interface Run {
   page: Page;
@@ -56,7 +40,7 @@ async function ask(
   j: Job,
   state: StorageState | null = replica.storageState(),
 ): Promise<Run> {
-  const settings = settingsOf(replica);
+  const settings = settingsOf(replica.url);
   const context = state
     ? await replicaContext(browser, state)
     : await browser.newContext({ locale: 'zh-CN' });
@@ -68,21 +52,6 @@ async function ask(
   return { page, ctx, result: qwenWeb.ask(page, j, ctx) };
 }
 
-async function failure(p: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof PlatformError) return err;
-    throw err;
-  }
-  throw new Error('expected a PlatformError, got an answer');
-}
-
-const sentBody = (run: Run) => {
-  const request = run.ctx.evidence.list().find((e) => e.kind === 'request');
-  return JSON.parse((request as { body: string }).body) as Record<string, unknown>;
-};
-
 t.test('both protocols, every mode: the exact fields and the format that answered', async (t) => {
   const sites: [QwenReplica, string, Format][] = [
     [intl, '', 'qwen-2026'],
@@ -92,7 +61,7 @@ t.test('both protocols, every mode: the exact fields and the format that answere
   for (const [replica, directive, format] of sites)
     for (const mode of MODES) {
       const prompt = `露营装备${directive}`;
-      const run = await ask(t, replica, job(prompt, mode));
+      const run = await ask(t, replica, jobOf(prompt, mode));
       t.same(await run.result, expectedWebAnswer(prompt, mode, format), `${format} ${mode}`);
       const body = sentBody(run);
       const think = mode === 'reasoning' || mode === 'reasoning_search';
@@ -148,7 +117,7 @@ t.test('walls, the WAF and limits: each its named outcome within seconds', async
   ];
   for (const [replica, directive, state, message, account] of cases) {
     const started = Date.now();
-    const run = await ask(t, replica, job(`保险 ${directive}`, 'standard'), state);
+    const run = await ask(t, replica, jobOf(`保险 ${directive}`, 'standard'), state);
     const err = await failure(run.result);
     const who = directive || (state === null ? 'logged out' : 'an expired session');
     const label = `${replica === intl ? 'intl' : 'domestic'} ${who}`;

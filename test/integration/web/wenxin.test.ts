@@ -15,17 +15,16 @@ import t, { type Test } from 'tap';
 import type { Page } from 'playwright';
 import { testBrowser } from '../../helpers/chromium.js';
 import { webContext } from '../../helpers/web-context.js';
+import { jobOf, settingsOf, sentBody, pageVariant } from '../../helpers/driver-runs.js';
 import { replicaContext } from '../../helpers/web-sites.js';
 import { wenxinWeb } from '../../../crawler/platforms/wenxin/web/index.js';
 import { untilBeijingMidnight } from '../../../crawler/platforms/wenxin/web/envelope.js';
 import {
   PlatformError,
   type Job,
-  type PlatformSettings,
   type WebAnswer,
   type WebContext,
 } from '../../../crawler/platforms/types.js';
-import type { Mode } from '../../../services/shared/platforms.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
 import { expectedWebAnswer } from '../../../replicas/wenxin/expected.js';
 import type { PageVariant } from '../../../replicas/wenxin/pages.js';
@@ -36,25 +35,9 @@ t.setTimeout(240_000);
 const replica = await startWenxinReplica({ latencyMs: 3 });
 const passport = await startWenxinReplica({ latencyMs: 3, passportPage: true });
 const browser = await testBrowser(t, replica, passport);
-const settingsOf = (url: string): PlatformSettings => ({
-  apiBaseUrl: '',
-  webUrl: url,
-  timeoutMs: 30_000,
-});
 const settings = settingsOf(replica.url);
-const job = (prompt: string, mode: Mode): Job => ({
-  prompt,
-  mode,
-  signal: AbortSignal.timeout(60_000),
-});
 
-async function pageVariant(variant: PageVariant): Promise<void> {
-  const r = await fetch(`${replica.url}/__replica/page-variant`, {
-    method: 'POST',
-    body: JSON.stringify({ variant }),
-  });
-  if (!r.ok) throw new Error(`page variant ${variant}: HTTP ${r.status}`);
-}
+const useVariant = (variant: PageVariant) => pageVariant(replica.url, variant);
 
 /** A page of one account, at the start page, the capture armed. */
 async function openPage(t: Test, state: StorageState, s = settings): Promise<Page> {
@@ -62,7 +45,7 @@ async function openPage(t: Test, state: StorageState, s = settings): Promise<Pag
   t.teardown(() => context.close());
   const page = await context.newPage();
   page.on('pageerror', (e) => t.fail(`page error: ${e.message}`));
-  await page.goto(wenxinWeb.startUrl(job('x', 'standard'), { settings: s }));
+  await page.goto(wenxinWeb.startUrl(jobOf('x', 'standard'), { settings: s }));
   return page;
 }
 
@@ -82,11 +65,6 @@ async function askOn(
     await ctx.capture.close();
   }
 }
-
-const sentBody = (ctx: WebContext) => {
-  const request = ctx.evidence.list().find((e) => e.kind === 'request');
-  return JSON.parse((request as { body: string }).body) as Record<string, unknown>;
-};
 
 const cookieHeader = (state: StorageState) =>
   state.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
@@ -111,13 +89,13 @@ t.test(
   'only the page makes the call: its Acs-Token answers across changes, no other does',
   async (t) => {
     const page = await openPage(t, replica.storageState());
-    const first = await askOn(page, job('文心一言的搜索', 'search'));
+    const first = await askOn(page, jobOf('文心一言的搜索', 'search'));
     t.same(first.answer, expectedWebAnswer('文心一言的搜索', 'search'), 'the exact answer');
     t.ok(
       await page.getByRole('complementary', { name: '参考资料' }).isVisible(),
       'the sources panel left open for the screenshot',
     );
-    const sent = sentBody(first.ctx);
+    const sent = sentBody(first);
     t.match(
       sent,
       { model: 'EB45T', search: 1, sign: /^\d+:\d+:[0-9a-f]{64}$/ },
@@ -132,7 +110,7 @@ t.test(
     replica.rotateAcs();
     replica.rotateAcs();
     t.equal(await wenxinWeb.newChat!(page, { settings, evidence: first.ctx.evidence }), 'control');
-    const second = await askOn(page, job('百家号的文章', 'reasoning'));
+    const second = await askOn(page, jobOf('百家号的文章', 'reasoning'));
     t.same(second.answer, expectedWebAnswer('百家号的文章', 'reasoning'), 'after the change too');
 
     const refused = replica.refused.length;
@@ -155,25 +133,25 @@ t.test(
 t.test(
   'a build without the chip: the thinking model through the picker, its label named',
   async (t) => {
-    await pageVariant('model_menu');
-    t.teardown(() => pageVariant('default'));
+    await useVariant('model_menu');
+    t.teardown(() => useVariant('default'));
     const page = await openPage(t, replica.storageState());
-    const r = await askOn(page, job('文心X1的推理', 'reasoning_search'));
+    const r = await askOn(page, jobOf('文心X1的推理', 'reasoning_search'));
     t.same(r.answer, expectedWebAnswer('文心X1的推理', 'reasoning_search'));
     t.equal(r.answer?.modelReported, '文心X1 Turbo');
-    t.match(sentBody(r.ctx), { model: 'X1T', search: 1 });
+    t.match(sentBody(r), { model: 'X1T', search: 1 });
     await wenxinWeb.newChat!(page, { settings, evidence: r.ctx.evidence });
-    const off = await askOn(page, job('文心4.5的回答', 'standard'));
+    const off = await askOn(page, jobOf('文心4.5的回答', 'standard'));
     t.same(off.answer, expectedWebAnswer('文心4.5的回答', 'standard'), 'and back off');
     t.equal(off.answer?.modelReported, '文心4.5 Turbo');
   },
 );
 
 t.test('a build without 联网搜索: a search fails in seconds, naming the control', async (t) => {
-  await pageVariant('no_search');
-  t.teardown(() => pageVariant('default'));
+  await useVariant('no_search');
+  t.teardown(() => useVariant('default'));
   const page = await openPage(t, replica.storageState());
-  const r = await askOn(page, job('没有搜索', 'search'));
+  const r = await askOn(page, jobOf('没有搜索', 'search'));
   t.equal(r.error?.message, 'control_missing: wenxin web-search');
   t.ok(r.ms < 5_000, `in ${r.ms} ms`);
 });
@@ -227,7 +205,7 @@ t.test('every wall is its named outcome, with its evidence', async (t) => {
   // The call's answer or the page's layer, whichever the driver sees first: both name the wall.
   for (const [directive, state, message, account] of cases) {
     const page = await openPage(t, state);
-    const r = await askOn(page, job(`墙 ${directive}`.trim(), 'standard'));
+    const r = await askOn(page, jobOf(`墙 ${directive}`.trim(), 'standard'));
     t.match(r.error?.message, message, `${directive || 'logged out'}: ${r.error?.message}`);
     if (Object.keys(account).length > 0)
       t.match(r.error?.account, { state: 'needs_human', ...account }, `${directive}: the account`);
@@ -241,7 +219,7 @@ t.test('every wall is its named outcome, with its evidence', async (t) => {
     await page.context().close();
   }
   const page = await openPage(t, passport.expiredStorageState(), settingsOf(passport.url));
-  const r = await askOn(page, job('护照页', 'standard'), settingsOf(passport.url));
+  const r = await askOn(page, jobOf('护照页', 'standard'), settingsOf(passport.url));
   t.match(
     r.error?.message,
     /^login wall: the site shows its sign-in page \(\/passport\/login\)/,

@@ -10,18 +10,24 @@
  * the site's cookies; the replica refuses a chat call the page did not sign.
  */
 import t, { type Test } from 'tap';
-import type { BrowserContext, Page } from 'playwright';
 import { testBrowser } from '../../helpers/chromium.js';
-import { webContext } from '../../helpers/web-context.js';
-import { yuanbaoWeb } from '../../../crawler/platforms/yuanbao/web/index.js';
 import {
-  PlatformError,
-  type Job,
-  type PlatformSettings,
-  type WebAnswer,
-  type WebContext,
-} from '../../../crawler/platforms/types.js';
-import { MODES, type Mode } from '../../../services/shared/platforms.js';
+  jobOf,
+  settingsOf,
+  failure,
+  type SitePages,
+  askOn,
+  openPage,
+  sentBody,
+  everyMode,
+  checkWalls,
+  sessionWalls,
+  checkRefusal,
+  type Wall,
+  pageVariant,
+} from '../../helpers/driver-runs.js';
+import { yuanbaoWeb } from '../../../crawler/platforms/yuanbao/web/index.js';
+import type { Job, PlatformSettings } from '../../../crawler/platforms/types.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
 import { expectedWebAnswer } from '../../../replicas/yuanbao/expected.js';
 import type { PageVariant } from '../../../replicas/yuanbao/pages.js';
@@ -31,78 +37,28 @@ t.setTimeout(240_000);
 
 const replica = await startYuanbaoReplica({ latencyMs: 3 });
 const browser = await testBrowser(t, replica);
-const settings: PlatformSettings = { apiBaseUrl: '', webUrl: replica.url, timeoutMs: 30_000 };
-const job = (prompt: string, mode: Mode): Job => ({
-  prompt,
-  mode,
-  signal: AbortSignal.timeout(60_000),
-});
+const settings = settingsOf(replica.url);
+const site: SitePages = {
+  browser,
+  driver: yuanbaoWeb,
+  locale: 'zh-CN',
+  timezoneId: 'Asia/Shanghai',
+};
 
-interface Run {
-  context: BrowserContext;
-  page: Page;
-  ctx: WebContext;
-  result: Promise<WebAnswer>;
-}
+const useVariant = (variant: PageVariant) => pageVariant(replica.url, variant);
 
-async function pageVariant(variant: PageVariant): Promise<void> {
-  const r = await fetch(`${replica.url}/__replica/page-variant`, {
-    method: 'POST',
-    body: JSON.stringify({ variant }),
-  });
-  if (!r.ok) throw new Error(`page variant ${variant}: HTTP ${r.status}`);
-}
-
-async function open(
-  state: StorageState | null,
-  t: Test,
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    storageState: (state ?? undefined) as never,
-    locale: 'zh-CN',
-    timezoneId: 'Asia/Shanghai',
-    viewport: { width: 1280, height: 900 },
-  });
-  t.teardown(() => context.close());
-  const page = await context.newPage();
-  page.on('pageerror', (e) => t.fail(`page error: ${e.message}`));
-  return { context, page };
-}
-
-async function ask(
+/** One ask on a fresh page, as `state` (default: the replica's account), with the operator's settings `s`. */
+const ask = (
   t: Test,
   j: Job,
-  o: { state?: StorageState | null; settings?: PlatformSettings } = {},
-): Promise<Run> {
-  const s = o.settings ?? settings;
-  const { context, page } = await open(o.state === undefined ? replica.storageState() : o.state, t);
-  const ctx = await webContext(page, s);
-  await page.goto(yuanbaoWeb.startUrl(j, { settings: s }));
-  return { context, page, ctx, result: yuanbaoWeb.ask(page, j, ctx) };
-}
-
-async function failure(p: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof PlatformError) return err;
-    throw err;
-  }
-  throw new Error('expected a PlatformError, got an answer');
-}
-
-const sentBody = (run: Run) => {
-  const request = run.ctx.evidence.list().find((e) => e.kind === 'request');
-  return JSON.parse((request as { body: string }).body) as Record<string, unknown>;
-};
+  state: StorageState | null = replica.storageState(),
+  s: PlatformSettings = settings,
+) => askOn(t, site, s, j, state);
 
 t.test(
   'every mode through the page controls: the exact fields, the request they made',
   async (t) => {
-    const prompt = '微信小程序开发';
-    for (const mode of MODES) {
-      const run = await ask(t, job(prompt, mode));
-      t.same(await run.result, expectedWebAnswer(prompt, mode), `${mode}: the fields`);
+    await everyMode(t, ask, '微信小程序开发', expectedWebAnswer, async (run, mode) => {
       const body = sentBody(run);
       const think = mode === 'reasoning' || mode === 'reasoning_search';
       t.equal(
@@ -122,8 +78,7 @@ t.test(
         mode === 'search' || mode === 'reasoning_search',
         `${mode}: sources drawer open`,
       );
-      await run.context.close();
-    }
+    });
   },
 );
 
@@ -131,7 +86,7 @@ t.test(
   'DeepSeek inside Yuanbao, chosen in the model picker when the operator asks for it',
   async (t) => {
     const s = { ...settings, models: { reasoning_search: 'deepseek' } };
-    const run = await ask(t, job('跨境电商', 'reasoning_search'), { settings: s });
+    const run = await ask(t, jobOf('跨境电商', 'reasoning_search'), undefined, s);
     t.same(await run.result, expectedWebAnswer('跨境电商', 'reasoning_search', 'deepseek'));
     t.equal(sentBody(run).chatModelId, 'deep_seek');
     t.equal(
@@ -143,24 +98,24 @@ t.test(
 );
 
 t.test('page drift: every build answers exactly, standard mode needs no control', async (t) => {
-  t.teardown(() => pageVariant('default'));
+  t.teardown(() => useVariant('default'));
   for (const variant of ['hashed', 'switch', 'merged'] as const) {
-    await pageVariant(variant);
+    await useVariant(variant);
     for (const mode of ['reasoning_search', 'standard'] as const) {
-      const run = await ask(t, job('露营装备', mode));
+      const run = await ask(t, jobOf('露营装备', mode));
       t.same(await run.result, expectedWebAnswer('露营装备', mode), `${variant} ${mode}`);
       await run.context.close();
     }
   }
-  await pageVariant('no_search');
-  const plain = await ask(t, job('露营装备', 'reasoning'));
+  await useVariant('no_search');
+  const plain = await ask(t, jobOf('露营装备', 'reasoning'));
   t.same(
     await plain.result,
     expectedWebAnswer('露营装备', 'reasoning'),
     'no_search: reasoning needs no search control',
   );
   // From the opened page, as the site contract measures: the page's own load is not the driver's.
-  const run = await ask(t, job('露营装备', 'search'));
+  const run = await ask(t, jobOf('露营装备', 'search'));
   const started = Date.now();
   const err = await failure(run.result);
   t.match(err, {
@@ -180,7 +135,7 @@ t.test('page drift: every build answers exactly, standard mode needs no control'
 
 // The stream variants (STREAM_VARIANTS) run in the site contract; here the site's own quirks.
 t.test('stream drift: exact answers, or a named drift signal within seconds', async (t) => {
-  const detail = await ask(t, job('咖啡机 #replica:no_sources', 'search'));
+  const detail = await ask(t, jobOf('咖啡机 #replica:no_sources', 'search'));
   t.same(await detail.result, expectedWebAnswer('咖啡机 #replica:no_sources', 'search'));
   t.ok(
     detail.ctx.evidence.list().some((e) => e.kind === 'note' && /conversation detail/.test(e.text)),
@@ -188,7 +143,7 @@ t.test('stream drift: exact answers, or a named drift signal within seconds', as
   );
   await detail.context.close();
   // A frame type no format names, carrying text the page does not show: the witnesses agree.
-  const unknown = await ask(t, job('咖啡机 #replica:unknown_frame', 'standard'));
+  const unknown = await ask(t, jobOf('咖啡机 #replica:unknown_frame', 'standard'));
   t.same(await unknown.result, expectedWebAnswer('咖啡机 #replica:unknown_frame', 'standard'));
   t.ok(
     unknown.ctx.evidence
@@ -197,7 +152,7 @@ t.test('stream drift: exact answers, or a named drift signal within seconds', as
     'its text is noted as not applied, the page agreeing',
   );
   await unknown.context.close();
-  const cut = await ask(t, job('咖啡机 #replica:no_end', 'standard'));
+  const cut = await ask(t, jobOf('咖啡机 #replica:no_end', 'standard'));
   t.same(await cut.result, expectedWebAnswer('咖啡机 #replica:no_end', 'standard'), 'no [DONE]');
   t.ok(
     cut.ctx.evidence.list().some((e) => e.kind === 'note' && /no end marker/.test(e.text)),
@@ -206,45 +161,20 @@ t.test('stream drift: exact answers, or a named drift signal within seconds', as
 });
 
 t.test('every wall is its named outcome within seconds', async (t) => {
-  const cases: [string, StorageState | null | undefined, RegExp, string][] = [
-    // A 401 after the page showed the logged-in chat: the session died, not a login wall.
-    [
-      '#replica:login_wall',
-      undefined,
-      /^session_expired: HTTP 401 on the chat call/,
-      'needs_human',
-    ],
-    ['#replica:expired', undefined, /^session_expired: HTTP 401 on the chat call/, 'needs_human'],
-    ['', null, /^login wall: /, 'needs_human'],
-    ['', replica.expiredStorageState(), /^login wall: /, 'needs_human'],
+  const cases: Wall[] = [
+    ...sessionWalls(replica.expiredStorageState()),
     ['#replica:captcha', undefined, /^captcha: /, 'needs_human'],
     ['#replica:location_verify', undefined, /^location_verification: /, 'needs_human'],
     ['#replica:rate_limit', undefined, /^rate or quota limit on yuanbao/, 'cooling'],
   ];
-  for (const [directive, state, message, account] of cases) {
-    const started = Date.now();
-    const run = await ask(t, job(`保险 ${directive}`, 'standard'), { state });
-    const err = await failure(run.result);
-    t.match(
-      err,
-      { message, account: { state: account } },
-      `${directive || 'logged out'}: ${err.message}`,
-    );
-    t.ok(Date.now() - started < 10_000, `within seconds (${Date.now() - started} ms)`);
-    await run.context.close();
-  }
-  const refusal = await ask(t, job('保险 #replica:refusal', 'standard'));
-  t.match(await failure(refusal.result), {
-    message: /yuanbao refused to answer/,
-    retryable: false,
-    account: undefined,
-  });
+  await checkWalls(t, ask, '保险', cases);
+  await checkRefusal(t, ask, '保险', /yuanbao refused to answer/);
 });
 
 t.test(
   'QR login: a logged-out page is needs-login until the scan sets the site cookies',
   async (t) => {
-    const { context, page } = await open(null, t);
+    const { context, page } = await openPage(t, site, null);
     const s = { settings };
     await page.goto(yuanbaoWeb.loginUrl(s));
     t.match(await yuanbaoWeb.loginState(page, s), { loggedIn: false, reason: /login wall/ });

@@ -11,18 +11,23 @@
  * sign, or signed wrong.
  */
 import t, { type Test } from 'tap';
-import type { BrowserContext, Page } from 'playwright';
 import { testBrowser } from '../../helpers/chromium.js';
-import { webContext } from '../../helpers/web-context.js';
-import { zhipuWeb } from '../../../crawler/platforms/zhipu/web/index.js';
 import {
-  PlatformError,
-  type Job,
-  type PlatformSettings,
-  type WebAnswer,
-  type WebContext,
-} from '../../../crawler/platforms/types.js';
-import { MODES, type Mode } from '../../../services/shared/platforms.js';
+  jobOf,
+  settingsOf,
+  failure,
+  type SitePages,
+  askOn,
+  sentBody,
+  everyMode,
+  checkWalls,
+  sessionWalls,
+  checkRefusal,
+  checkLoginStates,
+  type Wall,
+} from '../../helpers/driver-runs.js';
+import { zhipuWeb } from '../../../crawler/platforms/zhipu/web/index.js';
+import type { Job } from '../../../crawler/platforms/types.js';
 import type { StorageState } from '../../../services/shared/contracts/accounts.js';
 import { expectedWebAnswer } from '../../../replicas/zhipu/expected.js';
 import { startZhipuReplica, type ZhipuReplica } from '../../../replicas/zhipu/server.js';
@@ -32,70 +37,18 @@ t.setTimeout(240_000);
 const replica = await startZhipuReplica({ latencyMs: 3 });
 t.teardown(() => replica.close());
 const browser = await testBrowser(t, replica);
-const settingsOf = (r: ZhipuReplica): PlatformSettings => ({
-  apiBaseUrl: '',
-  webUrl: r.url,
-  timeoutMs: 30_000,
-});
-const settings = settingsOf(replica);
-const job = (prompt: string, mode: Mode): Job => ({
-  prompt,
-  mode,
-  signal: AbortSignal.timeout(60_000),
-});
+const settings = settingsOf(replica.url);
 
-interface Run {
-  context: BrowserContext;
-  page: Page;
-  ctx: WebContext;
-  result: Promise<WebAnswer>;
-}
-
-async function ask(
-  t: Test,
-  j: Job,
-  o: { state?: StorageState | null; on?: ZhipuReplica } = {},
-): Promise<Run> {
-  const on = o.on ?? replica;
-  const s = settingsOf(on);
-  const state = o.state === undefined ? on.storageState() : o.state;
-  const context = await browser.newContext({
-    storageState: (state ?? undefined) as never,
-    locale: 'zh-CN',
-    timezoneId: 'Asia/Shanghai',
-    viewport: { width: 1280, height: 900 },
-  });
-  t.teardown(() => context.close());
-  const page = await context.newPage();
-  page.on('pageerror', (e) => t.fail(`page error: ${e.message}`));
-  const ctx = await webContext(page, s);
-  await page.goto(zhipuWeb.startUrl(j, { settings: s }));
-  return { context, page, ctx, result: zhipuWeb.ask(page, j, ctx) };
-}
-
-async function failure(p: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof PlatformError) return err;
-    throw err;
-  }
-  throw new Error('expected a PlatformError, got an answer');
-}
-
-const sentBody = (run: Run) => {
-  const request = run.ctx.evidence.list().find((e) => e.kind === 'request');
-  return JSON.parse((request as { body: string }).body) as {
-    meta_data: { chat_mode?: string; is_networking?: boolean };
-  };
-};
+const site: SitePages = { browser, driver: zhipuWeb, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' };
+/** One ask on a fresh page of `on` (default: the replica), as `state` (default: a new account). */
+const ask = (t: Test, j: Job, state?: StorageState | null, on: ZhipuReplica = replica) =>
+  askOn(t, site, settingsOf(on.url), j, state === undefined ? on.storageState() : state);
 
 t.test('every mode through the page controls: the last snapshot exactly, as asked', async (t) => {
-  const prompt = '智能家居品牌';
-  for (const mode of MODES) {
-    const run = await ask(t, job(prompt, mode));
-    t.same(await run.result, expectedWebAnswer(prompt, mode), `${mode}: the fields`);
-    const { meta_data: meta } = sentBody(run);
+  await everyMode(t, ask, '智能家居品牌', expectedWebAnswer, async (run, mode) => {
+    const { meta_data: meta } = sentBody<{
+      meta_data: { chat_mode?: string; is_networking?: boolean };
+    }>(run);
     const think = mode === 'reasoning' || mode === 'reasoning_search';
     const search = mode === 'search' || mode === 'reasoning_search';
     t.equal(meta.chat_mode === 'zero', think, `${mode}: chat_mode asked`);
@@ -107,13 +60,12 @@ t.test('every mode through the page controls: the last snapshot exactly, as aske
       search,
       `${mode}: the sources panel open for the screenshot`,
     );
-    await run.context.close();
-  }
+  });
 });
 
 t.test('a stream without its finish frame: the page judges the end', async (t) => {
   const prompt = '扫地机器人 #replica:no_end';
-  const run = await ask(t, job(prompt, 'search'));
+  const run = await ask(t, jobOf(prompt, 'search'));
   const answer = await run.result;
   t.same(answer.answerContent, expectedWebAnswer(prompt, 'search').answerContent);
   t.ok(
@@ -130,10 +82,10 @@ t.test(
     t.teardown(() => slow.close());
     // One account: both pages carry the same login.
     const state = slow.storageState();
-    const first = await ask(t, job('空气净化器', 'reasoning_search'), { on: slow, state });
+    const first = await ask(t, jobOf('空气净化器', 'reasoning_search'), state, slow);
     for (const until = Date.now() + 20_000; slow.asked.length === 0 && Date.now() < until;)
       await new Promise((r) => setTimeout(r, 50));
-    const second = await ask(t, job('空气净化器', 'search'), { on: slow, state });
+    const second = await ask(t, jobOf('空气净化器', 'search'), state, slow);
     const err = await failure(second.result);
     t.match(err, {
       message: /^rate or quota limit on zhipu: one live stream per account/,
@@ -150,18 +102,9 @@ t.test(
 );
 
 t.test('every wall is its named outcome within seconds', async (t) => {
-  const cases: [string, StorageState | null | undefined, RegExp, string | undefined][] = [
-    // A 401 after the page showed the logged-in chat: the session died, not a login wall.
-    [
-      '#replica:login_wall',
-      undefined,
-      /^session_expired: HTTP 401 on the chat call/,
-      'needs_human',
-    ],
-    ['#replica:expired', undefined, /^session_expired: HTTP 401 on the chat call/, 'needs_human'],
-    ['', null, /^login wall: /, 'needs_human'],
-    // The refresh token the site no longer takes (40102): the page shows 登录.
-    ['', replica.expiredStorageState(), /^login wall: /, 'needs_human'],
+  const cases: Wall[] = [
+    // The dead session: a refresh token the site no longer takes (40102), the page shows 登录.
+    ...sessionWalls(replica.expiredStorageState()),
     ['#replica:captcha', undefined, /^captcha: /, 'needs_human'],
     ['#replica:rate_limit', undefined, /^rate or quota limit on zhipu/, 'cooling'],
     [
@@ -172,37 +115,13 @@ t.test('every wall is its named outcome within seconds', async (t) => {
     ],
     ['#replica:busy', undefined, /^rate or quota limit on zhipu: one live stream/, 'cooling'],
   ];
-  for (const [directive, state, message, account] of cases) {
-    const started = Date.now();
-    const run = await ask(t, job(`保险 ${directive}`, 'standard'), { state });
-    const err = await failure(run.result);
-    t.match(
-      err,
-      { message, account: { state: account } },
-      `${directive || 'logged out'}: ${err.message}`,
-    );
-    t.ok(Date.now() - started < 10_000, `within seconds (${Date.now() - started} ms)`);
-    await run.context.close();
-  }
-  const refusal = await ask(t, job('保险 #replica:refusal', 'standard'));
-  t.match(await failure(refusal.result), {
-    message: /zhipu refused to answer/,
-    retryable: false,
-    account: undefined,
-  });
+  await checkWalls(t, ask, '保险', cases);
+  await checkRefusal(t, ask, '保险', /zhipu refused to answer/);
 });
 
 t.test('a logged-out page needs a person; the imported login is logged in', async (t) => {
-  for (const [state, loggedIn] of [
-    [null, false],
-    [replica.storageState(), true],
-  ] as const) {
-    const context = await browser.newContext({ storageState: (state ?? undefined) as never });
-    t.teardown(() => context.close());
-    const page = await context.newPage();
-    await page.goto(zhipuWeb.loginUrl({ settings }));
-    t.match(await zhipuWeb.loginState(page, { settings }), { loggedIn }, `logged in: ${loggedIn}`);
-  }
+  const login = zhipuWeb.loginUrl({ settings });
+  await checkLoginStates(t, site, replica.storageState(), login, settings);
 });
 
 t.test('the replica refuses a chat call its page did not sign, or signed wrong', async (t) => {
