@@ -114,6 +114,7 @@ export function visibilityView(
       | 'prompt'
       | 'mentions'
       | 'discovered'
+      | 'insightDigest'
       | 'citationList'
       | 'referenceList'
     >
