@@ -11,19 +11,19 @@
  *    r, r × (reference index, domain, URL)]
  *
  * - `competitors`: the hash of the competitors the answer names (the groups
- *   after the first it names, then its discovered names, joined by new lines);
+ *   after the first it names, then its discovered names, joined by new
+ *   lines), for a competitor answer (`roleOf`), else 0;
  * - per discovered entry with a merging key (brandKey), the first of each
  *   key only: the hashes of its spelling and key, its position and its index
  *   in `discovered`;
- * - per reference retrieved and not cited (a URL no citation has, with a
- *   host; none when there are no more references than citations, a platform
- *   that does not separate them): its index in `referenceList`, the hashes
- *   of its domain and URL.
+ * - for a competitor answer, per reference retrieved and not cited (a URL
+ *   no citation has, with a host; none when there are no more references
+ *   than citations, a platform that does not separate them): its index in
+ *   `referenceList`, the hashes of its domain and URL.
  * The citations are not in it: the visibility pass looks their URLs up for
  * its own figures and hands the insights their ids. Every hash is hash53.
- * The digest depends on the answer and its stored brand fields alone;
- * whether the answer names the first group or a competitor is read from its
- * `mentions` when it is summed. An answer stored without a digest (before it
+ * The digest depends on the answer and its stored brand fields alone (its
+ * role too: its `mentions` and `discovered`, as the sum reads them). An answer stored without a digest (before it
  * existed), or with one of another version or not matching its lists, gets
  * one made when it is read (`DigestReader`), so old and new answers sum
  * alike. Pure.
@@ -71,6 +71,27 @@ export function competitorsOf(s: DigestSource): string[] {
 }
 
 /**
+ * What an answer is to the opportunities: `user` when it names the first
+ * group, else `competitor` when it names another group or has a discovered
+ * brand (without groups: any discovered brand), else null.
+ */
+export function roleOf(s: DigestSource): 'user' | 'competitor' | null {
+  const mentions = s.mentions;
+  if (mentions && mentions.length && mentions[0]!.count > 0) return 'user';
+  if (s.discovered && s.discovered.length) return 'competitor';
+  for (let i = 1; mentions && i < mentions.length; i++) {
+    if (mentions[i]!.count > 0) return 'competitor';
+  }
+  return null;
+}
+
+/** The digest's entries from `from` on hold `key`. */
+function hasKey(digest: readonly number[], from: number, key: number): boolean {
+  for (let o = from; o < digest.length; o += DIGEST.ENTRY_SIZE) if (digest[o + 1] === key) return true;
+  return false;
+}
+
+/**
  * Makes digests; remembers the hashes of the strings it has read, so one
  * reader used over a task's old answers parses each URL and keys each name
  * once.
@@ -85,30 +106,34 @@ export class DigestReader {
   /** The digest of an answer's fields. */
   digest(s: DigestSource): InsightDigest {
     const discovered = s.discovered ?? [];
-    const citations = s.citationList ?? [];
     const references = s.referenceList ?? [];
-    const set = competitorsOf(s).join('\n');
-    let competitors = this.sets.get(set);
-    if (competitors === undefined) this.sets.set(set, (competitors = hash53(set)));
+    const competitor = roleOf(s) === 'competitor';
+    let competitors = 0;
+    if (competitor) {
+      const set = competitorsOf(s).join('\n');
+      competitors = this.sets.get(set) ?? 0;
+      if (!competitors) this.sets.set(set, (competitors = hash53(set)));
+    }
     const digest = [DIGEST_VERSION, competitors, discovered.length, references.length, 0];
-    const keys = new Set<number>();
-    discovered.forEach((d, i) => {
+    const keysFrom = digest.length;
+    for (let i = 0; i < discovered.length; i++) {
+      const d = discovered[i]!;
       const [spelling, key] = this.name(d.name);
-      if (!key || keys.has(key)) return;
-      keys.add(key);
+      if (!key || hasKey(digest, keysFrom, key)) continue;
       digest.push(spelling, key, d.position, i);
       digest[DIGEST.ENTRIES]!++;
-    });
+    }
     const retrievedAt = digest.push(0) - 1;
-    if (references.length <= citations.length) return digest;
-    const cited = new Set(citations.map((c) => c.url));
-    references.forEach((r, k) => {
-      if (cited.has(r.url)) return;
-      const [domain, url] = this.url(r.url);
-      if (!domain) return;
-      digest.push(k, domain, url);
+    const citations = s.citationList ?? [];
+    if (!competitor || references.length <= citations.length) return digest;
+    for (let k = 0; k < references.length; k++) {
+      const url = references[k]!.url;
+      if (citations.some((c) => c.url === url)) continue;
+      const [domain, hash] = this.url(url);
+      if (!domain) continue;
+      digest.push(k, domain, hash);
       digest[retrievedAt]!++;
-    });
+    }
     return digest;
   }
 

@@ -29,6 +29,7 @@ import type {
   CitationOpportunity,
   DiscoveredBrand,
   DiscoveredEntry,
+  DiscoveredPlace,
   KeywordGroup,
   Mention,
   SourcePage,
@@ -40,6 +41,7 @@ import {
   competitorsOf,
   DIGEST,
   DigestReader,
+  roleOf,
   storedDigest,
   type InsightDigest,
 } from './insight-digest.js';
@@ -85,8 +87,13 @@ interface CompetitorAnswer {
   s: InsightInput;
   bucket: number;
   digest: InsightDigest;
-  /** Where its references start in `Insights.refs`: a URL id per citation, then a domain id per retrieved reference. */
+  /**
+   * Where its references start in `Insights.refDomains` (the domain id of
+   * each citation, -1 without a host, then of each reference retrieved and
+   * not cited) and in `Insights.citedUrls` (the URL id of each citation).
+   */
   from: number;
+  citedFrom: number;
   cited: number;
   /** Where its retrieved references start in `digest`, and how many. */
   retrievedAt: number;
@@ -133,8 +140,9 @@ export class Insights {
   private readonly retrievedDomainIds = new HashIds();
   private readonly retrievedDomain: number[] = [];
   private readonly competitorAnswers: CompetitorAnswer[] = [];
-  /** The competitor answers' references (CompetitorAnswer.from). */
-  private readonly refs: number[] = [];
+  /** The competitor answers' references (CompetitorAnswer.from, citedFrom). */
+  private readonly refDomains: number[] = [];
+  private readonly citedUrls: number[] = [];
   private answers = 0;
 
   constructor(
@@ -152,10 +160,10 @@ export class Insights {
     const digest = storedDigest(s) ?? this.reader.digest(s);
     const entries = digest[DIGEST.ENTRIES]!;
     if (entries) this.addDiscovered(s, digest, entries, bucket);
-    const mentions = s.mentions;
     const { domainOfUrl } = this.urls;
     const counts = this.domains;
-    if (mentions && mentions.length && mentions[0]!.count > 0) {
+    const role = roleOf(s);
+    if (role === 'user') {
       // The first group is named: only the contrast counts, once per domain.
       for (let k = 0; k < cited.length; k++) {
         const d = domainOfUrl[cited[k]!]!;
@@ -168,28 +176,25 @@ export class Insights {
       }
       return;
     }
-    const discovered = s.discovered;
-    let competitor = discovered !== null && discovered !== undefined && discovered.length > 0;
-    for (let i = 1; !competitor && mentions && i < mentions.length; i++) {
-      competitor = mentions[i]!.count > 0;
-    }
-    if (!competitor) return;
-    const refs = this.refs;
+    if (role !== 'competitor') return;
+    const { refDomains, citedUrls } = this;
     const retrievedAt = DIGEST.ENTRIES + 1 + entries * DIGEST.ENTRY_SIZE;
     const retrieved = digest[retrievedAt]!;
     this.competitorAnswers.push({
       s,
       bucket,
       digest,
-      from: refs.length,
+      from: refDomains.length,
+      citedFrom: citedUrls.length,
       cited: cited.length,
       retrievedAt: retrievedAt + 1,
       retrieved,
     });
     for (let k = 0; k < cited.length; k++) {
       const u = cited[k]!;
-      refs.push(u);
       const d = domainOfUrl[u]!;
+      citedUrls.push(u);
+      refDomains.push(d);
       if (d < 0) continue;
       if (d >= counts.answers.length) counts.reach(d);
       if (counts.citedStamp[d] !== answer) {
@@ -199,7 +204,7 @@ export class Insights {
     }
     for (let j = 0, o = retrievedAt + 1; j < retrieved; j++, o += DIGEST.RETRIEVED_SIZE) {
       const d = this.retrievedDomainOf(digest[o + 1]!, s.referenceList![digest[o]!]!.url);
-      refs.push(d);
+      refDomains.push(d);
       if (counts.retrievedStamp[d] !== answer) {
         counts.retrievedStamp[d] = answer;
         counts.retrievedAnswers[d]!++;
@@ -216,6 +221,8 @@ export class Insights {
   ): void {
     const counts = (this.perBucket[bucket] ??= []);
     const end = DIGEST.ENTRIES + 1 + entries * DIGEST.ENTRY_SIZE;
+    /** The answer's id, read once it decides an example. */
+    let id: string | undefined;
     for (let o = DIGEST.ENTRIES + 1; o < end; o += DIGEST.ENTRY_SIZE) {
       const spelling = this.spellingIds.id(digest[o]!);
       const position = digest[o + 2]!;
@@ -231,13 +238,10 @@ export class Insights {
       if (position < t.best) {
         t.best = position;
         t.example = s;
-        t.exampleId = idOf(s);
-      } else if (position === t.best && t.example !== s) {
-        const id = idOf(s);
-        if (id < t.exampleId) {
-          t.example = s;
-          t.exampleId = id;
-        }
+        t.exampleId = id ??= idOf(s);
+      } else if (position === t.best && t.example !== s && (id ??= idOf(s)) < t.exampleId) {
+        t.example = s;
+        t.exampleId = id;
       }
     }
   }
@@ -300,7 +304,7 @@ export class Insights {
             .filter((p) => this.perBucket[p.bucket]?.[b])
             .map((p) => {
               const answers = this.perBucket[p.bucket]![b]!;
-              return { ...p.place, answers, share: p.answers ? answers / p.answers : 0 };
+              return placeWith(p.place, answers, p.answers ? answers / p.answers : 0);
             }),
           example: {
             subTaskId: idOf(t.example),
@@ -321,7 +325,7 @@ export class Insights {
     places: readonly { bucket: number; place: Place; answers: number }[],
   ): CitationOpportunity[] {
     const { answers, userAnswers, retrievedAnswers } = this.domains;
-    const names = this.urls.domains;
+    const domainNames = this.urls.domains;
     const top: number[] = [];
     answers.forEach((n, d) => {
       if (n > 0 || retrievedAnswers[d]! > 0) top.push(d);
@@ -330,16 +334,13 @@ export class Insights {
       (x, y) =>
         answers[y]! - answers[x]! ||
         retrievedAnswers[y]! - retrievedAnswers[x]! ||
-        byName(names[x]!, names[y]!),
+        byName(domainNames[x]!, domainNames[y]!),
     );
     top.length = Math.min(top.length, OPPORTUNITY_LIMIT);
-    /** Per domain id, its rank among the top ones; -1: not among them. */
-    const slotOf = new Int32Array(answers.length).fill(-1);
-    top.forEach((d, slot) => (slotOf[d] = slot));
-    const { refs } = this;
-    const { domainOfUrl } = this.urls;
-    const slotAt = (a: CompetitorAnswer, k: number): number =>
-      slotOf[k < a.from + a.cited ? domainOfUrl[refs[k]!]! : refs[k]!] ?? -1;
+    /** Per domain id + 1, its rank among the top ones; -1: not among them (nor a domain: id -1). */
+    const slotOf = new Int32Array(answers.length + 1).fill(-1);
+    top.forEach((d, slot) => (slotOf[d + 1] = slot));
+    const { refDomains, citedUrls } = this;
     // The answers are read by the best-ranked top domain they list, then in
     // input order (as they were before the digest), so a page keeps the
     // title of its first listing in that order; each once, however many top
@@ -348,16 +349,18 @@ export class Insights {
     for (const a of this.competitorAnswers) {
       let best = top.length;
       for (let k = a.from, end = a.from + a.cited + a.retrieved; k < end; k++) {
-        const slot = slotAt(a, k);
+        const slot = slotOf[refDomains[k]! + 1]!;
         if (slot >= 0 && slot < best) best = slot;
       }
       if (best < top.length) byRank[best]!.push(a);
     }
+    const buckets = places.reduce((n, p) => Math.max(n, p.bucket + 1), 0);
     const tallied = top.map(() => ({
       /** Per competitor set and per prompt, the answers listing the domain. */
       sets: [] as number[],
       prompts: [] as number[],
-      buckets: new Set<number>(),
+      /** Per bucket index, 1 when an answer of it lists the domain. */
+      buckets: new Uint8Array(buckets),
       /** Its pages' ids in `cited` and `retrieved`. */
       cited: [] as number[],
       retrieved: [] as number[],
@@ -368,7 +371,8 @@ export class Insights {
     const retrieved = new PageCounts();
     // Answers repeat the same competitors: a domain counts sets, then names.
     const setIds = new HashIds();
-    const setNames: string[][] = [];
+    const setNames: number[][] = [];
+    const names = new Interned();
     const prompts = new Interned();
     let sweep = 0;
     for (const list of byRank) {
@@ -378,25 +382,26 @@ export class Insights {
         const set = setIds.id(digest[DIGEST.COMPETITORS]!);
         if (set === setNames.length) {
           const joined = competitorsOf(s).join('\n');
-          setNames.push(joined ? joined.split('\n') : []);
+          setNames.push(joined ? joined.split('\n').map((name) => names.id(name)) : []);
         }
         const prompt = s.prompt ? prompts.id(s.prompt) : -1;
-        for (let k = a.from, end = a.from + a.cited + a.retrieved; k < end; k++) {
-          const slot = slotAt(a, k);
+        const citedEnd = a.from + a.cited;
+        for (let k = a.from, end = citedEnd + a.retrieved; k < end; k++) {
+          const slot = slotOf[refDomains[k]! + 1]!;
           if (slot < 0) continue;
           const counts = tallied[slot]!;
           if (counts.stamp !== sweep) {
             counts.stamp = sweep;
             counts.sets[set] = (counts.sets[set] ?? 0) + 1;
             if (prompt >= 0) counts.prompts[prompt] = (counts.prompts[prompt] ?? 0) + 1;
-            counts.buckets.add(a.bucket);
+            counts.buckets[a.bucket] = 1;
           }
-          const i = k - a.from;
-          if (i < a.cited) {
-            const page = cited.add(refs[k]!, s.citationList![i]!);
+          if (k < citedEnd) {
+            const i = k - a.from;
+            const page = cited.add(citedUrls[a.citedFrom + i]!, s.citationList![i]!);
             if (page >= 0) counts.cited.push(page);
           } else {
-            const o = a.retrievedAt + (i - a.cited) * DIGEST.RETRIEVED_SIZE;
+            const o = a.retrievedAt + (k - citedEnd) * DIGEST.RETRIEVED_SIZE;
             const page = retrieved.add(digest[o + 2]!, s.referenceList![digest[o]!]!, true);
             if (page >= 0) counts.retrieved.push(page);
           }
@@ -405,22 +410,22 @@ export class Insights {
     }
     return top.map((d, slot): CitationOpportunity => {
       const counts = tallied[slot]!;
-      const competitors = new Map<string, number>();
+      const named: number[] = [];
       counts.sets.forEach((n, set) => {
-        for (const name of setNames[set]!) competitors.set(name, (competitors.get(name) ?? 0) + n);
+        for (const name of setNames[set]!) named[name] = (named[name] ?? 0) + n;
       });
-      const domain = names[d]!;
+      const domain = domainNames[d]!;
       return {
         domain,
         ...tagDomain(domain, this.groups),
         answers: answers[d]!,
         userAnswers: userAnswers[d]!,
         retrievedAnswers: retrievedAnswers[d]!,
-        competitors: mostFirst(competitors, LIST_LIMIT),
+        competitors: names.top(named, LIST_LIMIT),
         pages: cited.top(counts.cited),
         retrieved: retrieved.top(counts.retrieved),
         prompts: prompts.top(counts.prompts, LIST_LIMIT),
-        places: places.filter((p) => counts.buckets.has(p.bucket)).map((p) => p.place),
+        places: places.filter((p) => counts.buckets[p.bucket]).map((p) => p.place),
       };
     });
   }
@@ -459,13 +464,18 @@ class PageCounts {
   }
 }
 
-/** The `limit` most counted keys, most first, ties by code point order. */
-function mostFirst(counts: Map<string, number>, limit: number): string[] {
-  return [...counts]
-    .filter(([, n]) => n > 0)
-    .sort(([a, x], [b, y]) => y - x || byName(a, b))
-    .slice(0, limit)
-    .map(([name]) => name);
+/**
+ * `{ ...place, answers, share }`, written out: a spread over places of
+ * several shapes takes the engine's slow path, and there is one per brand
+ * and place.
+ */
+function placeWith(place: Place, answers: number, share: number): DiscoveredPlace {
+  const placed: Place & Partial<DiscoveredPlace> = { platform: place.platform };
+  if (place.channel !== undefined) placed.channel = place.channel;
+  if (place.mode !== undefined) placed.mode = place.mode;
+  placed.answers = answers;
+  placed.share = share;
+  return placed as DiscoveredPlace;
 }
 
 /** Strings as ids 0, 1, …, and the most counted of them by a count per id. */
@@ -477,14 +487,25 @@ class Interned {
     if (id === undefined) this.ids.set(value, (id = this.values.push(value) - 1));
     return id;
   }
+  /** Per id, its rank in code point order (made once all ids are given, by the first `top`). */
+  private rank: Int32Array | null = null;
   /** The `limit` most counted (`counts` per id, holes: none), most first, ties by code point order. */
   top(counts: readonly (number | undefined)[], limit: number): string[] {
+    if (!this.rank || this.rank.length !== this.values.length) {
+      const rank = new Int32Array(this.values.length);
+      this.values
+        .map((_, id) => id)
+        .sort((a, b) => byName(this.values[a]!, this.values[b]!))
+        .forEach((id, r) => (rank[id] = r));
+      this.rank = rank;
+    }
+    const rank = this.rank;
     const counted: number[] = [];
     counts.forEach((n, id) => {
       if (n) counted.push(id);
     });
     return counted
-      .sort((a, b) => counts[b]! - counts[a]! || byName(this.values[a]!, this.values[b]!))
+      .sort((a, b) => counts[b]! - counts[a]! || rank[a]! - rank[b]!)
       .slice(0, limit)
       .map((id) => this.values[id]!);
   }
