@@ -87,7 +87,8 @@ export function roleOf(s: DigestSource): 'user' | 'competitor' | null {
 
 /** The digest's entries from `from` on hold `key`. */
 function hasKey(digest: readonly number[], from: number, key: number): boolean {
-  for (let o = from; o < digest.length; o += DIGEST.ENTRY_SIZE) if (digest[o + 1] === key) return true;
+  for (let o = from; o < digest.length; o += DIGEST.ENTRY_SIZE)
+    if (digest[o + 1] === key) return true;
   return false;
 }
 

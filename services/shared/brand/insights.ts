@@ -15,15 +15,17 @@
  * Every order is by count, then by name, so the result does not depend on the
  * order the sub tasks are read in. Pure.
  *
- * Cost (docs/benchmarks.md, `bench:brand` line 5): every name, domain and
- * URL comes as a number stored with the answer when it was recorded
- * (insight-digest.ts), made a dense id once per pass (hash-ids.ts), so a
- * discovered entry or a reference costs an array look-up, never a brand key,
- * a URL parse or a string hash; answers are told apart by a counter stamped
- * on each tally. Only counts are kept per answer; the lists of the top
- * domains (pages, prompts, competitors, places) are read from the competitor
- * answers when `result` is asked for. An answer stored without a digest gets
- * one made as it is read (the same names and domains, parsed once per pass).
+ * Cost (docs/benchmarks.md, `bench:brand` line 5): the citations come as the
+ * URL ids visibilityOf looked up for its own figures (url-index.ts); every
+ * other name, domain and URL comes as a number stored with the answer when it
+ * was recorded (insight-digest.ts), made a dense id once per pass
+ * (hash-ids.ts), so a discovered entry or a reference costs array look-ups,
+ * never a brand key, a URL parse or a string hash. Answers are told apart by
+ * a counter stamped on each tally. Only counts are kept per answer; the lists
+ * of the top domains (pages, prompts, competitors, places) are read from the
+ * competitor answers when `result` is asked for, names and prompts as ids
+ * ranked once. An answer stored without a digest gets one made as it is read
+ * (each name keyed and each URL parsed once per pass).
  */
 import type {
   CitationOpportunity,

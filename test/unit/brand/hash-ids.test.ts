@@ -30,7 +30,7 @@ t.test('HashIds: dense ids in first-seen order, kept through growth', async (t) 
   t.equal(ids.get(hashes[0]!), -1, 'none before');
   t.ok(
     hashes.every((h, i) => ids.id(h) === i),
-    "ids 0, 1, … on first sight",
+    'ids 0, 1, … on first sight',
   );
   t.equal(ids.size, 5_000);
   t.ok(

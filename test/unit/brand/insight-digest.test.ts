@@ -77,11 +77,14 @@ t.test('no more references than citations: nothing counts as retrieved', async (
   t.strictSame(d.slice(2), [0, 2, 0, 0]);
 });
 
-t.test('an answer naming the first group: its entries only (its sources count by citation)', async (t) => {
-  const user = { ...answer, mentions: [mention('Acme', 1), ...answer.mentions.slice(1)] };
-  t.equal(roleOf(user), 'user');
-  t.strictSame(insightDigest(user), [...insightDigest(answer).slice(0, 13).fill(0, 1, 2), 0]);
-});
+t.test(
+  'an answer naming the first group: its entries only (its sources count by citation)',
+  async (t) => {
+    const user = { ...answer, mentions: [mention('Acme', 1), ...answer.mentions.slice(1)] };
+    t.equal(roleOf(user), 'user');
+    t.strictSame(insightDigest(user), [...insightDigest(answer).slice(0, 13).fill(0, 1, 2), 0]);
+  },
+);
 
 t.test('roles: user, competitor, neither', async (t) => {
   t.equal(roleOf(answer), 'competitor', 'another group named');
@@ -103,20 +106,23 @@ t.test('one reader over many answers gives what a reader per answer gives', asyn
   );
 });
 
-t.test('storedDigest: only a digest of this version made from lists of these lengths', async (t) => {
-  const d = insightDigest(answer);
-  t.equal(storedDigest({ ...answer, insightDigest: d }), d);
-  t.equal(storedDigest(answer), null, 'none stored');
-  t.equal(storedDigest({ ...answer, insightDigest: null }), null);
-  t.equal(storedDigest({ ...answer, insightDigest: [DIGEST_VERSION + 1, ...d.slice(1)] }), null);
-  t.equal(
-    storedDigest({ ...answer, discovered: answer.discovered.slice(1), insightDigest: d }),
-    null,
-    'discovered changed since',
-  );
-  t.equal(
-    storedDigest({ ...answer, referenceList: [], insightDigest: d }),
-    null,
-    'references changed since',
-  );
-});
+t.test(
+  'storedDigest: only a digest of this version made from lists of these lengths',
+  async (t) => {
+    const d = insightDigest(answer);
+    t.equal(storedDigest({ ...answer, insightDigest: d }), d);
+    t.equal(storedDigest(answer), null, 'none stored');
+    t.equal(storedDigest({ ...answer, insightDigest: null }), null);
+    t.equal(storedDigest({ ...answer, insightDigest: [DIGEST_VERSION + 1, ...d.slice(1)] }), null);
+    t.equal(
+      storedDigest({ ...answer, discovered: answer.discovered.slice(1), insightDigest: d }),
+      null,
+      'discovered changed since',
+    );
+    t.equal(
+      storedDigest({ ...answer, referenceList: [], insightDigest: d }),
+      null,
+      'references changed since',
+    );
+  },
+);

@@ -196,7 +196,10 @@ t.test('every case above gave the same insights with stored digests and without'
 t.test('the benchmark task: stored digests, none, a mix and stale ones sum alike', async (t) => {
   const groups = benchGroups().slice(0, 5);
   const recorded = benchSubTasks(groups, 600);
-  t.ok(recorded.every((s) => Array.isArray(s.insightDigest)), 'answerBrandFields makes the digest');
+  t.ok(
+    recorded.every((s) => Array.isArray(s.insightDigest)),
+    'answerBrandFields makes the digest',
+  );
   const v = visibilityOfInputs(groups, recorded);
   t.ok(v.discovered.length > 0 && v.opportunities.length > 0);
   const none = recorded.map(({ insightDigest: _, ...s }) => s);
