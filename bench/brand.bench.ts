@@ -13,7 +13,9 @@
  *   5) what the insights add to 2): visibilityOf with the insights against
  *      visibilityOf without them (`insights: false`) over the same sub
  *      tasks, watching half the brands (so the other half are discovered);
- *      CPU time, medians of interleaved rounds (target: under 10 %).
+ *      CPU time, medians of interleaved rounds (target: under 10 %); and the
+ *      same for answers stored before the insights' digest, which is then
+ *      made as each is read (services/shared/brand/insight-digest.ts).
  * Options: --runs (default 2000), --warmup (300), --subtasks (2500),
  * --answer-chars (10000).
  */
@@ -165,4 +167,26 @@ console.log(
   `   visibilityOf over ${subtasks} sub tasks: ${plainMs.toFixed(2)} ms without the insights, ${fullMs.toFixed(2)} ms with them ` +
     `(CPU time, medians of ${ROUNDS} interleaved rounds of ${REPEAT}): +${added.toFixed(1)} % (target: < ${INSIGHTS_TARGET} %) ` +
     `${added < INSIGHTS_TARGET ? 'PASS' : 'FAIL'}`,
+);
+
+// Answers recorded before the digest existed: it is made as each is read.
+const stored = halfInputs.map(({ insightDigest: _, ...s }) => s);
+const asBefore = (): Visibility => visibilityOf(halfGroups, stored);
+const beforeRounds: number[] = [];
+const againstRounds: number[] = [];
+for (let round = 0; round < ROUNDS + WARM_ROUNDS; round++) {
+  const [first, second] = round % 2 ? [without, asBefore] : [asBefore, without];
+  const a = cpuMs(first, REPEAT);
+  const b = cpuMs(second, REPEAT);
+  if (round < WARM_ROUNDS) continue;
+  againstRounds.push(first === without ? a : b);
+  beforeRounds.push(first === without ? b : a);
+}
+beforeRounds.sort((a, b) => a - b);
+againstRounds.sort((a, b) => a - b);
+const beforeMs = percentile(beforeRounds, 50);
+const againstMs = percentile(againstRounds, 50);
+console.log(
+  `   answers stored without a digest (made as each is read): ${beforeMs.toFixed(2)} ms with the insights against ${againstMs.toFixed(2)} ms ` +
+    `(+${(((beforeMs - againstMs) / againstMs) * 100).toFixed(1)} %)`,
 );

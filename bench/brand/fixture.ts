@@ -91,8 +91,8 @@ const VARIANTS = 25;
 
 /**
  * `count` sub tasks across 5 platforms, two of them on both channels, one in
- * ten failed, with the mentions and discovered brands answerBrandFields
- * gives their answers (25 answer variants, computed once), their prompts,
+ * ten failed, with the mentions, discovered brands and insight digest
+ * answerBrandFields gives their answers (25 answer variants, computed once), their prompts,
  * references and citations.
  */
 export function benchSubTasks(groups: readonly KeywordGroup[], count: number): VisibilityInput[] {
@@ -116,6 +116,7 @@ export function benchSubTasks(groups: readonly KeywordGroup[], count: number): V
       prompt: `prompt ${i % 50}`,
       mentions: answer.mentions,
       discovered: answer.discovered,
+      insightDigest: answer.insightDigest,
       citationList: answer.citationList,
       referenceList: answer.referenceList,
     };

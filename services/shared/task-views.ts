@@ -134,6 +134,7 @@ export function visibilityView(
       | 'prompt'
       | 'mentions'
       | 'discovered'
+      | 'insightDigest'
       | 'citationList'
       | 'referenceList'
     >

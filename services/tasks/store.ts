@@ -227,7 +227,8 @@ export class TaskStore {
 
   /**
    * What the visibility summary reads of each sub task: no answers, only their
-   * brand fields, discovered brands and sources, and the prompt (insights.ts).
+   * brand fields, discovered brands and sources, the prompt and the insights'
+   * digest (insights.ts).
    */
   async visibilityInputs(taskId: string): Promise<SubTaskDoc[]> {
     return this.models.SubTask.find(
@@ -241,6 +242,7 @@ export class TaskStore {
         prompt: 1,
         mentions: 1,
         discovered: 1,
+        insightDigest: 1,
         citationList: 1,
         referenceList: 1,
       },

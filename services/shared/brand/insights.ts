@@ -15,26 +15,38 @@
  * Every order is by count, then by name, so the result does not depend on the
  * order the sub tasks are read in. Pure.
  *
- * Cost (docs/benchmarks.md, `bench:brand` line 5): the pass shares what
- * visibilityOf has already read. Citations come as the URL ids visibilityOf
- * looked up (url-index.ts), so a cited domain is an array index, not a parse
- * or a hash; a brand name is hashed once per answer naming it; answers are
- * told apart by a counter stamped on each tally, not by per-answer sets. Only
- * counts are kept per answer; the lists of the top domains (pages, prompts,
- * competitors, places) are read from the competitor answers they keep when
- * `result` is asked for.
+ * Cost (docs/benchmarks.md, `bench:brand` line 5): the citations come as the
+ * URL ids visibilityOf looked up for its own figures (url-index.ts); every
+ * other name, domain and URL comes as a number stored with the answer when it
+ * was recorded (insight-digest.ts), made a dense id once per pass
+ * (hash-ids.ts), so a discovered entry or a reference costs array look-ups,
+ * never a brand key, a URL parse or a string hash. Answers are told apart by
+ * a counter stamped on each tally. Only counts are kept per answer; the lists
+ * of the top domains (pages, prompts, competitors, places) are read from the
+ * competitor answers when `result` is asked for, names and prompts as ids
+ * ranked once. An answer stored without a digest gets one made as it is read
+ * (each name keyed and each URL parsed once per pass).
  */
 import type {
   CitationOpportunity,
   DiscoveredBrand,
   DiscoveredEntry,
+  DiscoveredPlace,
   KeywordGroup,
   Mention,
   SourcePage,
 } from '../contracts/brand.js';
 import type { Reference } from '../contracts/answer.js';
-import { brandKey } from './brand-name.js';
-import { tagDomain } from './domains.js';
+import { domainOf, tagDomain } from './domains.js';
+import { HashIds } from './hash-ids.js';
+import {
+  competitorsOf,
+  DIGEST,
+  DigestReader,
+  roleOf,
+  storedDigest,
+  type InsightDigest,
+} from './insight-digest.js';
 import type { Place } from './place.js';
 import type { UrlIndex } from './url-index.js';
 
@@ -53,80 +65,86 @@ export interface InsightInput {
   discovered?: DiscoveredEntry[] | null;
   referenceList?: Reference[] | null;
   citationList?: Reference[] | null;
+  /** Stored when the answer was recorded (insight-digest.ts); absent on older answers. */
+  insightDigest?: InsightDigest | null;
 }
 
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const idOf = (s: InsightInput): string => String(s.subTaskId ?? s._id ?? '');
 
-/** One way a brand is written, and how many answers wrote it so. */
-interface Spelling {
-  name: string;
-  written: number;
-  tally: BrandTally;
-}
-
+/** A brand (a merging key) as summed so far. */
 interface BrandTally {
-  spellings: Spelling[];
+  /** Its spellings' ids. */
+  spellings: number[];
   answers: number;
   positionSum: number;
+  /** The best position, and the answer giving it (ties: the lowest id). */
   best: number;
-  /** Answers naming it per bucket index. */
-  perBucket: number[];
-  /** The answer that last counted it (answers are numbered by `add`). */
-  stamp: number;
   example: InsightInput;
   exampleId: string;
-  examplePosition: number;
 }
 
 /** A completed answer naming a competitor and not the first group. */
 interface CompetitorAnswer {
   s: InsightInput;
   bucket: number;
-  /** The URL id of each citation, in citationList order. */
-  cited: number[];
-  /** Pairs (URL id, referenceList index) of the references not cited. */
-  retrieved: number[];
-  /** Filled by `result` for the answers of the top domains: the ids of its competitors' set and prompt. */
-  competitorSet?: number;
-  promptId?: number;
+  digest: InsightDigest;
+  /**
+   * Where its references start in `Insights.refDomains` (the domain id of
+   * each citation, -1 without a host, then of each reference retrieved and
+   * not cited) and in `Insights.citedUrls` (the URL id of each citation).
+   */
+  from: number;
+  citedFrom: number;
+  cited: number;
+  /** Where its retrieved references start in `digest`, and how many. */
+  retrievedAt: number;
+  retrieved: number;
 }
 
-interface DomainTally {
-  domain: number;
-  answers: number;
-  userAnswers: number;
-  retrievedAnswers: number;
+/** Per-domain counts, by domain id (UrlIndex), grown as domains appear. */
+class DomainCounts {
+  readonly answers: number[] = [];
+  readonly userAnswers: number[] = [];
+  readonly retrievedAnswers: number[] = [];
   /** The answers that last counted it as cited, as the contrast, as retrieved. */
-  citedStamp: number;
-  userStamp: number;
-  retrievedStamp: number;
-  /** The competitor answers citing or retrieving it, in input order. */
-  seenIn: CompetitorAnswer[];
-}
+  readonly citedStamp: number[] = [];
+  readonly userStamp: number[] = [];
+  readonly retrievedStamp: number[] = [];
 
-/** Pages of a domain: per URL id, its first title and how often it was listed. */
-type Pages = Map<number, { url: string; title: string; n: number }>;
-
-function pagesOf(pages: Pages): SourcePage[] {
-  return [...pages.values()]
-    .sort((x, y) => y.n - x.n || byName(x.url, y.url))
-    .slice(0, LIST_LIMIT)
-    .map(({ url, title }) => ({ url, title }));
-}
-
-function addPage(pages: Pages, id: number, r: Reference): void {
-  const page = pages.get(id);
-  if (page) page.n++;
-  else pages.set(id, { url: r.url, title: r.title, n: 1 });
+  /** Makes room up to domain id `id`. */
+  reach(id: number): void {
+    for (let d = this.answers.length; d <= id; d++) {
+      this.answers.push(0);
+      this.userAnswers.push(0);
+      this.retrievedAnswers.push(0);
+      this.citedStamp.push(0);
+      this.userStamp.push(0);
+      this.retrievedStamp.push(0);
+    }
+  }
 }
 
 export class Insights {
-  /** Spellings as written (null: no key, not a name); spellings of one key share a tally. */
-  private readonly byName = new Map<string, Spelling | null>();
-  private readonly byKey = new Map<string, BrandTally>();
-  /** Per domain id. */
-  private readonly domainTallies: (DomainTally | undefined)[] = [];
+  /** Makes the digest of an answer stored without one. */
+  private readonly reader = new DigestReader();
+  /** Spellings by the hash of their name; spellings of one key share a brand. */
+  private readonly spellingIds = new HashIds();
+  private readonly spellingBrand: number[] = [];
+  private readonly spellingName: string[] = [];
+  private readonly written: number[] = [];
+  private readonly brandIds = new HashIds();
+  private readonly brands: BrandTally[] = [];
+  /** Per bucket index, per brand id: answers naming it. */
+  private readonly perBucket: number[][] = [];
+  private readonly domains = new DomainCounts();
+  /** Retrieved domains: per hash id, the domain id (UrlIndex). */
+  private readonly retrievedDomainIds = new HashIds();
+  private readonly retrievedDomain: number[] = [];
+  private readonly competitorAnswers: CompetitorAnswer[] = [];
+  /** The competitor answers' references (CompetitorAnswer.from, citedFrom). */
+  private readonly refDomains: number[] = [];
+  private readonly citedUrls: number[] = [];
   private answers = 0;
 
   constructor(
@@ -141,133 +159,123 @@ export class Insights {
    */
   add(s: InsightInput, bucket: number, cited: readonly number[]): void {
     const answer = ++this.answers;
-    const discovered = s.discovered;
-    if (discovered && discovered.length) this.addDiscovered(s, discovered, bucket, answer);
-    const mentions = s.mentions;
+    const digest = storedDigest(s) ?? this.reader.digest(s);
+    const entries = digest[DIGEST.ENTRIES]!;
+    if (entries) this.addDiscovered(s, digest, entries, bucket);
     const { domainOfUrl } = this.urls;
-    if (mentions && mentions.length && mentions[0]!.count > 0) {
+    const counts = this.domains;
+    const role = roleOf(s);
+    if (role === 'user') {
       // The first group is named: only the contrast counts, once per domain.
-      for (const u of cited) {
-        const d = domainOfUrl[u]!;
+      for (let k = 0; k < cited.length; k++) {
+        const d = domainOfUrl[cited[k]!]!;
         if (d < 0) continue;
-        const t = this.tally(d);
-        if (t.userStamp !== answer) {
-          t.userStamp = answer;
-          t.userAnswers++;
+        if (d >= counts.answers.length) counts.reach(d);
+        if (counts.userStamp[d] !== answer) {
+          counts.userStamp[d] = answer;
+          counts.userAnswers[d]!++;
         }
       }
       return;
     }
-    let competitor = discovered !== null && discovered !== undefined && discovered.length > 0;
-    for (let i = 1; !competitor && mentions && i < mentions.length; i++) {
-      competitor = mentions[i]!.count > 0;
-    }
-    if (!competitor) return;
-    const seen: CompetitorAnswer = { s, bucket, cited: cited.slice(), retrieved: [] };
-    for (const u of cited) {
+    if (role !== 'competitor') return;
+    const { refDomains, citedUrls } = this;
+    const retrievedAt = DIGEST.ENTRIES + 1 + entries * DIGEST.ENTRY_SIZE;
+    const retrieved = digest[retrievedAt]!;
+    this.competitorAnswers.push({
+      s,
+      bucket,
+      digest,
+      from: refDomains.length,
+      citedFrom: citedUrls.length,
+      cited: cited.length,
+      retrievedAt: retrievedAt + 1,
+      retrieved,
+    });
+    for (let k = 0; k < cited.length; k++) {
+      const u = cited[k]!;
       const d = domainOfUrl[u]!;
+      citedUrls.push(u);
+      refDomains.push(d);
       if (d < 0) continue;
-      const t = this.tally(d);
-      if (t.citedStamp !== answer) {
-        t.citedStamp = answer;
-        t.answers++;
-        t.seenIn.push(seen);
+      if (d >= counts.answers.length) counts.reach(d);
+      if (counts.citedStamp[d] !== answer) {
+        counts.citedStamp[d] = answer;
+        counts.answers[d]!++;
       }
     }
-    const references = s.referenceList;
-    // No more references than citations: nothing retrieved was left uncited
-    // (a platform that does not separate them), and no reference is looked up.
-    if (!references || references.length <= cited.length) return;
-    for (let k = 0; k < references.length; k++) {
-      const u = this.urls.id(references[k]!.url);
-      if (cited.includes(u)) continue;
-      const d = domainOfUrl[u]!;
-      if (d < 0) continue;
-      seen.retrieved.push(u, k);
-      const t = this.tally(d);
-      if (t.retrievedStamp !== answer) {
-        t.retrievedStamp = answer;
-        t.retrievedAnswers++;
-        if (t.citedStamp !== answer) t.seenIn.push(seen);
+    for (let j = 0, o = retrievedAt + 1; j < retrieved; j++, o += DIGEST.RETRIEVED_SIZE) {
+      const d = this.retrievedDomainOf(digest[o + 1]!, s.referenceList![digest[o]!]!.url);
+      refDomains.push(d);
+      if (counts.retrievedStamp[d] !== answer) {
+        counts.retrievedStamp[d] = answer;
+        counts.retrievedAnswers[d]!++;
       }
     }
   }
 
+  /** The digest's `entries` discovered entries of `s` (one per key). */
   private addDiscovered(
     s: InsightInput,
-    discovered: readonly DiscoveredEntry[],
+    digest: InsightDigest,
+    entries: number,
     bucket: number,
-    answer: number,
   ): void {
-    for (const d of discovered) {
-      let spelling = this.byName.get(d.name);
-      if (spelling === undefined) {
-        spelling = this.spellingOf(d.name, s, d.position);
-        this.byName.set(d.name, spelling);
-      }
-      if (spelling === null) continue;
-      const t = spelling.tally;
-      if (t.stamp === answer) continue;
-      t.stamp = answer;
-      spelling.written++;
+    const counts = (this.perBucket[bucket] ??= []);
+    const end = DIGEST.ENTRIES + 1 + entries * DIGEST.ENTRY_SIZE;
+    /** The answer's id, read once it decides an example. */
+    let id: string | undefined;
+    for (let o = DIGEST.ENTRIES + 1; o < end; o += DIGEST.ENTRY_SIZE) {
+      const spelling = this.spellingIds.id(digest[o]!);
+      const position = digest[o + 2]!;
+      const b =
+        spelling < this.written.length
+          ? this.spellingBrand[spelling]!
+          : this.newSpelling(s, digest[o + 1]!, s.discovered![digest[o + 3]!]!.name, position);
+      this.written[spelling]!++;
+      counts[b] = (counts[b] ?? 0) + 1;
+      const t = this.brands[b]!;
       t.answers++;
-      t.positionSum += d.position;
-      if (d.position < t.best) t.best = d.position;
-      t.perBucket[bucket] = (t.perBucket[bucket] ?? 0) + 1;
-      if (d.position < t.examplePosition) {
+      t.positionSum += position;
+      if (position < t.best) {
+        t.best = position;
         t.example = s;
-        t.exampleId = idOf(s);
-        t.examplePosition = d.position;
-      } else if (d.position === t.examplePosition && t.example !== s) {
-        const id = idOf(s);
-        if (id < t.exampleId) {
-          t.example = s;
-          t.exampleId = id;
-        }
+        t.exampleId = id ??= idOf(s);
+      } else if (position === t.best && t.example !== s && (id ??= idOf(s)) < t.exampleId) {
+        t.example = s;
+        t.exampleId = id;
       }
     }
   }
 
-  /** `name` as a spelling of its key's tally (made on first sight), or null when it spells no key. */
-  private spellingOf(name: string, s: InsightInput, position: number): Spelling | null {
-    const key = brandKey(name);
-    if (!key) return null;
-    let t = this.byKey.get(key);
-    if (!t) {
-      t = {
+  /** A spelling seen first (the next spelling id), with its key's brand (made on first sight); the brand's id. */
+  private newSpelling(s: InsightInput, key: number, name: string, position: number): number {
+    const b = this.brandIds.id(key);
+    if (b === this.brands.length) {
+      this.brands.push({
         spellings: [],
         answers: 0,
         positionSum: 0,
         best: position,
-        perBucket: [],
-        stamp: 0,
         example: s,
         exampleId: idOf(s),
-        examplePosition: position,
-      };
-      this.byKey.set(key, t);
+      });
     }
-    const spelling: Spelling = { name, written: 0, tally: t };
-    t.spellings.push(spelling);
-    return spelling;
+    this.brands[b]!.spellings.push(this.written.length);
+    this.spellingBrand.push(b);
+    this.spellingName.push(name);
+    this.written.push(0);
+    return b;
   }
 
-  private tally(domain: number): DomainTally {
-    let t = this.domainTallies[domain];
-    if (!t) {
-      t = {
-        domain,
-        answers: 0,
-        userAnswers: 0,
-        retrievedAnswers: 0,
-        citedStamp: 0,
-        userStamp: 0,
-        retrievedStamp: 0,
-        seenIn: [],
-      };
-      this.domainTallies[domain] = t;
-    }
-    return t;
+  /** The domain id (UrlIndex) of a retrieved reference's domain hash `hash`, its URL `url`. */
+  private retrievedDomainOf(hash: number, url: string): number {
+    const id = this.retrievedDomainIds.id(hash);
+    if (id < this.retrievedDomain.length) return this.retrievedDomain[id]!;
+    const d = this.urls.domainId(domainOf(url)!);
+    this.domains.reach(d);
+    this.retrievedDomain.push(d);
+    return d;
   }
 
   /**
@@ -279,27 +287,26 @@ export class Insights {
     discovered: DiscoveredBrand[];
     opportunities: CitationOpportunity[];
   } {
-    const discovered = [...this.byKey.values()]
-      .map((t): DiscoveredBrand => {
+    const discovered = this.brands
+      .map((t, b): DiscoveredBrand => {
         let most = t.spellings[0]!;
         for (const sp of t.spellings) {
-          if (
-            sp.written > most.written ||
-            (sp.written === most.written && byName(sp.name, most.name) < 0)
-          )
+          const n = this.written[sp]!;
+          const m = this.written[most]!;
+          if (n > m || (n === m && byName(this.spellingName[sp]!, this.spellingName[most]!) < 0))
             most = sp;
         }
         return {
-          name: most.name,
+          name: this.spellingName[most]!,
           answers: t.answers,
           share: this.answers ? t.answers / this.answers : 0,
           averagePosition: t.positionSum / t.answers,
           bestPosition: t.best,
           places: places
-            .filter((p) => t.perBucket[p.bucket])
+            .filter((p) => this.perBucket[p.bucket]?.[b])
             .map((p) => {
-              const answers = t.perBucket[p.bucket]!;
-              return { ...p.place, answers, share: p.answers ? answers / p.answers : 0 };
+              const answers = this.perBucket[p.bucket]![b]!;
+              return placeWith(p.place, answers, p.answers ? answers / p.answers : 0);
             }),
           example: {
             subTaskId: idOf(t.example),
@@ -313,116 +320,195 @@ export class Insights {
           b.answers - a.answers || a.averagePosition - b.averagePosition || byName(a.name, b.name),
       )
       .slice(0, DISCOVERED_LIMIT);
-    const domains = this.urls.domains;
-    const top = this.domainTallies
-      .filter((t): t is DomainTally => !!t && (t.answers > 0 || t.retrievedAnswers > 0))
-      .sort(
-        (x, y) =>
-          y.answers - x.answers ||
-          y.retrievedAnswers - x.retrievedAnswers ||
-          byName(domains[x.domain]!, domains[y.domain]!),
-      )
-      .slice(0, OPPORTUNITY_LIMIT);
-    // Each answer of a top domain is read once, however many top domains it
-    // cites: its pages go to their domains, its competitors become the id of
-    // their set (answers repeat sets, so a domain counts sets, then names),
-    // its prompt an id.
-    const slot = new Map(top.map((t, i) => [t.domain, i]));
-    const pages = top.map(() => ({ cited: new Map() as Pages, retrieved: new Map() as Pages }));
-    const sets = new Interned();
+    return { discovered, opportunities: this.opportunities(places) };
+  }
+
+  private opportunities(
+    places: readonly { bucket: number; place: Place; answers: number }[],
+  ): CitationOpportunity[] {
+    const { answers, userAnswers, retrievedAnswers } = this.domains;
+    const domainNames = this.urls.domains;
+    const top: number[] = [];
+    answers.forEach((n, d) => {
+      if (n > 0 || retrievedAnswers[d]! > 0) top.push(d);
+    });
+    top.sort(
+      (x, y) =>
+        answers[y]! - answers[x]! ||
+        retrievedAnswers[y]! - retrievedAnswers[x]! ||
+        byName(domainNames[x]!, domainNames[y]!),
+    );
+    top.length = Math.min(top.length, OPPORTUNITY_LIMIT);
+    /** Per domain id + 1, its rank among the top ones; -1: not among them (nor a domain: id -1). */
+    const slotOf = new Int32Array(answers.length + 1).fill(-1);
+    top.forEach((d, slot) => (slotOf[d + 1] = slot));
+    const { refDomains, citedUrls } = this;
+    // The answers are read by the best-ranked top domain they list, then in
+    // input order (as they were before the digest), so a page keeps the
+    // title of its first listing in that order; each once, however many top
+    // domains it lists.
+    const byRank = top.map((): CompetitorAnswer[] => []);
+    for (const a of this.competitorAnswers) {
+      let best = top.length;
+      for (let k = a.from, end = a.from + a.cited + a.retrieved; k < end; k++) {
+        const slot = slotOf[refDomains[k]! + 1]!;
+        if (slot >= 0 && slot < best) best = slot;
+      }
+      if (best < top.length) byRank[best]!.push(a);
+    }
+    const buckets = places.reduce((n, p) => Math.max(n, p.bucket + 1), 0);
+    const tallied = top.map(() => ({
+      /** Per competitor set and per prompt, the answers listing the domain. */
+      sets: [] as number[],
+      prompts: [] as number[],
+      /** Per bucket index, 1 when an answer of it lists the domain. */
+      buckets: new Uint8Array(buckets),
+      /** Its pages' ids in `cited` and `retrieved`. */
+      cited: [] as number[],
+      retrieved: [] as number[],
+      /** The answer of the sweep that last counted it. */
+      stamp: 0,
+    }));
+    const cited = new PageCounts();
+    const retrieved = new PageCounts();
+    // Answers repeat the same competitors: a domain counts sets, then names.
+    const setIds = new HashIds();
+    const setNames: number[][] = [];
+    const names = new Interned();
     const prompts = new Interned();
-    const { domainOfUrl } = this.urls;
-    for (const t of top) {
-      for (const seen of t.seenIn) {
-        if (seen.competitorSet !== undefined) continue;
-        const { s } = seen;
-        seen.competitorSet = sets.id(competitorsOf(s).join('\n'));
-        seen.promptId = s.prompt ? prompts.id(s.prompt) : -1;
-        seen.cited.forEach((u, k) => {
-          const j = slot.get(domainOfUrl[u]!);
-          if (j !== undefined) addPage(pages[j]!.cited, u, s.citationList![k]!);
-        });
-        for (let i = 0; i < seen.retrieved.length; i += 2) {
-          const u = seen.retrieved[i]!;
-          const j = slot.get(domainOfUrl[u]!);
-          if (j !== undefined)
-            addPage(pages[j]!.retrieved, u, s.referenceList![seen.retrieved[i + 1]!]!);
+    let sweep = 0;
+    for (const list of byRank) {
+      for (const a of list) {
+        sweep++;
+        const { s, digest } = a;
+        const set = setIds.id(digest[DIGEST.COMPETITORS]!);
+        if (set === setNames.length) {
+          const joined = competitorsOf(s).join('\n');
+          setNames.push(joined ? joined.split('\n').map((name) => names.id(name)) : []);
+        }
+        const prompt = s.prompt ? prompts.id(s.prompt) : -1;
+        const citedEnd = a.from + a.cited;
+        for (let k = a.from, end = citedEnd + a.retrieved; k < end; k++) {
+          const slot = slotOf[refDomains[k]! + 1]!;
+          if (slot < 0) continue;
+          const counts = tallied[slot]!;
+          if (counts.stamp !== sweep) {
+            counts.stamp = sweep;
+            counts.sets[set] = (counts.sets[set] ?? 0) + 1;
+            if (prompt >= 0) counts.prompts[prompt] = (counts.prompts[prompt] ?? 0) + 1;
+            counts.buckets[a.bucket] = 1;
+          }
+          if (k < citedEnd) {
+            const i = k - a.from;
+            const page = cited.add(citedUrls[a.citedFrom + i]!, s.citationList![i]!);
+            if (page >= 0) counts.cited.push(page);
+          } else {
+            const o = a.retrievedAt + (k - citedEnd) * DIGEST.RETRIEVED_SIZE;
+            const page = retrieved.add(digest[o + 2]!, s.referenceList![digest[o]!]!, true);
+            if (page >= 0) counts.retrieved.push(page);
+          }
         }
       }
     }
-    const setNames = sets.values.map((set) => (set ? set.split('\n') : []));
-    const opportunities = top.map((t, j): CitationOpportunity => {
-      const domain = domains[t.domain]!;
-      const perSet = new Uint32Array(sets.size);
-      const asked = new Uint32Array(prompts.size);
-      const buckets = new Set<number>();
-      for (const seen of t.seenIn) {
-        perSet[seen.competitorSet!]!++;
-        if (seen.promptId! >= 0) asked[seen.promptId!]!++;
-        buckets.add(seen.bucket);
-      }
-      const competitors = new Map<string, number>();
-      perSet.forEach((n, set) => {
-        for (const name of setNames[set]!) competitors.set(name, (competitors.get(name) ?? 0) + n);
+    return top.map((d, slot): CitationOpportunity => {
+      const counts = tallied[slot]!;
+      const named: number[] = [];
+      counts.sets.forEach((n, set) => {
+        for (const name of setNames[set]!) named[name] = (named[name] ?? 0) + n;
       });
+      const domain = domainNames[d]!;
       return {
         domain,
         ...tagDomain(domain, this.groups),
-        answers: t.answers,
-        userAnswers: t.userAnswers,
-        retrievedAnswers: t.retrievedAnswers,
-        competitors: mostFirst(competitors, LIST_LIMIT),
-        pages: pagesOf(pages[j]!.cited),
-        retrieved: pagesOf(pages[j]!.retrieved),
-        prompts: prompts.top(asked, LIST_LIMIT),
-        places: places.filter((p) => buckets.has(p.bucket)).map((p) => p.place),
+        answers: answers[d]!,
+        userAnswers: userAnswers[d]!,
+        retrievedAnswers: retrievedAnswers[d]!,
+        competitors: names.top(named, LIST_LIMIT),
+        pages: cited.top(counts.cited),
+        retrieved: retrieved.top(counts.retrieved),
+        prompts: prompts.top(counts.prompts, LIST_LIMIT),
+        places: places.filter((p) => counts.buckets[p.bucket]).map((p) => p.place),
       };
     });
-    return { discovered, opportunities };
   }
 }
 
-/** The `limit` most counted keys, most first, ties by code point order. */
-function mostFirst(counts: Map<string, number>, limit: number): string[] {
-  return [...counts]
-    .filter(([, n]) => n > 0)
-    .sort(([a, x], [b, y]) => y - x || byName(a, b))
-    .slice(0, limit)
-    .map(([name]) => name);
+/** Listings of pages: per page, its first listing and how often it was listed. */
+class PageCounts {
+  private readonly ids = new HashIds();
+  private readonly byUrlId: number[] = [];
+  private readonly first: Reference[] = [];
+  private readonly n: number[] = [];
+
+  /**
+   * A listing of `r`, its page known by `id`: a URL id (UrlIndex), or with
+   * `hashed` a URL hash. The page's id when it is new, else -1.
+   */
+  add(id: number, r: Reference, hashed = false): number {
+    let page: number;
+    if (hashed) page = this.ids.id(id);
+    else page = this.byUrlId[id] ?? (this.byUrlId[id] = this.first.length);
+    if (page < this.first.length) {
+      this.n[page]!++;
+      return -1;
+    }
+    this.first.push(r);
+    this.n.push(1);
+    return page;
+  }
+
+  /** The most listed of `pages`, ties by URL, at most LIST_LIMIT, each with its first title. */
+  top(pages: readonly number[]): SourcePage[] {
+    return [...pages]
+      .sort((x, y) => this.n[y]! - this.n[x]! || byName(this.first[x]!.url, this.first[y]!.url))
+      .slice(0, LIST_LIMIT)
+      .map((p) => ({ url: this.first[p]!.url, title: this.first[p]!.title }));
+  }
+}
+
+/**
+ * `{ ...place, answers, share }`, written out: a spread over places of
+ * several shapes takes the engine's slow path, and there is one per brand
+ * and place.
+ */
+function placeWith(place: Place, answers: number, share: number): DiscoveredPlace {
+  const placed: Place & Partial<DiscoveredPlace> = { platform: place.platform };
+  if (place.channel !== undefined) placed.channel = place.channel;
+  if (place.mode !== undefined) placed.mode = place.mode;
+  placed.answers = answers;
+  placed.share = share;
+  return placed as DiscoveredPlace;
 }
 
 /** Strings as ids 0, 1, …, and the most counted of them by a count per id. */
 class Interned {
   private readonly ids = new Map<string, number>();
   readonly values: string[] = [];
-  get size(): number {
-    return this.values.length;
-  }
   id(value: string): number {
     let id = this.ids.get(value);
     if (id === undefined) this.ids.set(value, (id = this.values.push(value) - 1));
     return id;
   }
-  /** The `limit` most counted, most first, ties by code point order. */
-  top(counts: Uint32Array, limit: number): string[] {
+  /** Per id, its rank in code point order (made once all ids are given, by the first `top`). */
+  private rank: Int32Array | null = null;
+  /** The `limit` most counted (`counts` per id, holes: none), most first, ties by code point order. */
+  top(counts: readonly (number | undefined)[], limit: number): string[] {
+    if (!this.rank || this.rank.length !== this.values.length) {
+      const rank = new Int32Array(this.values.length);
+      this.values
+        .map((_, id) => id)
+        .sort((a, b) => byName(this.values[a]!, this.values[b]!))
+        .forEach((id, r) => (rank[id] = r));
+      this.rank = rank;
+    }
+    const rank = this.rank;
     const counted: number[] = [];
     counts.forEach((n, id) => {
-      if (n > 0) counted.push(id);
+      if (n) counted.push(id);
     });
     return counted
-      .sort((a, b) => counts[b]! - counts[a]! || byName(this.values[a]!, this.values[b]!))
+      .sort((a, b) => counts[b]! - counts[a]! || rank[a]! - rank[b]!)
       .slice(0, limit)
       .map((id) => this.values[id]!);
   }
-}
-
-/** The competitors a competitor answer names: the groups after the first, then its discovered brands. */
-function competitorsOf(s: InsightInput): string[] {
-  const names: string[] = [];
-  const mentions = s.mentions ?? [];
-  for (let i = 1; i < mentions.length; i++) {
-    if (mentions[i]!.count > 0) names.push(mentions[i]!.keyword);
-  }
-  for (const d of s.discovered ?? []) names.push(d.name);
-  return names;
 }

@@ -9,6 +9,7 @@ import type { DiscoveredEntry, KeywordGroup, Mention } from '../contracts/brand.
 import { domainOf, isWithin } from './domains.js';
 import { compileGroups, foldText, matchFolded, type CompiledGroups } from './matcher.js';
 import { discoveredIn } from './discovered.js';
+import { insightDigest, type InsightDigest } from './insight-digest.js';
 import { entryLists, positionsOf, type MentionAt } from './recommended.js';
 
 /** Groups that `text` (plain text) names, by index. */
@@ -74,20 +75,30 @@ export function brandFields(
 }
 
 /**
- * What is stored with an answer: its brand fields and its discovered brands
- * (discovered.ts), the answer's lists read once for both.
+ * What is stored with an answer: its brand fields, its discovered brands
+ * (discovered.ts), the answer's lists read once for both, and the digest the
+ * insights sum (insight-digest.ts).
  */
 export function answerBrandFields(
   groups: readonly KeywordGroup[],
   answer: Pick<Answer, 'answerContent' | 'referenceList' | 'citationList' | 'reasoningProcess'>,
-): { mentions: Mention[]; mentioned: boolean; discovered: DiscoveredEntry[] } {
+): {
+  mentions: Mention[];
+  mentioned: boolean;
+  discovered: DiscoveredEntry[];
+  insightDigest: InsightDigest;
+} {
   const content = answer.answerContent ?? '';
   const lists = entryLists(content);
-  if (!groups.length) {
-    return { mentions: [], mentioned: false, discovered: discoveredIn(content, [], lists) };
-  }
-  const { fields, found } = readBrands(groups, answer, lists);
-  return { ...fields, discovered: discoveredIn(content, found, lists) };
+  const { fields, found } = groups.length
+    ? readBrands(groups, answer, lists)
+    : { fields: { mentions: [], mentioned: false }, found: [] };
+  const discovered = discoveredIn(content, found, lists);
+  return {
+    ...fields,
+    discovered,
+    insightDigest: insightDigest({ ...answer, mentions: fields.mentions, discovered }),
+  };
 }
 
 function readBrands(

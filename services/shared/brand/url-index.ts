@@ -20,15 +20,17 @@ export class UrlIndex {
     id = this.domainOfUrl.length;
     this.urlIds.set(url, id);
     const domain = domainOf(url);
-    let d = -1;
-    if (domain !== null) {
-      d = this.domainIds.get(domain) ?? -1;
-      if (d < 0) {
-        d = this.domains.push(domain) - 1;
-        this.domainIds.set(domain, d);
-      }
-    }
-    this.domainOfUrl.push(d);
+    this.domainOfUrl.push(domain === null ? -1 : this.domainId(domain));
     return id;
+  }
+
+  /** The id of `domain` (domains.ts's common form), given on first sight. */
+  domainId(domain: string): number {
+    let d = this.domainIds.get(domain);
+    if (d === undefined) {
+      d = this.domains.push(domain) - 1;
+      this.domainIds.set(domain, d);
+    }
+    return d;
   }
 }

@@ -8,6 +8,7 @@ import type { Channel, Mode } from '../platforms.js';
 import type { Reference } from '../contracts/answer.js';
 import type { DiscoveredEntry, Mention, SentimentVerdict } from '../contracts/brand.js';
 import type { TaskStatus, SubTaskStatus } from '../contracts/status.js';
+import type { InsightDigest } from '../brand/insight-digest.js';
 
 export interface TaskDoc {
   _id: string;
@@ -102,6 +103,12 @@ export interface SubTaskDoc {
   mentioned?: boolean;
   /** Set with the answer: the brands it recommends that match no group (absent: stored before). */
   discovered?: DiscoveredEntry[];
+  /**
+   * Set with the answer: what the insights sum of it, as numbers
+   * (services/shared/brand/insight-digest.ts); absent: stored before, made
+   * when read.
+   */
+  insightDigest?: InsightDigest;
   /** The judge's verdicts per mentioned group; absent or null: no judge (yet). */
   sentiment?: SentimentVerdict[] | null;
   /** Set while the judge (services/tasks/judge.ts) owes verdicts; unset once it answered or gave up. */
@@ -200,6 +207,7 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     mentions: [Schema.Types.Mixed],
     mentioned: Boolean,
     discovered: [Schema.Types.Mixed],
+    insightDigest: [Number],
     sentiment: { type: Schema.Types.Mixed, default: null },
     sentimentPending: Boolean,
     sentimentNotBefore: Number,

@@ -10,6 +10,7 @@ import t from 'tap';
 import { brandsFor } from '../../../sandbox/answers.js';
 import { startSandboxServer } from '../../../sandbox/server.js';
 import { domainOf } from '../../../services/shared/brand/domains.js';
+import { insightDigest, type DigestSource } from '../../../services/shared/brand/insight-digest.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { untilTaskFinal } from '../../helpers/task-final.js';
 
@@ -68,9 +69,26 @@ t.test('the brands nobody watched and the sources where Acme is missing', async 
     await svc.db()
   )
     .collection('subtasks')
-    .find({ taskId }, { projection: { prompt: 1, discovered: 1 } })
+    .find(
+      { taskId },
+      {
+        projection: {
+          prompt: 1,
+          discovered: 1,
+          mentions: 1,
+          citationList: 1,
+          referenceList: 1,
+          insightDigest: 1,
+        },
+      },
+    )
     .toArray();
   for (const doc of stored) {
+    t.strictSame(
+      doc.insightDigest,
+      insightDigest(doc as DigestSource),
+      `${doc.prompt}: the insights' digest stored with the answer, read back as written`,
+    );
     const expected = brandsFor(doc.prompt as string)
       .map((b) => b.name)
       .filter((name) => !WATCHED.includes(name));
@@ -162,4 +180,13 @@ t.test('the brands nobody watched and the sources where Acme is missing', async 
   const alone = await svc.client.get(`${M}/task/${taskId}/visibility`, alice.token);
   t.same(alone.body.data.discovered, v.discovered, 'the visibility endpoint: discovered');
   t.same(alone.body.data.opportunities, v.opportunities, 'the visibility endpoint: opportunities');
+
+  // Answers recorded before the digest existed: it is made as they are read.
+  await (
+    await svc.db()
+  )
+    .collection('subtasks')
+    .updateMany({ taskId }, { $unset: { insightDigest: '' } });
+  const before = await svc.client.get(`${M}/task/${taskId}/visibility`, alice.token);
+  t.same(before.body.data, alone.body.data, 'answers stored without a digest: the same visibility');
 });

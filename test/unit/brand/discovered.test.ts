@@ -2,6 +2,7 @@ import t from 'tap';
 import { brandKey, cleanName, isBrandName } from '../../../services/shared/brand/brand-name.js';
 import { keywordGroups } from '../../../services/shared/brand/groups.js';
 import { answerBrandFields, brandFields } from '../../../services/shared/brand/mentions.js';
+import { insightDigest } from '../../../services/shared/brand/insight-digest.js';
 import { CORPUS } from '../../../bench/brand/corpus/index.js';
 import { scoreCorpus } from '../../../bench/brand/corpus/score.js';
 
@@ -128,15 +129,23 @@ t.test('code is no place for names; no answer, no discoveries', async (t) => {
   t.same(discovered(['Acme'], ''), []);
 });
 
-t.test('answerBrandFields carries brandFields unchanged', async (t) => {
-  const groups = keywordGroups(['Acme', 'Globex']);
-  const answer = {
-    answerContent: '1. **Initech**\n2. **Acme**\n3. Globex',
-    referenceList: [],
-    citationList: [],
-    reasoningProcess: null,
-  };
-  const { discovered: found, ...fields } = answerBrandFields(groups, answer);
-  t.same(fields, brandFields(groups, answer));
-  t.same(found, [{ name: 'Initech', position: 1 }]);
-});
+t.test(
+  'answerBrandFields carries brandFields unchanged, and the digest of what it found',
+  async (t) => {
+    const groups = keywordGroups(['Acme', 'Globex']);
+    const answer = {
+      answerContent: '1. **Initech**\n2. **Acme**\n3. Globex',
+      referenceList: [],
+      citationList: [],
+      reasoningProcess: null,
+    };
+    const {
+      discovered: found,
+      insightDigest: digest,
+      ...fields
+    } = answerBrandFields(groups, answer);
+    t.same(fields, brandFields(groups, answer));
+    t.same(found, [{ name: 'Initech', position: 1 }]);
+    t.strictSame(digest, insightDigest({ ...fields, discovered: found, ...answer }));
+  },
+);

@@ -2,7 +2,35 @@ import t from 'tap';
 import type { Reference } from '../../../services/shared/contracts/answer.js';
 import type { DiscoveredEntry, Mention } from '../../../services/shared/contracts/brand.js';
 import { keywordGroups } from '../../../services/shared/brand/groups.js';
-import { visibilityOf, type VisibilityInput } from '../../../services/shared/brand/visibility.js';
+import { insightDigest } from '../../../services/shared/brand/insight-digest.js';
+import {
+  visibilityOf as visibilityOfInputs,
+  type VisibilityInput,
+} from '../../../services/shared/brand/visibility.js';
+import type { KeywordGroup, Visibility } from '../../../services/shared/contracts/brand.js';
+import { benchGroups, benchSubTasks } from '../../../bench/brand/fixture.js';
+
+/**
+ * Every case runs twice: the sub tasks as stored before digests (the digest
+ * made as they are read) and as recorded now, each with its stored
+ * `insightDigest`; both must give the same visibility.
+ */
+let checks = 0;
+function visibilityOf(groups: readonly KeywordGroup[], inputs: VisibilityInput[]): Visibility {
+  const asBefore = visibilityOfInputs(
+    groups,
+    inputs.map(({ insightDigest: _, ...s }) => s),
+  );
+  const recorded = visibilityOfInputs(
+    groups,
+    inputs.map((s) => ({ ...s, insightDigest: insightDigest(s) })),
+  );
+  if (JSON.stringify(recorded) !== JSON.stringify(asBefore)) {
+    throw new Error('stored digests and digests made when read give different insights');
+  }
+  checks++;
+  return recorded;
+}
 
 const groups = keywordGroups(['Acme|acme.com', 'Beta|beta.io']);
 
@@ -159,4 +187,29 @@ t.test('at most 50 discovered brands and 30 domains, most first', async (t) => {
   t.equal(v.discovered[0]!.answers, 60);
   t.equal(v.opportunities.length, 30);
   t.equal(v.opportunities[0]!.domain, 'd0.example');
+});
+
+t.test('every case above gave the same insights with stored digests and without', async (t) => {
+  t.equal(checks, 5);
+});
+
+t.test('the benchmark task: stored digests, none, a mix and stale ones sum alike', async (t) => {
+  const groups = benchGroups().slice(0, 5);
+  const recorded = benchSubTasks(groups, 600);
+  t.ok(
+    recorded.every((s) => Array.isArray(s.insightDigest)),
+    'answerBrandFields makes the digest',
+  );
+  const v = visibilityOfInputs(groups, recorded);
+  t.ok(v.discovered.length > 0 && v.opportunities.length > 0);
+  const none = recorded.map(({ insightDigest: _, ...s }) => s);
+  t.strictSame(visibilityOfInputs(groups, none), v, 'answers stored before digests');
+  const mixed = recorded.map((s, i) => (i % 2 ? s : none[i]!));
+  t.strictSame(visibilityOfInputs(groups, mixed), v, 'old and new answers in one task');
+  const stale = recorded.map((s) => ({
+    ...s,
+    // Another version, or a digest of other lists: made again when read.
+    insightDigest: s.platform === 'kimi' ? [99, ...s.insightDigest!.slice(1)] : [1, 0, 99, 0, 0, 0],
+  }));
+  t.strictSame(visibilityOfInputs(groups, stale), v, 'a digest that does not fit is not used');
 });
