@@ -55,6 +55,12 @@ type Identity = Pick<SubTaskDoc, '_id' | 'taskId' | 'leaseNode' | 'platform'>;
 type Counters = Pick<TaskDoc, '_id' | 'userId' | 'totalItems' | 'completedItems' | 'failedItems'>;
 const RELEASE = leases.free();
 /**
+ * How long a final sub task's `uncounted` mark holds the counter mender off:
+ * far beyond the seconds a live settle takes between its two writes, even on
+ * an overloaded node; older, the process that wrote it died before counting.
+ */
+export const UNCOUNTED_STALE_MS = 20_000;
+/**
  * The web account that ran the attempt, when the report names one; a report
  * without (an expired lease) leaves the one recorded before, so the retry
  * still avoids it.
@@ -203,6 +209,7 @@ export class Ledger {
         const finished = await this.countFinals(
           taskId,
           group.map((s) => s.outcome),
+          group.map((s) => s.subTaskId),
         );
         // The finish goes with one of them, so it is announced once.
         if (finished) group.at(-1)!.finished = finished;
@@ -224,6 +231,7 @@ export class Ledger {
           ...RELEASE,
           status: 'completed',
           time: this.clock.now(),
+          uncounted: true,
           answerContent: result.answerContent,
           referenceList: result.referenceList,
           citationList: result.citationList,
@@ -301,6 +309,7 @@ export class Ledger {
             ...RELEASE,
             status: decision.status,
             time: this.clock.now(),
+            uncounted: true,
             errorMessage: failure.message,
             proxyIp: r.proxyIp ?? null,
             lastProxy: r.proxyKey ?? null,
@@ -330,13 +339,14 @@ export class Ledger {
           ...RELEASE,
           status: failure.status,
           time: this.clock.now(),
+          uncounted: true,
           errorMessage: firstCause(before.errorMessage, failure.message),
         },
       },
       { returnDocument: 'before' },
     ).lean<SubTaskDoc>();
     if (!doc) return undefined;
-    const finished = await this.countFinals(doc.taskId, [failure.status]);
+    const finished = await this.countFinals(doc.taskId, [failure.status], [doc._id]);
     return { ...identity(doc), outcome: failure.status, finished };
   }
 
@@ -394,6 +404,15 @@ export class Ledger {
       .sort({ time: -1 })
       .lean<SubTaskDoc>();
     if ((latest?.time ?? 0) > this.clock.now() - quietMs) return { done: false };
+    // A settle between its final write and its count (an overloaded tasks node can take
+    // seconds there): counting now and then its addition would count it twice. A mark older
+    // than UNCOUNTED_STALE_MS is a settle whose process died: recounted below.
+    const settling = await this.m.SubTask.countDocuments({
+      taskId,
+      uncounted: true,
+      time: { $gt: this.clock.now() - UNCOUNTED_STALE_MS },
+    });
+    if (settling > 0) return { done: false };
     const [completed, failed] = await Promise.all([
       this.m.SubTask.countDocuments({ taskId, status: 'completed' }),
       this.m.SubTask.countDocuments({ taskId, status: { $in: ['failed', 'timeout', 'error'] } }),
@@ -405,6 +424,7 @@ export class Ledger {
       );
       if (res.matchedCount === 0) return { done: false };
     }
+    await this.m.SubTask.updateMany({ taskId, uncounted: true }, { $unset: { uncounted: '' } });
     const finished = await this.finishIfDone({
       ...task,
       completedItems: completed,
@@ -437,10 +457,14 @@ export class Ledger {
     return docs.map((d) => d._id);
   }
 
-  /** Adds sub tasks that became final to their task's counters; the finish, if this made it. */
+  /**
+   * Adds sub tasks that became final to their task's counters, then takes off
+   * their `uncounted` mark; the finish, if this made it.
+   */
   private async countFinals(
     taskId: string,
     statuses: FinalSubTaskStatus[],
+    subTaskIds: string[],
   ): Promise<Finished | undefined> {
     const inc: Record<string, number> = { version: 1 };
     for (const status of statuses) inc[counterFor(status)] = (inc[counterFor(status)] ?? 0) + 1;
@@ -449,6 +473,10 @@ export class Ledger {
       { $inc: inc },
       { returnDocument: 'after', projection: COUNTERS },
     )) as Counters | null;
+    await this.m.SubTask.collection.updateMany(
+      { _id: { $in: subTaskIds as never[] } },
+      { $unset: { uncounted: '' } },
+    );
     return task ? this.finishIfDone(task) : undefined;
   }
 

@@ -57,6 +57,12 @@ export interface SubTaskDoc {
   screenshot: 0 | 1 | 2;
   /** A monitor's task only: which sample of its cell this is, from 0 (absent: a plain task). */
   sample?: number;
+  /**
+   * Final, and not yet added to its task's counters: set with the final write,
+   * removed once the settle has added it (ledger.ts). The counter mender waits
+   * while a young one is there, so a late addition is never counted twice.
+   */
+  uncounted?: boolean;
   /** Screenshot mode 2 only: the task's keyword entries, for the crawler to highlight; absent = none. */
   keywords?: string[];
   status: SubTaskStatus;
@@ -190,6 +196,7 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     regionCode: { type: String, default: null },
     status: String,
     time: { type: Number, default: null },
+    uncounted: Boolean,
     pageScreenshot: { type: String, default: null },
     mentionScreenshot: String,
     screenshotNote: String,

@@ -1,6 +1,6 @@
 /** The recount that mends task counters after a crash between two writes. */
 import t from 'tap';
-import { createLedger } from '../../../services/shared/subtasks/ledger.js';
+import { createLedger, UNCOUNTED_STALE_MS } from '../../../services/shared/subtasks/ledger.js';
 import { taskModels } from '../../../services/shared/subtasks/models.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 
@@ -38,4 +38,65 @@ t.test('counters drifted by a crash are recounted once the task is quiet', async
   t.match(task, { status: 'partial_completed', completedItems: 2, failedItems: 1 });
   t.ok(task!.completedAt >= now);
   t.equal(await ledger.reconcile(taskId, 0), undefined, 'a finished task is left alone');
+});
+
+t.test(
+  'a settle between its final write and its count is waited for, never counted twice',
+  async (t) => {
+    const res = await svc.client.post(
+      '/api/business/monitor/task/batch/shared',
+      { prompts: ['d', 'e'], platforms: [{ platform: 'sandbox', mode: 'standard' }] },
+      user.token,
+    );
+    const taskId = res.body.data.taskId as string;
+    const conn = await svc.db();
+    const subtasks = conn.collection('subtasks');
+    const tasks = conn.collection('tasks');
+    const ledger = createLedger(taskModels(conn), svc.config, { now: () => Date.now() });
+    const [a, b] = res.body.data.subTaskList.map((s: { subTaskId: string }) => s.subTaskId);
+    const now = Date.now();
+
+    // `a` counted long ago; `b` written final by a settle that has not counted it yet (the
+    // soak saw an overloaded tasks node take seconds there), quiet for the mender's window.
+    await subtasks.updateOne({ _id: a }, { $set: { status: 'completed', time: now - 120_000 } });
+    await tasks.updateOne({ _id: taskId as never }, { $inc: { completedItems: 1, version: 1 } });
+    await subtasks.updateOne(
+      { _id: b },
+      { $set: { status: 'completed', time: now - 5_000, uncounted: true } },
+    );
+    t.equal(await ledger.reconcile(taskId, 0), undefined, 'the mender waits for the settle');
+    t.match(await tasks.findOne({ _id: taskId as never }), {
+      completedItems: 1,
+      status: 'pending',
+    });
+
+    // The settle's late count, as countFinals makes it: the addition, then the mark taken off.
+    await tasks.updateOne({ _id: taskId as never }, { $inc: { completedItems: 1, version: 1 } });
+    await subtasks.updateOne({ _id: b }, { $unset: { uncounted: '' } });
+    t.match(await ledger.reconcile(taskId, 0), { taskId, status: 'completed' });
+    t.match(await tasks.findOne({ _id: taskId as never }), { completedItems: 2, failedItems: 0 });
+  },
+);
+
+t.test('a mark whose settle died is recounted once it is stale, and taken off', async (t) => {
+  const res = await svc.client.post(
+    '/api/business/monitor/task/batch/shared',
+    { prompts: ['f'], platforms: [{ platform: 'sandbox', mode: 'standard' }] },
+    user.token,
+  );
+  const taskId = res.body.data.taskId as string;
+  const conn = await svc.db();
+  const subtasks = conn.collection('subtasks');
+  const ledger = createLedger(taskModels(conn), svc.config, { now: () => Date.now() });
+  const [a] = res.body.data.subTaskList.map((s: { subTaskId: string }) => s.subTaskId);
+  await subtasks.updateOne(
+    { _id: a },
+    { $set: { status: 'failed', time: Date.now() - UNCOUNTED_STALE_MS - 1_000, uncounted: true } },
+  );
+  t.match(await ledger.reconcile(taskId, 0), { taskId, status: 'failed' });
+  t.match(await conn.collection('tasks').findOne({ _id: taskId as never }), {
+    completedItems: 0,
+    failedItems: 1,
+  });
+  t.equal((await subtasks.findOne({ _id: a }))!.uncounted, undefined, 'the mark is off');
 });
