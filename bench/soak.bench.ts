@@ -82,7 +82,9 @@ await runBench(
       RETRY_MAX_MS: '1000',
       CALLBACK_ALLOW_CIDRS: '127.0.0.0/8',
       CALLBACK_POLL_MS: '500',
-      CALLBACK_RETRY_DELAYS_MS: '1000,2000,5000,10000,30000',
+      // The spec's seven retries, a hundred times shorter than its 15 s to 12 h (4 minutes in
+      // all): long enough that a receiver starved for a minute on a shared machine is reached.
+      CALLBACK_RETRY_DELAYS_MS: '1000,2000,5000,10000,30000,60000,120000',
     };
     const crawlerEnv = { ...env, SERVICES: 'crawler', CRAWLER_CAPACITY: '4' };
     const front = cluster.start('api', { ...env, SERVICES: 'api,tasks,users', PORT: '0' });
@@ -179,7 +181,8 @@ await runBench(
     timer.phase('every task final (as the client polls)');
     await sampler.sample(watched());
     let callbacks: Check = await checkCallbacks(db, client.figures.submitted, receiver);
-    for (const deadline = Date.now() + 60_000; !callbacks.ok && Date.now() < deadline;) {
+    // Up to the retry schedule's whole length for a delivery that is still being retried.
+    for (const deadline = Date.now() + 240_000; !callbacks.ok && Date.now() < deadline;) {
       await sleep(1000);
       callbacks = await checkCallbacks(db, client.figures.submitted, receiver);
     }

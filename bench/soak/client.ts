@@ -127,8 +127,11 @@ export class SoakClient {
       if (res?.status !== 200) continue;
       this.figures.statusMs.push(performance.now() - t0);
       if (!FINAL.has(res.body.data.status as string)) continue;
+      // A result read refused (429 when the polls outrun the rate limit, 503) is tried again at
+      // the next turn, as a client would: the task is seen final once its result is read.
       const result = await this.call('GET', PATHS.TASK_RESULT.replace(':taskId', taskId));
-      if (result?.status === 200) this.figures.seenFinal.add(taskId);
+      if (result?.status !== 200) continue;
+      this.figures.seenFinal.add(taskId);
       return;
     }
   }
