@@ -153,13 +153,20 @@ async function findShown(page: Page, c: Control, waitMs: number): Promise<Found 
       : undefined;
   if (any && waitMs > 0)
     await any.waitFor({ state: 'visible', timeout: waitMs }).catch(() => undefined);
-  if (any && (await any.isVisible().catch(() => false)))
-    for (const f of all) {
-      const first = f.at.filter({ visible: true }).first();
-      if (!(await first.isVisible().catch(() => false))) continue;
-      // A picker found by the words it shows is held by its place: its label changes as it is set.
-      return { kind: f.kind, at: f.kind === 'picker' ? await pinned(page, first) : first };
-    }
+  if (any && (await any.isVisible().catch(() => false))) {
+    // Which one: every candidate asked at once (one round trip's wait, not one per role and
+    // fallback), the first in order kept.
+    const firsts = all.map((f) => f.at.filter({ visible: true }).first());
+    const shown = await Promise.all(firsts.map((at) => at.isVisible().catch(() => false)));
+    const i = shown.indexOf(true);
+    const f = all[i];
+    // A picker found by the words it shows is held by its place: its label changes as it is set.
+    if (f)
+      return {
+        kind: f.kind,
+        at: f.kind === 'picker' ? await pinned(page, firsts[i]!) : firsts[i]!,
+      };
+  }
   if (!c.toggle) return undefined;
   const row = await namelessToggle(page, anyOf(c.toggle.names));
   return row && { kind: 'toggle', at: row };
