@@ -79,20 +79,9 @@ node_modules/.bin/tap build >/dev/null
 # The per-process records (.tap/processinfo, read by slowest-tests.ts) are still written.
 export _TAPJS_PROCESSINFO_EXCLUDE_=/./
 # The compiled test files, unless the arguments name test files of their own (run from sources).
-# Longest first: tap runs the files in this order, three at a time, so the folders whose files take
-# a minute or more start first and the unit files (a second each) fill the gaps at the end, instead
-# of one long file running alone after everything else ended.
-LONG_FIRST=(integration/web/ integration/bench/ integration/faults/ integration/callbacks/
-  integration/cluster/ integration/execution/ integration/ unit/)
 files=()
 if ! printf '%s\n' "$@" | grep -qE '\.test\.(ts|js)$'; then
-  mapfile -t all < <(find var/build/test -name '*.test.js' | sort)
-  for prefix in "${LONG_FIRST[@]}"; do
-    for f in "${all[@]}"; do
-      [[ "$f" == "var/build/test/$prefix"* ]] || continue
-      [[ " ${files[*]} " == *" $f "* ]] || files+=("$f")
-    done
-  done
+  mapfile -t files < <(find var/build/test -name '*.test.js' | sort)
 fi
 status=0
 node_modules/.bin/tap "$@" "${files[@]}" 2>&1 | tee var/tap-output.log || status=$?
