@@ -5,6 +5,7 @@
  * leases of vanished nodes, and reconciles task counters. Events make it fast;
  * periodic resyncs from MongoDB make it correct when an event is missed.
  */
+import { settlerAlive, settlerOf } from '../shared/subtasks/settler.js';
 import { Errors, type Context, type ServiceSchema } from 'moleculer';
 import type { Config } from '../shared/config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
@@ -299,7 +300,9 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
         });
         every(RECONCILE_EVERY_MS, 'reconcile', async () => {
           for (const taskId of await ledger.unfinishedTaskIds(clock.now() - RECONCILE_EVERY_MS)) {
-            const finished = await ledger.reconcile(taskId, RECONCILE_EVERY_MS);
+            const finished = await ledger.reconcile(taskId, RECONCILE_EVERY_MS, (settler) =>
+              settlerAlive(this.broker, settler),
+            );
             if (finished) await announceFinished(this.broker, finished);
           }
         });
@@ -426,7 +429,7 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
     async started() {
       connection = await acquireConnection(config.mongoUrl, config.mongoDb);
       models = taskModels(connection);
-      ledger = createLedger(models, config, clock);
+      ledger = createLedger(models, config, clock, settlerOf(this.broker));
       lock = new LeaderLock(connection, 'scheduler');
       dispatcher = this.newDispatcher();
       await this.elect();

@@ -27,6 +27,7 @@ import {
   type SettleAnswer,
 } from '../shared/contracts/report.js';
 import { CounterMender } from './mender.js';
+import { settlerAlive, settlerOf } from '../shared/subtasks/settler.js';
 import { asFirstAnswered, keyedSubmission, replayable } from './idempotent.js';
 import { taskModels } from '../shared/subtasks/models.js';
 import {
@@ -494,14 +495,15 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
     async started() {
       const connection = await acquireConnection(config.mongoUrl, config.mongoDb);
       store = new TaskStore(taskModels(connection), clock);
-      ledger = createLedger(taskModels(connection), config, clock);
+      ledger = createLedger(taskModels(connection), config, clock, settlerOf(this.broker));
       await store.ensureIndexes();
       collectors = new CollectorStore(collectorModels(connection), clock);
       await collectors.ensureIndexes();
       const repaired = await store.repairUnwritten(INTERRUPTED_AFTER_MS);
       if (repaired > 0) this.logger.warn(`completed ${repaired} interrupted submission(s)`);
       mender = new CounterMender({
-        mend: (taskId) => ledger.mend(taskId, MEND_QUIET_MS),
+        mend: (taskId) =>
+          ledger.mend(taskId, MEND_QUIET_MS, (settler) => settlerAlive(this.broker, settler)),
         announce: (finished) => announceFinished(this.broker, finished),
         warn: (message, err) => this.logger.warn(message, err),
         everyMs: MEND_EVERY_MS,

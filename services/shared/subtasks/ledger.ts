@@ -30,7 +30,15 @@ export interface LedgerOptions {
   claimBookkeepingMs: number;
   /** A sentiment judge is configured: answers that mention a group wait for its verdicts. */
   judge?: boolean;
+  /**
+   * Who settles through this ledger (`settler.ts`: node and incarnation), written as the
+   * `uncounted` mark of a final sub task until its settle has counted it.
+   */
+  settler?: string;
 }
+
+/** Whether the process that wrote an `uncounted` mark still runs (`settler.ts`). */
+export type SettlerAlive = (settler: string) => boolean;
 
 /** What `mend` did: `done` when the task needs no more mending; the finish if it made it. */
 export interface Mended {
@@ -55,11 +63,13 @@ type Identity = Pick<SubTaskDoc, '_id' | 'taskId' | 'leaseNode' | 'platform'>;
 type Counters = Pick<TaskDoc, '_id' | 'userId' | 'totalItems' | 'completedItems' | 'failedItems'>;
 const RELEASE = leases.free();
 /**
- * How long a final sub task's `uncounted` mark holds the counter mender off:
- * far beyond the seconds a live settle takes between its two writes, even on
- * an overloaded node; older, the process that wrote it died before counting.
+ * How long a final sub task's `uncounted` mark holds the counter mender off
+ * while its settler seems alive: far beyond the seconds a live settle takes
+ * between its two writes, even on an overloaded node.
  */
-export const UNCOUNTED_STALE_MS = 20_000;
+export const UNCOUNTED_STALE_MS = 60_000;
+/** The mark of a ledger told no settler: held off only by its age. */
+const UNKNOWN_SETTLER = 'unknown';
 /**
  * The web account that ran the attempt, when the report names one; a report
  * without (an expired lease) leaves the one recorded before, so the retry
@@ -231,7 +241,7 @@ export class Ledger {
           ...RELEASE,
           status: 'completed',
           time: this.clock.now(),
-          uncounted: true,
+          uncounted: this.o.settler ?? UNKNOWN_SETTLER,
           answerContent: result.answerContent,
           referenceList: result.referenceList,
           citationList: result.citationList,
@@ -309,7 +319,7 @@ export class Ledger {
             ...RELEASE,
             status: decision.status,
             time: this.clock.now(),
-            uncounted: true,
+            uncounted: this.o.settler ?? UNKNOWN_SETTLER,
             errorMessage: failure.message,
             proxyIp: r.proxyIp ?? null,
             lastProxy: r.proxyKey ?? null,
@@ -339,7 +349,7 @@ export class Ledger {
           ...RELEASE,
           status: failure.status,
           time: this.clock.now(),
-          uncounted: true,
+          uncounted: this.o.settler ?? UNKNOWN_SETTLER,
           errorMessage: firstCause(before.errorMessage, failure.message),
         },
       },
@@ -383,8 +393,12 @@ export class Ledger {
    * recount runs is never overwritten or counted twice.
    * Returns the finish when this call made it.
    */
-  async reconcile(taskId: string, quietMs: number): Promise<Finished | undefined> {
-    return (await this.mend(taskId, quietMs)).finished;
+  async reconcile(
+    taskId: string,
+    quietMs: number,
+    alive?: SettlerAlive,
+  ): Promise<Finished | undefined> {
+    return (await this.mend(taskId, quietMs, alive)).finished;
   }
 
   /**
@@ -392,7 +406,7 @@ export class Ledger {
    * final (now or before), or gone. Not done: sub tasks still open, not quiet
    * yet, or a settle raced the recount; ask again later.
    */
-  async mend(taskId: string, quietMs: number): Promise<Mended> {
+  async mend(taskId: string, quietMs: number, alive?: SettlerAlive): Promise<Mended> {
     const task = await this.m.Task.findById(taskId).lean<TaskDoc>();
     if (!task || !UNFINISHED.includes(task.status)) return { done: true };
     const open = await this.m.SubTask.countDocuments({
@@ -405,14 +419,18 @@ export class Ledger {
       .lean<SubTaskDoc>();
     if ((latest?.time ?? 0) > this.clock.now() - quietMs) return { done: false };
     // A settle between its final write and its count (an overloaded tasks node can take
-    // seconds there): counting now and then its addition would count it twice. A mark older
-    // than UNCOUNTED_STALE_MS is a settle whose process died: recounted below.
-    const settling = await this.m.SubTask.countDocuments({
+    // seconds there): counting now and then its addition would count it twice. So a mark
+    // holds the recount off while the process that wrote it runs; a mark of a process that
+    // is gone (restarted or left), or older than UNCOUNTED_STALE_MS, is recounted below.
+    const marks: unknown[] = await this.m.SubTask.distinct('uncounted', {
       taskId,
-      uncounted: true,
+      uncounted: { $exists: true },
       time: { $gt: this.clock.now() - UNCOUNTED_STALE_MS },
     });
-    if (settling > 0) return { done: false };
+    const settling = marks.some(
+      (mark) => typeof mark !== 'string' || mark === UNKNOWN_SETTLER || !alive || alive(mark),
+    );
+    if (settling) return { done: false };
     const [completed, failed] = await Promise.all([
       this.m.SubTask.countDocuments({ taskId, status: 'completed' }),
       this.m.SubTask.countDocuments({ taskId, status: { $in: ['failed', 'timeout', 'error'] } }),
@@ -424,7 +442,10 @@ export class Ledger {
       );
       if (res.matchedCount === 0) return { done: false };
     }
-    await this.m.SubTask.updateMany({ taskId, uncounted: true }, { $unset: { uncounted: '' } });
+    await this.m.SubTask.updateMany(
+      { taskId, uncounted: { $exists: true } },
+      { $unset: { uncounted: '' } },
+    );
     const finished = await this.finishIfDone({
       ...task,
       completedItems: completed,
@@ -511,9 +532,15 @@ function identity(doc: Identity) {
 const CLAIM_BOOKKEEPING_MS = 50;
 
 /** The ledger with the configured retry policy (one policy for the whole system). */
-export function createLedger(models: TaskModels, config: Config, clock: Clock): Ledger {
+export function createLedger(
+  models: TaskModels,
+  config: Config,
+  clock: Clock,
+  settler?: string,
+): Ledger {
   const s = config.scheduling;
   return new Ledger(models, clock, {
+    settler,
     maxAttempts: s.maxAttempts,
     backoff: (attempt) =>
       backoffDelay(attempt, { baseMs: s.retryBaseMs, maxMs: s.retryMaxMs, jitter: 0.2 }),

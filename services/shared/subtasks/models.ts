@@ -58,11 +58,12 @@ export interface SubTaskDoc {
   /** A monitor's task only: which sample of its cell this is, from 0 (absent: a plain task). */
   sample?: number;
   /**
-   * Final, and not yet added to its task's counters: set with the final write,
-   * removed once the settle has added it (ledger.ts). The counter mender waits
-   * while a young one is there, so a late addition is never counted twice.
+   * Final, and not yet added to its task's counters: the settler (node and
+   * incarnation) that wrote it final, removed once that settle has added it
+   * (ledger.ts). The counter mender waits while its settler runs, so a late
+   * addition is never counted twice.
    */
-  uncounted?: boolean;
+  uncounted?: string;
   /** Screenshot mode 2 only: the task's keyword entries, for the crawler to highlight; absent = none. */
   keywords?: string[];
   status: SubTaskStatus;
@@ -196,7 +197,7 @@ const subTaskSchema = new Schema<SubTaskDoc>(
     regionCode: { type: String, default: null },
     status: String,
     time: { type: Number, default: null },
-    uncounted: Boolean,
+    uncounted: String,
     pageScreenshot: { type: String, default: null },
     mentionScreenshot: String,
     screenshotNote: String,

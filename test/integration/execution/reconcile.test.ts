@@ -62,9 +62,14 @@ t.test(
     await tasks.updateOne({ _id: taskId as never }, { $inc: { completedItems: 1, version: 1 } });
     await subtasks.updateOne(
       { _id: b },
-      { $set: { status: 'completed', time: now - 5_000, uncounted: true } },
+      { $set: { status: 'completed', time: now - 5_000, uncounted: 'tasks-1/incarnation-2' } },
     );
-    t.equal(await ledger.reconcile(taskId, 0), undefined, 'the mender waits for the settle');
+    const running = (settler: string) => settler === 'tasks-1/incarnation-2';
+    t.equal(
+      await ledger.reconcile(taskId, 0, running),
+      undefined,
+      'the mender waits for the settle',
+    );
     t.match(await tasks.findOne({ _id: taskId as never }), {
       completedItems: 1,
       status: 'pending',
@@ -73,12 +78,34 @@ t.test(
     // The settle's late count, as countFinals makes it: the addition, then the mark taken off.
     await tasks.updateOne({ _id: taskId as never }, { $inc: { completedItems: 1, version: 1 } });
     await subtasks.updateOne({ _id: b }, { $unset: { uncounted: '' } });
-    t.match(await ledger.reconcile(taskId, 0), { taskId, status: 'completed' });
+    t.match(await ledger.reconcile(taskId, 0, running), { taskId, status: 'completed' });
     t.match(await tasks.findOne({ _id: taskId as never }), { completedItems: 2, failedItems: 0 });
   },
 );
 
-t.test('a mark whose settle died is recounted once it is stale, and taken off', async (t) => {
+t.test('a young mark whose settler is gone (killed, restarted) is recounted at once', async (t) => {
+  const res = await svc.client.post(
+    '/api/business/monitor/task/batch/shared',
+    { prompts: ['g'], platforms: [{ platform: 'sandbox', mode: 'standard' }] },
+    user.token,
+  );
+  const taskId = res.body.data.taskId as string;
+  const conn = await svc.db();
+  const subtasks = conn.collection('subtasks');
+  const ledger = createLedger(taskModels(conn), svc.config, { now: () => Date.now() });
+  const [a] = res.body.data.subTaskList.map((s: { subTaskId: string }) => s.subTaskId);
+  await subtasks.updateOne(
+    { _id: a },
+    { $set: { status: 'completed', time: Date.now() - 2_000, uncounted: 'tasks-1/incarnation-1' } },
+  );
+  // Its node came back as incarnation 2: incarnation 1's count will never come.
+  const restarted = (settler: string) => settler === 'tasks-1/incarnation-2';
+  t.match(await ledger.reconcile(taskId, 0, restarted), { taskId, status: 'completed' });
+  t.match(await conn.collection('tasks').findOne({ _id: taskId as never }), { completedItems: 1 });
+  t.equal((await subtasks.findOne({ _id: a }))!.uncounted, undefined, 'the mark is off');
+});
+
+t.test('a mark older than the bound is recounted even if its settler seems alive', async (t) => {
   const res = await svc.client.post(
     '/api/business/monitor/task/batch/shared',
     { prompts: ['f'], platforms: [{ platform: 'sandbox', mode: 'standard' }] },
@@ -91,9 +118,16 @@ t.test('a mark whose settle died is recounted once it is stale, and taken off', 
   const [a] = res.body.data.subTaskList.map((s: { subTaskId: string }) => s.subTaskId);
   await subtasks.updateOne(
     { _id: a },
-    { $set: { status: 'failed', time: Date.now() - UNCOUNTED_STALE_MS - 1_000, uncounted: true } },
+    {
+      $set: {
+        status: 'failed',
+        time: Date.now() - UNCOUNTED_STALE_MS - 1_000,
+        uncounted: 'tasks-1/incarnation-1',
+      },
+    },
   );
-  t.match(await ledger.reconcile(taskId, 0), { taskId, status: 'failed' });
+  // Seen alive (a registry that has not noticed its death yet): only the mark's age tells.
+  t.match(await ledger.reconcile(taskId, 0, () => true), { taskId, status: 'failed' });
   t.match(await conn.collection('tasks').findOne({ _id: taskId as never }), {
     completedItems: 0,
     failedItems: 1,
