@@ -22,8 +22,7 @@
  *   whether its menu offers an on-word.
  * A control may sit behind a popup opener near the composer (a tools
  * popover, a menu of mode toggles): it is looked for there when the page
- * does not show it, both to set it and to clear it; on a kept page the
- * opener it was last found behind is opened first.
+ * does not show it, both to set it and to clear it.
  *
  * A picker's shown choice is also the page's label for the model that answers
  * (`shownChoice`), read the same way and never a failure when absent.
@@ -37,13 +36,7 @@
  */
 import type { Locator, Page } from 'playwright';
 import type { Evidence } from '../platforms/types.js';
-import {
-  namelessToggle,
-  OPENERS,
-  openersNearComposer,
-  TOGGLE_ROLES,
-  type Opener,
-} from './control-scan.js';
+import { namelessToggle, OPENERS, openersNearComposer, TOGGLE_ROLES } from './control-scan.js';
 import { controlMissing, controlUnchanged } from './signals.js';
 
 /** How long one lookup or state change may take. */
@@ -153,20 +146,13 @@ async function findShown(page: Page, c: Control, waitMs: number): Promise<Found 
       : undefined;
   if (any && waitMs > 0)
     await any.waitFor({ state: 'visible', timeout: waitMs }).catch(() => undefined);
-  if (any && (await any.isVisible().catch(() => false))) {
-    // Which one: every candidate asked at once (one round trip's wait, not one per role and
-    // fallback), the first in order kept.
-    const firsts = all.map((f) => f.at.filter({ visible: true }).first());
-    const shown = await Promise.all(firsts.map((at) => at.isVisible().catch(() => false)));
-    const i = shown.indexOf(true);
-    const f = all[i];
-    // A picker found by the words it shows is held by its place: its label changes as it is set.
-    if (f)
-      return {
-        kind: f.kind,
-        at: f.kind === 'picker' ? await pinned(page, firsts[i]!) : firsts[i]!,
-      };
-  }
+  if (any && (await any.isVisible().catch(() => false)))
+    for (const f of all) {
+      const first = f.at.filter({ visible: true }).first();
+      if (!(await first.isVisible().catch(() => false))) continue;
+      // A picker found by the words it shows is held by its place: its label changes as it is set.
+      return { kind: f.kind, at: f.kind === 'picker' ? await pinned(page, first) : first };
+    }
   if (!c.toggle) return undefined;
   const row = await namelessToggle(page, anyOf(c.toggle.names));
   return row && { kind: 'toggle', at: row };
@@ -200,46 +186,16 @@ export async function closePopup(opener: Locator | undefined): Promise<void> {
   if (opener && (await isOpen(opener))) await opener.click({ timeout: CLICK_MS }).catch(() => {});
 }
 
-/** A control's key in the per-page memories below. */
-const keyOf = (c: Control) => `${c.site} ${c.label}`;
-
-/**
- * The opener each control was last found behind, per page, by its place among
- * the page's openers: a kept page's next sub task opens that one first instead
- * of every opener before it (each a click to open and one to close). Only the
- * order changes: the one tried first must still show the control, else the
- * others are tried as before.
- */
-const lastOpener = new WeakMap<Page, Map<string, number>>();
-
-/** The openers near the composer, the one that last showed the control first. */
-async function openersFor(page: Page, c: Control): Promise<Opener[]> {
-  const near = await openersNearComposer(page);
-  const last = lastOpener.get(page)?.get(keyOf(c));
-  const first = near.findIndex((o) => o.index === last);
-  return first > 0 ? [near[first]!, ...near.slice(0, first), ...near.slice(first + 1)] : near;
-}
-
-function rememberOpener(page: Page, c: Control, opener: Opener): void {
-  const mine = lastOpener.get(page) ?? new Map<string, number>();
-  lastOpener.set(page, mine);
-  mine.set(keyOf(c), opener.index);
-}
-
 /**
  * The control behind one of the popup openers near the composer: a toggle
  * the popup shows, or the opener itself as the picker whose menu offers an
  * on-word. Every popup opened and found empty is closed again.
  */
 async function findBehind(page: Page, c: Control): Promise<Found | undefined> {
-  for (const near of await openersFor(page, c)) {
-    const opener = near.at;
+  for (const opener of await openersNearComposer(page)) {
     await openPopup(page, opener);
     const inside = await findShown(page, { ...c, picker: undefined }, 0);
-    if (inside?.kind === 'toggle') {
-      rememberOpener(page, c, near);
-      return { ...inside, opener };
-    }
+    if (inside?.kind === 'toggle') return { ...inside, opener };
     if (
       c.picker &&
       (await choices(page)
@@ -247,7 +203,6 @@ async function findBehind(page: Page, c: Control): Promise<Found | undefined> {
         .count()) > 0
     ) {
       await closePopup(opener);
-      rememberOpener(page, c, near);
       return { kind: 'picker', at: opener };
     }
     await closePopup(opener);
@@ -306,6 +261,7 @@ async function missing(page: Page, c: Control, ev?: Evidence) {
 
 /** The picker each control was last found as, per page: its label is the page's model label. */
 const pickers = new WeakMap<Page, Map<string, Locator>>();
+const keyOf = (c: Control) => `${c.site} ${c.label}`;
 
 function remember(page: Page, c: Control, f: Found) {
   const mine = pickers.get(page) ?? new Map<string, Locator>();
@@ -325,11 +281,7 @@ export async function setControl(
   page: Page,
   c: Control,
   on: boolean,
-  o: {
-    evidence?: Evidence;
-    /** Leave the popup the control sits behind open: the caller reads it there, then closes it. */
-    keepOpen?: boolean;
-  } = {},
+  o: { evidence?: Evidence } = {},
 ): Promise<Found | undefined> {
   // Shown, else behind a popup; a control the mode needs may still be on its way, for
   // what is left of one lookup's time.
@@ -352,7 +304,7 @@ export async function setControl(
     }
     if (now !== on) throw controlUnchanged(c.site, c.label);
   }
-  if (!o.keepOpen) await closePopup(found.opener);
+  await closePopup(found.opener);
   return found;
 }
 

@@ -9,7 +9,7 @@
  * `control_unchanged`. What the kit set is returned, so the stream can
  * confirm it (ran-mode.ts `notApplied`).
  */
-import type { Locator, Page } from 'playwright';
+import type { Page } from 'playwright';
 import type { Evidence } from '../platforms/types.js';
 import { closePopup, readState, setControl, type Control, type Found } from './controls.js';
 
@@ -23,33 +23,19 @@ export async function setModeControls(
   o: { evidence?: Evidence } = {},
 ): Promise<ReadonlyMap<string, boolean>> {
   const found: [Control, boolean, Found][] = [];
-  // The last control's popup is left open for its read-back below (closing it and opening it
-  // again to read it is two clicks, each slow on a busy page).
-  let open: Locator | undefined;
-  for (const [i, [c, on]] of wanted.entries()) {
-    const last = i === wanted.length - 1;
-    const f = await setControl(page, c, on, { ...o, keepOpen: last });
+  for (const [c, on] of wanted) {
+    const f = await setControl(page, c, on, o);
     if (f) found.push([c, on, f]);
-    if (last) open = f?.opener;
   }
-  // Closed before another popup opens or a control is set again, which it might cover.
-  const closeOpen = async () => {
-    await closePopup(open);
-    open = undefined;
-  };
   for (const [c, on, f] of found) {
-    if (f.opener && f.opener !== open) await closeOpen();
     const now = await readState(page, c, f).catch(() => undefined);
-    if (f.opener === open) open = undefined;
     await closePopup(f.opener);
     if (now === on) continue;
-    await closeOpen();
     o.evidence?.note(
       `${c.site} ${c.label} read back ${String(now)} after the controls were set: set again`,
     );
     await setControl(page, c, on, o);
   }
-  await closeOpen();
   const lines = found.map(([c, on]) => `${c.label} ${on ? 'on' : 'off'}`);
   o.evidence?.note(`mode controls set: ${lines.join(', ') || 'none on the page'}`);
   return new Map(found.map(([c, on]) => [c.label, on]));

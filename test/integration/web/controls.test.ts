@@ -9,7 +9,6 @@ import t from 'tap';
 import type { Page } from 'playwright';
 import { testBrowser } from '../../helpers/chromium.js';
 import { setControl, shownChoice, type Control } from '../../../crawler/web/controls.js';
-import { setModeControls } from '../../../crawler/web/mode-controls.js';
 
 const browser = await testBrowser(t);
 const context = await browser.newContext();
@@ -87,64 +86,5 @@ t.test('a listbox picker showing a model name, both ways', async (t) => {
   await setControl(page, THINKING, false);
   t.equal(await shownChoice(page, THINKING), 'Kimi');
   t.equal(await page.getAttribute('[aria-haspopup]', 'aria-expanded'), 'false', 'left closed');
-  await page.close();
-});
-
-const SEARCH: Control = { site: 'test', label: 'web-search', toggle: { names: ['联网搜索'] } };
-
-/**
- * Two menus beside the composer, each opened and closed by its button (counted in
- * `data-clicks`): 模型 with a plain item, 工具 with the 联网搜索 switch.
- */
-async function twoMenus(): Promise<Page> {
-  const page = await context.newPage();
-  const menu = (name: string, item: string) =>
-    `<span><button aria-haspopup="menu" aria-expanded="false" data-clicks="0">${name}</button>` +
-    `<div role="menu" hidden>${item}</div></span>`;
-  await page.setContent(`<main><div class="composer"><textarea></textarea>
-${menu('模型', '<div role="menuitem">帮助</div>')}
-${menu('工具', '<div><span>联网搜索</span><span role="switch" aria-label="联网搜索" aria-checked="false" tabindex="0">o</span></div>')}
-</div></main>
-<script>
-document.addEventListener('click', (e) => {
-  const sw = e.target.closest('[role="switch"]');
-  if (sw) sw.setAttribute('aria-checked', String(sw.getAttribute('aria-checked') !== 'true'));
-  const opener = e.target.closest('[aria-haspopup]');
-  if (!opener) return;
-  opener.dataset.clicks = String(Number(opener.dataset.clicks) + 1);
-  const menu = opener.nextElementSibling;
-  menu.hidden = !menu.hidden;
-  opener.setAttribute('aria-expanded', String(!menu.hidden));
-});
-</script>`);
-  return page;
-}
-
-const clicks = async (page: Page) =>
-  page.$$eval('[aria-haspopup]', (all) => all.map((b) => Number(b.getAttribute('data-clicks'))));
-
-t.test('a switch behind the second menu: the next lookup opens that menu first', async (t) => {
-  const page = await twoMenus();
-  await setControl(page, SEARCH, true);
-  t.same(await clicks(page), [2, 2], 'first lookup: 模型 opened and closed, then 工具');
-  t.equal(await page.getAttribute('[role="switch"]', 'aria-checked'), 'true');
-  await setControl(page, SEARCH, false);
-  t.same(await clicks(page), [2, 4], 'next lookup: 工具 only');
-  t.equal(await page.getAttribute('[role="switch"]', 'aria-checked'), 'false');
-  t.same(
-    await page.$$eval('[aria-haspopup]', (all) => all.map((b) => b.getAttribute('aria-expanded'))),
-    ['false', 'false'],
-    'both menus left closed',
-  );
-  await page.close();
-});
-
-t.test('the last control’s menu stays open for its read-back, then closes', async (t) => {
-  const page = await twoMenus();
-  const left = await setModeControls(page, [[SEARCH, true]]);
-  t.same([...left], [['web-search', true]]);
-  t.equal(await page.getAttribute('[role="switch"]', 'aria-checked'), 'true');
-  t.same(await clicks(page), [2, 2], '工具 opened once for the set and its read-back, closed once');
-  t.equal(await page.getAttribute('text=工具', 'aria-expanded'), 'false', 'left closed');
   await page.close();
 });
