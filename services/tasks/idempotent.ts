@@ -13,7 +13,7 @@ import {
   IDEMPOTENCY_HEADER,
   requestFingerprint,
 } from '../shared/requests/idempotency.js';
-import type { TaskDoc } from '../shared/subtasks/models.js';
+import type { SubTaskDoc, TaskDoc } from '../shared/subtasks/models.js';
 import { planSubTasks } from './plan.js';
 
 export interface Keyed {
@@ -35,8 +35,11 @@ export function keyedSubmission(
   };
 }
 
-/** The task a keyed retry is answered with; throws when the key came with another request. */
-export function replayable(task: TaskDoc, keyed: Keyed): TaskDoc {
+/**
+ * The first answer's task and sub tasks, as they were planned, for a keyed
+ * retry; throws when the key came with another request.
+ */
+export function replay(task: TaskDoc, keyed: Keyed): { task: TaskDoc; subtasks: SubTaskDoc[] } {
   if (task.requestFingerprint !== keyed.fingerprint) {
     throw new AppError(
       `this ${IDEMPOTENCY_HEADER} was sent with another request (task ${task._id}): a new request needs a new key`,
@@ -44,14 +47,6 @@ export function replayable(task: TaskDoc, keyed: Keyed): TaskDoc {
       'IDEMPOTENCY_KEY_REUSED',
     );
   }
-  return task;
-}
-
-/** The first answer's task and sub tasks, as they were planned. */
-export function asFirstAnswered(task: TaskDoc): {
-  task: TaskDoc;
-  subtasks: ReturnType<typeof planSubTasks>;
-} {
   const planned = { ...task, status: 'pending' as const };
   return { task: planned, subtasks: planSubTasks(planned) };
 }

@@ -133,7 +133,7 @@ export class TaskStore {
   }
 
   async findTask(userId: number, taskId: string): Promise<TaskDoc> {
-    const task = await this.models.Task.findOne({ _id: taskId, userId }).lean<TaskDoc>();
+    const task = await this.taskIfAny(userId, taskId);
     if (!task) throw AppError.notFound('task');
     return task;
   }

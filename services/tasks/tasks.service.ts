@@ -28,7 +28,7 @@ import {
 } from '../shared/contracts/report.js';
 import { CounterMender } from './mender.js';
 import { settlerAlive, settlerOf } from '../shared/subtasks/settler.js';
-import { asFirstAnswered, keyedSubmission, replayable } from './idempotent.js';
+import { keyedSubmission, replay } from './idempotent.js';
 import { taskModels } from '../shared/subtasks/models.js';
 import {
   checkListQuery,
@@ -153,7 +153,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
           // A retry is answered before any check: the first try passed them, and its own
           // sub tasks now count against the user's limit of unfinished ones.
           const earlier = keyed && (await store.taskIfAny(ctx.params.userId, keyed.taskId));
-          if (earlier) return submitAnswer(asFirstAnswered(replayable(earlier, keyed)), true);
+          if (earlier) return submitAnswer(replay(earlier, keyed), true);
           // A region no proxy port serves is the first cause: availability there says nothing
           // more. The region is looked up only for a request that is otherwise well formed.
           const shape = checkSubmission(ctx.params.body, config.scheduling.platformChannels);
@@ -206,7 +206,7 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
               keyed && (err as AppError).type === 'CONFLICT'
                 ? await store.taskIfAny(ctx.params.userId, keyed.taskId)
                 : undefined;
-            if (other) return submitAnswer(asFirstAnswered(replayable(other, keyed!)), true);
+            if (other) return submitAnswer(replay(other, keyed!), true);
             throw err;
           }
           const { task, subtasks } = created;
