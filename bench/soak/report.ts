@@ -19,8 +19,14 @@ export interface ProcessFigures {
   label: string;
   /** Sampled after the warm-up for this long. */
   spanMs: number;
-  rss: { first: number; last: number; slope: number };
-  heap: { first: number; last: number; slope: number } | undefined;
+  rss: Trend;
+  heap: Trend | undefined;
+  /**
+   * What the RSS is made of, where the probe says (Node): V8's committed heap, the memory
+   * outside it that Buffers hold, and the native rest (code, malloc, threads' stacks). A
+   * growing RSS over a flat live heap is named by the part that grows.
+   */
+  parts: { v8: Trend; buffers: Trend; native: Trend } | undefined;
   fds: { first: number; last: number; max: number };
   loopP99Ms: number;
   loopMaxMs: number;
@@ -34,18 +40,36 @@ export function processFigures(s: Series, label: string, from: number): ProcessF
     samples.map((x) => ({ at: x.at, value: f(x) })).filter((p) => Number.isFinite(p.value));
   const rss = pts((x) => mb(x.rss));
   const heap = pts((x) => mb(x.heapUsed));
+  const v8 = pts((x) => mb(x.heapTotal));
+  const buffers = pts((x) => mb(x.external));
+  const native = pts((x) => mb(x.rss - x.heapTotal - x.external));
   const loop = samples.map((x) => x.loopP99Ms).filter(Number.isFinite);
   const sorted = [...loop].sort((a, b) => a - b);
   return {
     label,
     spanMs: samples[samples.length - 1]!.at - samples[0]!.at,
-    rss: { ...span(rss), slope: slopePerHour(rss) },
-    heap: heap.length >= 2 ? { ...span(heap), slope: slopePerHour(heap) } : undefined,
+    rss: trend(rss),
+    heap: heap.length >= 2 ? trend(heap) : undefined,
+    parts:
+      v8.length >= 2 && buffers.length >= 2 && native.length >= 2
+        ? { v8: trend(v8), buffers: trend(buffers), native: trend(native) }
+        : undefined,
     fds: span(pts((x) => x.fds)),
     loopP99Ms: percentile(sorted, 50),
     loopMaxMs: maxOf(samples.map((x) => x.loopMaxMs).filter(Number.isFinite)),
   };
 }
+
+interface Trend {
+  first: number;
+  last: number;
+  slope: number;
+}
+
+const trend = (points: Point[]): Trend => {
+  const { first, last } = span(points);
+  return { first, last, slope: slopePerHour(points) };
+};
 
 const maxOf = (v: readonly number[]) => (v.length === 0 ? NaN : Math.max(...v));
 
@@ -64,10 +88,15 @@ export function resourceLine(p: ProcessFigures, judge: boolean): Verdict {
   const heap = p.heap
     ? `heap ${f0(p.heap.first)} → ${f0(p.heap.last)} MB (${f1(p.heap.slope)} MB/h)`
     : 'heap -';
+  const of = (name: string, x: Trend) =>
+    `${name} ${f0(x.first)} → ${f0(x.last)} MB (${f1(x.slope)} MB/h)`;
+  const parts = p.parts
+    ? `; of RSS: ${of('V8 heap', p.parts.v8)}, ${of('buffers', p.parts.buffers)}, ${of('native', p.parts.native)}`
+    : '';
   const line =
     `${p.label}: RSS ${f0(p.rss.first)} → ${f0(p.rss.last)} MB (${f1(p.rss.slope)} MB/h), ` +
     `${heap}, fds ${f0(p.fds.first)} → ${f0(p.fds.last)} (max ${f0(p.fds.max)}), ` +
-    `event-loop p99 ${f1(p.loopP99Ms)} ms (max ${f0(p.loopMaxMs)} ms) over ${f1(p.spanMs / 60_000)} min`;
+    `event-loop p99 ${f1(p.loopP99Ms)} ms (max ${f0(p.loopMaxMs)} ms) over ${f1(p.spanMs / 60_000)} min${parts}`;
   const long = p.spanMs >= JUDGED_AFTER_MS;
   if (!judge || !long)
     return { line: `${line} [not judged: ${long ? 'no target' : 'too short'}]`, ok: true };

@@ -29,6 +29,9 @@ export interface Sample {
   fds: number;
   /** After a forced collection; NaN for an unprobed process or a probe that did not answer. */
   heapUsed: number;
+  /** V8's committed heap and the memory of Buffers and other objects outside it (Node only, else NaN). */
+  heapTotal: number;
+  external: number;
   loopP99Ms: number;
   loopMaxMs: number;
   gcMs: number;
@@ -85,6 +88,8 @@ export class Sampler {
       treeRss: treeMemory(w.pid).rss * 1024,
       fds,
       heapUsed: probe?.heapUsed ?? NaN,
+      heapTotal: probe?.heapTotal ?? NaN,
+      external: probe?.external ?? NaN,
       loopP99Ms: probe?.loopP99Ms ?? NaN,
       loopMaxMs: probe?.loopMaxMs ?? NaN,
       gcMs: probe?.gcMs ?? NaN,
@@ -100,7 +105,7 @@ export class Sampler {
     this.jvmAskedAt.set(pid, now);
     await jcmd(pid, 'GC.run');
     const heapUsed = jvmHeapUsed(await jcmd(pid, 'GC.heap_info'));
-    return { heapUsed, gcMs: NaN, loopP99Ms: NaN, loopMaxMs: NaN };
+    return { heapUsed, heapTotal: NaN, external: NaN, gcMs: NaN, loopP99Ms: NaN, loopMaxMs: NaN };
   }
 
   /** Signals the probe and waits for its new line. */
@@ -142,6 +147,8 @@ function jcmd(pid: number, command: string): Promise<string> {
 
 interface ProbeLine {
   heapUsed: number;
+  heapTotal: number;
+  external: number;
   gcMs: number;
   loopP99Ms: number;
   loopMaxMs: number;

@@ -13,6 +13,8 @@ function series(minutes: number, perHour: number, fdStep = 0, heap = true): Seri
     treeRss: 0,
     fds: 30 + fdStep * i,
     heapUsed: heap ? (60 + (perHour * i) / 60) * MB : NaN,
+    heapTotal: NaN,
+    external: NaN,
     loopP99Ms: 10 + (i % 3),
     loopMaxMs: 40,
     gcMs: 5,
@@ -52,4 +54,19 @@ t.test('a short run, or a server that is not judged, is printed only', async (t)
   t.ok(jvm.ok);
   t.match(jvm.line, /heap -, .*\[not judged: no target\]$/);
   t.equal(processFigures(series(10, 0), 'api', 11 * MIN), undefined, 'no sample after the warm-up');
+});
+
+t.test('an RSS growing over a flat heap is named by the part that grows', async (t) => {
+  const s = series(60, 0);
+  s.samples.forEach((x, i) => {
+    x.rss = (150 + i / 2) * MB; // 30 MB/h, all of it native
+    x.heapTotal = 80 * MB;
+    x.external = 10 * MB;
+  });
+  const v = resourceLine(processFigures(s, 'api', 5 * MIN)!, true);
+  t.notOk(v.ok);
+  t.match(
+    v.line,
+    /; of RSS: V8 heap 80 → 80 MB \(0\.0 MB\/h\), buffers 10 → 10 MB \(0\.0 MB\/h\), native 63 → 90 MB \(30\.0 MB\/h\) FAIL$/,
+  );
 });
