@@ -10,6 +10,7 @@
  * listening.
  */
 import mongoose, { type Connection } from 'mongoose';
+import { poolOptions } from './mongo-pool.js';
 
 /** How long the close waits for operations in flight; past it, they are cut off. */
 export const SETTLE_MS = 5_000;
@@ -35,6 +36,7 @@ export async function acquireConnection(url: string, dbName: string): Promise<Co
       // Index builds are explicit (ensureIndexes) so that start-up order is deterministic.
       autoIndex: false,
       autoCreate: false,
+      ...poolOptions(url),
     });
     const opened: Entry = {
       connection: connection.asPromise(),
