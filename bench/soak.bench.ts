@@ -26,6 +26,7 @@ import { accessToken, createUser } from './pipeline/setup.js';
 import { startSandboxServer } from '../sandbox/server.js';
 import { ROOT } from '../infra/processes.js';
 import { startReceiver } from './webhook-receiver.js';
+import { backlogText } from './soak/backlog.js';
 import { checkCallbacks, checkDoubles, checkTasks, type Check } from './soak/checks.js';
 import { SoakClient } from './soak/client.js';
 import { mb, warmupMs } from './soak/figures.js';
@@ -162,10 +163,11 @@ await runBench(
       const recent = f.statusMs.slice(polledBefore).sort((a, b) => a - b);
       polledBefore = f.statusMs.length;
       const p50 = recent.length ? `${recent[recent.length >> 1]!.toFixed(0)} ms` : '-';
+      const backlog = await backlogText(db).catch((err: Error) => `backlog unread: ${err.message}`);
       console.error(
         `soak: ${((Date.now() - start) / 60_000).toFixed(1)} of ${(o.runMs / 60_000).toFixed(0)} min: ` +
           `${f.submitted.length} tasks submitted, ${f.seenFinal.size} seen final, ` +
-          `status p50 ${p50} over the last ${recent.length} polls, submits retried ${f.submitRetries}`,
+          `status p50 ${p50} over the last ${recent.length} polls, submits retried ${f.submitRetries}; ${backlog}`,
       );
     };
     await Promise.all([

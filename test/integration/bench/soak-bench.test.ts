@@ -34,12 +34,17 @@ t.test('the soak benchmark runs a half-minute soak and its checks pass', async (
   const checks = out.match(/^check .*$/gm) ?? [];
   t.equal(checks.length, 6, 'six checks');
   for (const line of checks) t.match(line, /: PASS \(/, line);
+  t.match(
+    out,
+    /^soak: 0\.0 of \d+ min: .*; backlog \d+ waiting, \d+ in work/m,
+    'the minute line shows the backlog',
+  );
   t.match(out, /^status p50 \d+ ms, p99 \d+ ms over \d+ polls$/m);
   for (const name of ['api', 'scheduler1', 'scheduler2', 'callbacks', 'crawler2', 'crawler1 #1'])
     t.match(
       out,
       new RegExp(
-        `^ {2}${name}: RSS \\d+ → \\d+ MB \\(-?[\\d.]+ MB/h\\), heap \\d+ → \\d+ MB .*fds \\d+ → \\d+`,
+        `^ {2}${name}: RSS \\d+ → \\d+ MB \\(-?[\\d.]+ MB/h\\), heap \\d+ → \\d+ MB .*fds \\d+ → \\d+.*; of RSS: V8 heap \\d+ → \\d+ MB .*, buffers .*, native `,
         'm',
       ),
       `${name}: memory and fds sampled`,
