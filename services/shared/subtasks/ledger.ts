@@ -19,6 +19,7 @@ import {
 } from '../contracts/status.js';
 import { counterFor, decideRetry, finalTaskStatus } from './state.js';
 import { TaskGroups } from './task-groups.js';
+import { finalInsights } from './final-insights.js';
 import { answerBrandFields } from '../brand/mentions.js';
 import type { CompletedResult, SettleReport } from '../contracts/report.js';
 import type { Finished, Settled } from '../contracts/events.js';
@@ -58,9 +59,18 @@ const UNFINISHED: TaskStatus[] = ['pending', 'processing'];
 const IDENTITY = { taskId: 1, leaseNode: 1, platform: 1 } as const;
 /** An answer's write also reads the requested mode: the effective one when the report names none. */
 const ANSWERED = { ...IDENTITY, mode: 1 } as const;
-const COUNTERS = { userId: 1, totalItems: 1, completedItems: 1, failedItems: 1 } as const;
+const COUNTERS = {
+  userId: 1,
+  status: 1,
+  totalItems: 1,
+  completedItems: 1,
+  failedItems: 1,
+} as const;
 type Identity = Pick<SubTaskDoc, '_id' | 'taskId' | 'leaseNode' | 'platform'>;
-type Counters = Pick<TaskDoc, '_id' | 'userId' | 'totalItems' | 'completedItems' | 'failedItems'>;
+type Counters = Pick<
+  TaskDoc,
+  '_id' | 'userId' | 'status' | 'totalItems' | 'completedItems' | 'failedItems'
+>;
 const RELEASE = leases.free();
 /**
  * How long a final sub task's `uncounted` mark holds the counter mender off
@@ -501,16 +511,23 @@ export class Ledger {
     return task ? this.finishIfDone(task) : undefined;
   }
 
-  /** Exactly one caller wins the move to a final state, and only it reports the finish. */
+  /**
+   * Exactly one caller wins the move to a final state, and only it reports the
+   * finish. The task's insights are summed once, here, and written with the
+   * final status: every sub task is final and counted then (a count follows
+   * its sub task's final write), so they are what any later read would sum,
+   * and a task is never final with half of them.
+   */
   private async finishIfDone(task: Counters): Promise<Finished | undefined> {
     const status = finalTaskStatus(task.totalItems, task.completedItems, task.failedItems);
-    if (!status) return undefined;
+    if (!status || !UNFINISHED.includes(task.status)) return undefined;
+    const insights = await finalInsights(this.m, await this.groups.of(task._id), task._id);
     const completedAt = this.clock.now();
     const won = await this.m.Task.findOneAndUpdate(
       { _id: task._id, status: { $in: UNFINISHED } },
-      { $set: { status, completedAt }, $inc: { version: 1 } },
-      { returnDocument: 'after' },
-    ).lean<TaskDoc>();
+      { $set: { status, completedAt, ...(insights && { insights }) }, $inc: { version: 1 } },
+      { returnDocument: 'after', projection: { _id: 1 } },
+    ).lean<Pick<TaskDoc, '_id'>>();
     return won ? { taskId: task._id, userId: task.userId, status, completedAt } : undefined;
   }
 
