@@ -284,7 +284,11 @@ t.test('an answer gets the brand fields of its task in its one write', async (t)
   const named = await subTaskCommands(() =>
     ledger.settle([{ ...done('K-0', 'tok-K'), result: { ...answer, effectiveMode: 'standard' } }]),
   );
-  t.strictSame(named, ['findAndModify', 'update'], 'one write, then its uncounted mark taken off');
+  t.strictSame(
+    named,
+    ['findAndModify', 'update', 'find'],
+    "one write, then its uncounted mark taken off; the task's finish reads its sub tasks once, to store their insights",
+  );
   t.match(await subtasks.findOne({ _id: 'K-0' as never }), expected);
 });
 
