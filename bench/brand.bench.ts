@@ -194,7 +194,8 @@ console.log(
 );
 console.log(
   `   at the finish, once per task: the sum stored with the final status ${runningRead.ms.toFixed(2)} ms CPU ` +
-    `(${((runningRead.ms / subtasks) * 1000).toFixed(2)} µs per sub task; plus reading the sub tasks from the store, not measured here)`,
+    `(${((runningRead.ms / subtasks) * 1000).toFixed(2)} µs per sub task; plus reading the sub tasks from the store, not measured here); ` +
+    `stored: ${(Buffer.byteLength(JSON.stringify(finished)) / 1024).toFixed(1)} KiB as JSON`,
 );
 
 // Answers recorded before the digest existed (a running task, or one finished before insights were stored): it is made as each is read.

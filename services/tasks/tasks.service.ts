@@ -510,7 +510,13 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
     async started() {
       const connection = await acquireConnection(config.mongoUrl, config.mongoDb);
       store = new TaskStore(taskModels(connection), clock);
-      ledger = createLedger(taskModels(connection), config, clock, settlerOf(this.broker));
+      ledger = createLedger(
+        taskModels(connection),
+        config,
+        clock,
+        settlerOf(this.broker),
+        (message, err) => this.logger.warn(message, err),
+      );
       await store.ensureIndexes();
       collectors = new CollectorStore(collectorModels(connection), clock);
       await collectors.ensureIndexes();

@@ -19,7 +19,7 @@ import {
 } from '../contracts/status.js';
 import { counterFor, decideRetry, finalTaskStatus } from './state.js';
 import { TaskGroups } from './task-groups.js';
-import { finalInsights } from './final-insights.js';
+import { FinalInsights } from './final-insights.js';
 import { answerBrandFields } from '../brand/mentions.js';
 import type { CompletedResult, SettleReport } from '../contracts/report.js';
 import type { Finished, Settled } from '../contracts/events.js';
@@ -36,6 +36,8 @@ export interface LedgerOptions {
    * `uncounted` mark of a final sub task until its settle has counted it.
    */
   settler?: string;
+  /** Told of what failed off the settle's path (a final task's insights not stored). */
+  warn?: (message: string, err: unknown) => void;
 }
 
 /** Whether the process that wrote an `uncounted` mark still runs (`settler.ts`). */
@@ -59,18 +61,9 @@ const UNFINISHED: TaskStatus[] = ['pending', 'processing'];
 const IDENTITY = { taskId: 1, leaseNode: 1, platform: 1 } as const;
 /** An answer's write also reads the requested mode: the effective one when the report names none. */
 const ANSWERED = { ...IDENTITY, mode: 1 } as const;
-const COUNTERS = {
-  userId: 1,
-  status: 1,
-  totalItems: 1,
-  completedItems: 1,
-  failedItems: 1,
-} as const;
+const COUNTERS = { userId: 1, totalItems: 1, completedItems: 1, failedItems: 1 } as const;
 type Identity = Pick<SubTaskDoc, '_id' | 'taskId' | 'leaseNode' | 'platform'>;
-type Counters = Pick<
-  TaskDoc,
-  '_id' | 'userId' | 'status' | 'totalItems' | 'completedItems' | 'failedItems'
->;
+type Counters = Pick<TaskDoc, '_id' | 'userId' | 'totalItems' | 'completedItems' | 'failedItems'>;
 const RELEASE = leases.free();
 /**
  * How long a final sub task's `uncounted` mark holds the counter mender off
@@ -96,6 +89,7 @@ const held = (id: string | { $in: string[] }, token: string) => ({
 export class Ledger {
   private readonly claimBookkeeping: ClaimBookkeeping;
   private readonly groups: TaskGroups;
+  private readonly finalInsights: FinalInsights;
 
   constructor(
     private readonly m: TaskModels,
@@ -110,11 +104,21 @@ export class Ledger {
       )) as Pick<TaskDoc, 'keywords'> | null;
       return task ? (task.keywords ?? []) : null;
     });
+    this.finalInsights = new FinalInsights(
+      m,
+      (taskId) => this.groups.of(taskId),
+      o.warn ?? (() => {}),
+    );
   }
 
-  /** Writes what is still gathered; call before the connection closes. */
+  /** Writes what is still gathered and stored; call before the connection closes. */
   async close(): Promise<void> {
-    await this.claimBookkeeping.flush();
+    await Promise.all([this.claimBookkeeping.flush(), this.finalInsights.idle()]);
+  }
+
+  /** Resolves once the insights of every task this ledger finished so far are stored (or failed). */
+  insightsStored(): Promise<void> {
+    return this.finalInsights.idle();
   }
 
   /**
@@ -513,22 +517,20 @@ export class Ledger {
 
   /**
    * Exactly one caller wins the move to a final state, and only it reports the
-   * finish. The task's insights are summed once, here, and written with the
-   * final status: every sub task is final and counted then (a count follows
-   * its sub task's final write), so they are what any later read would sum,
-   * and a task is never final with half of them.
+   * finish, and has the task's insights summed and stored (final-insights.ts).
    */
   private async finishIfDone(task: Counters): Promise<Finished | undefined> {
     const status = finalTaskStatus(task.totalItems, task.completedItems, task.failedItems);
-    if (!status || !UNFINISHED.includes(task.status)) return undefined;
-    const insights = await finalInsights(this.m, await this.groups.of(task._id), task._id);
+    if (!status) return undefined;
     const completedAt = this.clock.now();
     const won = await this.m.Task.findOneAndUpdate(
       { _id: task._id, status: { $in: UNFINISHED } },
-      { $set: { status, completedAt, ...(insights && { insights }) }, $inc: { version: 1 } },
+      { $set: { status, completedAt }, $inc: { version: 1 } },
       { returnDocument: 'after', projection: { _id: 1 } },
     ).lean<Pick<TaskDoc, '_id'>>();
-    return won ? { taskId: task._id, userId: task.userId, status, completedAt } : undefined;
+    if (!won) return undefined;
+    this.finalInsights.store(task._id);
+    return { taskId: task._id, userId: task.userId, status, completedAt };
   }
 
   private async bumpVersion(taskId: string): Promise<void> {
@@ -554,10 +556,12 @@ export function createLedger(
   config: Config,
   clock: Clock,
   settler?: string,
+  warn?: LedgerOptions['warn'],
 ): Ledger {
   const s = config.scheduling;
   return new Ledger(models, clock, {
     settler,
+    warn,
     maxAttempts: s.maxAttempts,
     backoff: (attempt) =>
       backoffDelay(attempt, { baseMs: s.retryBaseMs, maxMs: s.retryMaxMs, jitter: 0.2 }),

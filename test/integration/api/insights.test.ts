@@ -6,7 +6,7 @@
  * result and GET …/task/{taskId}/visibility carry the brands nobody watched
  * and the domains cited where a competitor is named and Acme is not; summed
  * once when the task became final and stored with it, and summed on read for
- * a task finished before they were stored.
+ * a running task and one finished before they were stored.
  */
 import t from 'tap';
 import { brandsFor } from '../../../sandbox/answers.js';
@@ -185,8 +185,13 @@ t.test('the brands nobody watched and the sources where Acme is missing', async 
   t.same(alone.body.data.opportunities, v.opportunities, 'the visibility endpoint: opportunities');
 
   // Summed once when the task became final and stored with it; reads use that.
+  // Stored just after the finish, off the finishing settle's path.
   const db = await svc.db();
-  const task = await db.collection('tasks').findOne({ _id: taskId as never });
+  const storedTask = async () => db.collection('tasks').findOne({ _id: taskId as never });
+  const until = Date.now() + 10_000;
+  while (!(await storedTask())!.insights && Date.now() < until)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  const task = await storedTask();
   t.equal(
     task!.insights.version,
     STORED_INSIGHTS_VERSION,
@@ -194,6 +199,12 @@ t.test('the brands nobody watched and the sources where Acme is missing', async 
   );
   t.same(task!.insights.discovered, v.discovered, 'the result: the stored discovered brands');
   t.same(task!.insights.opportunities, v.opportunities, 'the result: the stored opportunities');
+  const fromStored = await svc.client.get(`${M}/task/${taskId}/visibility`, alice.token);
+  t.same(
+    fromStored.body.data,
+    alone.body.data,
+    'read with the stored insights: the same visibility',
+  );
 
   // A task finished before the insights were stored: they are summed as it is read.
   await db.collection('tasks').updateOne({ _id: taskId as never }, { $unset: { insights: '' } });

@@ -1,6 +1,7 @@
 /**
  * A task's insights (discovered brands, citation opportunities) are summed
- * once, when it becomes final, and stored with its final status, against the
+ * once, when it becomes final, and stored with it (in the background, after
+ * the finishing write), against the
  * real MongoDB-wire server: what is stored is what a read would sum from the
  * sub tasks, and no answer is counted twice or left out, whether its report
  * comes twice, two batches race over the task, or a crash leaves its count to
@@ -11,6 +12,7 @@ import mongoose from 'mongoose';
 import { Ledger } from '../../../services/shared/subtasks/ledger.js';
 import { taskModels, type TaskDoc } from '../../../services/shared/subtasks/models.js';
 import { readVisibilityInputs } from '../../../services/shared/subtasks/visibility-inputs.js';
+import { FinalInsights } from '../../../services/shared/subtasks/final-insights.js';
 import { keywordGroups } from '../../../services/shared/brand/groups.js';
 import { answerBrandFields } from '../../../services/shared/brand/mentions.js';
 import { toStored, usableInsights } from '../../../services/shared/brand/stored-insights.js';
@@ -141,6 +143,7 @@ t.test('a task finished by its settles stores the insights a read would sum', as
   t.equal((await taskOf('A'))!.insights, undefined, 'a running task has none stored');
   const settled = await ledger.settle([3, 4, 5].map((seq) => report('A', seq)));
   t.equal(settled.filter((s) => s?.finished).length, 1, 'one finish');
+  await ledger.insightsStored();
   const task = (await taskOf('A'))!;
   t.equal(task.status, 'completed');
   t.strictSame(task.insights, await summed('A'), 'stored: the sum of the final sub tasks');
@@ -163,11 +166,13 @@ t.test('reports sent twice and racing batches count each answer once', async (t)
     ledger.settle([...reports.slice(n / 2), ...reports.slice(0, n / 2)]),
   ]);
   t.equal([...first!, ...second!].filter((s) => s?.finished).length, 1, 'one finish');
+  await ledger.insightsStored();
   const task = (await taskOf('B'))!;
   t.match(task, { status: 'completed', completedItems: n });
   t.strictSame(task.insights, await summed('B'));
   countedOnce(t, 'B', task, n);
   t.strictSame(await ledger.settle(reports.slice(0, 3)), [undefined, undefined, undefined]);
+  await ledger.insightsStored();
   t.strictSame((await taskOf('B'))!.insights, task.insights, 'a late repeat changes nothing');
 });
 
@@ -196,11 +201,42 @@ t.test(
     t.equal((await taskOf('C'))!.insights, undefined);
     const mended = await ledger.mend('C', 0, (settler) => settler === 'node-1#1');
     t.match(mended, { done: true, finished: { taskId: 'C', status: 'completed' } });
+    await ledger.insightsStored();
     const task = (await taskOf('C'))!;
     t.match(task, { status: 'completed', completedItems: n });
     t.strictSame(task.insights, await summed('C'));
     countedOnce(t, 'C', task, n);
     t.strictSame(await ledger.mend('C', 0, () => false), { done: true }, 'mended once');
+    await ledger.insightsStored();
     t.strictSame((await taskOf('C'))!.insights, task.insights);
   },
 );
+
+t.test('a sum that fails is told, and the final task is summed on read', async (t) => {
+  await seed('D', 1);
+  const warned: string[] = [];
+  const failing = new FinalInsights(
+    models,
+    () => Promise.reject(new Error('no groups')),
+    (message, err) => warned.push(`${message}: ${(err as Error).message}`),
+  );
+  await tasks.updateOne({ _id: 'D' as never }, { $set: { status: 'completed' } });
+  failing.store('D');
+  await failing.idle();
+  t.strictSame(warned, ['task D: insights not stored (its reads sum them): no groups']);
+  t.equal((await taskOf('D'))!.insights, undefined, 'none stored');
+  // A second sum of a task that has them writes nothing.
+  const working = new FinalInsights(
+    models,
+    async () => groups,
+    () => t.fail('no warning'),
+  );
+  working.store('D');
+  await working.idle();
+  const stored = (await taskOf('D'))!.insights;
+  t.ok(stored, 'stored by the one that works');
+  await subtasks.updateOne({ _id: 'D-0' as never }, { $set: { citationList: [ref(2)] } });
+  working.store('D');
+  await working.idle();
+  t.strictSame((await taskOf('D'))!.insights, stored, 'written once, never over');
+});
