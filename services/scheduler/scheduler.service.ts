@@ -429,7 +429,9 @@ export function schedulerService(config: Config, clock: Clock = systemClock): Se
     async started() {
       connection = await acquireConnection(config.mongoUrl, config.mongoDb);
       models = taskModels(connection);
-      ledger = createLedger(models, config, clock, settlerOf(this.broker));
+      ledger = createLedger(models, config, clock, settlerOf(this.broker), (message, err) =>
+        this.logger.warn(message, err),
+      );
       lock = new LeaderLock(connection, 'scheduler');
       dispatcher = this.newDispatcher();
       await this.elect();

@@ -1,7 +1,7 @@
 /** How stored tasks and sub tasks look on the wire (spec 2.2, 2.3, 4.x), pure. */
 import type { SubTaskDoc, SubTaskSummaryDoc, TaskDoc } from './subtasks/models.js';
 import { keywordGroups } from './brand/groups.js';
-import { visibilityOf } from './brand/visibility.js';
+import { usableInsights, visibilityWith } from './brand/stored-insights.js';
 import type { SubTaskSummary, TaskStatusView } from './contracts/task-progress.js';
 import type { Mode } from './platforms/definition.js';
 import { PATHS, pathTo } from './contracts/http-paths.js';
@@ -119,9 +119,13 @@ export function taskResultView(t: TaskDoc, subtasks: SubTaskDoc[]) {
   };
 }
 
-/** The task's brand visibility over the sub tasks answered so far (services/shared/brand/). */
+/**
+ * The task's brand visibility over the sub tasks answered so far
+ * (services/shared/brand/): a final task's insights as stored when it became
+ * final (`insights`, read with `+insights`), else summed from `subtasks`.
+ */
 export function visibilityView(
-  t: Pick<TaskDoc, 'keywords'>,
+  t: Pick<TaskDoc, 'keywords' | 'status' | 'insights'>,
   subtasks: Iterable<
     Pick<
       SubTaskDoc,
@@ -140,7 +144,7 @@ export function visibilityView(
     >
   >,
 ) {
-  return visibilityOf(keywordGroups(t.keywords ?? []), subtasks);
+  return visibilityWith(keywordGroups(t.keywords ?? []), subtasks, usableInsights(t));
 }
 
 export function taskListItem(t: TaskDoc) {

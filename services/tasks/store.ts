@@ -15,6 +15,7 @@ import { taskFigures } from './figures.js';
 import type { TaskFigures } from '../shared/contracts/figures.js';
 import type { FinishedPageRequest, TaskBrief } from '../shared/contracts/callbacks.js';
 import { FINAL_TASK_STATUSES } from '../shared/contracts/status.js';
+import { readVisibilityInputs } from '../shared/subtasks/visibility-inputs.js';
 
 const BRIEF_FIELDS = { userId: 1, callbackUrl: 1, status: 1, completedAt: 1 };
 
@@ -138,6 +139,18 @@ export class TaskStore {
     return task;
   }
 
+  /**
+   * The task with the insights stored when it became final (left out of every
+   * other read: see the schema), for a read of its visibility.
+   */
+  async findTaskWithInsights(userId: number, taskId: string): Promise<TaskDoc> {
+    const task = await this.models.Task.findOne({ _id: taskId, userId })
+      .select('+insights')
+      .lean<TaskDoc>();
+    if (!task) throw AppError.notFound('task');
+    return task;
+  }
+
   /** Any user's task: for operators only (callers check the role). */
   async findAnyTask(taskId: string): Promise<TaskDoc> {
     const task = await this.models.Task.findOne({ _id: taskId }).lean<TaskDoc>();
@@ -226,27 +239,11 @@ export class TaskStore {
   }
 
   /**
-   * What the visibility summary reads of each sub task: no answers, only their
-   * brand fields, discovered brands and sources, the prompt and the insights'
-   * digest (insights.ts).
+   * What the visibility summary reads of each sub task (readVisibilityInputs);
+   * `insights: false` for a task whose insights are stored with it.
    */
-  async visibilityInputs(taskId: string): Promise<SubTaskDoc[]> {
-    return this.models.SubTask.find(
-      { taskId },
-      {
-        platform: 1,
-        channel: 1,
-        mode: 1,
-        effectiveMode: 1,
-        status: 1,
-        prompt: 1,
-        mentions: 1,
-        discovered: 1,
-        insightDigest: 1,
-        citationList: 1,
-        referenceList: 1,
-      },
-    ).lean<SubTaskDoc[]>();
+  async visibilityInputs(taskId: string, { insights = true } = {}): Promise<SubTaskDoc[]> {
+    return readVisibilityInputs(this.models, taskId, { insights });
   }
 
   private async readSummaries(taskId: string): Promise<SubTaskSummaryDoc[]> {

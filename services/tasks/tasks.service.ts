@@ -62,6 +62,9 @@ import {
   type ExportPageRequest,
 } from '../shared/contracts/export.js';
 import { CollectorStore } from './collectors/store.js';
+import { keywordGroups } from '../shared/brand/groups.js';
+import { usableInsights } from '../shared/brand/stored-insights.js';
+import { visibilityOf } from '../shared/brand/visibility.js';
 import { collectorModels } from './collectors/models.js';
 import { attemptOutcomes } from './collectors/attempts.js';
 import { evidenceFacts, type EvidencePage } from '../shared/evidence-facts.js';
@@ -258,7 +261,10 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
       result: {
         params: { userId: 'number', taskId: 'any' },
         async handler(ctx: Context<TaskParams>) {
-          const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
+          const task = await store.findTaskWithInsights(
+            ctx.params.userId,
+            checkTaskId(ctx.params.taskId),
+          );
           return taskResultView(task, await store.resultsOf(task));
         },
       },
@@ -290,8 +296,15 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
       visibility: {
         params: { userId: 'number', taskId: 'any' },
         async handler(ctx: Context<TaskParams>) {
-          const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId));
-          return visibilityView(task, await store.visibilityInputs(task._id));
+          const task = await store.findTaskWithInsights(
+            ctx.params.userId,
+            checkTaskId(ctx.params.taskId),
+          );
+          const stored = usableInsights(task) !== null;
+          return visibilityView(
+            task,
+            await store.visibilityInputs(task._id, { insights: !stored }),
+          );
         },
       },
 
@@ -311,7 +324,9 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
             ctx.params.taskIds.map((id) => store.findTask(ctx.params.userId, checkTaskId(id))),
           );
           const inputs = await Promise.all(tasks.map((task) => store.visibilityInputs(task._id)));
-          const { discovered, opportunities } = visibilityView(tasks[0]!, inputs.flat());
+          // Summed over all the tasks' answers: one task's stored insights are its own only.
+          const groups = keywordGroups(tasks[0]!.keywords ?? []);
+          const { discovered, opportunities } = visibilityOf(groups, inputs.flat());
           return { discovered, opportunities };
         },
       },
@@ -495,7 +510,13 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
     async started() {
       const connection = await acquireConnection(config.mongoUrl, config.mongoDb);
       store = new TaskStore(taskModels(connection), clock);
-      ledger = createLedger(taskModels(connection), config, clock, settlerOf(this.broker));
+      ledger = createLedger(
+        taskModels(connection),
+        config,
+        clock,
+        settlerOf(this.broker),
+        (message, err) => this.logger.warn(message, err),
+      );
       await store.ensureIndexes();
       collectors = new CollectorStore(collectorModels(connection), clock);
       await collectors.ensureIndexes();

@@ -19,6 +19,7 @@ import {
 } from '../contracts/status.js';
 import { counterFor, decideRetry, finalTaskStatus } from './state.js';
 import { TaskGroups } from './task-groups.js';
+import { FinalInsights } from './final-insights.js';
 import { answerBrandFields } from '../brand/mentions.js';
 import type { CompletedResult, SettleReport } from '../contracts/report.js';
 import type { Finished, Settled } from '../contracts/events.js';
@@ -35,6 +36,8 @@ export interface LedgerOptions {
    * `uncounted` mark of a final sub task until its settle has counted it.
    */
   settler?: string;
+  /** Told of what failed off the settle's path (a final task's insights not stored). */
+  warn?: (message: string, err: unknown) => void;
 }
 
 /** Whether the process that wrote an `uncounted` mark still runs (`settler.ts`). */
@@ -86,6 +89,7 @@ const held = (id: string | { $in: string[] }, token: string) => ({
 export class Ledger {
   private readonly claimBookkeeping: ClaimBookkeeping;
   private readonly groups: TaskGroups;
+  private readonly finalInsights: FinalInsights;
 
   constructor(
     private readonly m: TaskModels,
@@ -100,11 +104,21 @@ export class Ledger {
       )) as Pick<TaskDoc, 'keywords'> | null;
       return task ? (task.keywords ?? []) : null;
     });
+    this.finalInsights = new FinalInsights(
+      m,
+      (taskId) => this.groups.of(taskId),
+      o.warn ?? (() => {}),
+    );
   }
 
-  /** Writes what is still gathered; call before the connection closes. */
+  /** Writes what is still gathered and stored; call before the connection closes. */
   async close(): Promise<void> {
-    await this.claimBookkeeping.flush();
+    await Promise.all([this.claimBookkeeping.flush(), this.finalInsights.idle()]);
+  }
+
+  /** Resolves once the insights of every task this ledger finished so far are stored (or failed). */
+  insightsStored(): Promise<void> {
+    return this.finalInsights.idle();
   }
 
   /**
@@ -501,7 +515,10 @@ export class Ledger {
     return task ? this.finishIfDone(task) : undefined;
   }
 
-  /** Exactly one caller wins the move to a final state, and only it reports the finish. */
+  /**
+   * Exactly one caller wins the move to a final state, and only it reports the
+   * finish, and has the task's insights summed and stored (final-insights.ts).
+   */
   private async finishIfDone(task: Counters): Promise<Finished | undefined> {
     const status = finalTaskStatus(task.totalItems, task.completedItems, task.failedItems);
     if (!status) return undefined;
@@ -509,9 +526,11 @@ export class Ledger {
     const won = await this.m.Task.findOneAndUpdate(
       { _id: task._id, status: { $in: UNFINISHED } },
       { $set: { status, completedAt }, $inc: { version: 1 } },
-      { returnDocument: 'after' },
-    ).lean<TaskDoc>();
-    return won ? { taskId: task._id, userId: task.userId, status, completedAt } : undefined;
+      { returnDocument: 'after', projection: { _id: 1 } },
+    ).lean<Pick<TaskDoc, '_id'>>();
+    if (!won) return undefined;
+    this.finalInsights.store(task._id);
+    return { taskId: task._id, userId: task.userId, status, completedAt };
   }
 
   private async bumpVersion(taskId: string): Promise<void> {
@@ -537,10 +556,12 @@ export function createLedger(
   config: Config,
   clock: Clock,
   settler?: string,
+  warn?: LedgerOptions['warn'],
 ): Ledger {
   const s = config.scheduling;
   return new Ledger(models, clock, {
     settler,
+    warn,
     maxAttempts: s.maxAttempts,
     backoff: (attempt) =>
       backoffDelay(attempt, { baseMs: s.retryBaseMs, maxMs: s.retryMaxMs, jitter: 0.2 }),

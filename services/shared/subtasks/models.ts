@@ -9,6 +9,7 @@ import type { Reference } from '../contracts/answer.js';
 import type { DiscoveredEntry, Mention, SentimentVerdict } from '../contracts/brand.js';
 import type { TaskStatus, SubTaskStatus } from '../contracts/status.js';
 import type { InsightDigest } from '../brand/insight-digest.js';
+import type { StoredInsights } from '../brand/stored-insights.js';
 
 export interface TaskDoc {
   _id: string;
@@ -41,6 +42,13 @@ export interface TaskDoc {
    * the fingerprint of its request body, which a retry with the key must match.
    */
   requestFingerprint?: string;
+  /**
+   * Set with the final status (ledger.ts): the insights over all its answers
+   * (services/shared/brand/stored-insights.ts). Absent on tasks finished
+   * before they were stored, and on running ones: those are summed on read.
+   * Left out of every read that does not ask for it (`+insights`).
+   */
+  insights?: StoredInsights | null;
 }
 
 export interface SubTaskDoc {
@@ -172,6 +180,7 @@ const taskSchema = new Schema<TaskDoc>(
     subtasksWritten: Boolean,
     samples: Number,
     requestFingerprint: String,
+    insights: { type: Schema.Types.Mixed, select: false },
   },
   { versionKey: false, collection: 'tasks' },
 );

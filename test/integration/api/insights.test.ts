@@ -4,13 +4,16 @@
  * watching Globex and Acme (the sandbox recommends three of its six brands
  * per prompt) stores each answer's discovered brands with it, and the full
  * result and GET …/task/{taskId}/visibility carry the brands nobody watched
- * and the domains cited where a competitor is named and Acme is not.
+ * and the domains cited where a competitor is named and Acme is not; summed
+ * once when the task became final and stored with it, and summed on read for
+ * a running task and one finished before they were stored.
  */
 import t from 'tap';
 import { brandsFor } from '../../../sandbox/answers.js';
 import { startSandboxServer } from '../../../sandbox/server.js';
 import { domainOf } from '../../../services/shared/brand/domains.js';
 import { insightDigest, type DigestSource } from '../../../services/shared/brand/insight-digest.js';
+import { STORED_INSIGHTS_VERSION } from '../../../services/shared/brand/stored-insights.js';
 import { startEmbedded } from '../../helpers/cluster.js';
 import { untilTaskFinal } from '../../helpers/task-final.js';
 
@@ -181,12 +184,41 @@ t.test('the brands nobody watched and the sources where Acme is missing', async 
   t.same(alone.body.data.discovered, v.discovered, 'the visibility endpoint: discovered');
   t.same(alone.body.data.opportunities, v.opportunities, 'the visibility endpoint: opportunities');
 
+  // Summed once when the task became final and stored with it; reads use that.
+  // Stored just after the finish, off the finishing settle's path.
+  const db = await svc.db();
+  const storedTask = async () => db.collection('tasks').findOne({ _id: taskId as never });
+  const until = Date.now() + 10_000;
+  while (!(await storedTask())!.insights && Date.now() < until)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  const task = await storedTask();
+  t.equal(
+    task!.insights.version,
+    STORED_INSIGHTS_VERSION,
+    'the insights stored with the final task',
+  );
+  t.same(task!.insights.discovered, v.discovered, 'the result: the stored discovered brands');
+  t.same(task!.insights.opportunities, v.opportunities, 'the result: the stored opportunities');
+  const fromStored = await svc.client.get(`${M}/task/${taskId}/visibility`, alice.token);
+  t.same(
+    fromStored.body.data,
+    alone.body.data,
+    'read with the stored insights: the same visibility',
+  );
+
+  // A task finished before the insights were stored: they are summed as it is read.
+  await db.collection('tasks').updateOne({ _id: taskId as never }, { $unset: { insights: '' } });
+  const unstored = await svc.client.get(`${M}/task/${taskId}/visibility`, alice.token);
+  t.same(
+    unstored.body.data,
+    alone.body.data,
+    'a task without stored insights: the same visibility',
+  );
+  const unstoredResult = await svc.client.get(`${M}/task/result/${taskId}`, alice.token);
+  t.same(unstoredResult.body.data.visibility, v, 'and the same result');
+
   // Answers recorded before the digest existed: it is made as they are read.
-  await (
-    await svc.db()
-  )
-    .collection('subtasks')
-    .updateMany({ taskId }, { $unset: { insightDigest: '' } });
+  await db.collection('subtasks').updateMany({ taskId }, { $unset: { insightDigest: '' } });
   const before = await svc.client.get(`${M}/task/${taskId}/visibility`, alice.token);
   t.same(before.body.data, alone.body.data, 'answers stored without a digest: the same visibility');
 });

@@ -281,10 +281,17 @@ t.test('an answer gets the brand fields of its task in its one write', async (t)
     mentioned: true,
     sentiment: null,
   };
-  const named = await subTaskCommands(() =>
-    ledger.settle([{ ...done('K-0', 'tok-K'), result: { ...answer, effectiveMode: 'standard' } }]),
+  const named = await subTaskCommands(async () => {
+    await ledger.settle([
+      { ...done('K-0', 'tok-K'), result: { ...answer, effectiveMode: 'standard' } },
+    ]);
+    await ledger.insightsStored();
+  });
+  t.strictSame(
+    named,
+    ['findAndModify', 'update', 'find'],
+    "one write, then its uncounted mark taken off; the task's finish reads its sub tasks once, after, to store their insights",
   );
-  t.strictSame(named, ['findAndModify', 'update'], 'one write, then its uncounted mark taken off');
   t.match(await subtasks.findOne({ _id: 'K-0' as never }), expected);
 });
 

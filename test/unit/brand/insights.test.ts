@@ -2,6 +2,7 @@ import t from 'tap';
 import type { Reference } from '../../../services/shared/contracts/answer.js';
 import type { DiscoveredEntry, Mention } from '../../../services/shared/contracts/brand.js';
 import { keywordGroups } from '../../../services/shared/brand/groups.js';
+import { toStored, visibilityWith } from '../../../services/shared/brand/stored-insights.js';
 import { insightDigest } from '../../../services/shared/brand/insight-digest.js';
 import {
   visibilityOf as visibilityOfInputs,
@@ -13,7 +14,8 @@ import { benchGroups, benchSubTasks } from '../../../bench/brand/fixture.js';
 /**
  * Every case runs twice: the sub tasks as stored before digests (the digest
  * made as they are read) and as recorded now, each with its stored
- * `insightDigest`; both must give the same visibility.
+ * `insightDigest`; both must give the same visibility, and so must the
+ * read of a final task with the insights stored at its finish.
  */
 let checks = 0;
 function visibilityOf(groups: readonly KeywordGroup[], inputs: VisibilityInput[]): Visibility {
@@ -27,6 +29,11 @@ function visibilityOf(groups: readonly KeywordGroup[], inputs: VisibilityInput[]
   );
   if (JSON.stringify(recorded) !== JSON.stringify(asBefore)) {
     throw new Error('stored digests and digests made when read give different insights');
+  }
+  // A final task reads the insights stored when it finished: the same visibility.
+  const final = visibilityWith(groups, inputs, JSON.parse(JSON.stringify(toStored(recorded))));
+  if (JSON.stringify(final) !== JSON.stringify(recorded)) {
+    throw new Error("a final task's stored insights give another visibility");
   }
   checks++;
   return recorded;
@@ -189,9 +196,12 @@ t.test('at most 50 discovered brands and 30 domains, most first', async (t) => {
   t.equal(v.opportunities[0]!.domain, 'd0.example');
 });
 
-t.test('every case above gave the same insights with stored digests and without', async (t) => {
-  t.equal(checks, 5);
-});
+t.test(
+  'every case above gave the same insights with stored digests, without, and as stored at the finish',
+  async (t) => {
+    t.equal(checks, 5);
+  },
+);
 
 t.test('the benchmark task: stored digests, none, a mix and stale ones sum alike', async (t) => {
   const groups = benchGroups().slice(0, 5);
