@@ -88,9 +88,6 @@ export async function attachDedicatedWorkers(
   const attaching: Promise<void>[] = [];
   page.on('Target.attachedToTarget', (p: { sessionId: string; targetInfo: { type: string } }) => {
     if (p.targetInfo.type !== 'worker') return;
-    process.stderr.write(
-      `TRACE ${new Date().toISOString()} capture worker attached ${JSON.stringify(p.targetInfo)}\n`,
-    );
     attaching.push(watch(channel(p.sessionId)).catch(() => undefined));
   });
   await page.send('Target.setAutoAttach', {
