@@ -13,11 +13,26 @@ export interface Cdp {
   on(event: string, listener: (params: never) => void): void;
 }
 
-/** The sessions attached through `parent` (not flattened), each spoken to as a Cdp of its own. */
+/**
+ * The sessions attached through `parent` (not flattened), each spoken to as a Cdp of its own.
+ * A call to a worker that ends before it answers (a page loaded again ends its workers while
+ * the capture attaches to them) fails when its session detaches: no reply would ever come.
+ */
 function children(parent: Cdp): (sessionId: string) => Cdp {
   const listenersOf = new Map<string, Map<string, ((params: never) => void)[]>>();
-  const calls = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  const calls = new Map<
+    number,
+    { sessionId: string; resolve(v: unknown): void; reject(e: Error): void }
+  >();
   let nextId = 1;
+  parent.on('Target.detachedFromTarget', (p: { sessionId: string }) => {
+    listenersOf.delete(p.sessionId);
+    for (const [id, call] of calls)
+      if (call.sessionId === p.sessionId) {
+        calls.delete(id);
+        call.reject(new Error('the worker ended before it answered'));
+      }
+  });
   parent.on('Target.receivedMessageFromTarget', (p: { sessionId: string; message: string }) => {
     const msg = JSON.parse(p.message) as {
       id?: number;
@@ -43,7 +58,7 @@ function children(parent: Cdp): (sessionId: string) => Cdp {
       send: (method, params = {}) =>
         new Promise((resolve, reject) => {
           const id = nextId++;
-          calls.set(id, { resolve, reject });
+          calls.set(id, { sessionId, resolve, reject });
           parent
             .send('Target.sendMessageToTarget', {
               sessionId,

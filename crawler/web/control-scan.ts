@@ -101,8 +101,14 @@ export async function namelessToggle(page: Page, names: RegExp): Promise<Locator
   return i >= 0 ? page.locator(TOGGLES).nth(i) : undefined;
 }
 
+/** A popup opener and its place among the page's openers (`page.locator(OPENERS).nth(index)`). */
+export interface Opener {
+  index: number;
+  at: Locator;
+}
+
 /** The shown popup openers near the composer, in page order. */
-export async function openersNearComposer(page: Page): Promise<Locator[]> {
+export async function openersNearComposer(page: Page): Promise<Opener[]> {
   const found = (await page.evaluate(openersScript()).catch(() => [])) as number[];
-  return found.map((i) => page.locator(OPENERS).nth(i));
+  return found.map((index) => ({ index, at: page.locator(OPENERS).nth(index) }));
 }

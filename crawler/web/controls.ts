@@ -22,7 +22,9 @@
  *   whether its menu offers an on-word.
  * A control may sit behind a popup opener near the composer (a tools
  * popover, a menu of mode toggles): it is looked for there when the page
- * does not show it, both to set it and to clear it.
+ * does not show it, both to set it and to clear it; on a kept page the
+ * opener it was last found behind is opened first (opener-memory.ts). Every
+ * popup the kit opens is closed again before `setControl` returns.
  *
  * A picker's shown choice is also the page's label for the model that answers
  * (`shownChoice`), read the same way and never a failure when absent.
@@ -37,6 +39,7 @@
 import type { Locator, Page } from 'playwright';
 import type { Evidence } from '../platforms/types.js';
 import { namelessToggle, OPENERS, openersNearComposer, TOGGLE_ROLES } from './control-scan.js';
+import { forgetOpener, recallOpener, rememberedFirst, rememberOpener } from './opener-memory.js';
 import { controlMissing, controlUnchanged } from './signals.js';
 
 /** How long one lookup or state change may take. */
@@ -77,6 +80,9 @@ export interface Found {
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Any of the names, as a case-insensitive pattern. */
 export const anyOf = (names: readonly string[]) => new RegExp(names.map(escape).join('|'), 'i');
+
+/** A control's key in the per-page memories (pickers below, opener-memory.ts). */
+const keyOf = (c: Control) => `${c.site} ${c.label}`;
 
 const ON_CLASS = /(^|[\s_-])(active|selected|checked)($|[\s_-])/i;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -146,13 +152,20 @@ async function findShown(page: Page, c: Control, waitMs: number): Promise<Found 
       : undefined;
   if (any && waitMs > 0)
     await any.waitFor({ state: 'visible', timeout: waitMs }).catch(() => undefined);
-  if (any && (await any.isVisible().catch(() => false)))
-    for (const f of all) {
-      const first = f.at.filter({ visible: true }).first();
-      if (!(await first.isVisible().catch(() => false))) continue;
-      // A picker found by the words it shows is held by its place: its label changes as it is set.
-      return { kind: f.kind, at: f.kind === 'picker' ? await pinned(page, first) : first };
-    }
+  if (any && (await any.isVisible().catch(() => false))) {
+    // Which one: every candidate asked at once (one round trip's wait, not one per role and
+    // fallback), the first in order kept.
+    const firsts = all.map((f) => f.at.filter({ visible: true }).first());
+    const shown = await Promise.all(firsts.map((at) => at.isVisible().catch(() => false)));
+    const i = shown.indexOf(true);
+    const f = all[i];
+    // A picker found by the words it shows is held by its place: its label changes as it is set.
+    if (f)
+      return {
+        kind: f.kind,
+        at: f.kind === 'picker' ? await pinned(page, firsts[i]!) : firsts[i]!,
+      };
+  }
   if (!c.toggle) return undefined;
   const row = await namelessToggle(page, anyOf(c.toggle.names));
   return row && { kind: 'toggle', at: row };
@@ -189,25 +202,40 @@ export async function closePopup(opener: Locator | undefined): Promise<void> {
 /**
  * The control behind one of the popup openers near the composer: a toggle
  * the popup shows, or the opener itself as the picker whose menu offers an
- * on-word. Every popup opened and found empty is closed again.
+ * on-word. The opener the control was last found behind on this page is
+ * tried first; one that no longer holds it is forgotten, and the others
+ * follow at once in page order. Every popup opened and found empty is
+ * closed again.
  */
 async function findBehind(page: Page, c: Control): Promise<Found | undefined> {
-  for (const opener of await openersNearComposer(page)) {
-    await openPopup(page, opener);
-    const inside = await findShown(page, { ...c, picker: undefined }, 0);
-    if (inside?.kind === 'toggle') return { ...inside, opener };
-    if (
-      c.picker &&
-      (await choices(page)
-        .filter({ hasText: anyOf(c.picker.on) })
-        .count()) > 0
-    ) {
-      await closePopup(opener);
-      return { kind: 'picker', at: opener };
+  const key = keyOf(c);
+  const remembered = recallOpener(page, key);
+  for (const { index, at: opener } of rememberedFirst(
+    await openersNearComposer(page),
+    remembered,
+  )) {
+    const found = await behindOne(page, c, opener);
+    if (found) {
+      rememberOpener(page, key, index);
+      return found;
     }
-    await closePopup(opener);
+    if (index === remembered) forgetOpener(page, key);
   }
   return undefined;
+}
+
+/** The control behind `opener`, its popup left open only for a toggle found in it. */
+async function behindOne(page: Page, c: Control, opener: Locator): Promise<Found | undefined> {
+  await openPopup(page, opener);
+  const inside = await findShown(page, { ...c, picker: undefined }, 0);
+  if (inside?.kind === 'toggle') return { ...inside, opener };
+  const offersOn =
+    c.picker !== undefined &&
+    (await choices(page)
+      .filter({ hasText: anyOf(c.picker.on) })
+      .count()) > 0;
+  await closePopup(opener);
+  return offersOn ? { kind: 'picker', at: opener } : undefined;
 }
 
 /** Whether the control shows "on"; a toggle behind a popup is shown again to be read. */
@@ -245,7 +273,11 @@ async function changeTo(page: Page, c: Control, f: Found, on: boolean, ev?: Evid
     .waitFor({ state: 'visible', timeout: CONTROL_MS })
     .then(() => true)
     .catch(() => false);
-  if (!shown) throw await missing(page, c, ev);
+  if (!shown) {
+    const err = await missing(page, c, ev);
+    await closePopup(f.at);
+    throw err;
+  }
   await choice.click({ timeout: CLICK_MS });
 }
 
@@ -261,7 +293,6 @@ async function missing(page: Page, c: Control, ev?: Evidence) {
 
 /** The picker each control was last found as, per page: its label is the page's model label. */
 const pickers = new WeakMap<Page, Map<string, Locator>>();
-const keyOf = (c: Control) => `${c.site} ${c.label}`;
 
 function remember(page: Page, c: Control, f: Found) {
   const mine = pickers.get(page) ?? new Map<string, Locator>();
@@ -295,16 +326,21 @@ export async function setControl(
     return undefined;
   }
   remember(page, c, found);
-  if ((await readState(page, c, found)) !== on) {
-    await changeTo(page, c, found, on, o.evidence);
-    let now: boolean | undefined;
-    for (const until = Date.now() + CONTROL_MS; now !== on && Date.now() < until;) {
-      now = await readState(page, c, found).catch(() => undefined);
-      if (now !== on) await sleep(POLL_MS);
+  try {
+    if ((await readState(page, c, found)) !== on) {
+      await changeTo(page, c, found, on, o.evidence);
+      let now: boolean | undefined;
+      for (const until = Date.now() + CONTROL_MS; now !== on && Date.now() < until;) {
+        now = await readState(page, c, found).catch(() => undefined);
+        if (now !== on) await sleep(POLL_MS);
+      }
+      if (now !== on) throw controlUnchanged(c.site, c.label);
     }
-    if (now !== on) throw controlUnchanged(c.site, c.label);
+  } finally {
+    // Closed before any other step uses the page, a failed one too (the popup would cover
+    // the composer, or the new-chat control of the page's next sub task).
+    await closePopup(found.opener);
   }
-  await closePopup(found.opener);
   return found;
 }
 

@@ -7,7 +7,10 @@
  * control re-rendered may have drawn them again. A control that disagrees
  * on the read-back is set once more; one that still disagrees is
  * `control_unchanged`. What the kit set is returned, so the stream can
- * confirm it (ran-mode.ts `notApplied`).
+ * confirm it (ran-mode.ts `notApplied`). The last control set is read back
+ * only when an earlier one was found changed: setControl has just read it.
+ * Every popup is closed again when this returns (setControl, readState's
+ * callers).
  */
 import type { Page } from 'playwright';
 import type { Evidence } from '../platforms/types.js';
@@ -27,10 +30,17 @@ export async function setModeControls(
     const f = await setControl(page, c, on, o);
     if (f) found.push([c, on, f]);
   }
-  for (const [c, on, f] of found) {
+  // The last control found needs no read-back of its own: setControl has just read it in the
+  // state asked, and nothing was set after it (behind a popup, reading it again would cost two
+  // clicks: open, close). Once the read-back finds a control changed, the page has changed
+  // since it was set, and the last one is read too.
+  let changed = false;
+  for (const [i, [c, on, f]] of found.entries()) {
+    if (i === found.length - 1 && !changed) break;
     const now = await readState(page, c, f).catch(() => undefined);
     await closePopup(f.opener);
     if (now === on) continue;
+    changed = true;
     o.evidence?.note(
       `${c.site} ${c.label} read back ${String(now)} after the controls were set: set again`,
     );

@@ -2,7 +2,8 @@
  * CDP stream capture in real Chromium against a loopback server that streams
  * slowly: bytes arrive while the stream is still open (not only at its end),
  * from a page fetch and from a SharedWorker's fetch, and nothing of another
- * browser context's worker reaches this page's capture.
+ * browser context's worker reaches this page's capture; workers that end while
+ * the capture attaches to them never hold its start.
  */
 import t from 'tap';
 import { testBrowser } from '../../../helpers/chromium.js';
@@ -127,4 +128,26 @@ t.test("another context's worker stream never reaches this page's capture", asyn
   await capture.close();
   await mine.close();
   await other.close();
+});
+
+t.test('workers that end while the capture attaches never hold its start', async (t) => {
+  // A kept page loaded again ends its workers while the next sub task's capture attaches to
+  // them: a worker gone before it answers must not leave the capture waiting for ever.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(site.url);
+  await page.evaluate(`(() => {
+    const src = URL.createObjectURL(new Blob(['onmessage = () => {}'], { type: 'text/javascript' }));
+    setInterval(() => { const w = new Worker(src); setTimeout(() => w.terminate(), Math.random() * 20); }, 5);
+  })()`);
+  const starts = 20;
+  let started = 0;
+  for (let i = 0; i < starts; i++) {
+    const capture = await Promise.race([startCapture(page), delay(5_000, undefined)]);
+    if (!capture) continue;
+    started++;
+    await capture.close();
+  }
+  t.equal(started, starts, `${started} of ${starts} captures started within 5 s each`);
+  await context.close();
 });
