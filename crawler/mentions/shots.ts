@@ -15,6 +15,7 @@
 import type { Page } from 'playwright';
 import { keywordGroups } from '../../services/shared/brand/groups.js';
 import { findMentions } from '../../services/shared/brand/matcher.js';
+import { screenshotOf } from '../screenshot.js';
 import { clipAround, joinTexts, spansOf, type Box } from './frame.js';
 import {
   clearMentions,
@@ -51,23 +52,7 @@ export interface ShotRequest {
   root?: string;
 }
 
-type ShotOptions = NonNullable<Parameters<Page['screenshot']>[0]>;
-
-/**
- * A screenshot, taken once more after the next frame when Chromium had no frame to capture
- * ("Unable to capture screenshot": seen once in a whole test run on a busy machine).
- */
-async function capture(page: Page, options: ShotOptions): Promise<Buffer> {
-  try {
-    return await page.screenshot(options);
-  } catch (err) {
-    if (!/Unable to capture screenshot/.test(String(err))) throw err;
-    await page.evaluate('new Promise((resolve) => requestAnimationFrame(resolve))');
-    return page.screenshot(options);
-  }
-}
-
-const fullPage = (page: Page) => capture(page, { fullPage: true, type: 'png' });
+const fullPage = (page: Page) => screenshotOf(page, { fullPage: true, type: 'png' });
 
 export async function takeShots(page: Page, req: ShotRequest): Promise<Shots> {
   if (req.screenshot !== 2) return { png: await fullPage(page) };
@@ -90,7 +75,7 @@ export async function takeShots(page: Page, req: ShotRequest): Promise<Shots> {
       const viewport = page.viewportSize() ?? at.viewport;
       const clip = clipAround(at.page, viewport, at.first);
       if (!clip) return { png, first: at.first };
-      const mentionPng = await capture(page, { fullPage: true, clip, type: 'png' });
+      const mentionPng = await screenshotOf(page, { fullPage: true, clip, type: 'png' });
       return { png, mentionPng, first: at.first, clip };
     } finally {
       // A web page may be kept for the account's next sub task: it must not keep the marks.

@@ -15,6 +15,7 @@ import { startEmbedded, type TapLike } from './cluster.js';
 import { startForwardProxy } from './forward-proxy.js';
 import { ROOT } from '../../infra/processes.js';
 import { startReceiver } from '../../bench/webhook-receiver.js';
+import { screenshotOf } from '../../crawler/screenshot.js';
 
 export const ARTIFACTS = join(ROOT, 'var/artifacts/web');
 
@@ -167,7 +168,10 @@ export async function snapBoth(page: Page, name: string): Promise<Record<string,
     // Charts and layout follow the resize on the next frames.
     await page.evaluate('new Promise((r) => requestAnimationFrame(() => setTimeout(r, 150)))');
     found[size.width] = await overflow(page);
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-${size.width}.png`), fullPage: true });
+    await screenshotOf(page, {
+      path: join(ARTIFACTS, `${name}-${size.width}.png`),
+      fullPage: true,
+    });
   }
   await page.setViewportSize(WIDTHS.desktop);
   return found;

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { BrowserRunner } from '../../../crawler/browser.js';
+import { screenshotOf } from '../../../crawler/screenshot.js';
 import { startForwardProxy } from '../../helpers/forward-proxy.js';
 
 interface Hit {
@@ -89,7 +90,7 @@ t.test('a page without a region goes direct, never through an earlier page’s p
     url: `${render.origin}/render/1`,
     allowedOrigins: [render.origin],
     signal,
-    run: async (page) => page.screenshot({ type: 'png' }),
+    run: async (page) => screenshotOf(page, { type: 'png' }),
   });
   t.same(region.requests.slice(before), [], 'the regional proxy carried nothing');
   t.same(

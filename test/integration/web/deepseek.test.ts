@@ -18,6 +18,7 @@ import { chatFrames, type StreamKind } from '../../../replicas/deepseek/frames.j
 import { startDeepseekReplica } from '../../../replicas/deepseek/server.js';
 import { webContext } from '../../helpers/web-context.js';
 import { failure } from '../../helpers/driver-runs.js';
+import { screenshotOf } from '../../../crawler/screenshot.js';
 
 // A dozen and more Chromium runs: room for a busy 2-core machine.
 t.setTimeout(300_000);
@@ -131,7 +132,7 @@ t.test(
         );
         t.match(answer.answerContent, /确定回答（[0-9a-f]{8}）。\[2\]/);
         t.equal(answer.reasoningProcess?.summary, `用户问的是「${prompt}」。`);
-        const png = await run.page.screenshot({ fullPage: true });
+        const png = await screenshotOf(run.page, { fullPage: true });
         t.ok(png.length > 10_000, 'a real screenshot with the panel');
       }
       await run.context.close();

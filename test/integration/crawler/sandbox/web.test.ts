@@ -14,6 +14,7 @@ import type { Answer } from '../../../../services/shared/contracts/answer.js';
 import { failure } from '../../../helpers/platform-drivers.js';
 import { webContext } from '../../../helpers/web-context.js';
 import { chromiumPath } from '../../../../infra/processes.js';
+import { screenshotOf } from '../../../../crawler/screenshot.js';
 
 const server = await startSandboxServer({ latencyMs: 60 });
 const browser = await chromium.launch({
@@ -75,7 +76,7 @@ t.test('all four modes: the web answer equals the API answer and answers.ts', as
       t.ok(await page.locator('#answer table').count(), 'markdown rendered as html');
       t.ok(await page.locator('#answer sup.cite a[href^="https://"]').count(), 'citation links');
       t.ok(await page.locator('#media img').count());
-      const png = await page.screenshot({ fullPage: true });
+      const png = await screenshotOf(page, { fullPage: true });
       t.same(
         [...png.subarray(0, 8)],
         [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
