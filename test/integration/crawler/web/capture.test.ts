@@ -130,24 +130,35 @@ t.test("another context's worker stream never reaches this page's capture", asyn
   await other.close();
 });
 
+/** Far beyond a start on a crowded machine (seconds), far short of "for ever". */
+const START_BOUND_MS = 30_000;
+
 t.test('workers that end while the capture attaches never hold its start', async (t) => {
   // A kept page loaded again ends its workers while the next sub task's capture attaches to
-  // them: a worker gone before it answers must not leave the capture waiting for ever.
+  // them: a worker gone before it answers must not leave the capture waiting for ever. Before
+  // the fix nearly every start here waited for ever; with it a start takes well under a second
+  // on an idle machine, and the bound only has to tell "slow on a crowded machine" from "never".
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(site.url);
   await page.evaluate(`(() => {
     const src = URL.createObjectURL(new Blob(['onmessage = () => {}'], { type: 'text/javascript' }));
-    setInterval(() => { const w = new Worker(src); setTimeout(() => w.terminate(), Math.random() * 20); }, 5);
+    setInterval(() => { const w = new Worker(src); setTimeout(() => w.terminate(), Math.random() * 20); }, 10);
   })()`);
-  const starts = 20;
-  let started = 0;
+  const starts = 10;
+  const slowest: number[] = [];
   for (let i = 0; i < starts; i++) {
-    const capture = await Promise.race([startCapture(page), delay(5_000, undefined)]);
-    if (!capture) continue;
-    started++;
+    const began = Date.now();
+    const capture = await Promise.race([startCapture(page), delay(START_BOUND_MS, undefined)]);
+    if (!capture) break;
+    slowest.push(Date.now() - began);
     await capture.close();
   }
-  t.equal(started, starts, `${started} of ${starts} captures started within 5 s each`);
+  t.equal(
+    slowest.length,
+    starts,
+    `${slowest.length} of ${starts} captures started, each within ${START_BOUND_MS / 1000} s ` +
+      `(slowest ${Math.max(0, ...slowest)} ms)`,
+  );
   await context.close();
 });
