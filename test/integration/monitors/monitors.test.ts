@@ -306,8 +306,8 @@ t.test('two nodes never start one run; a cut-off start resumes without repeats',
     return svc.broker.call('tasks.submit', call);
   };
   const warnings: unknown[] = [];
-  const starter = (holder: string, s = submit) =>
-    new RunStarter({ store, submit: s, holder, claimMs: 500, warn: (_m, e) => warnings.push(e) });
+  const starter = (holder: string, s = submit, claimMs = 500) =>
+    new RunStarter({ store, submit: s, holder, claimMs, warn: (_m, e) => warnings.push(e) });
 
   // Two nodes, one slot: exactly one creates the run.
   const slot = clock.now() - 1_000;
@@ -339,14 +339,23 @@ t.test('two nodes never start one run; a cut-off start resumes without repeats',
     if (calls === 1) await submit(call);
     throw new Error('node lost');
   };
-  const cut = await starter('node-c', dying).create(monitor, 'schedule', slot + 1, clock.now());
+  // Its claim is an hour long, and node-d resumes at a time past it: the service's own tick
+  // (every second, on the real time) resumes stalled starts too, and with a claim that lapsed on
+  // the real time it took this one first on a crowded machine, leaving node-d nothing to resume.
+  const HOUR = 3_600_000;
+  const cut = await starter('node-c', dying, HOUR).create(
+    monitor,
+    'schedule',
+    slot + 1,
+    clock.now(),
+  );
   t.ok(cut);
   t.equal((await store.run(cut!._id)).status, 'starting', 'left starting, under its claim');
   t.equal(await starter('node-d').resumeStalled(clock.now()), 0, 'not before the claim lapses');
-  const resumed = await until('the claim to lapse and the start to resume', async () =>
-    (await starter('node-d').resumeStalled(clock.now())) > 0 ? true : undefined,
+  t.ok(
+    (await starter('node-d').resumeStalled(clock.now() + HOUR + 1)) > 0,
+    'resumed once the claim lapsed',
   );
-  t.ok(resumed);
   const run = await store.run(cut!._id);
   t.equal(run.status, 'running');
   t.ok(run.regions[0]!.submitted);
