@@ -2,8 +2,8 @@
  * Which popup opener each control was last found behind, per kept page, by
  * its place among the page's openers (`page.locator(OPENERS).nth(index)`):
  * the page's next sub task opens that one first instead of every opener
- * before it, each a click to open and one to close (Perplexity's and
- * Gemini's search switch sits in the menu after the model picker's).
+ * before it, each a click to open and one to close (a search switch in the
+ * menu after a model picker's menu, as on two of the kit's sites).
  *
  * A memory only orders the scan, it never decides it: an opener that no
  * longer holds the control is forgotten and the other openers are tried at
