@@ -128,25 +128,23 @@ export class TaskStore {
     return stuck.length;
   }
 
-  /** The task, or undefined: the first answer to a retried keyed submission. */
-  async taskIfAny(userId: number, taskId: string): Promise<TaskDoc | undefined> {
-    return (await this.models.Task.findOne({ _id: taskId, userId }).lean<TaskDoc>()) ?? undefined;
-  }
-
-  async findTask(userId: number, taskId: string): Promise<TaskDoc> {
-    const task = await this.taskIfAny(userId, taskId);
-    if (!task) throw AppError.notFound('task');
-    return task;
-  }
-
   /**
-   * The task with the insights stored when it became final (left out of every
-   * other read: see the schema), for a read of its visibility.
+   * The task, or undefined (the first answer to a retried keyed submission).
+   * `withInsights` adds the insights stored when it became final (left out of
+   * every other read: see the schema), for a read of its visibility.
    */
-  async findTaskWithInsights(userId: number, taskId: string): Promise<TaskDoc> {
-    const task = await this.models.Task.findOne({ _id: taskId, userId })
-      .select('+insights')
-      .lean<TaskDoc>();
+  async taskIfAny(
+    userId: number,
+    taskId: string,
+    { withInsights = false } = {},
+  ): Promise<TaskDoc | undefined> {
+    const query = this.models.Task.findOne({ _id: taskId, userId });
+    if (withInsights) query.select('+insights');
+    return (await query.lean<TaskDoc>()) ?? undefined;
+  }
+
+  async findTask(userId: number, taskId: string, options?: { withInsights?: boolean }) {
+    const task = await this.taskIfAny(userId, taskId, options);
     if (!task) throw AppError.notFound('task');
     return task;
   }

@@ -261,10 +261,9 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
       result: {
         params: { userId: 'number', taskId: 'any' },
         async handler(ctx: Context<TaskParams>) {
-          const task = await store.findTaskWithInsights(
-            ctx.params.userId,
-            checkTaskId(ctx.params.taskId),
-          );
+          const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId), {
+            withInsights: true,
+          });
           return taskResultView(task, await store.resultsOf(task));
         },
       },
@@ -296,10 +295,9 @@ export function tasksService(config: Config, clock: Clock = systemClock): Servic
       visibility: {
         params: { userId: 'number', taskId: 'any' },
         async handler(ctx: Context<TaskParams>) {
-          const task = await store.findTaskWithInsights(
-            ctx.params.userId,
-            checkTaskId(ctx.params.taskId),
-          );
+          const task = await store.findTask(ctx.params.userId, checkTaskId(ctx.params.taskId), {
+            withInsights: true,
+          });
           const stored = usableInsights(task) !== null;
           return visibilityView(
             task,
