@@ -7,19 +7,31 @@ import { startEmbedded } from '../../helpers/cluster.js';
 const svc = await startEmbedded(t);
 const user = await svc.newUser();
 
-t.test('counters drifted by a crash are recounted once the task is quiet', async (t) => {
+/** A task of these sandbox prompts, its sub task ids, and a ledger on the service's database. */
+async function submitted(prompts: string[]) {
   const res = await svc.client.post(
     '/api/business/monitor/task/batch/shared',
-    { prompts: ['a', 'b', 'c'], platforms: [{ platform: 'sandbox', mode: 'standard' }] },
+    { prompts, platforms: [{ platform: 'sandbox', mode: 'standard' }] },
     user.token,
   );
-  const taskId = res.body.data.taskId as string;
   const conn = await svc.db();
-  const subtasks = conn.collection('subtasks');
-  const ledger = createLedger(taskModels(conn), svc.config, { now: () => Date.now() });
+  return {
+    taskId: res.body.data.taskId as string,
+    subTaskIds: res.body.data.subTaskList.map(
+      (s: { subTaskId: string }) => s.subTaskId,
+    ) as string[],
+    conn,
+    // Keyed by the service's string ids, not ObjectIds.
+    subtasks: conn.collection<{ _id: string; [field: string]: unknown }>('subtasks'),
+    ledger: createLedger(taskModels(conn), svc.config, { now: () => Date.now() }),
+  };
+}
+
+t.test('counters drifted by a crash are recounted once the task is quiet', async (t) => {
+  const { taskId, subTaskIds, conn, subtasks, ledger } = await submitted(['a', 'b', 'c']);
 
   // Two sub tasks final, one still running; the counters never saw any of it.
-  const [a, b] = res.body.data.subTaskList.map((s: { subTaskId: string }) => s.subTaskId);
+  const [a, b] = subTaskIds;
   const now = Date.now();
   await subtasks.updateOne({ _id: a }, { $set: { status: 'completed', time: now - 120_000 } });
   await subtasks.updateOne({ _id: b }, { $set: { status: 'error', time: now - 120_000 } });
@@ -43,17 +55,9 @@ t.test('counters drifted by a crash are recounted once the task is quiet', async
 t.test(
   'a settle between its final write and its count is waited for, never counted twice',
   async (t) => {
-    const res = await svc.client.post(
-      '/api/business/monitor/task/batch/shared',
-      { prompts: ['d', 'e'], platforms: [{ platform: 'sandbox', mode: 'standard' }] },
-      user.token,
-    );
-    const taskId = res.body.data.taskId as string;
-    const conn = await svc.db();
-    const subtasks = conn.collection('subtasks');
+    const { taskId, subTaskIds, conn, subtasks, ledger } = await submitted(['d', 'e']);
     const tasks = conn.collection('tasks');
-    const ledger = createLedger(taskModels(conn), svc.config, { now: () => Date.now() });
-    const [a, b] = res.body.data.subTaskList.map((s: { subTaskId: string }) => s.subTaskId);
+    const [a, b] = subTaskIds;
     const now = Date.now();
 
     // `a` counted long ago; `b` written final by a settle that has not counted it yet (the
@@ -84,16 +88,8 @@ t.test(
 );
 
 t.test('a young mark whose settler is gone (killed, restarted) is recounted at once', async (t) => {
-  const res = await svc.client.post(
-    '/api/business/monitor/task/batch/shared',
-    { prompts: ['g'], platforms: [{ platform: 'sandbox', mode: 'standard' }] },
-    user.token,
-  );
-  const taskId = res.body.data.taskId as string;
-  const conn = await svc.db();
-  const subtasks = conn.collection('subtasks');
-  const ledger = createLedger(taskModels(conn), svc.config, { now: () => Date.now() });
-  const [a] = res.body.data.subTaskList.map((s: { subTaskId: string }) => s.subTaskId);
+  const { taskId, subTaskIds, conn, subtasks, ledger } = await submitted(['g']);
+  const [a] = subTaskIds;
   await subtasks.updateOne(
     { _id: a },
     { $set: { status: 'completed', time: Date.now() - 2_000, uncounted: 'tasks-1/incarnation-1' } },
@@ -106,16 +102,8 @@ t.test('a young mark whose settler is gone (killed, restarted) is recounted at o
 });
 
 t.test('a mark older than the bound is recounted even if its settler seems alive', async (t) => {
-  const res = await svc.client.post(
-    '/api/business/monitor/task/batch/shared',
-    { prompts: ['f'], platforms: [{ platform: 'sandbox', mode: 'standard' }] },
-    user.token,
-  );
-  const taskId = res.body.data.taskId as string;
-  const conn = await svc.db();
-  const subtasks = conn.collection('subtasks');
-  const ledger = createLedger(taskModels(conn), svc.config, { now: () => Date.now() });
-  const [a] = res.body.data.subTaskList.map((s: { subTaskId: string }) => s.subTaskId);
+  const { taskId, subTaskIds, conn, subtasks, ledger } = await submitted(['f']);
+  const [a] = subTaskIds;
   await subtasks.updateOne(
     { _id: a },
     {
